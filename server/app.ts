@@ -1,0 +1,53 @@
+import Koa from 'koa';
+import { identityResolver } from './auth/identity.ts';
+import type { Config } from './config.ts';
+import { createAppContext, type AppContext } from './context.ts';
+import type { Database } from './db/database.ts';
+import { ContractError, loadContract, type Contract } from './http/contract.ts';
+import { corsPolicy } from './http/cors.ts';
+import { errorBoundary } from './http/errors.ts';
+import type { HandlerMap } from './http/handler.ts';
+import { checkHandlers, mountOperations } from './http/operations.ts';
+import { checkPolicyRegistry, POLICY_REGISTRY, type PolicyEntry } from './http/policy.ts';
+import { requestContext } from './http/requestContext.ts';
+import type { AppState } from './http/state.ts';
+import type { Logger } from './logger.ts';
+import { handlers as allHandlers } from './modules/index.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  contract?: Contract;
+  handlers?: HandlerMap;
+  registry?: PolicyEntry[];
+}
+
+export interface App {
+  koa: Koa<AppState>;
+  context: AppContext;
+}
+
+/**
+ * The middleware chain of DESIGN.md, in order: request id + log, error boundary, CORS, identity,
+ * route match (404/405), then per operation: policy, access, body, validation, handler.
+ * Throws ContractError, naming every culprit, when the contract, handlers and policy registry disagree.
+ */
+export function createApp(deps: AppDeps): App {
+  const contract = deps.contract ?? loadContract();
+  const handlers = deps.handlers ?? allHandlers;
+  const registry = deps.registry ?? POLICY_REGISTRY;
+  const problems = [...checkHandlers(contract.operations, handlers), ...checkPolicyRegistry(contract, registry)];
+  if (problems.length) throw new ContractError(problems);
+
+  const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract });
+  const koa = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  koa.silent = true; // the error boundary logs; Koa's default stderr printer would duplicate it
+
+  koa.use(requestContext(deps.logger));
+  koa.use(errorBoundary({ jsonBodyLimitBytes: deps.config.jsonBodyLimitBytes }));
+  koa.use(corsPolicy(deps.config.allowedOrigin));
+  koa.use(identityResolver({ knex: deps.db.knex, superuserApiTokens: deps.config.superuserApiTokens, logger: deps.logger }).middleware);
+  for (const middleware of mountOperations({ app: context, handlers, registry })) koa.use(middleware);
+  return { koa, context };
+}

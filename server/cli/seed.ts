@@ -1,0 +1,45 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { openConfiguredDatabase } from '../db/database.ts';
+import { migrateLatest } from '../db/migrations.ts';
+import { createLogger } from '../logger.ts';
+import { prepareDevelopmentSecrets } from './devSecrets.ts';
+import { seed, SeedError } from './seeder.ts';
+
+/**
+ * `npm run seed`. With SERVER_URL it seeds that running server. Without it, it starts the app on a loopback
+ * port against the configured database (stop a server using the same embedded DATA_DIR first), seeds
+ * through HTTP, and stops.
+ */
+const dev = prepareDevelopmentSecrets(loadConfig());
+const config = dev.config;
+const token = config.superuserApiTokens[0];
+if (!token) {
+  console.error('Cannot seed: set SUPERUSER_API_TOKENS (or SUPERUSER_API_TOKEN).');
+  process.exit(1);
+}
+const print = (report: unknown) => console.log(JSON.stringify(report, null, 2));
+try {
+  if (process.env.SERVER_URL) {
+    print(await seed({ baseUrl: process.env.SERVER_URL.replace(/\/$/, ''), superuserToken: token, passwords: dev.passwords }));
+  } else {
+    const db = openConfiguredDatabase(config);
+    await migrateLatest(db.knex);
+    const { koa } = createApp({ config, db, logger: createLogger('warn') });
+    const server = http.createServer(koa.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      print(await seed({ baseUrl: `http://127.0.0.1:${port}`, superuserToken: token, passwords: dev.passwords }));
+    } finally {
+      server.close();
+      await db.close();
+    }
+  }
+  for (const [username, password] of Object.entries(dev.generatedPasswords)) console.log(`generated password for ${username}: ${password}`);
+} catch (err) {
+  console.error(err instanceof SeedError ? `Cannot seed: ${err.message}` : err);
+  process.exit(1);
+}

@@ -1,0 +1,23 @@
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import type { Contract } from './http/contract.ts';
+import type { Logger } from './logger.ts';
+import { SignInThrottle } from './auth/throttle.ts';
+
+/** The services every handler can reach through `call.app`. One per running app. */
+export interface AppContext {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  contract: Contract;
+  signInThrottle: SignInThrottle;
+  startedAt: number;
+}
+
+export function createAppContext(deps: { config: Config; db: Database; logger: Logger; contract: Contract }): AppContext {
+  return {
+    ...deps,
+    signInThrottle: new SignInThrottle(deps.config.signInMaxFailures, deps.config.signInWindowSeconds * 1000),
+    startedAt: Date.now(),
+  };
+}

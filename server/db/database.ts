@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import { Model } from 'objection';
+import type { Config } from '../config.ts';
+import { migrationSource } from './migrations.ts';
+
+export type DatabaseKind = 'postgres' | 'embedded';
+
+export interface Database {
+  knex: Knex;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+}
+
+/**
+ * `DATABASE_URL` set → PostgreSQL through pg; unset → embedded PGlite in `<dataDir>/pgdata`
+ * (`memory` keeps it in memory, used by tests). Objection models are bound to this knex.
+ */
+export function openDatabase(options: { databaseUrl?: string; dataDir?: string | 'memory' }): Database {
+  let knex: Knex;
+  let kind: DatabaseKind;
+  if (options.databaseUrl) {
+    kind = 'postgres';
+    knex = knexFactory({
+      client: 'pg',
+      connection: options.databaseUrl,
+      pool: { min: 0, max: 10 },
+      migrations: { migrationSource },
+    });
+  } else {
+    kind = 'embedded';
+    const dataDir = options.dataDir ?? 'memory';
+    const pgdata = dataDir === 'memory' ? undefined : path.join(dataDir, 'pgdata');
+    if (pgdata) fs.mkdirSync(pgdata, { recursive: true });
+    knex = knexFactory({
+      client: ClientPgLite as unknown as typeof knexFactory.Client,
+      dialect: 'postgres',
+      connection: (pgdata ? { filename: pgdata } : {}) as Knex.StaticConnectionConfig,
+      migrations: { migrationSource },
+    });
+  }
+  Model.knex(knex);
+  return { knex, kind, close: () => knex.destroy() };
+}
+
+export function openConfiguredDatabase(config: Config): Database {
+  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+}

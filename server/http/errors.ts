@@ -1,0 +1,75 @@
+import type Koa from 'koa';
+import { isPrivileged } from '../auth/roles.ts';
+import type { AppState } from './state.ts';
+import { MalformedBody, PayloadTooLarge, Problem, UnsupportedMediaType } from './problem.ts';
+
+const PROBLEM_TYPE_BASE = 'https://venue.local/problems/';
+
+/**
+ * Turns anything thrown below into a problem+json response. `public` callers get the sanitized form;
+ * staff and above also get the error name, message, stack and cause chain (spec §7).
+ */
+export function errorBoundary(options: { jsonBodyLimitBytes: number }): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (thrown) {
+      const problem = toProblem(thrown, options.jsonBodyLimitBytes);
+      const log = ctx.state.log;
+      if (problem.status >= 500) log?.error({ err: thrown }, 'request failed');
+      renderProblem(ctx, problem, thrown);
+    }
+  };
+}
+
+export function renderProblem(ctx: Koa.ParameterizedContext<AppState>, problem: Problem, thrown: unknown = problem): void {
+  const body: Record<string, unknown> = {
+    type: PROBLEM_TYPE_BASE + problem.code,
+    title: problem.title,
+    status: problem.status,
+    code: problem.code,
+    requestId: ctx.state.requestId,
+  };
+  if (problem.detail !== undefined) body.detail = problem.detail;
+  if (problem.errors?.length) body.errors = problem.errors;
+  if (isPrivileged(ctx.state.auth?.role) && thrown instanceof Error) body.debug = describe(thrown);
+  ctx.status = problem.status;
+  for (const [name, value] of Object.entries(problem.headers ?? {})) ctx.set(name, value);
+  ctx.type = 'application/problem+json';
+  ctx.body = body;
+}
+
+function toProblem(thrown: unknown, limit: number): Problem {
+  if (thrown instanceof Problem) return thrown;
+  const err = thrown as { status?: number; statusCode?: number; type?: string; expose?: boolean; message?: string };
+  const status = err?.status ?? err?.statusCode;
+  // Errors raised by the body parser (co-body / raw-body) carry an HTTP status: they are the caller's fault.
+  if (status === 413) return PayloadTooLarge(limit);
+  if (status === 415) return UnsupportedMediaType(['application/json; charset=utf-8']);
+  if (status === 400 && err.expose) {
+    return MalformedBody(err.type === 'entity.parse.failed' ? 'The body is not valid JSON.' : String(err.message));
+  }
+  if (status && status >= 400 && status < 500 && err.expose) {
+    return new Problem(status, 'bad_request', 'Bad request', { detail: String(err.message) });
+  }
+  return new Problem(500, 'internal_error', 'Internal server error', {
+    detail: 'An unexpected error occurred. Quote the request id when reporting it.',
+  });
+}
+
+interface ErrorDescription {
+  name: string;
+  message: string;
+  stack?: string;
+  cause?: Array<{ name: string; message: string; stack?: string }>;
+}
+
+function describe(error: Error): ErrorDescription {
+  const cause: ErrorDescription['cause'] = [];
+  let next: unknown = error.cause;
+  while (next instanceof Error && cause.length < 10) {
+    cause.push({ name: next.name, message: next.message, stack: next.stack });
+    next = next.cause;
+  }
+  return { name: error.name, message: error.message, stack: error.stack, ...(cause.length ? { cause } : {}) };
+}

@@ -1,0 +1,140 @@
+import Router from '@koa/router';
+import type Koa from 'koa';
+import { koaBody } from 'koa-body';
+import type { AppContext } from '../context.ts';
+import { accessGuard } from './access.ts';
+import { toRouterPath, type Operation } from './contract.ts';
+import type { Handler, HandlerMap } from './handler.ts';
+import { publicApiPolicy, type PolicyEntry } from './policy.ts';
+import { MalformedBody, MethodNotAllowed, NotFound, PayloadTooLarge, UnsupportedMediaType, ValidationFailed, type FieldError } from './problem.ts';
+import type { AppState } from './state.ts';
+import { compileRequestValidators, compileResponseValidators, type OperationValidators, type ResponseValidator } from './validation.ts';
+
+/** Refuses to boot when the contract and the handler map disagree (openapi-backend's strict mode). */
+export function checkHandlers(operations: Operation[], handlers: HandlerMap): string[] {
+  const problems: string[] = [];
+  const declared = new Set(operations.map((op) => op.operationId));
+  for (const op of operations) {
+    if (op.access !== 'disabled' && !handlers[op.operationId]) problems.push(`operation ${op.operationId} has no handler`);
+  }
+  for (const id of Object.keys(handlers)) {
+    if (!declared.has(id)) problems.push(`handler ${id} has no operation in openapi.yaml`);
+  }
+  return problems;
+}
+
+interface MountOptions {
+  app: AppContext;
+  handlers: HandlerMap;
+  registry: PolicyEntry[];
+}
+
+/**
+ * Mounts every operation of the contract by operationId. Each route runs, in order: public API policy,
+ * access (x-access), body parsing, request validation, handler, response validation.
+ * Disabled operations are not mounted and answer 404. Unknown path → 404; known path, other method → 405.
+ */
+export function mountOperations({ app, handlers, registry }: MountOptions): Koa.Middleware<AppState>[] {
+  const { contract, config } = app;
+  const requestValidators = compileRequestValidators(contract, config.nodeEnv !== 'production');
+  const responseValidators = config.validateResponses ? compileResponseValidators(contract) : undefined;
+  const policy = publicApiPolicy(config.publicApiPolicyMode, registry);
+  const router = new Router<AppState>();
+
+  for (const op of contract.operations) {
+    if (op.access === 'disabled') continue;
+    const chain: Koa.Middleware<AppState>[] = [policy, accessGuard(op)];
+    if (op.requestBody) chain.push(bodyParser(op, config.jsonBodyLimitBytes));
+    chain.push(invoke(op, handlers[op.operationId], requestValidators.get(op.operationId)!, responseValidators?.get(op.operationId), app));
+    router.register(toRouterPath(op.path), [op.method], chain as any, { name: op.operationId });
+  }
+
+  const fallback: Koa.Middleware<AppState> = async (ctx) => {
+    const match = router.match(ctx.path, ctx.method);
+    const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))];
+    if (allowed.length === 0) throw NotFound(`No route ${ctx.method} ${ctx.path}.`);
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Allow', [...allowed, 'OPTIONS'].join(', '));
+      ctx.status = 204;
+      return;
+    }
+    throw MethodNotAllowed(allowed);
+  };
+  return [router.routes() as unknown as Koa.Middleware<AppState>, fallback];
+}
+
+function bodyParser(op: Operation, limit: number): Koa.Middleware<AppState> {
+  const accepted = Object.keys(op.requestBody!.content);
+  const parse = koaBody({
+    json: true,
+    jsonStrict: true,
+    jsonLimit: limit,
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
+    onError: (err: Error & { status?: number }) => {
+      if (err.status === 413) throw PayloadTooLarge(limit);
+      throw MalformedBody(err instanceof SyntaxError || err.status === 400 ? 'The body is not valid JSON.' : err.message);
+    },
+  }) as unknown as Koa.Middleware<AppState>;
+  return async (ctx, next) => {
+    const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
+    if (!hasBody) return next();
+    if (!ctx.is(accepted)) throw UnsupportedMediaType(accepted);
+    ctx.state.hasBody = true;
+    return parse(ctx, next);
+  };
+}
+
+function invoke(
+  op: Operation,
+  handler: Handler,
+  validators: OperationValidators,
+  validateResponse: ResponseValidator | undefined,
+  app: AppContext,
+): Koa.Middleware<AppState> {
+  const headerNames = op.parameters.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
+  return async (ctx) => {
+    const input = {
+      path: { ...ctx.params },
+      query: { ...ctx.query },
+      headers: Object.fromEntries(headerNames.filter((name) => ctx.get(name) !== '').map((name) => [name, ctx.get(name)])),
+    };
+    const errors: FieldError[] = validators.parameters(input);
+    let body: unknown;
+    if (validators.body) {
+      if (ctx.state.hasBody) {
+        body = (ctx.request as { body?: unknown }).body;
+        errors.push(...validators.body(body));
+      } else if (op.requestBody?.required) {
+        errors.push({ path: 'body', message: 'is required', code: 'required' });
+      }
+    }
+    if (errors.length) throw ValidationFailed(errors);
+
+    const reply = await handler({
+      operationId: op.operationId,
+      params: input.path,
+      query: input.query,
+      body,
+      auth: ctx.state.auth,
+      log: ctx.state.log,
+      requestId: ctx.state.requestId,
+      app,
+      koa: ctx,
+    });
+    const contentType = reply.body === undefined ? undefined : (reply.contentType ?? 'application/json');
+    if (validateResponse) {
+      const payload = reply.body === undefined || typeof reply.body === 'string' ? reply.body : JSON.parse(JSON.stringify(reply.body));
+      const mismatch = validateResponse(reply.status, contentType, payload);
+      if (mismatch) throw new Error(`Response does not match openapi.yaml: ${mismatch}`);
+    }
+    for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+    ctx.status = reply.status;
+    if (reply.body !== undefined) {
+      ctx.type = contentType!;
+      ctx.body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    }
+  };
+}

@@ -1,0 +1,109 @@
+import type Koa from 'koa';
+import type { PolicyMode } from '../config.ts';
+import { roleAtLeast } from '../auth/roles.ts';
+import type { Contract } from './contract.ts';
+import { Forbidden, NoActiveMembership, Unauthenticated } from './problem.ts';
+import type { AppState, AuthContext } from './state.ts';
+
+export type PolicyLevel = 'public' | 'session' | 'staff' | 'admin' | 'superuser';
+
+export interface PolicyEntry {
+  /** A path (`exact`) or a prefix ending in `/` (`prefix`). */
+  path: string;
+  match: 'exact' | 'prefix';
+  /** Methods the entry covers; all when omitted. */
+  methods?: string[];
+  level: PolicyLevel;
+}
+
+/**
+ * The public API policy registry (spec §5.5): route families → minimum access level. Public families are
+ * explicit and narrow; everything else under /api needs staff unless a narrower entry says more.
+ * The most specific entry (exact before prefix, then longest) decides.
+ */
+export const POLICY_REGISTRY: PolicyEntry[] = [
+  { path: '/openapi.yaml', match: 'exact', methods: ['GET', 'HEAD'], level: 'public' },
+  { path: '/api/system/health/', match: 'prefix', methods: ['GET', 'HEAD'], level: 'public' },
+  { path: '/api/auth/sign-in', match: 'exact', methods: ['POST'], level: 'public' },
+  { path: '/api/auth/sign-out', match: 'exact', methods: ['POST'], level: 'public' },
+  { path: '/api/auth/active-organization', match: 'exact', level: 'session' },
+  { path: '/api/auth/', match: 'prefix', level: 'staff' },
+  { path: '/api/sudo/', match: 'prefix', level: 'superuser' },
+  { path: '/api/', match: 'prefix', level: 'staff' },
+];
+
+/** Everything the registry does not name needs staff. */
+const FALLBACK: PolicyEntry = { path: '/', match: 'prefix', level: 'staff' };
+
+/** A public prefix must name at least three path segments (`/api/system/health/`), never `/api/` or `/api/auth/`. */
+const MIN_PUBLIC_PREFIX_SEGMENTS = 3;
+
+export function findPolicy(registry: PolicyEntry[], method: string, path: string): PolicyEntry {
+  let best: PolicyEntry | undefined;
+  for (const entry of registry) {
+    if (entry.methods && !entry.methods.includes(method)) continue;
+    const hit = entry.match === 'exact' ? path === entry.path : path.startsWith(entry.path);
+    if (!hit) continue;
+    if (!best || specificity(entry) > specificity(best)) best = entry;
+  }
+  return best ?? FALLBACK;
+}
+
+const specificity = (entry: PolicyEntry) => (entry.match === 'exact' ? 1e6 : 0) + entry.path.length;
+
+export function satisfiesPolicy(auth: AuthContext, level: PolicyLevel): boolean {
+  if (level === 'public') return true;
+  if (level === 'session') return auth.authSource === 'session' || auth.role !== 'public';
+  return roleAtLeast(auth.role, level);
+}
+
+const LEVEL_RANK: Record<PolicyLevel, number> = { public: 0, session: 1, staff: 2, admin: 3, superuser: 4 };
+
+/**
+ * Boot-time check of the registry against the contract. Every public operation must be covered by an
+ * explicit, narrow public entry; no public prefix may be broad; and no entry may demand more than the
+ * operation's x-access, or `enforce` would block callers the contract admits.
+ */
+export function checkPolicyRegistry(contract: Contract, registry: PolicyEntry[] = POLICY_REGISTRY): string[] {
+  const problems: string[] = [];
+  for (const entry of registry) {
+    if (entry.level !== 'public' || entry.match !== 'prefix') continue;
+    const segments = entry.path.split('/').filter(Boolean).length;
+    if (segments < MIN_PUBLIC_PREFIX_SEGMENTS || !entry.path.endsWith('/')) {
+      problems.push(`public prefix ${entry.path} is too broad: name the route family (at least ${MIN_PUBLIC_PREFIX_SEGMENTS} segments, ending in /)`);
+    }
+  }
+  for (const op of contract.operations) {
+    if (op.access === 'disabled') continue;
+    const samplePath = op.path.replace(/\{[^}]+\}/g, 'x');
+    const entry = findPolicy(registry, op.method, samplePath);
+    if (op.access === 'public' && entry.level !== 'public') {
+      problems.push(`${op.operationId} (${op.method} ${op.path}) is public but no explicit public policy entry covers it`);
+    }
+    if (op.access !== 'public' && LEVEL_RANK[entry.level] > LEVEL_RANK[op.access]) {
+      problems.push(`${op.operationId} (${op.method} ${op.path}) admits ${op.access} but the policy entry ${entry.path} demands ${entry.level}`);
+    }
+  }
+  return problems;
+}
+
+/** `report` logs violations, `enforce` blocks them, `off` does nothing. Runs after the route is matched. */
+export function publicApiPolicy(mode: PolicyMode, registry: PolicyEntry[] = POLICY_REGISTRY): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    if (mode !== 'off') {
+      const entry = findPolicy(registry, ctx.method, ctx.path);
+      const auth = ctx.state.auth;
+      if (!satisfiesPolicy(auth, entry.level)) {
+        ctx.state.log.warn(
+          { policy: entry.path, required: entry.level, role: auth.role, method: ctx.method, path: ctx.path, mode },
+          `[public-api-policy] ${ctx.method} ${ctx.path} by ${auth.role} needs ${entry.level} (${entry.path})`,
+        );
+        if (mode === 'enforce') {
+          if (auth.role === 'public') throw auth.authSource === 'session' ? NoActiveMembership() : Unauthenticated();
+          throw Forbidden('policy_blocked', `The public API policy requires ${entry.level} for this route.`);
+        }
+      }
+    }
+    await next();
+  };
+}

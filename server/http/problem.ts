@@ -1,0 +1,81 @@
+/** Errors with a stable machine code, rendered as application/problem+json by the error boundary. */
+export interface FieldError {
+  path: string;
+  message: string;
+  code: string;
+}
+
+export interface ProblemOptions {
+  detail?: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class Problem extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail?: string;
+  readonly errors?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(status: number, code: string, title: string, options: ProblemOptions = {}) {
+    super(options.detail ?? title, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'Problem';
+    this.status = status;
+    this.code = code;
+    this.title = title;
+    this.detail = options.detail;
+    this.errors = options.errors;
+    this.headers = options.headers;
+  }
+}
+
+export const ValidationFailed = (errors: FieldError[], detail = 'The request has invalid fields.') =>
+  new Problem(400, 'validation_failed', 'Invalid request', { detail, errors });
+
+export const MalformedBody = (detail: string) => new Problem(400, 'malformed_body', 'Malformed request body', { detail });
+
+export const Unauthenticated = (detail = 'Sign in or present a valid credential.') =>
+  new Problem(401, 'unauthenticated', 'Authentication required', { detail });
+
+export const NoActiveMembership = () =>
+  new Problem(401, 'no_active_membership', 'Authentication required', {
+    detail: 'Your session has no membership in its active organization; switch organization or sign in again.',
+  });
+
+export const InvalidCredentials = () =>
+  new Problem(401, 'invalid_credentials', 'Invalid credentials', { detail: 'The identifier or password is wrong.' });
+
+export const Forbidden = (code: string, detail: string) => new Problem(403, code, 'Forbidden', { detail });
+
+export const NotFound = (detail = 'No such resource.') => new Problem(404, 'not_found', 'Not found', { detail });
+
+export const MethodNotAllowed = (allowed: string[]) =>
+  new Problem(405, 'method_not_allowed', 'Method not allowed', {
+    detail: `Allowed: ${allowed.join(', ')}.`,
+    headers: { Allow: allowed.join(', ') },
+  });
+
+export const Conflict = (code: string, detail: string) => new Problem(409, code, 'Conflict', { detail });
+
+export const PayloadTooLarge = (limit: number) =>
+  new Problem(413, 'payload_too_large', 'Payload too large', { detail: `The body is over ${limit} bytes.` });
+
+export const UnsupportedMediaType = (accepted: string[]) =>
+  new Problem(415, 'unsupported_media_type', 'Unsupported media type', {
+    detail: `This operation takes ${accepted.join(', ')}.`,
+  });
+
+export const Unprocessable = (code: string, detail: string, errors?: FieldError[]) =>
+  new Problem(422, code, 'Unprocessable content', { detail, errors });
+
+export const TooManyRequests = (retryAfterSeconds: number, detail: string) =>
+  new Problem(429, 'too_many_requests', 'Too many requests', {
+    detail,
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+
+export const ServiceUnavailable = (code: string, detail: string) =>
+  new Problem(503, code, 'Service unavailable', { detail });

@@ -1,0 +1,155 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { Contract, JsonSchema, Operation } from './contract.ts';
+import type { FieldError } from './problem.ts';
+
+// ajv-formats is CommonJS with a default export.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+const COMPONENT_REF = /^#\/components\/schemas\//;
+const COMPONENT_ID = 'schema:';
+
+/** Deep copy with `#/components/schemas/X` refs pointed at the component registered under `schema:X`. */
+function rewriteRefs<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(rewriteRefs) as T;
+  if (node && typeof node === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      out[key] = key === '$ref' && typeof value === 'string' ? value.replace(COMPONENT_REF, COMPONENT_ID) : rewriteRefs(value);
+    }
+    return out as T;
+  }
+  return node;
+}
+
+function createAjv(contract: Contract, options: { coerce: boolean; allErrors: boolean }): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: options.allErrors,
+    coerceTypes: options.coerce ? 'array' : false,
+    useDefaults: true,
+    strict: false,
+    validateFormats: true,
+  });
+  addFormats(ajv);
+  for (const [name, schema] of Object.entries<JsonSchema>(contract.document.components?.schemas ?? {})) {
+    ajv.addSchema(rewriteRefs(schema), COMPONENT_ID + name);
+  }
+  return ajv;
+}
+
+export interface RequestInput {
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface OperationValidators {
+  /** Validates (and coerces, and fills defaults in) path, query and header values in place. */
+  parameters: (input: RequestInput) => FieldError[];
+  /** Validates a JSON body in place (defaults filled). */
+  body?: (body: unknown) => FieldError[];
+}
+
+/** Compiled once at boot: one parameter validator and one body validator per operation. */
+export function compileRequestValidators(contract: Contract, allErrors: boolean): Map<string, OperationValidators> {
+  const paramsAjv = createAjv(contract, { coerce: true, allErrors });
+  const bodyAjv = createAjv(contract, { coerce: false, allErrors });
+  const out = new Map<string, OperationValidators>();
+  for (const op of contract.operations) {
+    const groups: Record<'path' | 'query' | 'headers', { type: 'object'; properties: Record<string, JsonSchema>; required: string[] }> = {
+      path: { type: 'object', properties: {}, required: [] },
+      query: { type: 'object', properties: {}, required: [] },
+      headers: { type: 'object', properties: {}, required: [] },
+    };
+    for (const param of op.parameters) {
+      if (param.in === 'cookie') continue;
+      const group = groups[param.in === 'header' ? 'headers' : param.in];
+      const name = param.in === 'header' ? param.name.toLowerCase() : param.name;
+      group.properties[name] = rewriteRefs(param.schema);
+      if (param.required || param.in === 'path') group.required.push(name);
+    }
+    const paramsValidate = paramsAjv.compile({ type: 'object', properties: groups });
+    const jsonSchema = op.requestBody?.content['application/json'];
+    const bodyValidate = jsonSchema ? bodyAjv.compile(rewriteRefs(jsonSchema)) : undefined;
+    out.set(op.operationId, {
+      parameters: (input) => (paramsValidate(input) ? [] : toFieldErrors(paramsValidate.errors, '')),
+      body: bodyValidate ? (body) => (bodyValidate(body) ? [] : toFieldErrors(bodyValidate.errors, 'body')) : undefined,
+    });
+  }
+  return out;
+}
+
+export interface ResponseValidator {
+  (status: number, contentType: string | undefined, body: unknown): string | undefined;
+}
+
+/** Checks a reply against the responses the operation declares; returns what is wrong, or undefined. */
+export function compileResponseValidators(contract: Contract): Map<string, ResponseValidator> {
+  const ajv = createAjv(contract, { coerce: false, allErrors: true });
+  const out = new Map<string, ResponseValidator>();
+  for (const op of contract.operations) {
+    const compiled = new Map<string, ValidateFunction | undefined>();
+    for (const [status, media] of Object.entries(op.responses)) {
+      for (const [type, schema] of Object.entries(media)) {
+        compiled.set(`${status} ${type}`, schema ? ajv.compile(rewriteRefs(schema)) : undefined);
+      }
+    }
+    out.set(op.operationId, (status, contentType, body) => describeMismatch(op, compiled, status, contentType, body));
+  }
+  return out;
+}
+
+function describeMismatch(
+  op: Operation,
+  compiled: Map<string, ValidateFunction | undefined>,
+  status: number,
+  contentType: string | undefined,
+  body: unknown,
+): string | undefined {
+  const declared = op.responses[String(status)] ?? op.responses.default;
+  if (!declared) return `${op.operationId}: status ${status} is not declared`;
+  const key = op.responses[String(status)] ? String(status) : 'default';
+  const types = Object.keys(declared);
+  if (types.length === 0) {
+    return body === undefined || body === null || body === '' ? undefined : `${op.operationId}: ${status} declares no body`;
+  }
+  const type = contentType?.split(';')[0].trim();
+  if (!type || !types.includes(type)) return `${op.operationId}: ${status} content type ${type} is not one of ${types.join(', ')}`;
+  const validate = compiled.get(`${key} ${type}`);
+  if (validate && !validate(body)) {
+    return `${op.operationId}: ${status} body does not match: ${toFieldErrors(validate.errors, 'body')
+      .map((e) => `${e.path} ${e.message}`)
+      .join('; ')}`;
+  }
+  return undefined;
+}
+
+/** Ajv errors → `{ path, message, code }` naming the failing field (`body/email`, `query/limit`). */
+export function toFieldErrors(errors: ErrorObject[] | null | undefined, root: string): FieldError[] {
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const error of errors ?? []) {
+    if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf' && out.length) continue;
+    let pointer = [root, ...error.instancePath.split('/').filter(Boolean).map(decodeURIComponent)].filter(Boolean);
+    let message = error.message ?? 'is invalid';
+    if (error.keyword === 'required') {
+      pointer = [...pointer, String(error.params.missingProperty)];
+      message = 'is required';
+    } else if (error.keyword === 'additionalProperties') {
+      pointer = [...pointer, String(error.params.additionalProperty)];
+      message = 'is not allowed here';
+    } else if (error.keyword === 'enum') {
+      message = `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    } else if (error.keyword === 'const') {
+      message = `must be exactly: ${String(error.params.allowedValue)}`;
+    }
+    // Parameters are validated as { path, query, headers }: report them as `query/limit`, `header/x-foo`.
+    const fieldPath = pointer.join('/').replace(/^headers\//, 'header/');
+    const key = `${fieldPath} ${error.keyword}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path: fieldPath || root || '/', message, code: error.keyword });
+  }
+  return out;
+}

@@ -1,0 +1,67 @@
+import http from 'node:http';
+import { createApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openConfiguredDatabase } from './db/database.ts';
+import { migrateLatest } from './db/migrations.ts';
+import { ContractError } from './http/contract.ts';
+import { createLogger } from './logger.ts';
+import { prepareDevelopmentSecrets, printSignInHelp } from './cli/devSecrets.ts';
+import { seed } from './cli/seeder.ts';
+
+/** Process entry: config → database → migrate → app → listen → seed (embedded) ; graceful shutdown. */
+async function main(): Promise<void> {
+  let config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const dev = prepareDevelopmentSecrets(config);
+  config = dev.config;
+  const db = openConfiguredDatabase(config);
+  const migrated = await migrateLatest(db.knex);
+  if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'migrations applied');
+
+  const { koa } = createApp({ config, db, logger });
+  const server = http.createServer(koa.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const baseUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
+  logger.info({ baseUrl, database: db.kind }, 'listening');
+
+  let created: string[] = [];
+  if (config.seedOnStart && db.kind === 'embedded' && config.superuserApiTokens.length) {
+    const report = await seed({ baseUrl, superuserToken: config.superuserApiTokens[0], passwords: dev.passwords });
+    logger.info({ seeded: report }, 'seeded');
+    created = report.filter((row) => row.account === 'created').map((row) => row.username);
+  }
+  printSignInHelp(baseUrl, config, dev, created);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      logger.error('in-flight requests did not finish in 10 s; closing anyway');
+      server.closeAllConnections();
+    }, 10_000);
+    force.unref();
+    server.close(async () => {
+      await db.close();
+      logger.info('stopped');
+      logger.flush();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof ContractError) {
+    console.error(`Cannot start: ${err.message}`);
+  } else {
+    console.error(err);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+import { verifyPassword } from '../../auth/secrets.ts';
+import { json, noContent, type HandlerMap } from '../../http/handler.ts';
+import { Forbidden, InvalidCredentials, TooManyRequests } from '../../http/problem.ts';
+import { Account, OrganizationMember, Session } from './models.ts';
+import { presentPrincipal } from './presenters.ts';
+import { loginEmail, membershipsOf } from './service.ts';
+import { clearSessionCookie, openSession, sessionAuth, sessionTokenHash } from './sessions.ts';
+
+export const authHandlers: HandlerMap = {
+  async signIn({ body, app, koa, log }) {
+    const email = loginEmail(body.identifier, app.config.emailDomain);
+    const keys = [`identifier:${email}`, `address:${koa.ip}`];
+    const wait = app.signInThrottle.retryAfterSeconds(keys);
+    if (wait > 0) throw TooManyRequests(wait, 'Too many failed sign-ins; try again later.');
+
+    const account = await Account.query().findOne({ email });
+    const passwordOk = await verifyPassword(body.password, account?.passwordHash);
+    if (!account || !passwordOk) {
+      app.signInThrottle.recordFailure(keys);
+      log.info({ email }, 'sign-in failed');
+      throw InvalidCredentials();
+    }
+    if (account.isBanned()) throw Forbidden('account_banned', 'This account is banned.');
+    app.signInThrottle.reset(keys);
+
+    const memberships = await membershipsOf(account.id);
+    // The new session's active organization is the account's first membership (spec §2.2).
+    const session = await openSession(koa, account, memberships[0]?.organizationId ?? null, app.config.sessionTtlSeconds);
+    return json(200, presentPrincipal(sessionAuth(account, session, memberships), memberships));
+  },
+
+  async signOut({ koa }) {
+    const tokenHash = sessionTokenHash(koa);
+    if (tokenHash) await Session.query().delete().where('token_hash', tokenHash);
+    clearSessionCookie(koa);
+    return noContent();
+  },
+
+  async getCurrentPrincipal({ auth }) {
+    const memberships = auth.identity.accountId ? await membershipsOf(auth.identity.accountId) : [];
+    return json(200, presentPrincipal(auth, memberships));
+  },
+
+  async setActiveOrganization({ auth, body }) {
+    const accountId = auth.identity.accountId!;
+    const member = await OrganizationMember.query().findOne({ organization_id: body.organizationId, account_id: accountId });
+    if (!member) throw Forbidden('not_a_member', 'You are not a member of that organization.');
+    const session = await Session.query().patchAndFetchById(auth.identity.sessionId!, {
+      activeOrganizationId: body.organizationId,
+    });
+    const [account, memberships] = await Promise.all([Account.query().findById(accountId), membershipsOf(accountId)]);
+    return json(200, presentPrincipal(sessionAuth(account!, session, memberships), memberships));
+  },
+};

@@ -1,0 +1,59 @@
+import { BaseModel } from '../../db/model.ts';
+import type { AccountRole, MemberRole } from '../../auth/roles.ts';
+
+export class Account extends BaseModel {
+  static override tableName = 'accounts';
+  email!: string;
+  name!: string;
+  passwordHash!: string | null;
+  role!: AccountRole;
+  banned!: boolean;
+  banReason!: string | null;
+  banExpiresAt!: Date | null;
+
+  /** A ban is in force while it is set and has not expired. */
+  isBanned(now = new Date()): boolean {
+    return this.banned && (this.banExpiresAt === null || this.banExpiresAt > now);
+  }
+}
+
+export class Organization extends BaseModel {
+  static override tableName = 'organizations';
+  name!: string;
+  slug!: string;
+  canonical!: boolean;
+}
+
+export class OrganizationMember extends BaseModel {
+  static override tableName = 'organization_members';
+  organizationId!: string;
+  accountId!: string;
+  role!: MemberRole;
+  organization?: Organization;
+  account?: Account;
+
+  static override get relationMappings() {
+    return {
+      organization: {
+        relation: BaseModel.BelongsToOneRelation,
+        modelClass: Organization,
+        join: { from: 'organization_members.organization_id', to: 'organizations.id' },
+      },
+      account: {
+        relation: BaseModel.BelongsToOneRelation,
+        modelClass: Account,
+        join: { from: 'organization_members.account_id', to: 'accounts.id' },
+      },
+    };
+  }
+}
+
+export class Session extends BaseModel {
+  static override tableName = 'sessions';
+  tokenHash!: string;
+  accountId!: string;
+  activeOrganizationId!: string | null;
+  expiresAt!: Date;
+  ip!: string | null;
+  userAgent!: string | null;
+}

@@ -1,0 +1,15 @@
+import type { HandlerMap } from '../http/handler.ts';
+import { authHandlers } from './accounts/authHandlers.ts';
+import { sudoAccountHandlers } from './accounts/sudoHandlers.ts';
+import { apiKeyHandlers } from './apiKeys/handlers.ts';
+import { maintenanceHandlers } from './maintenance/handlers.ts';
+import { systemHandlers } from './system/handlers.ts';
+
+/** operationId → handler, for every operation in openapi.yaml. */
+export const handlers: HandlerMap = {
+  ...systemHandlers,
+  ...authHandlers,
+  ...sudoAccountHandlers,
+  ...apiKeyHandlers,
+  ...maintenanceHandlers,
+};

@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+import { openDatabase, type Database } from '../../server/db/database.ts';
+import { migrateLatest } from '../../server/db/migrations.ts';
+
+let shared: Promise<Database> | undefined;
+
+/**
+ * One database per test run: in-memory PGlite by default, the PostgreSQL database named by DATABASE_URL when
+ * set (CI creates a fresh one per run). Migrated once; `resetData` empties it between spec files.
+ */
+export function testDatabase(): Promise<Database> {
+  shared ??= (async () => {
+    const db = openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'memory' });
+    await migrateLatest(db.knex);
+    return db;
+  })();
+  return shared;
+}
+
+/** Every table emptied but the migration bookkeeping; the canonical organization (migration data) kept. */
+export async function resetData(knex: Knex): Promise<void> {
+  const { rows } = (await knex.raw(
+    "select tablename from pg_tables where schemaname = current_schema() and tablename not like 'knex_migrations%' and tablename <> 'organizations'",
+  )) as { rows: Array<{ tablename: string }> };
+  if (rows.length) await knex.raw(`truncate ${rows.map((r) => `"${r.tablename}"`).join(', ')} cascade`);
+  await knex('organizations').where('canonical', false).delete();
+}

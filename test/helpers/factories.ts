@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { AccountRole, MemberRole } from '../../server/auth/roles.ts';
+import { hashPassword, randomToken, sha256Hex } from '../../server/auth/secrets.ts';
+import { Account, Organization, OrganizationMember, Session } from '../../server/modules/accounts/models.ts';
+import { ApiKey, type PermissionMap } from '../../server/modules/apiKeys/models.ts';
+
+/** Builders that write rows with sensible defaults and create missing parents (Outline's `build<Model>`). */
+
+const passwordHashes = new Map<string, string>();
+async function cachedHash(password: string): Promise<string> {
+  if (!passwordHashes.has(password)) passwordHashes.set(password, await hashPassword(password));
+  return passwordHashes.get(password)!;
+}
+
+export const DEFAULT_PASSWORD = 'correct horse battery';
+
+export async function buildAccount(overrides: Partial<{ email: string; name: string; role: AccountRole; password: string; banned: boolean; banExpiresAt: Date | null }> = {}) {
+  const suffix = randomUUID().slice(0, 8);
+  return Account.query().insertAndFetch({
+    email: overrides.email ?? `user-${suffix}@example.test`,
+    name: overrides.name ?? `User ${suffix}`,
+    role: overrides.role ?? 'USER',
+    passwordHash: await cachedHash(overrides.password ?? DEFAULT_PASSWORD),
+    banned: overrides.banned ?? false,
+    banExpiresAt: overrides.banExpiresAt ?? null,
+  });
+}
+
+export async function canonicalOrganization(): Promise<Organization> {
+  return (await Organization.query().findOne({ canonical: true }))!;
+}
+
+export async function buildOrganization(overrides: Partial<{ name: string; slug: string }> = {}) {
+  const suffix = randomUUID().slice(0, 8);
+  return Organization.query().insertAndFetch({ name: overrides.name ?? `Org ${suffix}`, slug: overrides.slug ?? `org-${suffix}`, canonical: false });
+}
+
+export async function buildMembership(account: Account, role: MemberRole, organization?: Organization) {
+  const org = organization ?? (await canonicalOrganization());
+  return OrganizationMember.query().insertAndFetch({ accountId: account.id, organizationId: org.id, role });
+}
+
+/** A session row; returns the cookie token. `activeOrganizationId: null` → a session with no active organization. */
+export async function buildSession(account: Account, activeOrganizationId: string | null, overrides: Partial<{ expiresAt: Date }> = {}) {
+  const token = randomToken(32);
+  await Session.query().insert({
+    tokenHash: sha256Hex(token),
+    accountId: account.id,
+    activeOrganizationId,
+    expiresAt: overrides.expiresAt ?? new Date(Date.now() + 3600_000),
+  });
+  return token;
+}
+
+/** An account with a membership in the canonical organization and a session there; returns the cookie token. */
+export async function buildMemberSession(role: MemberRole, accountOverrides: Parameters<typeof buildAccount>[0] = {}) {
+  const account = await buildAccount(accountOverrides);
+  const member = await buildMembership(account, role);
+  const token = await buildSession(account, member.organizationId);
+  return { account, token };
+}
+
+/** An API key row; returns the plaintext key. The owner defaults to a new SUPERUSER account. */
+export async function buildApiKey(
+  overrides: Partial<{ owner: Account; permissions: PermissionMap; enabled: boolean; expiresAt: Date | null; name: string }> = {},
+) {
+  const owner = overrides.owner ?? (await buildAccount({ role: 'SUPERUSER' }));
+  const key = `vk_${randomToken(32)}`;
+  const apiKey = await ApiKey.query().insertAndFetch({
+    name: overrides.name ?? 'test key',
+    prefix: 'vk_',
+    start: key.slice(0, 11),
+    keyHash: sha256Hex(key),
+    accountId: owner.id,
+    enabled: overrides.enabled ?? true,
+    expiresAt: overrides.expiresAt ?? null,
+    permissions: overrides.permissions ?? {},
+  });
+  return { key, apiKey, owner };
+}
+
+/** `auth:read` → `{ auth: ['read'] }`. */
+export function permissionMap(...permissions: string[]): PermissionMap {
+  const map: PermissionMap = {};
+  for (const permission of permissions) {
+    const [resource, action] = permission.split(':');
+    (map[resource] ??= []).push(action);
+  }
+  return map;
+}

@@ -1,0 +1,101 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { createApp, type App } from '../../server/app.ts';
+import { loadConfig, type Config } from '../../server/config.ts';
+import type { Database } from '../../server/db/database.ts';
+import type { HandlerMap } from '../../server/http/handler.ts';
+import type { PolicyEntry } from '../../server/http/policy.ts';
+import { createLogger } from '../../server/logger.ts';
+import { contractMismatch } from './contract.ts';
+import { resetData, testDatabase } from './database.ts';
+
+export const SUPERUSER_TOKEN = 'test-superuser-token-0123456789';
+export const SECOND_SUPERUSER_TOKEN = 'test-superuser-token-second';
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Sent as is (a string), e.g. malformed JSON. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Skip the contract check (only for deliberately undeclared traffic). */
+  unchecked?: boolean;
+}
+
+export interface TestServer {
+  baseUrl: string;
+  app: App;
+  db: Database;
+  config: Config;
+  /** Every log line the app wrote, parsed. */
+  logs: Array<Record<string, any>>;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on an ephemeral port over the run's test database, emptied first. Every response is checked
+ * against openapi.yaml (a mismatch fails the test).
+ */
+export async function startTestServer(
+  options: { config?: Partial<Config>; handlers?: HandlerMap; registry?: PolicyEntry[]; keepData?: boolean } = {},
+): Promise<TestServer> {
+  const db = await testDatabase();
+  if (!options.keepData) await resetData(db.knex);
+  const config: Config = {
+    ...loadConfig({ NODE_ENV: 'test' }),
+    superuserApiTokens: [SUPERUSER_TOKEN, SECOND_SUPERUSER_TOKEN],
+    validateResponses: true,
+    ...options.config,
+  };
+  const logs: Array<Record<string, any>> = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const logger = createLogger('debug', sink);
+  const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry });
+  const server = http.createServer(app.koa.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...opts.headers };
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(baseUrl + path, { method, headers, body, redirect: 'manual' });
+    const text = await response.text();
+    const type = response.headers.get('content-type');
+    const parsed = type && /json/.test(type) && text ? JSON.parse(text) : text;
+    if (!opts.unchecked) {
+      const mismatch = contractMismatch(method, path, response.status, type, parsed);
+      if (mismatch) throw new Error(`Contract violation: ${mismatch}\n${text.slice(0, 2000)}`);
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  return {
+    baseUrl,
+    app,
+    db,
+    config,
+    logs,
+    request,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export const asSuperuser = { 'x-api-token': SUPERUSER_TOKEN };
+export const cookieHeader = (token: string) => ({ cookie: `venue_session=${token}` });
