@@ -8,6 +8,8 @@ import { flattenPermissions, type PermissionMap } from '../modules/apiKeys/model
 
 export const SESSION_COOKIE = 'venue_session';
 
+const isBanInForce = (banned: boolean, expiresAt: Date | null) => banned && (!expiresAt || new Date(expiresAt) > new Date());
+
 export interface IdentityOptions {
   knex: Knex;
   superuserApiTokens: string[];
@@ -29,11 +31,13 @@ export function identityResolver(options: IdentityOptions) {
       .where('k.key_hash', sha256Hex(raw))
       .first<{
         id: string; name: string; start: string; enabled: boolean; expires_at: Date | null; permissions: PermissionMap;
-        account_id: string; email: string; account_name: string; account_role: AccountRole;
-      } | undefined>('k.id', 'k.name', 'k.start', 'k.enabled', 'k.expires_at', 'k.permissions', 'k.account_id', 'a.email', 'a.name as account_name', 'a.role as account_role');
+        account_id: string; email: string; account_name: string; account_role: AccountRole; banned: boolean; ban_expires_at: Date | null;
+      } | undefined>('k.id', 'k.name', 'k.start', 'k.enabled', 'k.expires_at', 'k.permissions', 'k.account_id', 'a.email', 'a.name as account_name', 'a.role as account_role', 'a.banned', 'a.ban_expires_at');
     if (!row || !row.enabled) return undefined;
     if (row.expires_at && new Date(row.expires_at) <= new Date()) return undefined;
     if (row.account_role !== 'SUPERUSER') return undefined;
+    // A banned owner's keys stop with the ban, as its sessions do.
+    if (isBanInForce(row.banned, row.ban_expires_at)) return undefined;
     // Best effort: counted after the request goes on, never awaited, a failure only logged.
     options
       .knex('api_keys')
@@ -78,7 +82,7 @@ export function identityResolver(options: IdentityOptions) {
         name: string; account_role: AccountRole; banned: boolean; ban_expires_at: Date | null; member_role: MemberRole | null;
       } | undefined>('s.id as session_id', 's.expires_at', 's.active_organization_id', 'a.id as account_id', 'a.email', 'a.name', 'a.role as account_role', 'a.banned', 'a.ban_expires_at', 'm.role as member_role');
     if (!row) return undefined;
-    if (row.banned && (!row.ban_expires_at || new Date(row.ban_expires_at) > new Date())) return undefined;
+    if (isBanInForce(row.banned, row.ban_expires_at)) return undefined;
     return {
       // The account role is never consulted here: only the membership in the active organization.
       role: roleForMembership(row.member_role),

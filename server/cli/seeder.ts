@@ -19,9 +19,9 @@ export interface SeedReport {
 export class SeedError extends Error {}
 
 /**
- * Seeds through the HTTP API with a superuser token, never by writing tables (spec §5.3.3–4): creates each
- * account that is missing, then attaches it to the canonical organization with ensure-organization-member.
- * Idempotent: existing accounts (and their passwords) are left as they are.
+ * Seeds through the HTTP API with a superuser token, never by writing tables (spec §5.3.3–4): attaches each
+ * account to the canonical organization with ensure-organization-member, creating the account first when it is
+ * missing. Idempotent: existing accounts (and their passwords) are left as they are.
  */
 export async function seed(options: { baseUrl: string; superuserToken: string; passwords: SeedPasswords }): Promise<SeedReport[]> {
   const call = async (method: string, path: string, body?: unknown) => {
@@ -33,11 +33,12 @@ export async function seed(options: { baseUrl: string; superuserToken: string; p
     const payload = response.status === 204 ? undefined : await response.json();
     return { status: response.status, payload: payload as any };
   };
-  async function ensureAccount(seedAccount: (typeof SEED_ACCOUNTS)[number], password: string | undefined) {
-    const found = await call('GET', `/api/sudo/users?q=${encodeURIComponent(seedAccount.username + '@')}&limit=100`);
-    if (found.status !== 200) throw new SeedError(`listing accounts failed: ${found.status} ${JSON.stringify(found.payload)}`);
-    const exists = (found.payload.items as Array<{ email: string }>).some((a) => a.email.startsWith(`${seedAccount.username}@`));
-    if (exists) return 'existing' as const;
+  // The username is resolved by the server to exactly `<username>@<EMAIL_DOMAIN>`, so an account of the same
+  // name at another domain is never mistaken for the seeded one.
+  const attach = (seedAccount: (typeof SEED_ACCOUNTS)[number]) =>
+    call('POST', '/api/sudo/ensure-organization-member', { email: seedAccount.username, role: seedAccount.memberRole });
+
+  async function createAccount(seedAccount: (typeof SEED_ACCOUNTS)[number], password: string | undefined) {
     if (!password) throw new SeedError(`SEED_${seedAccount.username.toUpperCase()}_PASSWORD is required to create the ${seedAccount.username} account`);
     const created = await call('POST', '/api/sudo/users', { username: seedAccount.username, name: seedAccount.name, password });
     if (created.status === 201 || created.status === 409) return created.status === 201 ? ('created' as const) : ('existing' as const);
@@ -46,8 +47,13 @@ export async function seed(options: { baseUrl: string; superuserToken: string; p
 
   const report: SeedReport[] = [];
   for (const seedAccount of SEED_ACCOUNTS) {
-    const account = await ensureAccount(seedAccount, options.passwords[seedAccount.username]);
-    const member = await call('POST', '/api/sudo/ensure-organization-member', { email: seedAccount.username, role: seedAccount.memberRole });
+    let account: SeedReport['account'] = 'existing';
+    let member = await attach(seedAccount);
+    if (member.status === 404) {
+      // No such account yet: create it, then attach it.
+      account = await createAccount(seedAccount, options.passwords[seedAccount.username]);
+      member = await attach(seedAccount);
+    }
     if (member.status !== 200) {
       throw new SeedError(`attaching ${seedAccount.username} failed: ${member.status} ${JSON.stringify(member.payload)}`);
     }

@@ -6,6 +6,16 @@ import { Model } from 'objection';
 import type { Config } from '../config.ts';
 import { migrationSource } from './migrations.ts';
 
+/**
+ * knex-pglite names a delete's command `DEL` (from knex's method `del`), so knex returns the raw result
+ * instead of the affected-row count it returns on pg. Presenting the method as `delete` restores the count.
+ */
+class EmbeddedClient extends (ClientPgLite as unknown as new (config: Knex.Config) => { processResponse(obj: { method?: string }, runner: unknown): unknown }) {
+  override processResponse(obj: { method?: string }, runner: unknown): unknown {
+    return super.processResponse(obj.method === 'del' ? { ...obj, method: 'delete' } : obj, runner);
+  }
+}
+
 export type DatabaseKind = 'postgres' | 'embedded';
 
 export interface Database {
@@ -35,7 +45,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir?: string |
     const pgdata = dataDir === 'memory' ? undefined : path.join(dataDir, 'pgdata');
     if (pgdata) fs.mkdirSync(pgdata, { recursive: true });
     knex = knexFactory({
-      client: ClientPgLite as unknown as typeof knexFactory.Client,
+      client: EmbeddedClient as unknown as typeof knexFactory.Client,
       dialect: 'postgres',
       connection: (pgdata ? { filename: pgdata } : {}) as Knex.StaticConnectionConfig,
       migrations: { migrationSource },

@@ -38,12 +38,11 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
   const { contract, config } = app;
   const requestValidators = compileRequestValidators(contract, config.nodeEnv !== 'production');
   const responseValidators = config.validateResponses ? compileResponseValidators(contract) : undefined;
-  const policy = publicApiPolicy(config.publicApiPolicyMode, registry);
   const router = new Router<AppState>();
 
   for (const op of contract.operations) {
     if (op.access === 'disabled') continue;
-    const chain: Koa.Middleware<AppState>[] = [policy, accessGuard(op)];
+    const chain: Koa.Middleware<AppState>[] = [publicApiPolicy(config.publicApiPolicyMode, registry, op), accessGuard(op)];
     if (op.requestBody) chain.push(bodyParser(op, config.jsonBodyLimitBytes));
     chain.push(invoke(op, handlers[op.operationId], requestValidators.get(op.operationId)!, responseValidators?.get(op.operationId), app));
     router.register(toRouterPath(op.path), [op.method], chain as any, { name: op.operationId });

@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type { PolicyMode } from '../config.ts';
 import { roleAtLeast } from '../auth/roles.ts';
-import type { Contract } from './contract.ts';
+import type { Contract, Operation } from './contract.ts';
 import { Forbidden, NoActiveMembership, Unauthenticated } from './problem.ts';
 import type { AppState, AuthContext } from './state.ts';
 
@@ -57,11 +57,15 @@ export function satisfiesPolicy(auth: AuthContext, level: PolicyLevel): boolean 
   return roleAtLeast(auth.role, level);
 }
 
+/** `/api/sudo/users/{userId}` → `/api/sudo/users/x`: a concrete path the registry's prefixes can be matched against. */
+const samplePath = (openApiPath: string) => openApiPath.replace(/\{[^}]+\}/g, 'x');
+
 const LEVEL_RANK: Record<PolicyLevel, number> = { public: 0, session: 1, staff: 2, admin: 3, superuser: 4 };
 
 /**
  * Boot-time check of the registry against the contract. Every public operation must be covered by an
- * explicit, narrow public entry; no public prefix may be broad; and no entry may demand more than the
+ * explicit, narrow public entry; no public prefix may be broad; no public entry may cover an operation that
+ * is not public (a public family that swallows a guarded one is broad); and no entry may demand more than the
  * operation's x-access, or `enforce` would block callers the contract admits.
  */
 export function checkPolicyRegistry(contract: Contract, registry: PolicyEntry[] = POLICY_REGISTRY): string[] {
@@ -75,10 +79,12 @@ export function checkPolicyRegistry(contract: Contract, registry: PolicyEntry[] 
   }
   for (const op of contract.operations) {
     if (op.access === 'disabled') continue;
-    const samplePath = op.path.replace(/\{[^}]+\}/g, 'x');
-    const entry = findPolicy(registry, op.method, samplePath);
+    const entry = findPolicy(registry, op.method, samplePath(op.path));
     if (op.access === 'public' && entry.level !== 'public') {
       problems.push(`${op.operationId} (${op.method} ${op.path}) is public but no explicit public policy entry covers it`);
+    }
+    if (op.access !== 'public' && entry.level === 'public') {
+      problems.push(`${op.operationId} (${op.method} ${op.path}) is ${op.access} but the public policy entry ${entry.path} covers it: public entries may cover public operations only`);
     }
     if (op.access !== 'public' && LEVEL_RANK[entry.level] > LEVEL_RANK[op.access]) {
       problems.push(`${op.operationId} (${op.method} ${op.path}) admits ${op.access} but the policy entry ${entry.path} demands ${entry.level}`);
@@ -87,11 +93,16 @@ export function checkPolicyRegistry(contract: Contract, registry: PolicyEntry[] 
   return problems;
 }
 
-/** `report` logs violations, `enforce` blocks them, `off` does nothing. Runs after the route is matched. */
-export function publicApiPolicy(mode: PolicyMode, registry: PolicyEntry[] = POLICY_REGISTRY): Koa.Middleware<AppState> {
+/**
+ * `report` logs violations, `enforce` blocks them, `off` does nothing. Runs after the route is matched, with
+ * the entry found once at boot for the operation's own method and path as the contract spells it, exactly as
+ * `checkPolicyRegistry` checked it: the router also matches `/API/...`, a trailing `/` and HEAD for GET, and
+ * those must not land on a different entry.
+ */
+export function publicApiPolicy(mode: PolicyMode, registry: PolicyEntry[], op: Pick<Operation, 'method' | 'path'>): Koa.Middleware<AppState> {
+  const entry = findPolicy(registry, op.method, samplePath(op.path));
   return async (ctx, next) => {
     if (mode !== 'off') {
-      const entry = findPolicy(registry, ctx.method, ctx.path);
       const auth = ctx.state.auth;
       if (!satisfiesPolicy(auth, entry.level)) {
         ctx.state.log.warn(

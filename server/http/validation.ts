@@ -73,9 +73,29 @@ export function compileRequestValidators(contract: Contract, allErrors: boolean)
     const jsonSchema = op.requestBody?.content['application/json'];
     const bodyValidate = jsonSchema ? bodyAjv.compile(rewriteRefs(jsonSchema)) : undefined;
     out.set(op.operationId, {
-      parameters: (input) => (paramsValidate(input) ? [] : toFieldErrors(paramsValidate.errors, '')),
-      body: bodyValidate ? (body) => (bodyValidate(body) ? [] : toFieldErrors(bodyValidate.errors, 'body')) : undefined,
+      parameters: (input) => [
+        ...(paramsValidate(input) ? [] : toFieldErrors(paramsValidate.errors, '')),
+        ...nulCharacters(input.path, 'path'),
+        ...nulCharacters(input.query, 'query'),
+        ...nulCharacters(input.headers, 'header'),
+      ],
+      body: bodyValidate ? (body) => [...(bodyValidate(body) ? [] : toFieldErrors(bodyValidate.errors, 'body')), ...nulCharacters(body, 'body')] : undefined,
     });
+  }
+  return out;
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, so a string (or key) carrying it is refused here as bad input (400)
+ * instead of failing in the database (500). JSON and URL encoding both let a caller send one.
+ */
+export function nulCharacters(value: unknown, path: string, out: FieldError[] = []): FieldError[] {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) out.push({ path, message: 'must not contain the NUL character', code: 'nul_character' });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => nulCharacters(item, `${path}/${index}`, out));
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) nulCharacters(key.includes('\u0000') ? key : item, `${path}/${key.replace(/\u0000/g, '\\0')}`, out);
   }
   return out;
 }

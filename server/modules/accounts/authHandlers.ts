@@ -17,7 +17,7 @@ export const authHandlers: HandlerMap = {
     const passwordOk = await verifyPassword(body.password, account?.passwordHash);
     if (!account || !passwordOk) {
       app.signInThrottle.recordFailure(keys);
-      log.info({ email }, 'sign-in failed');
+      log.info({ accountFound: Boolean(account) }, 'sign-in failed');
       throw InvalidCredentials();
     }
     if (account.isBanned()) throw Forbidden('account_banned', 'This account is banned.');

@@ -1,3 +1,4 @@
+import { UniqueViolationError } from 'objection';
 import { hashPassword } from '../../auth/secrets.ts';
 import { json, noContent, type HandlerMap } from '../../http/handler.ts';
 import { Conflict, ValidationFailed, type FieldError } from '../../http/problem.ts';
@@ -6,7 +7,8 @@ import { presentAccount, presentMembership, presentOrganization } from './presen
 import { ensureMembership, findAccountOrFail, loginEmail, membershipsOf } from './service.ts';
 import { revokeSessions } from './sessions.ts';
 
-const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
+// Objection wraps driver errors: the SQLSTATE is on `nativeError`, not on the thrown error.
+const isUniqueViolation = (err: unknown) => err instanceof UniqueViolationError || (err as { code?: string })?.code === '23505';
 
 /** Dashboard account, organization and membership administration (spec §4.5), superuser only. */
 export const sudoAccountHandlers: HandlerMap = {
@@ -72,8 +74,10 @@ export const sudoAccountHandlers: HandlerMap = {
       if (body.banned === false) Object.assign(patch, { banned: false, banReason: null, banExpiresAt: null });
       if (banning && (body.banned === true || body.banReason !== undefined || body.banExpiresAt !== undefined)) {
         patch.banned = true;
-        if (body.banReason !== undefined) patch.banReason = body.banReason;
-        if (body.banExpiresAt !== undefined) patch.banExpiresAt = body.banExpiresAt ? new Date(body.banExpiresAt) : null;
+        // A new ban (none in force) starts clean: an expired ban's reason and expiry must not carry over.
+        const fresh = !account.isBanned();
+        if (body.banReason !== undefined || fresh) patch.banReason = body.banReason ?? null;
+        if (body.banExpiresAt !== undefined || fresh) patch.banExpiresAt = body.banExpiresAt ? new Date(body.banExpiresAt) : null;
       }
       try {
         const updated = await Account.query(trx).patchAndFetchById(account.id, patch);

@@ -101,7 +101,7 @@ export const apiKeyHandlers: HandlerMap = {
 
   async deleteApiKey({ params }) {
     const deleted = await ApiKey.query().deleteById(params.apiKeyId);
-    if (!deleted) throw NotFound('No API key with this id.');
+    if (deleted === 0) throw NotFound('No API key with this id.');
     return noContent();
   },
 };

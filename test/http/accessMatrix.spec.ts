@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import type { Role } from '../../server/auth/roles.ts';
+import type { PolicyMode } from '../../server/config.ts';
+import type { Operation } from '../../server/http/contract.ts';
+import { contract } from '../helpers/contract.ts';
+import { buildMatrixIdentities, probeRequest, type MatrixIdentity } from '../helpers/identities.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+/**
+ * The access matrix (issue 2 §8): every operation of openapi.yaml × every kind of caller, allowed or denied
+ * exactly as `x-access`, `x-permission` and `x-api-key` say. Everything is derived from the contract, so an
+ * operation added later is covered without touching this file.
+ */
+
+type Expectation = { allowed: true } | { allowed: false; status: 401 | 403; code: string };
+
+const RANK: Record<Role, number> = { public: 0, staff: 1, admin: 2, superuser: 3 };
+const ALLOWED: Expectation = { allowed: true };
+const deny = (status: 401 | 403, code: string): Expectation => ({ allowed: false, status, code });
+
+/** What the contract says for this caller, written from the contract's own description (openapi.yaml info). */
+function expected(op: Operation, caller: { role: Role; authSource: string; permissions: string[] }): Expectation {
+  switch (op.access) {
+    case 'public':
+      return ALLOWED;
+    case 'session':
+      // Any signed-in dashboard session, whatever its role; nothing else.
+      return caller.authSource === 'session' ? ALLOWED : deny(401, 'unauthenticated');
+    case 'staff':
+    case 'admin':
+    case 'superuser': {
+      if (caller.role === 'public') return deny(401, caller.authSource === 'session' ? 'no_active_membership' : 'unauthenticated');
+      if (RANK[caller.role] < RANK[op.access]) return deny(403, 'insufficient_role');
+      if (caller.authSource === 'api-key') {
+        if (op.apiKey === 'deny') return deny(403, 'api_key_not_allowed');
+        if (!op.permission || !caller.permissions.includes(op.permission)) return deny(403, 'missing_permission');
+      }
+      return ALLOWED;
+    }
+    default:
+      throw new Error(`the access matrix does not know x-access ${op.access} (${op.operationId}): teach it`);
+  }
+}
+
+const operations = contract.operations.filter((op) => op.access !== 'disabled');
+const MODES: PolicyMode[] = ['report', 'enforce', 'off'];
+
+describe('access matrix (every operation × every identity, from openapi.yaml)', function () {
+  this.timeout(120_000);
+  const servers = new Map<PolicyMode, TestServer>();
+  let identities: MatrixIdentity[] = [];
+  let sessionRows: Array<Record<string, unknown>> = [];
+
+  before(async () => {
+    const first = await startTestServer({ config: { publicApiPolicyMode: MODES[0] } });
+    servers.set(MODES[0], first);
+    identities = await buildMatrixIdentities(first.db.knex);
+    for (const mode of MODES.slice(1)) servers.set(mode, await startTestServer({ config: { publicApiPolicyMode: mode }, keepData: true }));
+    // Public operations may end a session (sign-out does): the rows are put back after each operation.
+    sessionRows = await first.db.knex('sessions').select('*');
+  });
+  after(async () => {
+    for (const server of servers.values()) await server.close();
+  });
+
+  it('covers every identity kind the issue names, and the contract has operations of every guarded level', () => {
+    expect(identities).to.have.length(15);
+    const levels = new Set(operations.map((op) => op.access));
+    for (const level of ['public', 'session', 'superuser']) expect(levels, `an operation with x-access ${level}`).to.include(level);
+  });
+
+  for (const mode of MODES) {
+    describe(`policy mode ${mode}`, () => {
+      for (const op of operations) {
+        it(`${op.operationId} (${op.method} ${op.path}, x-access ${op.access}${op.permission ? `, ${op.permission}` : ''}${op.apiKey === 'deny' ? ', no API keys' : ''})`, async () => {
+          const server = servers.get(mode)!;
+          const probe = probeRequest(op);
+          const failures: string[] = [];
+          try {
+            for (const identity of identities) {
+              const want = expected(op, { role: identity.role, authSource: identity.authSource, permissions: identity.permissionsFor(op) });
+              const res = await server.request(probe.method, probe.path, {
+                body: probe.body,
+                headers: { ...probe.headers, ...identity.headersFor(op) },
+              });
+              const got = `${res.status}${typeof res.body === 'object' && res.body?.code ? ` ${res.body.code}` : ''}`;
+              if (want.allowed) {
+                if (res.status === 401 || res.status === 403 || res.status >= 500) failures.push(`${identity.name}: expected allowed, got ${got}`);
+                continue;
+              }
+              // `enforce` may block a role that is too low before the access check does (policy_blocked).
+              const codes = mode === 'enforce' && want.status === 403 ? [want.code, 'policy_blocked'] : [want.code];
+              if (res.status !== want.status || !codes.includes(res.body?.code)) {
+                failures.push(`${identity.name}: expected ${want.status} ${codes.join('|')}, got ${got}`);
+              }
+            }
+          } finally {
+            await server.db.knex('sessions').insert(sessionRows).onConflict('id').ignore();
+          }
+          expect(failures, failures.join('\n')).to.deep.equal([]);
+        });
+      }
+    });
+  }
+});
