@@ -157,6 +157,21 @@ describe('accounts: sign-in and sign-out', () => {
       expect((await me(server, token!)).status).to.equal(200);
     });
 
+    it("sweeps the account's expired sessions, and only those, when it signs in", async () => {
+      const account = await buildAccount();
+      await buildMembership(account, 'member');
+      const other = await buildAccount();
+      const expired = { expires_at: new Date(Date.now() - 1000) };
+      for (const owner of [account, other]) {
+        await server.db.knex('sessions').insert({ token_hash: sha256Hex(`old-${owner.id}`), account_id: owner.id, ...expired });
+      }
+      const live = await signInOrFail(server, account.email, DEFAULT_PASSWORD);
+      await signInOrFail(server, account.email, DEFAULT_PASSWORD);
+      expect(await countRows(server.db.knex, 'sessions', { account_id: account.id })).to.equal(2);
+      expect(await countRows(server.db.knex, 'sessions', { account_id: other.id }), "another account's expired session").to.equal(1);
+      expect((await me(server, live.token)).status).to.equal(200);
+    });
+
     it('rejects a body without a password with 400 naming the field', async () => {
       const res = await server.request('POST', '/api/auth/sign-in', { body: { identifier: 'someone' } });
       expect(res.status).to.equal(400);

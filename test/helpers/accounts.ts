@@ -18,8 +18,15 @@ export function sessionTokenFrom(res: TestResponse): string | undefined {
   return value ? decodeURIComponent(value) : undefined;
 }
 
+/** An SDK result as the TestResponse the specs read (status, headers, body). */
+function fromSdk(result: { data?: unknown; error?: unknown; response: Response }): TestResponse {
+  const body = result.data ?? result.error;
+  return { status: result.response.status, headers: result.response.headers, body, text: body === undefined ? '' : JSON.stringify(body) };
+}
+
+/** Signs in through the SDK, so every run exercises it. */
 export async function signIn(server: TestServer, identifier: string, password: string) {
-  const res = await server.request('POST', '/api/auth/sign-in', { body: { identifier, password } });
+  const res = fromSdk(await server.client().POST('/api/auth/sign-in', { body: { identifier, password } }));
   return { res, token: sessionTokenFrom(res) };
 }
 
@@ -31,12 +38,12 @@ export async function signInOrFail(server: TestServer, identifier: string, passw
   return { token: token!, principal: res.body };
 }
 
-export function me(server: TestServer, token: string) {
-  return server.request('GET', '/api/auth/me', { headers: cookieHeader(token) });
+export async function me(server: TestServer, token: string) {
+  return fromSdk(await server.client({ headers: cookieHeader(token) }).GET('/api/auth/me'));
 }
 
-export function meWithKey(server: TestServer, key: string) {
-  return server.request('GET', '/api/auth/me', { headers: { 'x-api-key': key } });
+export async function meWithKey(server: TestServer, key: string) {
+  return fromSdk(await server.client({ apiKey: key }).GET('/api/auth/me'));
 }
 
 /** Superuser-token request (x-api-token). */

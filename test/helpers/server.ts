@@ -7,6 +7,7 @@ import type { Database } from '../../server/db/database.ts';
 import type { HandlerMap } from '../../server/http/handler.ts';
 import type { PolicyEntry } from '../../server/http/policy.ts';
 import { createLogger } from '../../server/logger.ts';
+import { createClient, type ClientOptions, type VenueClient } from '../../sdk/index.ts';
 import { contractMismatch } from './contract.ts';
 import { resetData, testDatabase } from './database.ts';
 
@@ -37,6 +38,8 @@ export interface TestServer {
   /** Every log line the app wrote, parsed. */
   logs: Array<Record<string, any>>;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  /** The SDK client on this server; every response it sees is checked against the contract too. */
+  client(options?: Omit<ClientOptions, 'baseUrl' | 'fetch'>): VenueClient;
   close(): Promise<void>;
 }
 
@@ -86,6 +89,17 @@ export async function startTestServer(
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 
+  const checkedFetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const response = await fetch(request);
+    const text = await response.clone().text();
+    const type = response.headers.get('content-type');
+    const parsed = type && /json/.test(type) && text ? JSON.parse(text) : text;
+    const mismatch = contractMismatch(request.method, new URL(request.url).pathname, response.status, type, parsed);
+    if (mismatch) throw new Error(`Contract violation: ${mismatch}\n${text.slice(0, 2000)}`);
+    return response;
+  };
+
   return {
     baseUrl,
     app,
@@ -93,6 +107,7 @@ export async function startTestServer(
     config,
     logs,
     request,
+    client: (clientOptions = {}) => createClient({ ...clientOptions, baseUrl, fetch: checkedFetch }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,12 +1,12 @@
 import { verifyPassword } from '../../auth/secrets.ts';
-import { json, noContent, type HandlerMap } from '../../http/handler.ts';
+import { json, noContent, type OperationHandlers } from '../../http/handler.ts';
 import { Forbidden, InvalidCredentials, TooManyRequests } from '../../http/problem.ts';
 import { Account, OrganizationMember, Session } from './models.ts';
 import { presentPrincipal } from './presenters.ts';
 import { loginEmail, membershipsOf } from './service.ts';
 import { clearSessionCookie, openSession, sessionAuth, sessionTokenHash } from './sessions.ts';
 
-export const authHandlers: HandlerMap = {
+export const authHandlers = {
   async signIn({ body, app, koa, log }) {
     const email = loginEmail(body.identifier, app.config.emailDomain);
     const keys = [`identifier:${email}`, `address:${koa.ip}`];
@@ -23,6 +23,8 @@ export const authHandlers: HandlerMap = {
     if (account.isBanned()) throw Forbidden('account_banned', 'This account is banned.');
     app.signInThrottle.reset(keys);
 
+    // Expired sessions are swept here, where an account's sessions are touched anyway.
+    await Session.query().delete().where('account_id', account.id).where('expires_at', '<=', new Date());
     const memberships = await membershipsOf(account.id);
     // The new session's active organization is the account's first membership (spec §2.2).
     const session = await openSession(koa, account, memberships[0]?.organizationId ?? null, app.config.sessionTtlSeconds);
@@ -51,4 +53,4 @@ export const authHandlers: HandlerMap = {
     const [account, memberships] = await Promise.all([Account.query().findById(accountId), membershipsOf(accountId)]);
     return json(200, presentPrincipal(sessionAuth(account!, session, memberships), memberships));
   },
-};
+} satisfies Partial<OperationHandlers>;

@@ -1,6 +1,6 @@
 import { UniqueViolationError } from 'objection';
 import { hashPassword } from '../../auth/secrets.ts';
-import { json, noContent, type HandlerMap } from '../../http/handler.ts';
+import { json, noContent, type OperationHandlers } from '../../http/handler.ts';
 import { Conflict, ValidationFailed, type FieldError } from '../../http/problem.ts';
 import { Account, Organization, OrganizationMember } from './models.ts';
 import { presentAccount, presentMembership, presentOrganization } from './presenters.ts';
@@ -11,25 +11,27 @@ import { revokeSessions } from './sessions.ts';
 const isUniqueViolation = (err: unknown) => err instanceof UniqueViolationError || (err as { code?: string })?.code === '23505';
 
 /** Dashboard account, organization and membership administration (spec §4.5), superuser only. */
-export const sudoAccountHandlers: HandlerMap = {
+export const sudoAccountHandlers = {
   async listUsers({ query }) {
+    // The validator fills limit and offset from the contract's defaults.
+    const { limit, offset } = query as Required<typeof query>;
     const base = Account.query();
     if (query.q) {
       const pattern = `%${String(query.q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       base.where((w) => w.whereILike('email', pattern).orWhereILike('name', pattern));
     }
     const [items, total] = await Promise.all([
-      base.clone().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]).limit(query.limit).offset(query.offset),
+      base.clone().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]).limit(limit).offset(offset),
       base.clone().resultSize(),
     ]);
-    return json(200, { items: items.map(presentAccount), total, limit: query.limit, offset: query.offset });
+    return json(200, { items: items.map(presentAccount), total, limit, offset });
   },
 
   async createUser({ body, app }) {
     if ((body.email === undefined) === (body.username === undefined)) {
       throw ValidationFailed([{ path: 'body/email', message: 'give exactly one of email and username', code: 'oneOf' }]);
     }
-    const email = loginEmail(body.email ?? body.username, app.config.emailDomain);
+    const email = loginEmail((body.email ?? body.username)!, app.config.emailDomain);
     try {
       const account = await Account.query().insertAndFetch({
         email,
@@ -121,4 +123,4 @@ export const sudoAccountHandlers: HandlerMap = {
     const { outcome, member } = await ensureMembership(app.db.knex, body, app.config.emailDomain);
     return json(200, { outcome, membership: presentMembership(member) });
   },
-};
+} satisfies Partial<OperationHandlers>;

@@ -1,7 +1,7 @@
 import { randomToken, sha256Hex } from '../../auth/secrets.ts';
 import type { AppContext } from '../../context.ts';
 import { grantablePermissions } from '../../http/contract.ts';
-import { json, noContent, type HandlerMap } from '../../http/handler.ts';
+import { json, noContent, type OperationHandlers } from '../../http/handler.ts';
 import { NotFound, Unprocessable, ValidationFailed, type FieldError } from '../../http/problem.ts';
 import { Account } from '../accounts/models.ts';
 import { ApiKey, flattenPermissions, type PermissionMap } from './models.ts';
@@ -51,7 +51,7 @@ async function findKeyOrFail(id: string): Promise<ApiKey> {
   return key;
 }
 
-export const apiKeyHandlers: HandlerMap = {
+export const apiKeyHandlers = {
   async listApiKeys({ query }) {
     const keys = ApiKey.query().withGraphJoined('account').orderBy([{ column: 'api_keys.created_at', order: 'desc' }, { column: 'api_keys.id' }]);
     if (query.userId) keys.where('api_keys.account_id', query.userId);
@@ -104,4 +104,4 @@ export const apiKeyHandlers: HandlerMap = {
     if (deleted === 0) throw NotFound('No API key with this id.');
     return noContent();
   },
-};
+} satisfies Partial<OperationHandlers>;

@@ -1,9 +1,9 @@
 import { migrateLatest, rollbackAll } from '../../db/migrations.ts';
-import { json, type HandlerMap } from '../../http/handler.ts';
+import { json, type OperationHandlers } from '../../http/handler.ts';
 import { Forbidden } from '../../http/problem.ts';
 
 /** Schema migrations and the destructive reset (spec §4.5), superuser tokens and owners only. */
-export const maintenanceHandlers: HandlerMap = {
+export const maintenanceHandlers = {
   async runMigrations({ app, log }) {
     const result = await migrateLatest(app.db.knex);
     log.info({ applied: result.applied }, 'migrations run');
@@ -19,4 +19,4 @@ export const maintenanceHandlers: HandlerMap = {
     const { applied } = await migrateLatest(app.db.knex);
     return json(200, { rolledBack, applied });
   },
-};
+} satisfies Partial<OperationHandlers>;

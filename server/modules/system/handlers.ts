@@ -1,10 +1,10 @@
-import type { HandlerMap } from '../../http/handler.ts';
+import type { OperationHandlers } from '../../http/handler.ts';
 import { json } from '../../http/handler.ts';
 import { ServiceUnavailable } from '../../http/problem.ts';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
 
-export const systemHandlers: HandlerMap = {
+export const systemHandlers = {
   getOpenApiDocument: ({ app }) => ({ status: 200, body: app.contract.text, contentType: 'application/yaml' }),
 
   getLiveness: ({ app }) =>
@@ -21,4 +21,4 @@ export const systemHandlers: HandlerMap = {
     const latencyMs = Math.round((performance.now() - started) * 100) / 100;
     return json(200, { status: 'ready', database: { kind: app.db.kind, latencyMs } });
   },
-};
+} satisfies Partial<OperationHandlers>;
