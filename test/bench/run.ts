@@ -1,0 +1,297 @@
+/**
+ * `npm run bench` (issue §9): throughput of the full request chain, in one run on this machine.
+ *
+ *   P1  GET /api/system/health/live, our app (public)      vs a minimal Koa + @koa/router app   target ≥ 0.85
+ *   P2  GET /api/system/health/live with a valid x-api-key  vs the same GET without one          target ≥ 0.80
+ *
+ * Each server runs in its own child process (test/bench/server.ts) with NODE_ENV=production, LOG_LEVEL=info
+ * and its logs on /dev/null, over the embedded PGlite database in a temporary DATA_DIR (or DATABASE_URL when
+ * set). autocannon drives them from this process. After a warm-up, the targets are measured in rotating order
+ * for several rounds and the medians compared. Not part of `npm test`; writes nothing into the repository.
+ *
+ * Knobs: BENCH_ROUNDS (6), BENCH_DURATION seconds per measurement (2.5), BENCH_WARMUP seconds per target (3),
+ * BENCH_CONNECTIONS (10), BENCH_STRICT=1 to exit 1 when a ratio misses its target, BENCH_CPU_PROF=<dir> to write a
+ * V8 CPU profile of the app server there (open it in Chrome DevTools or speedscope).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import type { ChildMessage, ParentMessage, TargetKind } from './server.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '../..');
+const LIVE_PATH = '/api/system/health/live';
+
+const num = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const ROUNDS = num('BENCH_ROUNDS', 6);
+const DURATION = num('BENCH_DURATION', 2.5);
+const WARMUP = num('BENCH_WARMUP', 3);
+const CONNECTIONS = num('BENCH_CONNECTIONS', 10);
+const STRICT = process.env.BENCH_STRICT === '1';
+
+interface Child {
+  kind: TargetKind;
+  process: ChildProcess;
+  port: number;
+  apiKey?: string;
+  database?: string;
+  cpu(): Promise<{ micros: number; apiKeyRequests?: number }>;
+  stop(): Promise<void>;
+}
+
+const children: Child[] = [];
+let dataDir: string | undefined;
+
+function startChild(kind: TargetKind, env: NodeJS.ProcessEnv): Promise<Child> {
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const profile = kind === 'app' && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  const child = fork(path.join(HERE, 'server.ts'), [kind], {
+    cwd: ROOT,
+    env,
+    execArgv: ['--import', 'tsx', ...profile],
+    // stdout (the pino logs) → /dev/null; stderr kept so a crash is visible.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  let nextId = 0;
+  const pending = new Map<number, (m: Extract<ChildMessage, { type: 'cpu' }>) => void>();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${kind} server did not start in 60 s`)), 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${kind} server exited (code ${code}) before it was ready`));
+    });
+    child.on('message', (message: ChildMessage) => {
+      if (message.type === 'error') {
+        clearTimeout(timer);
+        reject(new Error(`${kind} server failed: ${message.message}`));
+      } else if (message.type === 'cpu') {
+        pending.get(message.id)?.(message);
+        pending.delete(message.id);
+      } else if (message.type === 'ready') {
+        clearTimeout(timer);
+        const handle: Child = {
+          kind,
+          process: child,
+          port: message.port,
+          apiKey: message.apiKey,
+          database: message.database,
+          cpu: () =>
+            new Promise((res) => {
+              const id = nextId++;
+              pending.set(id, (m) => res({ micros: m.user + m.system, apiKeyRequests: m.apiKeyRequests }));
+              child.send({ type: 'cpu', id } satisfies ParentMessage);
+            }),
+          stop: () =>
+            new Promise((res) => {
+              if (child.exitCode !== null || !child.connected) return res();
+              const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+              child.once('exit', () => {
+                clearTimeout(force);
+                res();
+              });
+              child.send({ type: 'stop' } satisfies ParentMessage);
+            }),
+        };
+        children.push(handle);
+        resolve(handle);
+      }
+    });
+  });
+}
+
+interface Target {
+  name: string;
+  child: Child;
+  headers: Record<string, string>;
+}
+
+interface Sample {
+  rps: number;
+  /** Mean and 99th-percentile latency, ms. */
+  mean: number;
+  p99: number;
+  /** Server CPU time per request, µs (user + system, all its threads). */
+  cpuPerRequest: number;
+  /** Share of one core used by the server and by the load generator (this process). */
+  serverCpu: number;
+  clientCpu: number;
+}
+
+async function measure(target: Target, seconds: number): Promise<Sample> {
+  const before = await target.child.cpu();
+  const clientBefore = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const result = await autocannon({
+    url: `http://127.0.0.1:${target.child.port}${LIVE_PATH}`,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    duration: seconds,
+    headers: target.headers,
+  });
+  const elapsedMicros = Number(process.hrtime.bigint() - started) / 1000;
+  const client = process.cpuUsage(clientBefore);
+  const after = await target.child.cpu();
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) {
+    throw new Error(`${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  const serverMicros = after.micros - before.micros;
+  return {
+    rps: result.requests.total / result.duration,
+    mean: result.latency.average,
+    p99: result.latency.p99,
+    cpuPerRequest: serverMicros / Math.max(1, result.requests.total),
+    serverCpu: serverMicros / elapsedMicros,
+    clientCpu: (client.user + client.system) / elapsedMicros,
+  };
+}
+
+const pct = (fraction: number) => `${Math.round(fraction * 100)}%`;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+async function check(target: Target): Promise<Record<string, unknown>> {
+  const response = await fetch(`http://127.0.0.1:${target.child.port}${LIVE_PATH}`, { headers: target.headers });
+  const body = (await response.json()) as Record<string, unknown>;
+  if (response.status !== 200 || body.status !== 'live') {
+    throw new Error(`${target.name}: expected 200 {"status":"live",…}, got ${response.status} ${JSON.stringify(body)}`);
+  }
+  return body;
+}
+
+async function cleanup(): Promise<void> {
+  await Promise.all(children.map((child) => child.stop().catch(() => {})));
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+  };
+  delete env.VALIDATE_RESPONSES; // production default: off
+
+  console.log(`bench: ${os.cpus().length} cores, node ${process.version}; ${ROUNDS} rounds × ${DURATION} s per target, ` +
+    `${WARMUP} s warm-up, ${CONNECTIONS} connections`);
+  const [baselineChild, appChild] = await Promise.all([startChild('baseline', env), startChild('app', env)]);
+  console.log(`bench: servers up (app database: ${appChild.database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'})`);
+
+  const baseline: Target = { name: 'koa-minimal', child: baselineChild, headers: {} };
+  const pub: Target = { name: 'app public', child: appChild, headers: {} };
+  const keyed: Target = { name: 'app x-api-key', child: appChild, headers: { 'x-api-key': appChild.apiKey! } };
+  const targets = [baseline, pub, keyed];
+
+  const bodies = await Promise.all(targets.map(check));
+  const shape = (body: Record<string, unknown>) => Object.keys(body).sort().join(',');
+  if (new Set(bodies.map(shape)).size !== 1) throw new Error(`bodies differ: ${bodies.map((b) => JSON.stringify(b)).join(' | ')}`);
+  const keyCountBefore = (await appChild.cpu()).apiKeyRequests ?? 0;
+
+  for (const target of targets) await measure(target, WARMUP);
+
+  const samples = new Map<Target, Sample[]>(targets.map((t) => [t, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // Rotate the order so no target always runs first (or right after the same neighbour).
+    const order = targets.map((_, i) => targets[(i + round) % targets.length]);
+    for (const target of order) samples.get(target)!.push(await measure(target, DURATION));
+    const line = targets
+      .map((t) => `${t.name} ${Math.round(samples.get(t)![round].rps)}`)
+      .join(', ');
+    console.log(`bench: round ${round + 1}/${ROUNDS}: ${line} req/s`);
+  }
+  const keyCountAfter = (await appChild.cpu()).apiKeyRequests ?? 0;
+
+  const summary = targets.map((target) => {
+    const list = samples.get(target)!;
+    const pick = (field: keyof Sample) => median(list.map((s) => s[field]));
+    return {
+      name: target.name,
+      rps: pick('rps'),
+      meanMs: pick('mean'),
+      p99Ms: pick('p99'),
+      cpuMicrosPerRequest: pick('cpuPerRequest'),
+      serverCpu: pick('serverCpu'),
+      clientCpu: pick('clientCpu'),
+      rounds: list.map((s) => Math.round(s.rps)),
+    };
+  });
+  // Each round measures the targets back to back, so a per-round ratio compares like with like even when other
+  // work on the machine comes and goes; the figure is the median over the rounds.
+  const ratio = (numerator: Target, denominator: Target, field: 'rps' | 'cpuPerRequest') =>
+    median(samples.get(numerator)!.map((s, i) => {
+      const other = samples.get(denominator)![i];
+      return field === 'rps' ? s.rps / other.rps : other.cpuPerRequest / s.cpuPerRequest;
+    }));
+  const ratios = [
+    { id: 'P1', description: 'app public / minimal Koa', value: ratio(pub, baseline, 'rps'), cpuRatio: ratio(pub, baseline, 'cpuPerRequest'), target: 0.85 },
+    { id: 'P2', description: 'x-api-key / public', value: ratio(keyed, pub, 'rps'), cpuRatio: ratio(keyed, pub, 'cpuPerRequest'), target: 0.8 },
+  ].map((r) => ({ ...r, pass: r.value >= r.target }));
+
+  console.log('');
+  console.log(`GET ${LIVE_PATH}: medians of ${ROUNDS} rounds × ${DURATION} s, ${CONNECTIONS} connections`);
+  console.log(
+    `${'target'.padEnd(15)}${'req/s'.padStart(8)}${'mean ms'.padStart(9)}${'p99 ms'.padStart(8)}${'µs CPU/req'.padStart(12)}` +
+      `${'server CPU'.padStart(12)}${'client CPU'.padStart(12)}   req/s per round`,
+  );
+  for (const row of summary) {
+    console.log(
+      `${row.name.padEnd(15)}${row.rps.toFixed(0).padStart(8)}${row.meanMs.toFixed(2).padStart(9)}${row.p99Ms.toFixed(0).padStart(8)}` +
+        `${row.cpuMicrosPerRequest.toFixed(1).padStart(12)}${pct(row.serverCpu).padStart(12)}${pct(row.clientCpu).padStart(12)}   ${row.rounds.join(' / ')}`,
+    );
+  }
+  console.log('');
+  for (const r of ratios) {
+    console.log(
+      `${r.id}  ${r.description.padEnd(26)} ${r.value.toFixed(2)}  target ≥ ${r.target.toFixed(2)}  ${r.pass ? 'PASS' : 'MISS'}` +
+        `   (by server CPU per request: ${r.cpuRatio.toFixed(2)})`,
+    );
+  }
+  console.log(`API-key requests counted by the best-effort usage update: ${keyCountAfter - keyCountBefore}`);
+  const load = os.loadavg()[0];
+  if (load > os.cpus().length + 0.5) {
+    console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cores: other work shares the machine, the figures are noisy`);
+  }
+
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cores: os.cpus().length,
+    loadAverage: os.loadavg().map((v) => Math.round(v * 100) / 100),
+    database: appChild.database,
+    path: LIVE_PATH,
+    rounds: ROUNDS,
+    durationSeconds: DURATION,
+    connections: CONNECTIONS,
+    targets: summary,
+    ratios,
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+  console.log('');
+  console.log(`BENCH_JSON ${JSON.stringify(report)}`);
+  await cleanup();
+  if (STRICT && ratios.some((r) => !r.pass)) process.exitCode = 1;
+}
+
+process.on('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+process.on('SIGTERM', () => void cleanup().finally(() => process.exit(143)));
+
+main().catch(async (err) => {
+  console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+  await cleanup();
+  process.exit(1);
+});
