@@ -428,7 +428,7 @@ export interface components {
             name: string;
             /** @description Readable prefix every key starts with. */
             prefix: string;
-            /** @description First characters of the key */
+            /** @description First characters of the key, for recognizing it. */
             start: string;
             /** Format: uuid */
             ownerId: string;

@@ -26,6 +26,8 @@ export interface AppDeps {
 export interface App {
   koa: Koa<AppState>;
   context: AppContext;
+  /** Writes what is still buffered (API-key usage). Call after the HTTP server has closed, before the database. */
+  close(): Promise<void>;
 }
 
 /**
@@ -47,7 +49,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(requestContext(deps.logger));
   koa.use(errorBoundary({ jsonBodyLimitBytes: deps.config.jsonBodyLimitBytes }));
   koa.use(corsPolicy(deps.config.allowedOrigin));
-  koa.use(identityResolver({ knex: deps.db.knex, superuserApiTokens: deps.config.superuserApiTokens, logger: deps.logger }).middleware);
+  koa.use(identityResolver({ knex: deps.db.knex, superuserApiTokens: deps.config.superuserApiTokens, credentials: context.credentials }).middleware);
   for (const middleware of mountOperations({ app: context, handlers, registry })) koa.use(middleware);
-  return { koa, context };
+  return { koa, context, close: () => context.credentials.close() };
 }

@@ -22,6 +22,10 @@ export interface Config {
   signInWindowSeconds: number;
   jsonBodyLimitBytes: number;
   allowDatabaseReset: boolean;
+  /** How long an accepted API key is remembered by a process (0: looked up on every request). */
+  apiKeyCacheMs: number;
+  /** How often counted API-key uses are written to the database. */
+  apiKeyUsageFlushMs: number;
   /** Validate every response against the contract (on outside production). */
   validateResponses: boolean;
   seedPasswords: { admin?: string; marketing?: string; staff?: string };
@@ -88,6 +92,8 @@ export function loadConfig(env: Env = process.env): Config {
     signInWindowSeconds: int(env, 'SIGN_IN_WINDOW_SECONDS', 15 * 60, 1, 24 * 3600),
     jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
     allowDatabaseReset: bool(env, 'ALLOW_DATABASE_RESET', false),
+    apiKeyCacheMs: int(env, 'API_KEY_CACHE_MS', 10_000, 0, 300_000),
+    apiKeyUsageFlushMs: int(env, 'API_KEY_USAGE_FLUSH_MS', 5_000, 10, 600_000),
     validateResponses: bool(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
     seedPasswords: {
       admin: str(env, 'SEED_ADMIN_PASSWORD'),

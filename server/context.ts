@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { Contract } from './http/contract.ts';
 import type { Logger } from './logger.ts';
+import { ApiKeyCredentials } from './auth/apiKeyCredentials.ts';
 import { SignInThrottle } from './auth/throttle.ts';
 
 /** The services every handler can reach through `call.app`. One per running app. */
@@ -11,6 +12,8 @@ export interface AppContext {
   logger: Logger;
   contract: Contract;
   signInThrottle: SignInThrottle;
+  /** API-key lookups (cached) and usage counting; administration commands call `invalidate()`. */
+  credentials: ApiKeyCredentials;
   startedAt: number;
 }
 
@@ -18,6 +21,7 @@ export function createAppContext(deps: { config: Config; db: Database; logger: L
   return {
     ...deps,
     signInThrottle: new SignInThrottle(deps.config.signInMaxFailures, deps.config.signInWindowSeconds * 1000),
+    credentials: new ApiKeyCredentials(deps.db.knex, deps.logger, deps.config.apiKeyCacheMs, deps.config.apiKeyUsageFlushMs),
     startedAt: Date.now(),
   };
 }

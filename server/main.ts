@@ -18,7 +18,8 @@ async function main(): Promise<void> {
   const migrated = await migrateLatest(db.knex);
   if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'migrations applied');
 
-  const { koa } = createApp({ config, db, logger });
+  const app = createApp({ config, db, logger });
+  const { koa } = app;
   const server = http.createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     server.close(async () => {
+      await app.close();
       await db.close();
       logger.info('stopped');
       logger.flush();

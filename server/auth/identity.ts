@@ -1,19 +1,17 @@
 import type Koa from 'koa';
 import type { Knex } from 'knex';
-import type { Logger } from '../logger.ts';
+import type { ApiKeyCredentials } from './apiKeyCredentials.ts';
 import { ANONYMOUS, type AppState, type AuthContext } from '../http/state.ts';
-import { roleForMembership, type AccountRole, type MemberRole } from './roles.ts';
+import { isBanInForce, roleForMembership, type AccountRole, type MemberRole } from './roles.ts';
 import { matchDigest, sha256, sha256Hex } from './secrets.ts';
-import { flattenPermissions, type PermissionMap } from '../modules/apiKeys/models.ts';
 
 export const SESSION_COOKIE = 'venue_session';
 
-const isBanInForce = (banned: boolean, expiresAt: Date | null) => banned && (!expiresAt || new Date(expiresAt) > new Date());
 
 export interface IdentityOptions {
   knex: Knex;
   superuserApiTokens: string[];
-  logger: Logger;
+  credentials: ApiKeyCredentials;
 }
 
 /**
@@ -23,43 +21,6 @@ export interface IdentityOptions {
  */
 export function identityResolver(options: IdentityOptions) {
   const tokenDigests = options.superuserApiTokens.map(sha256);
-
-  async function fromApiKey(raw: string, log: Logger): Promise<AuthContext | undefined> {
-    const row = await options
-      .knex('api_keys as k')
-      .join('accounts as a', 'a.id', 'k.account_id')
-      .where('k.key_hash', sha256Hex(raw))
-      .first<{
-        id: string; name: string; start: string; enabled: boolean; expires_at: Date | null; permissions: PermissionMap;
-        account_id: string; email: string; account_name: string; account_role: AccountRole; banned: boolean; ban_expires_at: Date | null;
-      } | undefined>('k.id', 'k.name', 'k.start', 'k.enabled', 'k.expires_at', 'k.permissions', 'k.account_id', 'a.email', 'a.name as account_name', 'a.role as account_role', 'a.banned', 'a.ban_expires_at');
-    if (!row || !row.enabled) return undefined;
-    if (row.expires_at && new Date(row.expires_at) <= new Date()) return undefined;
-    if (row.account_role !== 'SUPERUSER') return undefined;
-    // A banned owner's keys stop with the ban, as its sessions do.
-    if (isBanInForce(row.banned, row.ban_expires_at)) return undefined;
-    // Best effort: counted after the request goes on, never awaited, a failure only logged.
-    options
-      .knex('api_keys')
-      .where('id', row.id)
-      .update({ request_count: options.knex.raw('request_count + 1'), last_used_at: options.knex.fn.now() })
-      .catch((err: unknown) => log.warn({ err, apiKeyId: row.id }, 'api key usage update failed'));
-    return {
-      role: 'superuser',
-      authSource: 'api-key',
-      permissions: flattenPermissions(typeof row.permissions === 'string' ? JSON.parse(row.permissions) : row.permissions),
-      identity: {
-        accountId: row.account_id,
-        email: row.email,
-        name: row.account_name,
-        accountRole: row.account_role,
-        apiKeyId: row.id,
-        apiKeyName: row.name,
-        apiKeyStart: row.start,
-        apiKeyExpiresAt: row.expires_at ? new Date(row.expires_at) : null,
-      },
-    };
-  }
 
   function fromSuperuserToken(raw: string): AuthContext | undefined {
     if (tokenDigests.length === 0) return undefined;
@@ -104,7 +65,7 @@ export function identityResolver(options: IdentityOptions) {
   const resolve = async (ctx: Koa.ParameterizedContext<AppState>): Promise<AuthContext> => {
     const apiKey = ctx.get('x-api-key');
     if (apiKey) {
-      const auth = await fromApiKey(apiKey, ctx.state.log);
+      const auth = await options.credentials.resolve(apiKey);
       if (auth) return auth;
     }
     const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'))?.[1]?.trim();
@@ -113,7 +74,8 @@ export function identityResolver(options: IdentityOptions) {
       const auth = fromSuperuserToken(token);
       if (auth) return auth;
     }
-    const cookie = ctx.cookies.get(SESSION_COOKIE);
+    // Parsing cookies is skipped for requests that carry none (machine clients, public pages).
+    const cookie = ctx.headers.cookie ? ctx.cookies.get(SESSION_COOKIE) : undefined;
     if (cookie) {
       const auth = await fromSession(cookie);
       if (auth) return auth;
@@ -122,8 +84,12 @@ export function identityResolver(options: IdentityOptions) {
   };
 
   const middleware: Koa.Middleware<AppState> = async (ctx, next) => {
-    ctx.state.auth = await resolve(ctx);
-    await next();
+    const { headers } = ctx;
+    // No credential at all (the public website): anonymous without further work.
+    if (headers['x-api-key'] || headers['x-api-token'] || headers.authorization || headers.cookie) {
+      ctx.state.auth = await resolve(ctx);
+    }
+    return next();
   };
   return { resolve, middleware };
 }

@@ -15,6 +15,10 @@ export const canUseAdminRoutes = (role: Role | undefined): boolean => role === '
 export const canUseStaffRoutes = (role: Role | undefined): boolean =>
   role === 'superuser' || role === 'admin' || role === 'staff';
 
+/** A ban is in force while it is set and has not expired. */
+export const isBanInForce = (banned: boolean, expiresAt: Date | string | null | undefined): boolean =>
+  banned && (!expiresAt || new Date(expiresAt) > new Date());
+
 /** Staff and above see full error details (spec §7). */
 export const isPrivileged = canUseStaffRoutes;
 

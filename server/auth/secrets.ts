@@ -1,7 +1,8 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
+import { createHash, hash, randomBytes, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
 
 export const sha256 = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
-export const sha256Hex = (value: string): string => sha256(value).toString('hex');
+/** One-shot `crypto.hash` (Node ≥ 20.12): on every API-key and session request, a third of createHash's cost. */
+export const sha256Hex = (value: string): string => hash('sha256', value, 'hex');
 
 /** A random URL-safe token with `bytes` of entropy (32 bytes = 256 bits). */
 export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');

@@ -27,14 +27,16 @@ try {
   } else {
     const db = openConfiguredDatabase(config);
     await migrateLatest(db.knex);
-    const { koa } = createApp({ config, db, logger: createLogger('warn') });
+    const app = createApp({ config, db, logger: createLogger('warn') });
+    const { koa } = app;
     const server = http.createServer(koa.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
       print(await seed({ baseUrl: `http://127.0.0.1:${port}`, superuserToken: token, passwords: dev.passwords }));
     } finally {
-      server.close();
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
       await db.close();
     }
   }

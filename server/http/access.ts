@@ -37,10 +37,12 @@ export function accessDenial(op: Operation, auth: AuthContext) {
   }
 }
 
-export function accessGuard(op: Operation): Koa.Middleware<AppState> {
-  return async (ctx, next) => {
+/** The access check of one operation; undefined for a public one (nothing to check). */
+export function accessGuard(op: Operation): Koa.Middleware<AppState> | undefined {
+  if (op.access === 'public') return undefined;
+  return (ctx, next) => {
     const denial = accessDenial(op, ctx.state.auth);
     if (denial) throw denial;
-    await next();
+    return next();
   };
 }

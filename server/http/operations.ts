@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
+import compose from 'koa-compose';
 import { koaBody } from 'koa-body';
 import type { AppContext } from '../context.ts';
 import { accessGuard } from './access.ts';
 import { toRouterPath, type Operation } from './contract.ts';
-import type { Handler, HandlerMap } from './handler.ts';
+import type { Call, Handler, HandlerMap } from './handler.ts';
 import { publicApiPolicy, type PolicyEntry } from './policy.ts';
 import { MalformedBody, MethodNotAllowed, NotFound, PayloadTooLarge, UnsupportedMediaType, ValidationFailed, type FieldError } from './problem.ts';
 import type { AppState } from './state.ts';
@@ -31,22 +32,39 @@ interface MountOptions {
 
 /**
  * Mounts every operation of the contract by operationId. Each route runs, in order: public API policy,
- * access (x-access), body parsing, request validation, handler, response validation.
- * Disabled operations are not mounted and answer 404. Unknown path → 404; known path, other method → 405.
+ * access (x-access), body parsing, request validation, handler, response validation — composed once at boot.
+ * Paths without parameters are found in a map (one lookup, whatever the number of operations); templated
+ * paths go through @koa/router. Both match as the router does: case-insensitively, with or without a trailing
+ * slash, HEAD answered by GET. Disabled operations are not mounted and answer 404.
+ * Unknown path → 404; known path, other method → 405 with Allow; OPTIONS → 204 with Allow.
  */
 export function mountOperations({ app, handlers, registry }: MountOptions): Koa.Middleware<AppState>[] {
   const { contract, config } = app;
   const requestValidators = compileRequestValidators(contract, config.nodeEnv !== 'production');
   const responseValidators = config.validateResponses ? compileResponseValidators(contract) : undefined;
   const router = new Router<AppState>();
+  const staticRoutes = new Map<string, Koa.Middleware<AppState>>();
 
   for (const op of contract.operations) {
     if (op.access === 'disabled') continue;
-    const chain: Koa.Middleware<AppState>[] = [publicApiPolicy(config.publicApiPolicyMode, registry, op), accessGuard(op)];
-    if (op.requestBody) chain.push(bodyParser(op, config.jsonBodyLimitBytes));
-    chain.push(invoke(op, handlers[op.operationId], requestValidators.get(op.operationId)!, responseValidators?.get(op.operationId), app));
-    router.register(toRouterPath(op.path), [op.method], chain as any, { name: op.operationId });
+    const chain = [
+      publicApiPolicy(config.publicApiPolicyMode, registry, op),
+      accessGuard(op),
+      op.requestBody ? bodyParser(op, config.jsonBodyLimitBytes) : undefined,
+      invoke(op, handlers[op.operationId], requestValidators.get(op.operationId)!, responseValidators?.get(op.operationId), app),
+    ].filter((middleware) => middleware !== undefined);
+    const route = chain.length === 1 ? chain[0] : compose(chain);
+    // Registered with the router in every case: it answers templated paths and lists methods for 404/405.
+    router.register(toRouterPath(op.path), [op.method], route as any, { name: op.operationId });
+    if (!op.path.includes('{')) staticRoutes.set(routeKey(op.method, op.path), route);
   }
+
+  const staticDispatch: Koa.Middleware<AppState> = (ctx, next) => {
+    const route = staticRoutes.get(routeKey(ctx.method === 'HEAD' ? 'GET' : ctx.method, ctx.path));
+    if (!route) return next();
+    ctx.params = {};
+    return route(ctx, next);
+  };
 
   const fallback: Koa.Middleware<AppState> = async (ctx) => {
     const match = router.match(ctx.path, ctx.method);
@@ -59,7 +77,13 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
     }
     throw MethodNotAllowed(allowed);
   };
-  return [router.routes() as unknown as Koa.Middleware<AppState>, fallback];
+  return [staticDispatch, router.routes() as unknown as Koa.Middleware<AppState>, fallback];
+}
+
+/** `GET /Api/Auth/Me/` and `GET /api/auth/me` are one route, as with the router's defaults. */
+function routeKey(method: string, path: string): string {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return `${method} ${trimmed.toLowerCase()}`;
 }
 
 function bodyParser(op: Operation, limit: number): Koa.Middleware<AppState> {
@@ -86,6 +110,37 @@ function bodyParser(op: Operation, limit: number): Koa.Middleware<AppState> {
   };
 }
 
+/** The argument every handler gets; a class so that the request's logger is made only when a handler logs. */
+class HandlerCall implements Call {
+  constructor(
+    readonly operationId: string,
+    readonly params: Record<string, any>,
+    readonly query: Record<string, any>,
+    readonly body: unknown,
+    readonly koa: Koa.ParameterizedContext<AppState>,
+    readonly app: AppContext,
+  ) {}
+
+  get auth() {
+    return this.koa.state.auth;
+  }
+
+  get requestId() {
+    return this.koa.state.requestId;
+  }
+
+  get log() {
+    return this.koa.state.log;
+  }
+}
+
+const TEXTUAL = /^(text\/|application\/(json|yaml|[\w.-]+\+json)($|;))/;
+
+/** `application/json` → `application/json; charset=utf-8`: textual bodies are sent as UTF-8 strings. */
+function fullContentType(type: string): string {
+  return TEXTUAL.test(type) && !type.includes('charset=') ? `${type}; charset=utf-8` : type;
+}
+
 function invoke(
   op: Operation,
   handler: Handler,
@@ -98,7 +153,7 @@ function invoke(
     const input = {
       path: { ...ctx.params },
       query: { ...ctx.query },
-      headers: Object.fromEntries(headerNames.filter((name) => ctx.get(name) !== '').map((name) => [name, ctx.get(name)])),
+      headers: headerNames.length ? Object.fromEntries(headerNames.filter((name) => ctx.get(name) !== '').map((name) => [name, ctx.get(name)])) : {},
     };
     const errors: FieldError[] = validators.parameters(input);
     let body: unknown;
@@ -112,27 +167,17 @@ function invoke(
     }
     if (errors.length) throw ValidationFailed(errors);
 
-    const reply = await handler({
-      operationId: op.operationId,
-      params: input.path,
-      query: input.query,
-      body,
-      auth: ctx.state.auth,
-      log: ctx.state.log,
-      requestId: ctx.state.requestId,
-      app,
-      koa: ctx,
-    });
+    const reply = await handler(new HandlerCall(op.operationId, input.path, input.query, body, ctx, app));
     const contentType = reply.body === undefined ? undefined : (reply.contentType ?? 'application/json');
     if (validateResponse) {
       const payload = reply.body === undefined || typeof reply.body === 'string' ? reply.body : JSON.parse(JSON.stringify(reply.body));
       const mismatch = validateResponse(reply.status, contentType, payload);
       if (mismatch) throw new Error(`Response does not match openapi.yaml: ${mismatch}`);
     }
-    for (const [name, value] of Object.entries(reply.headers ?? {})) ctx.set(name, value);
+    if (reply.headers) for (const name in reply.headers) ctx.set(name, reply.headers[name]);
     ctx.status = reply.status;
     if (reply.body !== undefined) {
-      ctx.type = contentType!;
+      ctx.set('Content-Type', fullContentType(contentType!));
       ctx.body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
     }
   };

@@ -99,22 +99,26 @@ export function checkPolicyRegistry(contract: Contract, registry: PolicyEntry[] 
  * `checkPolicyRegistry` checked it: the router also matches `/API/...`, a trailing `/` and HEAD for GET, and
  * those must not land on a different entry.
  */
-export function publicApiPolicy(mode: PolicyMode, registry: PolicyEntry[], op: Pick<Operation, 'method' | 'path'>): Koa.Middleware<AppState> {
+export function publicApiPolicy(
+  mode: PolicyMode,
+  registry: PolicyEntry[],
+  op: Pick<Operation, 'method' | 'path'>,
+): Koa.Middleware<AppState> | undefined {
   const entry = findPolicy(registry, op.method, samplePath(op.path));
-  return async (ctx, next) => {
-    if (mode !== 'off') {
-      const auth = ctx.state.auth;
-      if (!satisfiesPolicy(auth, entry.level)) {
-        ctx.state.log.warn(
-          { policy: entry.path, required: entry.level, role: auth.role, method: ctx.method, path: ctx.path, mode },
-          `[public-api-policy] ${ctx.method} ${ctx.path} by ${auth.role} needs ${entry.level} (${entry.path})`,
-        );
-        if (mode === 'enforce') {
-          if (auth.role === 'public') throw auth.authSource === 'session' ? NoActiveMembership() : Unauthenticated();
-          throw Forbidden('policy_blocked', `The public API policy requires ${entry.level} for this route.`);
-        }
+  // Nothing to check (undefined: no middleware at all): the mode is off, or the route's family is public.
+  if (mode === 'off' || entry.level === 'public') return undefined;
+  return (ctx, next) => {
+    const auth = ctx.state.auth;
+    if (!satisfiesPolicy(auth, entry.level)) {
+      ctx.state.log.warn(
+        { policy: entry.path, required: entry.level, role: auth.role, method: ctx.method, path: ctx.path, mode },
+        `[public-api-policy] ${ctx.method} ${ctx.path} by ${auth.role} needs ${entry.level} (${entry.path})`,
+      );
+      if (mode === 'enforce') {
+        if (auth.role === 'public') throw auth.authSource === 'session' ? NoActiveMembership() : Unauthenticated();
+        throw Forbidden('policy_blocked', `The public API policy requires ${entry.level} for this route.`);
       }
     }
-    await next();
+    return next();
   };
 }

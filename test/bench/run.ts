@@ -47,6 +47,7 @@ interface Child {
 
 const children: Child[] = [];
 let dataDir: string | undefined;
+const extraDirs: string[] = [];
 
 function startChild(kind: TargetKind, env: NodeJS.ProcessEnv): Promise<Child> {
   const profileDir = process.env.BENCH_CPU_PROF;
@@ -171,7 +172,7 @@ async function check(target: Target): Promise<Record<string, unknown>> {
 
 async function cleanup(): Promise<void> {
   await Promise.all(children.map((child) => child.stop().catch(() => {})));
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of [dataDir, ...extraDirs]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 async function main(): Promise<void> {
@@ -189,13 +190,22 @@ async function main(): Promise<void> {
 
   console.log(`bench: ${os.cpus().length} cores, node ${process.version}; ${ROUNDS} rounds × ${DURATION} s per target, ` +
     `${WARMUP} s warm-up, ${CONNECTIONS} connections`);
-  const [baselineChild, appChild] = await Promise.all([startChild('baseline', env), startChild('app', env)]);
+  // The same app with the access log off (LOG_LEVEL=warn), on its own embedded database: not a target, but it
+  // shows what the one access-log line per request costs.
+  const quietDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-quiet-'));
+  extraDirs.push(quietDir);
+  const [baselineChild, appChild, quietChild] = await Promise.all([
+    startChild('baseline', env),
+    startChild('app', env),
+    startChild('app', { ...env, LOG_LEVEL: 'warn', DATA_DIR: quietDir }),
+  ]);
   console.log(`bench: servers up (app database: ${appChild.database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'})`);
 
   const baseline: Target = { name: 'koa-minimal', child: baselineChild, headers: {} };
   const pub: Target = { name: 'app public', child: appChild, headers: {} };
   const keyed: Target = { name: 'app x-api-key', child: appChild, headers: { 'x-api-key': appChild.apiKey! } };
-  const targets = [baseline, pub, keyed];
+  const quiet: Target = { name: 'app no log', child: quietChild, headers: {} };
+  const targets = [baseline, pub, keyed, quiet];
 
   const bodies = await Promise.all(targets.map(check));
   const shape = (body: Record<string, unknown>) => Object.keys(body).sort().join(',');
@@ -241,6 +251,7 @@ async function main(): Promise<void> {
     { id: 'P1', description: 'app public / minimal Koa', value: ratio(pub, baseline, 'rps'), cpuRatio: ratio(pub, baseline, 'cpuPerRequest'), target: 0.85 },
     { id: 'P2', description: 'x-api-key / public', value: ratio(keyed, pub, 'rps'), cpuRatio: ratio(keyed, pub, 'cpuPerRequest'), target: 0.8 },
   ].map((r) => ({ ...r, pass: r.value >= r.target }));
+  const withoutAccessLog = { value: ratio(quiet, baseline, 'rps'), cpuRatio: ratio(quiet, baseline, 'cpuPerRequest') };
 
   console.log('');
   console.log(`GET ${LIVE_PATH}: medians of ${ROUNDS} rounds × ${DURATION} s, ${CONNECTIONS} connections`);
@@ -261,7 +272,10 @@ async function main(): Promise<void> {
         `   (by server CPU per request: ${r.cpuRatio.toFixed(2)})`,
     );
   }
-  console.log(`API-key requests counted by the best-effort usage update: ${keyCountAfter - keyCountBefore}`);
+  console.log(
+    `(P1 with the access log off, LOG_LEVEL=warn: ${withoutAccessLog.value.toFixed(2)}; by server CPU per request: ${withoutAccessLog.cpuRatio.toFixed(2)})`,
+  );
+  console.log(`API-key requests counted by the batched usage update: ${keyCountAfter - keyCountBefore}`);
   const load = os.loadavg()[0];
   if (load > os.cpus().length + 0.5) {
     console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cores: other work shares the machine, the figures are noisy`);
@@ -279,6 +293,7 @@ async function main(): Promise<void> {
     connections: CONNECTIONS,
     targets: summary,
     ratios,
+    p1WithoutAccessLog: withoutAccessLog,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   console.log('');

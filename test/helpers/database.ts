@@ -2,19 +2,21 @@ import type { Knex } from 'knex';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { migrateLatest } from '../../server/db/migrations.ts';
 
-let shared: Promise<Database> | undefined;
+// Kept on globalThis: a spec loaded as an ES module and one loaded through require get two copies of this
+// module, and both must share one database (objection's models are bound to the last one opened).
+const holder = globalThis as { __venueTestDatabase?: Promise<Database> };
 
 /**
  * One database per test run: in-memory PGlite by default, the PostgreSQL database named by DATABASE_URL when
  * set (CI creates a fresh one per run). Migrated once; `resetData` empties it between spec files.
  */
 export function testDatabase(): Promise<Database> {
-  shared ??= (async () => {
+  holder.__venueTestDatabase ??= (async () => {
     const db = openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'memory' });
     await migrateLatest(db.knex);
     return db;
   })();
-  return shared;
+  return holder.__venueTestDatabase;
 }
 
 /** Every table emptied but the migration bookkeeping; the canonical organization (migration data) kept. */

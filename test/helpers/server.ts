@@ -56,6 +56,8 @@ export async function startTestServer(
     ...loadConfig({ NODE_ENV: 'test' }),
     superuserApiTokens: [SUPERUSER_TOKEN, SECOND_SUPERUSER_TOKEN],
     validateResponses: true,
+    // Usage counts reach the database quickly, so specs can read them.
+    apiKeyUsageFlushMs: 20,
     ...options.config,
   };
   const logs: Array<Record<string, any>> = [];
@@ -108,7 +110,10 @@ export async function startTestServer(
     logs,
     request,
     client: (clientOptions = {}) => createClient({ ...clientOptions, baseUrl, fetch: checkedFetch }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { BaseModel } from '../../db/model.ts';
-import type { AccountRole, MemberRole } from '../../auth/roles.ts';
+import { isBanInForce, type AccountRole, type MemberRole } from '../../auth/roles.ts';
 
 export class Account extends BaseModel {
   static override tableName = 'accounts';
@@ -12,8 +12,8 @@ export class Account extends BaseModel {
   banExpiresAt!: Date | null;
 
   /** A ban is in force while it is set and has not expired. */
-  isBanned(now = new Date()): boolean {
-    return this.banned && (this.banExpiresAt === null || this.banExpiresAt > now);
+  isBanned(): boolean {
+    return isBanInForce(this.banned, this.banExpiresAt);
   }
 }
 

@@ -85,6 +85,8 @@ export const sudoAccountHandlers = {
         const updated = await Account.query(trx).patchAndFetchById(account.id, patch);
         // A ban or a new password ends every open session of the account.
         if (body.banned === true || body.password !== undefined) await revokeSessions(account.id, trx);
+        // A role change or a ban decides whether the account's API keys still work.
+        app.credentials.invalidate();
         return json(200, presentAccount(updated));
       } catch (err) {
         if (isUniqueViolation(err)) throw Conflict('email_taken', `An account with ${patch.email} exists.`);
@@ -93,12 +95,13 @@ export const sudoAccountHandlers = {
     });
   },
 
-  async deleteUser({ params, auth }) {
+  async deleteUser({ params, auth, app }) {
     if (auth.identity.accountId === params.userId) {
       throw Conflict('cannot_delete_self', 'You cannot delete the account you are signed in with.');
     }
     const account = await findAccountOrFail(params.userId);
     await Account.query().deleteById(account.id);
+    app.credentials.invalidate();
     return noContent();
   },
 

@@ -96,11 +96,13 @@ export const apiKeyHandlers = {
     if (body.expiresAt !== undefined) patch.expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
     if (body.permissions !== undefined) patch.permissions = body.permissions;
     await ApiKey.query().patch(patch).where('id', existing.id);
+    app.credentials.invalidate();
     return json(200, presentApiKey(await findKeyOrFail(existing.id)));
   },
 
-  async deleteApiKey({ params }) {
+  async deleteApiKey({ params, app }) {
     const deleted = await ApiKey.query().deleteById(params.apiKeyId);
+    app.credentials.invalidate();
     if (deleted === 0) throw NotFound('No API key with this id.');
     return noContent();
   },

@@ -17,6 +17,7 @@ export const maintenanceHandlers = {
     log.warn({ by: auth.identity.accountId ?? `superuser-token#${auth.identity.superuserTokenIndex}` }, 'database reset');
     const rolledBack = await rollbackAll(app.db.knex);
     const { applied } = await migrateLatest(app.db.knex);
+    app.credentials.invalidate();
     return json(200, { rolledBack, applied });
   },
 } satisfies Partial<OperationHandlers>;

@@ -1,0 +1,169 @@
+import type { Knex } from 'knex';
+import type { AuthContext } from '../http/state.ts';
+import type { Logger } from '../logger.ts';
+import { isBanInForce, type AccountRole } from './roles.ts';
+import { sha256Hex } from './secrets.ts';
+import { flattenPermissions, type PermissionMap } from '../modules/apiKeys/models.ts';
+
+/** What an accepted API key resolves to. */
+export interface ApiKeyIdentity {
+  id: string;
+  name: string;
+  start: string;
+  expiresAt: Date | null;
+  permissions: string[];
+  accountId: string;
+  email: string;
+  accountName: string;
+  accountRole: AccountRole;
+}
+
+interface CacheEntry {
+  identity: ApiKeyIdentity;
+  /** The request identity, built once per lookup and shared (read-only) by the requests that use the key. */
+  auth: AuthContext;
+  until: number;
+}
+
+const MAX_CACHED_KEYS = 10_000;
+
+function toAuthContext(key: ApiKeyIdentity): AuthContext {
+  return Object.freeze({
+    role: 'superuser',
+    authSource: 'api-key',
+    permissions: key.permissions,
+    identity: Object.freeze({
+      accountId: key.accountId,
+      email: key.email,
+      name: key.accountName,
+      accountRole: key.accountRole,
+      apiKeyId: key.id,
+      apiKeyName: key.name,
+      apiKeyStart: key.start,
+      apiKeyExpiresAt: key.expiresAt,
+    }),
+  }) as AuthContext;
+}
+
+/**
+ * API-key lookups and usage counting, kept off the request path's database work (spec §5.1: the counter is
+ * best-effort and must not block the request).
+ *
+ * - An accepted key is remembered for `cacheMs` (by hash; misses are never cached). The key's own expiry is
+ *   checked on every request. This process drops every remembered key whenever an administration command
+ *   changes keys or accounts (`invalidate`); another process sees such a change within `cacheMs`.
+ * - Uses are counted in memory and written every `flushMs` as one `request_count + n` update per key, and
+ *   once more when the app closes. A failed write is logged and its counts are kept for the next one.
+ */
+export class ApiKeyCredentials {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly pending = new Map<string, { count: number; lastUsedAt: Date }>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly logger: Logger,
+    private readonly cacheMs: number,
+    private readonly flushMs: number,
+  ) {}
+
+  /** The identity an API key resolves to (role superuser, its permissions), or undefined when it is not accepted. */
+  async resolve(rawKey: string): Promise<AuthContext | undefined> {
+    const hash = sha256Hex(rawKey);
+    const now = Date.now();
+    let entry = this.cache.get(hash);
+    if (!entry || entry.until <= now) {
+      this.cache.delete(hash);
+      const identity = await this.load(hash);
+      if (!identity) return undefined;
+      entry = { identity, auth: toAuthContext(identity), until: now + this.cacheMs };
+      if (this.cacheMs > 0) {
+        if (this.cache.size >= MAX_CACHED_KEYS) this.cache.delete(this.cache.keys().next().value!);
+        this.cache.set(hash, entry);
+      }
+    }
+    if (entry.identity.expiresAt && entry.identity.expiresAt.getTime() <= now) return undefined;
+    this.recordUse(entry.identity.id);
+    return entry.auth;
+  }
+
+  /** Forget every remembered key: called after any change to keys or accounts. */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  private async load(hash: string): Promise<ApiKeyIdentity | undefined> {
+    const row = await this.knex('api_keys as k')
+      .join('accounts as a', 'a.id', 'k.account_id')
+      .where('k.key_hash', hash)
+      .first<{
+        id: string; name: string; start: string; enabled: boolean; expires_at: Date | null; permissions: PermissionMap | string;
+        account_id: string; email: string; account_name: string; account_role: AccountRole; banned: boolean; ban_expires_at: Date | null;
+      } | undefined>('k.id', 'k.name', 'k.start', 'k.enabled', 'k.expires_at', 'k.permissions', 'k.account_id', 'a.email', 'a.name as account_name', 'a.role as account_role', 'a.banned', 'a.ban_expires_at');
+    if (!row || !row.enabled) return undefined;
+    // Only a SUPERUSER account can own a working key; a banned owner's keys stop with the ban.
+    if (row.account_role !== 'SUPERUSER' || isBanInForce(row.banned, row.ban_expires_at)) return undefined;
+    return {
+      id: row.id,
+      name: row.name,
+      start: row.start,
+      expiresAt: row.expires_at ? new Date(row.expires_at) : null,
+      permissions: flattenPermissions(typeof row.permissions === 'string' ? JSON.parse(row.permissions) : row.permissions),
+      accountId: row.account_id,
+      email: row.email,
+      accountName: row.account_name,
+      accountRole: row.account_role,
+    };
+  }
+
+  private recordUse(id: string): void {
+    const entry = this.pending.get(id);
+    if (entry) {
+      entry.count += 1;
+      entry.lastUsedAt = new Date();
+    } else {
+      this.pending.set(id, { count: 1, lastUsedAt: new Date() });
+    }
+    if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        void this.flush();
+      }, this.flushMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes the counted uses; resolves when they are written (or failed and were put back). */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write());
+    return this.flushing;
+  }
+
+  private async write(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending];
+    this.pending.clear();
+    for (const [id, { count, lastUsedAt }] of batch) {
+      try {
+        await this.knex('api_keys')
+          .where('id', id)
+          .update({
+            request_count: this.knex.raw('request_count + ?', [count]),
+            last_used_at: this.knex.raw('greatest(coalesce(last_used_at, ?), ?)', [lastUsedAt, lastUsedAt]),
+          });
+      } catch (err) {
+        this.logger.warn({ err, apiKeyId: id, count }, 'api key usage update failed; kept for the next flush');
+        const later = this.pending.get(id);
+        this.pending.set(id, { count: count + (later?.count ?? 0), lastUsedAt: later?.lastUsedAt ?? lastUsedAt });
+      }
+    }
+  }
+
+  /** Stops the timer and writes what is counted. */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+}

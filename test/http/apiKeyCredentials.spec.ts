@@ -1,0 +1,69 @@
+import { expect } from 'chai';
+import { buildApiKey, permissionMap } from '../helpers/factories.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+/** API-key lookups are remembered per process and usage is counted in batches (server/auth/apiKeyCredentials.ts). */
+describe('API-key credential cache and usage counting', () => {
+  const me = (server: TestServer, key: string) => server.request('GET', '/api/auth/me', { headers: { 'x-api-key': key } });
+  const usage = async (server: TestServer, id: string) =>
+    server.db.knex('api_keys').where('id', id).first<{ request_count: string | number; last_used_at: Date | null }>('request_count', 'last_used_at');
+
+  describe('with a cache', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ config: { apiKeyCacheMs: 60_000, apiKeyUsageFlushMs: 60_000 } });
+    });
+    after(() => server.close());
+
+    it('remembers an accepted key until an administration command invalidates it', async () => {
+      const { key, apiKey } = await buildApiKey({ permissions: permissionMap('auth:read') });
+      expect((await me(server, key)).status).to.equal(200);
+      // A row edited behind the server's back is not seen while the key is remembered…
+      await server.db.knex('api_keys').where('id', apiKey.id).update({ enabled: false });
+      expect((await me(server, key)).status).to.equal(200);
+      // …and is once something invalidates (every key and account administration command does).
+      server.app.context.credentials.invalidate();
+      expect((await me(server, key)).status).to.equal(401);
+    });
+
+    it('drops remembered keys when a key is disabled through the API', async () => {
+      const { key, apiKey } = await buildApiKey({ permissions: permissionMap('auth:read') });
+      expect((await me(server, key)).status).to.equal(200);
+      const patched = await server.request('PATCH', `/api/sudo/api-keys/${apiKey.id}`, {
+        headers: { 'x-api-token': server.config.superuserApiTokens[0] },
+        body: { enabled: false },
+      });
+      expect(patched.status).to.equal(200);
+      expect((await me(server, key)).status).to.equal(401);
+    });
+
+    it('counts uses in memory and writes them as one update when flushed or closed', async () => {
+      const { key, apiKey } = await buildApiKey({ permissions: permissionMap('auth:read') });
+      for (let i = 0; i < 5; i++) expect((await me(server, key)).status).to.equal(200);
+      expect(Number((await usage(server, apiKey.id))!.request_count), 'not written before the flush').to.equal(0);
+      await server.app.context.credentials.flush();
+      const written = (await usage(server, apiKey.id))!;
+      expect(Number(written.request_count)).to.equal(5);
+      expect(written.last_used_at).to.be.instanceOf(Date);
+
+      expect((await me(server, key)).status).to.equal(200);
+      await server.app.close();
+      expect(Number((await usage(server, apiKey.id))!.request_count), 'written on close').to.equal(6);
+    });
+  });
+
+  describe('without a cache (API_KEY_CACHE_MS=0)', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ config: { apiKeyCacheMs: 0 } });
+    });
+    after(() => server.close());
+
+    it('looks the key up on every request', async () => {
+      const { key, apiKey } = await buildApiKey({ permissions: permissionMap('auth:read') });
+      expect((await me(server, key)).status).to.equal(200);
+      await server.db.knex('api_keys').where('id', apiKey.id).update({ enabled: false });
+      expect((await me(server, key)).status).to.equal(401);
+    });
+  });
+});

@@ -1,0 +1,85 @@
+import { stripVTControlCharacters } from 'node:util';
+import React from 'react';
+import { render } from 'ink-testing-library';
+import { App, type AppProps } from '../../tui/App.tsx';
+
+/** What ink reads from a terminal for each key. */
+export const KEYS = {
+  up: '\u001B[A',
+  down: '\u001B[B',
+  right: '\u001B[C',
+  left: '\u001B[D',
+  pageUp: '\u001B[5~',
+  pageDown: '\u001B[6~',
+  enter: '\r',
+  escape: '\u001B',
+  space: ' ',
+  backspace: '\u007F',
+} as const;
+
+/**
+ * Polls the last frame (colours stripped) until `predicate` holds; fails with that frame after `timeoutMs`.
+ * Waits for what the screen shows instead of sleeping for a guessed time.
+ */
+export async function waitForFrame(lastFrame: () => string | undefined, predicate: (frame: string) => boolean, timeoutMs = 5000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const frame = stripVTControlCharacters(lastFrame() ?? '');
+    if (predicate(frame)) return frame;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for the frame; the last one was:\n${frame}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export type Expectation = string | RegExp | ((frame: string) => boolean);
+
+const matches = (frame: string, expected: Expectation) =>
+  typeof expected === 'string' ? frame.includes(expected) : expected instanceof RegExp ? expected.test(frame) : expected(frame);
+
+/** The app rendered into ink-testing-library's fake terminal (100 columns), with key and wait helpers. */
+export function renderApp(props: AppProps) {
+  const instance = render(React.createElement(App, props));
+  const frame = () => stripVTControlCharacters(instance.lastFrame() ?? '');
+  return {
+    ...instance,
+    frame,
+    /** Every frame written from index `from` on, colours stripped. */
+    framesSince: (from: number) => instance.frames.slice(from).map((written) => stripVTControlCharacters(written)),
+    waitFor: (expected: Expectation, timeoutMs?: number) => waitForFrame(instance.lastFrame, (current) => matches(current, expected), timeoutMs),
+    /**
+     * Sends keys (or typed text), one write each, and after each waits for the frame it causes (Shopify CLI's
+     * `sendInputAndWaitForChange`); a key that changes nothing on screen is given 200 ms. Before each write the
+     * event loop turns once more: a screen subscribes to keys in an effect that runs just after its frame is out.
+     */
+    async press(...inputs: string[]) {
+      for (const input of inputs) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        const written = instance.frames.length;
+        instance.stdin.write(input);
+        const deadline = Date.now() + 200;
+        while (instance.frames.length === written && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    },
+  };
+}
+
+export type RenderedApp = ReturnType<typeof renderApp>;
+
+/** Connected with the token and on the main menu. */
+export async function connectedApp(baseUrl: string, token: string, props: Omit<AppProps, 'url' | 'token'> = {}): Promise<RenderedApp> {
+  const app = renderApp({ url: baseUrl, token, ...props });
+  await app.waitFor('Main menu');
+  return app;
+}
+
+/** From the main menu, the n-th section (0 Accounts, 1 Memberships, 2 API keys, 3 Seed and maintenance). */
+export async function openSection(app: RenderedApp, index: number, title: string) {
+  await app.press(...Array<string>(index).fill(KEYS.down), KEYS.enter);
+  await app.waitFor((frame) => frame.split('\n').some((line) => line.trim() === title));
+}
+
+/** Fills the focused text field and waits until the screen shows it (masked fields as asterisks). */
+export async function typeInto(app: RenderedApp, text: string, options: { masked?: boolean } = {}) {
+  await app.press(text);
+  await app.waitFor(options.masked ? '*'.repeat(text.length) : text);
+}

@@ -1,0 +1,32 @@
+import { unwrap, type Schemas, type VenueClient } from '../../sdk/index.ts';
+
+export type Organization = Schemas['Organization'];
+export type MemberRole = Schemas['MemberRole'];
+export type Membership = Schemas['Membership'];
+export type MembershipWithAccount = Schemas['MembershipWithAccount'];
+export const MEMBER_ROLES: readonly MemberRole[] = ['member', 'admin', 'owner', 'kitchen_pos'];
+
+/** Canonical organization first. */
+export async function listOrganizations(client: VenueClient): Promise<Organization[]> {
+  return unwrap(await client.GET('/api/sudo/organizations')).items;
+}
+
+export async function listMemberships(client: VenueClient): Promise<MembershipWithAccount[]> {
+  return unwrap(await client.GET('/api/sudo/organization-members')).items;
+}
+
+export interface Attachment {
+  /** An e-mail, or a username without `@`. */
+  account: string;
+  organizationId: string;
+  role: MemberRole;
+}
+
+/** The idempotent upsert: `outcome` says whether the membership was created, changed or already so. */
+export async function attachMember(client: VenueClient, input: Attachment) {
+  return unwrap(
+    await client.POST('/api/sudo/ensure-organization-member', {
+      body: { email: input.account.trim(), organizationId: input.organizationId, role: input.role },
+    }),
+  );
+}

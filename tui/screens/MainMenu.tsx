@@ -1,0 +1,38 @@
+import { Box, Text } from 'ink';
+import { Screen } from '../ui/Screen.tsx';
+import { SelectList } from '../ui/SelectList.tsx';
+import { useNavigation } from '../ui/shell.ts';
+import { AccountList } from './accounts/AccountList.tsx';
+import { ApiKeyList } from './apiKeys/ApiKeyList.tsx';
+import { MaintenanceMenu } from './maintenance/MaintenanceMenu.tsx';
+import { MembershipsMenu } from './memberships/MembershipsMenu.tsx';
+
+const SECTIONS = [
+  { key: 'accounts', title: 'Accounts', about: 'search, create, edit, ban, delete', screen: () => <AccountList /> },
+  { key: 'memberships', title: 'Memberships', about: 'attach accounts to organizations, list memberships', screen: () => <MembershipsMenu /> },
+  { key: 'api-keys', title: 'API keys', about: 'create, enable or disable, expiry, delete', screen: () => <ApiKeyList /> },
+  { key: 'maintenance', title: 'Seed and maintenance', about: 'migrations, seeder, database reset', screen: () => <MaintenanceMenu /> },
+];
+
+export function MainMenu() {
+  const navigation = useNavigation();
+  return (
+    <Screen title="Main menu" hints={[['↑/↓', 'move'], ['enter', 'open']]} onBack={navigation.disconnect} backLabel="disconnect">
+      <SelectList
+        choices={SECTIONS.map((section) => ({
+          key: section.key,
+          value: section,
+          label: (
+            <Box>
+              <Box width={24}>
+                <Text>{section.title}</Text>
+              </Box>
+              <Text dimColor>{section.about}</Text>
+            </Box>
+          ),
+        }))}
+        onSelect={(section) => navigation.push(section.screen())}
+      />
+    </Screen>
+  );
+}
