@@ -1,4 +1,9 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import knexFactory from 'knex';
+import { createApp } from '../../server/app.ts';
+import { createLogger } from '../../server/logger.ts';
 import { startTestServer, asSuperuser, type TestServer } from '../helpers/server.ts';
 
 describe('system', () => {
@@ -22,6 +27,26 @@ describe('system', () => {
     const ready = await server.request('GET', '/api/system/health/ready');
     expect(ready.status).to.equal(200);
     expect(ready.body.database.kind).to.equal(process.env.DATABASE_URL ? 'postgres' : 'embedded');
+  });
+
+  it('answers readiness with 503 (and liveness with 200) when the database does not answer', async () => {
+    // A database nobody listens on (port 1), built without binding the shared objection models to it.
+    const knex = knexFactory({ client: 'pg', connection: 'postgres://nobody@127.0.0.1:1/none', pool: { min: 0, max: 1 }, acquireConnectionTimeout: 2000 });
+    const app = createApp({ config: server.config, db: { knex, kind: 'postgres', close: () => knex.destroy() }, logger: createLogger('silent') });
+    const down = http.createServer(app.koa.callback());
+    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(down.address() as AddressInfo).port}`;
+      const ready = await fetch(`${base}/api/system/health/ready`);
+      expect(ready.status).to.equal(503);
+      expect(ready.headers.get('content-type')).to.match(/^application\/problem\+json/);
+      expect((await ready.json()).code).to.equal('database_unavailable');
+      expect((await fetch(`${base}/api/system/health/live`)).status).to.equal(200);
+    } finally {
+      down.close();
+      await app.close();
+      await knex.destroy();
+    }
   });
 
   it('returns the request id as a header and in problems', async () => {
