@@ -7,7 +7,6 @@ import { matchDigest, sha256, sha256Hex } from './secrets.ts';
 
 export const SESSION_COOKIE = 'venue_session';
 
-
 export interface IdentityOptions {
   knex: Knex;
   superuserApiTokens: string[];
