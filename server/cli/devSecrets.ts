@@ -48,6 +48,7 @@ export function prepareDevelopmentSecrets(config: Config): DevelopmentSecrets {
   if (generatedToken || Object.keys(generatedPasswords).length) {
     fs.mkdirSync(config.dataDir, { recursive: true });
     fs.writeFileSync(file, JSON.stringify({ ...stored, passwords: storedPasswords }, null, 2) + '\n', { mode: 0o600 });
+    fs.chmodSync(file, 0o600); // `mode` applies only when the file is created
   }
   return { config: { ...config, superuserApiTokens: tokens }, passwords, generatedPasswords, generatedToken, file };
 }

@@ -34,6 +34,14 @@ describe('cli: development secrets', () => {
     expect(stored()).to.deep.equal({ superuserToken: token, passwords: dev.passwords });
   });
 
+  it('tightens a file that exists with looser permissions to 0600 when it writes to it', () => {
+    fs.writeFileSync(credentialsFile(), JSON.stringify({ passwords: { admin: 'kept-admin-password' } }), { mode: 0o644 });
+    fs.chmodSync(credentialsFile(), 0o644);
+    const dev = prepareDevelopmentSecrets(configWith());
+    expect(dev.passwords.admin).to.equal('kept-admin-password');
+    expect(fs.statSync(credentialsFile()).mode & 0o777).to.equal(0o600);
+  });
+
   it('reuses the stored secrets on the next call and generates nothing', () => {
     const first = prepareDevelopmentSecrets(configWith());
     const contents = fs.readFileSync(credentialsFile(), 'utf8');
