@@ -1,7 +1,7 @@
 import type { AuthContext } from '../../http/state.ts';
 import type { Account, Organization, OrganizationMember } from './models.ts';
+import { iso } from '../presenting.ts';
 
-const iso = (value: Date | string | null | undefined): string | null => (value ? new Date(value).toISOString() : null);
 
 export function presentAccount(account: Account) {
   return {

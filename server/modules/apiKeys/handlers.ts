@@ -5,12 +5,12 @@ import { json, noContent, type OperationHandlers } from '../../http/handler.ts';
 import { NotFound, Unprocessable, ValidationFailed, type FieldError } from '../../http/problem.ts';
 import { Account } from '../accounts/models.ts';
 import { ApiKey, flattenPermissions, type PermissionMap } from './models.ts';
+import { iso } from '../presenting.ts';
 
 /** Every key starts with this readable prefix, so a leaked one is recognizable (secret scanners, logs). */
 export const API_KEY_PREFIX = 'vk_';
 const DISPLAYED_CHARACTERS = 11;
 
-const iso = (value: Date | string | null) => (value ? new Date(value).toISOString() : null);
 
 export function presentApiKey(key: ApiKey) {
   return {
