@@ -82,13 +82,14 @@ export function identityResolver(options: IdentityOptions) {
     return ANONYMOUS;
   };
 
-  const middleware: Koa.Middleware<AppState> = async (ctx, next) => {
+  const middleware: Koa.Middleware<AppState> = (ctx, next) => {
     const { headers } = ctx;
-    // No credential at all (the public website): anonymous without further work.
-    if (headers['x-api-key'] || headers['x-api-token'] || headers.authorization || headers.cookie) {
-      ctx.state.auth = await resolve(ctx);
-    }
-    return next();
+    // No credential at all (the public website): anonymous, without an await.
+    if (!(headers['x-api-key'] || headers['x-api-token'] || headers.authorization || headers.cookie)) return next();
+    return resolve(ctx).then((auth) => {
+      ctx.state.auth = auth;
+      return next();
+    });
   };
   return { resolve, middleware };
 }

@@ -5,12 +5,14 @@ import type { AppState } from './state.ts';
 /**
  * Spec §5.6: browser endpoints stay wildcard-origin capable. With `ALLOWED_ORIGIN=*` (default) the request's
  * `Origin` is echoed (never a literal `*`, so the dashboard cookie can ride along with credentials);
- * otherwise only the listed origins (comma-separated) are echoed. Requests without `Origin` get no CORS headers.
+ * otherwise only the listed origins (comma-separated) are echoed. Requests without `Origin` get no CORS headers,
+ * only `Vary: Origin` (a cache must not hand their answer to a browser that sends one): all @koa/cors does for
+ * them, done here without its two awaits, as most requests (servers, the chat platform, curl) carry no Origin.
  */
 export function corsPolicy(allowedOrigin: string): Koa.Middleware<AppState> {
   const listed = allowedOrigin.split(',').map((origin) => origin.trim()).filter(Boolean);
   const wildcard = listed.includes('*');
-  return cors({
+  const withOrigin = cors({
     origin: (ctx) => {
       const origin = ctx.get('Origin');
       return wildcard || listed.includes(origin) ? origin : '';
@@ -22,4 +24,11 @@ export function corsPolicy(allowedOrigin: string): Koa.Middleware<AppState> {
     allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
     maxAge: 600,
   }) as unknown as Koa.Middleware<AppState>;
+  return (ctx, next) => {
+    if (ctx.headers.origin !== undefined) return withOrigin(ctx, next);
+    // First to touch Vary (only the request id is set before us), so no list to parse and merge.
+    if (ctx.res.hasHeader('Vary')) ctx.vary('Origin');
+    else ctx.res.setHeader('Vary', 'Origin');
+    return next();
+  };
 }

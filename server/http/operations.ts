@@ -5,7 +5,7 @@ import { koaBody } from 'koa-body';
 import type { AppContext } from '../context.ts';
 import { accessGuard } from './access.ts';
 import { toRouterPath, type Operation } from './contract.ts';
-import type { Call, Handler, HandlerMap } from './handler.ts';
+import type { Call, Handler, HandlerMap, Reply } from './handler.ts';
 import { publicApiPolicy, type PolicyEntry } from './policy.ts';
 import { MalformedBody, MethodNotAllowed, NotFound, PayloadTooLarge, UnsupportedMediaType, ValidationFailed, type FieldError } from './problem.ts';
 import type { AppState } from './state.ts';
@@ -135,10 +135,16 @@ class HandlerCall implements Call {
 }
 
 const TEXTUAL = /^(text\/|application\/(json|yaml|[\w.-]+\+json)($|;))/;
+const fullContentTypes = new Map<string, string>();
 
 /** `application/json` → `application/json; charset=utf-8`: textual bodies are sent as UTF-8 strings. */
 function fullContentType(type: string): string {
-  return TEXTUAL.test(type) && !type.includes('charset=') ? `${type}; charset=utf-8` : type;
+  let full = fullContentTypes.get(type);
+  if (full === undefined) {
+    full = TEXTUAL.test(type) && !type.includes('charset=') ? `${type}; charset=utf-8` : type;
+    if (fullContentTypes.size < 64) fullContentTypes.set(type, full);
+  }
+  return full;
 }
 
 function invoke(
@@ -149,7 +155,25 @@ function invoke(
   app: AppContext,
 ): Koa.Middleware<AppState> {
   const headerNames = op.parameters.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
-  return async (ctx) => {
+
+  const send = (ctx: Koa.ParameterizedContext<AppState>, reply: Reply): void => {
+    const contentType = reply.body === undefined ? undefined : (reply.contentType ?? 'application/json');
+    if (validateResponse) {
+      const payload = reply.body === undefined || typeof reply.body === 'string' ? reply.body : JSON.parse(JSON.stringify(reply.body));
+      const mismatch = validateResponse(reply.status, contentType, payload);
+      if (mismatch) throw new Error(`Response does not match openapi.yaml: ${mismatch}`);
+    }
+    if (reply.headers) for (const name in reply.headers) ctx.set(name, reply.headers[name]);
+    ctx.status = reply.status;
+    if (reply.body !== undefined) {
+      ctx.set('Content-Type', fullContentType(contentType!));
+      ctx.body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    }
+  };
+
+  // Not async: a handler that answers synchronously (liveness, the contract) costs no extra turn of the
+  // microtask queue. A synchronous throw reaches the error boundary as a rejection through koa-compose.
+  return (ctx) => {
     const input = {
       path: { ...ctx.params },
       query: { ...ctx.query },
@@ -167,18 +191,9 @@ function invoke(
     }
     if (errors.length) throw ValidationFailed(errors);
 
-    const reply = await handler(new HandlerCall(op.operationId, input.path, input.query, body, ctx, app));
-    const contentType = reply.body === undefined ? undefined : (reply.contentType ?? 'application/json');
-    if (validateResponse) {
-      const payload = reply.body === undefined || typeof reply.body === 'string' ? reply.body : JSON.parse(JSON.stringify(reply.body));
-      const mismatch = validateResponse(reply.status, contentType, payload);
-      if (mismatch) throw new Error(`Response does not match openapi.yaml: ${mismatch}`);
-    }
-    if (reply.headers) for (const name in reply.headers) ctx.set(name, reply.headers[name]);
-    ctx.status = reply.status;
-    if (reply.body !== undefined) {
-      ctx.set('Content-Type', fullContentType(contentType!));
-      ctx.body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-    }
+    const reply = handler(new HandlerCall(op.operationId, input.path, input.query, body, ctx, app));
+    if (reply instanceof Promise) return reply.then((settled) => send(ctx, settled));
+    send(ctx, reply);
+    return Promise.resolve();
   };
 }

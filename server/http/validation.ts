@@ -69,20 +69,26 @@ export function compileRequestValidators(contract: Contract, allErrors: boolean)
       group.properties[name] = rewriteRefs(param.schema);
       if (param.required || param.in === 'path') group.required.push(name);
     }
-    const paramsValidate = paramsAjv.compile({ type: 'object', properties: groups });
     const jsonSchema = op.requestBody?.content['application/json'];
     const bodyValidate = jsonSchema ? bodyAjv.compile(rewriteRefs(jsonSchema)) : undefined;
     out.set(op.operationId, {
-      parameters: (input) => [
-        ...(paramsValidate(input) ? [] : toFieldErrors(paramsValidate.errors, '')),
-        ...nulCharacters(input.path, 'path'),
-        ...nulCharacters(input.query, 'query'),
-        ...nulCharacters(input.headers, 'header'),
-      ],
+      parameters: op.parameters.some((param) => param.in !== 'cookie')
+        ? parameterValidator(paramsAjv.compile({ type: 'object', properties: groups }))
+        : // Nothing declared: no schema can fail and no header is collected; only stray query values are checked.
+          (input) => nulCharacters(input.query, 'query'),
       body: bodyValidate ? (body) => [...(bodyValidate(body) ? [] : toFieldErrors(bodyValidate.errors, 'body')), ...nulCharacters(body, 'body')] : undefined,
     });
   }
   return out;
+}
+
+function parameterValidator(validate: ValidateFunction): OperationValidators['parameters'] {
+  return (input) => {
+    const errors = validate(input) ? [] : toFieldErrors(validate.errors, '');
+    nulCharacters(input.path, 'path', errors);
+    nulCharacters(input.query, 'query', errors);
+    return nulCharacters(input.headers, 'header', errors);
+  };
 }
 
 /**
@@ -95,7 +101,10 @@ export function nulCharacters(value: unknown, path: string, out: FieldError[] = 
   } else if (Array.isArray(value)) {
     value.forEach((item, index) => nulCharacters(item, `${path}/${index}`, out));
   } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) nulCharacters(key.includes('\u0000') ? key : item, `${path}/${key.replace(/\u0000/g, '\\0')}`, out);
+    for (const key in value) {
+      const item = (value as Record<string, unknown>)[key];
+      nulCharacters(key.includes('\u0000') ? key : item, `${path}/${key.replace(/\u0000/g, '\\0')}`, out);
+    }
   }
   return out;
 }

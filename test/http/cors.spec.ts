@@ -62,9 +62,11 @@ describe('CORS (spec §5.6)', () => {
       expectEchoed(res, 'https://dashboard.example');
     });
 
-    it('sends no CORS headers when the request has no Origin', async () => {
+    it('sends no CORS headers when the request has no Origin, only Vary: Origin (for caches)', async () => {
       for (const url of ['/api/system/health/live', '/api/auth/me', '/api/no-such-thing']) {
-        expectNoCors(await server.request('GET', url));
+        const res = await server.request('GET', url);
+        expectNoCors(res);
+        expect(list(res.headers.get('vary')), url).to.deep.equal(['origin']);
       }
     });
 

@@ -70,6 +70,9 @@ describe('npm start on a fresh data directory', function () {
     });
     expect(exitCode).to.equal(0);
     expect(output).to.contain('"msg":"stopped"');
+    // Log lines wait in a buffer; shutting down writes them all, the access lines of the requests above too.
+    expect(output).to.match(/"method":"POST","path":"\/api\/auth\/sign-in","status":200,"ms":[\d.]+,"role":"public","msg":"request"/);
+    expect(output).to.match(/"method":"GET","path":"\/api\/sudo\/users","status":200,"ms":[\d.]+,"role":"superuser","msg":"request"/);
     child = undefined;
   });
 });
