@@ -10,16 +10,14 @@ const PROBLEM_TYPE_BASE = 'https://venue.local/problems/';
  * staff and above also get the error name, message, stack and cause chain (spec §7).
  */
 export function errorBoundary(options: { jsonBodyLimitBytes: number }): Koa.Middleware<AppState> {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (thrown) {
+  // A promise chain, not an async function: one await less on every request (koa-compose turns a synchronous
+  // throw below into a rejection, so the catch sees everything).
+  return (ctx, next) =>
+    next().catch((thrown: unknown) => {
       const problem = toProblem(thrown, options.jsonBodyLimitBytes);
-      const log = ctx.state.log;
-      if (problem.status >= 500) log?.error({ err: thrown }, 'request failed');
+      if (problem.status >= 500) ctx.state.log?.error({ err: thrown }, 'request failed');
       renderProblem(ctx, problem, thrown);
-    }
-  };
+    });
 }
 
 export function renderProblem(ctx: Koa.ParameterizedContext<AppState>, problem: Problem, thrown: unknown = problem): void {

@@ -176,7 +176,7 @@ function invoke(
   return (ctx) => {
     const input = {
       path: { ...ctx.params },
-      query: { ...ctx.query },
+      query: ctx.querystring ? { ...ctx.query } : {},
       headers: headerNames.length ? Object.fromEntries(headerNames.filter((name) => ctx.get(name) !== '').map((name) => [name, ctx.get(name)])) : {},
     };
     const errors: FieldError[] = validators.parameters(input);

@@ -7,9 +7,9 @@
  * Each server runs in its own child process (test/bench/server.ts) with NODE_ENV=production, LOG_LEVEL=info
  * and its logs on /dev/null, over the embedded PGlite database in a temporary DATA_DIR (or DATABASE_URL when
  * set). autocannon drives them from this process. After a warm-up, the targets are measured in rotating order
- * for several rounds and the medians compared. Not part of `npm test`; writes nothing into the repository.
+ * for several rounds; each ratio is the median of its per-round ratios. Not part of `npm test`; writes nothing into the repository.
  *
- * Knobs: BENCH_ROUNDS (6), BENCH_DURATION seconds per measurement (2.5), BENCH_WARMUP seconds per target (3),
+ * Knobs: BENCH_ROUNDS (10), BENCH_DURATION seconds per measurement (1.5), BENCH_WARMUP seconds per target (3),
  * BENCH_CONNECTIONS (10), BENCH_STRICT=1 to exit 1 when a ratio misses its target, BENCH_CPU_PROF=<dir> to write a
  * V8 CPU profile of the app server there (open it in Chrome DevTools or speedscope).
  */
@@ -29,8 +29,10 @@ const num = (name: string, fallback: number) => {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
-const ROUNDS = num('BENCH_ROUNDS', 6);
-const DURATION = num('BENCH_DURATION', 2.5);
+// Many short rounds rather than a few long ones: on a shared machine other work comes and goes within seconds,
+// so the two sides of a ratio are measured close together, and the median of more pairs steadies the figure.
+const ROUNDS = num('BENCH_ROUNDS', 10);
+const DURATION = num('BENCH_DURATION', 1.5);
 const WARMUP = num('BENCH_WARMUP', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 10);
 const STRICT = process.env.BENCH_STRICT === '1';
