@@ -1,4 +1,5 @@
 import http from 'node:http';
+import os from 'node:os';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './db/database.ts';
@@ -12,6 +13,15 @@ import { seed } from '../sdk/seed.ts';
 async function main(): Promise<void> {
   let config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // Signals are handled from the start. Until the server listens there is nothing to finish: log, write out
+  // the buffered log lines and exit with the signal's conventional code. Once it listens, shut down gracefully.
+  let shutdown: (signal: NodeJS.Signals) => void = (signal) => {
+    logger.warn({ signal }, 'stopped while starting');
+    logger.flush();
+    process.exit(128 + os.constants.signals[signal]);
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
   const dev = prepareDevelopmentSecrets(config);
   config = dev.config;
   const db = openConfiguredDatabase(config);
@@ -28,16 +38,8 @@ async function main(): Promise<void> {
   const baseUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
   logger.info({ baseUrl, database: db.kind }, 'listening');
 
-  let created: string[] = [];
-  if (config.seedOnStart && db.kind === 'embedded' && config.superuserApiTokens.length) {
-    const report = await seed({ baseUrl, superuserToken: config.superuserApiTokens[0], passwords: dev.passwords });
-    logger.info({ seeded: report }, 'seeded');
-    created = report.filter((row) => row.account === 'created').map((row) => row.username);
-  }
-  printSignInHelp(baseUrl, config, dev, created);
-
   let closing = false;
-  const shutdown = (signal: string) => {
+  shutdown = (signal) => {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
@@ -46,7 +48,12 @@ async function main(): Promise<void> {
       server.closeAllConnections();
     }, 10_000);
     force.unref();
+    // A keep-alive connection whose request was in flight at the signal stays open once answered; close such
+    // connections as they fall idle instead of waiting for the client (or the 10 s above).
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    sweep.unref();
     server.close(async () => {
+      clearInterval(sweep);
       await app.close();
       await db.close();
       logger.info('stopped');
@@ -55,8 +62,20 @@ async function main(): Promise<void> {
     });
     server.closeIdleConnections();
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  let created: string[] = [];
+  if (config.seedOnStart && db.kind === 'embedded' && config.superuserApiTokens.length) {
+    try {
+      const report = await seed({ baseUrl, superuserToken: config.superuserApiTokens[0], passwords: dev.passwords });
+      logger.info({ seeded: report }, 'seeded');
+      created = report.filter((row) => row.account === 'created').map((row) => row.username);
+    } catch (err) {
+      // Stopped while seeding: the server no longer answers the seeder; the shutdown under way ends the process.
+      if (closing) return;
+      throw err;
+    }
+  }
+  if (!closing) printSignInHelp(baseUrl, config, dev, created);
 }
 
 main().catch((err) => {
