@@ -1,20 +1,14 @@
 import { expect } from 'chai';
-import { cleanup } from 'ink-testing-library';
 import { unwrap, type VenueClient } from '../../sdk/index.ts';
-import { startTestServer, SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
-import { connectedApp, KEYS, openSection, typeInto, type RenderedApp } from './helpers.ts';
+import { SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
+import { connectedApp, KEYS, openSection, typeInto, useSuperuserServer, type RenderedApp } from './helpers.ts';
 
 const PASSWORD = 'correct horse battery';
 
 describe('tui: accounts', () => {
   let server: TestServer;
   let sdk: VenueClient;
-  before(async () => {
-    server = await startTestServer();
-    sdk = server.client({ superuserToken: SUPERUSER_TOKEN });
-  });
-  after(() => server.close());
-  afterEach(() => cleanup());
+  useSuperuserServer((s, c) => ([server, sdk] = [s, c]));
 
   async function account(email: string) {
     const page = unwrap(await sdk.GET('/api/sudo/users', { params: { query: { q: email } } }));

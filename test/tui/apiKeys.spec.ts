@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { cleanup } from 'ink-testing-library';
 import { createClient, unwrap, type VenueClient } from '../../sdk/index.ts';
-import { startTestServer, SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
-import { connectedApp, KEYS, openSection, typeInto, type RenderedApp } from './helpers.ts';
+import { SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
+import { connectedApp, KEYS, openSection, typeInto, useSuperuserServer, type RenderedApp } from './helpers.ts';
 
 const PASSWORD = 'correct horse battery';
 const KEY_PATTERN = /vk_[A-Za-z0-9_-]{20,}/;
@@ -10,12 +9,7 @@ const KEY_PATTERN = /vk_[A-Za-z0-9_-]{20,}/;
 describe('tui: API keys', () => {
   let server: TestServer;
   let sdk: VenueClient;
-  before(async () => {
-    server = await startTestServer();
-    sdk = server.client({ superuserToken: SUPERUSER_TOKEN });
-  });
-  after(() => server.close());
-  afterEach(() => cleanup());
+  useSuperuserServer((s, c) => ([server, sdk] = [s, c]));
 
   const keys = async () => unwrap(await sdk.GET('/api/sudo/api-keys')).items;
   async function makeSuperuser(email: string) {

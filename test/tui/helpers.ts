@@ -1,7 +1,23 @@
 import { stripVTControlCharacters } from 'node:util';
 import React from 'react';
-import { render } from 'ink-testing-library';
+import { cleanup, render } from 'ink-testing-library';
+import type { VenueClient } from '../../sdk/index.ts';
 import { App, type AppProps } from '../../tui/App.tsx';
+import { startTestServer, SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
+
+/**
+ * The hooks of a terminal-app spec: one test server for the suite (handed over with a superuser SDK client for
+ * arranging and checking data), closed at the end; every rendered app unmounted after each test.
+ */
+export function useSuperuserServer(receive: (server: TestServer, sdk: VenueClient) => void): void {
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startTestServer();
+    receive(server, server.client({ superuserToken: SUPERUSER_TOKEN }));
+  });
+  after(() => server?.close());
+  afterEach(() => cleanup());
+}
 
 /** What ink reads from a terminal for each key. */
 export const KEYS = {

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { cleanup } from 'ink-testing-library';
 import { unwrap, type VenueClient } from '../../sdk/index.ts';
 import { startTestServer, SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
-import { connectedApp, KEYS, openSection, typeInto, type RenderedApp } from './helpers.ts';
+import { connectedApp, KEYS, openSection, typeInto, useSuperuserServer, type RenderedApp } from './helpers.ts';
 
 const PASSWORDS = { admin: 'admin password 1', marketing: 'marketing password 1', staff: 'staff password 1' };
 
@@ -20,12 +19,7 @@ async function accountCount(sdk: VenueClient) {
 describe('tui: seed and maintenance', () => {
   let server: TestServer;
   let sdk: VenueClient;
-  before(async () => {
-    server = await startTestServer();
-    sdk = server.client({ superuserToken: SUPERUSER_TOKEN });
-  });
-  after(() => server.close());
-  afterEach(() => cleanup());
+  useSuperuserServer((s, c) => ([server, sdk] = [s, c]));
 
   it('runs the migrations and shows what was applied and what is current', async () => {
     const { current } = unwrap(await sdk.POST('/api/sudo/run-migrations'));

@@ -1,19 +1,13 @@
 import { expect } from 'chai';
-import { cleanup } from 'ink-testing-library';
 import { unwrap, type VenueClient } from '../../sdk/index.ts';
 import { buildOrganization } from '../helpers/factories.ts';
-import { startTestServer, SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
-import { connectedApp, KEYS, openSection, typeInto, type RenderedApp } from './helpers.ts';
+import { SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
+import { connectedApp, KEYS, openSection, typeInto, useSuperuserServer, type RenderedApp } from './helpers.ts';
 
 describe('tui: memberships', () => {
   let server: TestServer;
   let sdk: VenueClient;
-  before(async () => {
-    server = await startTestServer();
-    sdk = server.client({ superuserToken: SUPERUSER_TOKEN });
-  });
-  after(() => server.close());
-  afterEach(() => cleanup());
+  useSuperuserServer((s, c) => ([server, sdk] = [s, c]));
 
   async function openAttach(app: RenderedApp) {
     await openSection(app, 1, 'Memberships');
