@@ -8,11 +8,11 @@ import { corsPolicy } from './http/cors.ts';
 import { errorBoundary } from './http/errors.ts';
 import type { HandlerMap } from './http/handler.ts';
 import { checkHandlers, mountOperations } from './http/operations.ts';
-import { checkPolicyRegistry, POLICY_REGISTRY, type PolicyEntry } from './http/policy.ts';
+import { checkPolicyRegistry, type PolicyEntry } from './http/policy.ts';
 import { requestContext } from './http/requestContext.ts';
 import type { AppState } from './http/state.ts';
 import type { Logger } from './logger.ts';
-import { handlers as allHandlers } from './modules/index.ts';
+import { checkModules, handlers as allHandlers, POLICY_REGISTRY } from './modules/index.ts';
 
 export interface AppDeps {
   config: Config;
@@ -39,7 +39,11 @@ export function createApp(deps: AppDeps): App {
   const contract = deps.contract ?? loadContract();
   const handlers = deps.handlers ?? allHandlers;
   const registry = deps.registry ?? POLICY_REGISTRY;
-  const problems = [...checkHandlers(contract.operations, handlers), ...checkPolicyRegistry(contract, registry)];
+  const problems = [
+    ...checkHandlers(contract.operations, handlers),
+    ...(deps.handlers ? [] : checkModules(contract.operations)),
+    ...checkPolicyRegistry(contract, registry),
+  ];
   if (problems.length) throw new ContractError(problems);
 
   const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract });

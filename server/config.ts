@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { AccessTokens } from './http/access.ts';
 
 /** Every environment variable the server reads, typed, with its default. README mirrors this table. */
 export type PolicyMode = 'report' | 'enforce' | 'off';
@@ -14,6 +15,8 @@ export interface Config {
   logLevel: string;
   emailDomain: string;
   superuserApiTokens: string[];
+  /** Secrets of the token access levels (SVC_LLM_SERVICE_TOKEN, CHAT_WEBHOOK_TOKEN, MESSAGING_VERIFY_TOKEN); unset → 503. */
+  accessTokens: AccessTokens;
   publicApiPolicyMode: PolicyMode;
   allowedOrigin: string;
   trustProxy: boolean;
@@ -84,6 +87,11 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     emailDomain: (str(env, 'EMAIL_DOMAIN') ?? 'venue.local').toLowerCase(),
     superuserApiTokens: tokens,
+    accessTokens: {
+      'service-token': str(env, 'SVC_LLM_SERVICE_TOKEN'),
+      'chat-webhook-token': str(env, 'CHAT_WEBHOOK_TOKEN'),
+      'messaging-verify-token': str(env, 'MESSAGING_VERIFY_TOKEN'),
+    },
     publicApiPolicyMode: oneOf(env, 'PUBLIC_API_POLICY_MODE', ['report', 'enforce', 'off'] as const, 'report'),
     allowedOrigin: str(env, 'ALLOWED_ORIGIN') ?? '*',
     trustProxy: bool(env, 'TRUST_PROXY', false),

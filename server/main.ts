@@ -7,7 +7,7 @@ import { migrateLatest } from './db/migrations.ts';
 import { ContractError } from './http/contract.ts';
 import { createLogger } from './logger.ts';
 import { prepareDevelopmentSecrets, printSignInHelp } from './cli/devSecrets.ts';
-import { seed } from '../sdk/seed.ts';
+import { seed } from '../seed/index.ts';
 
 /** Process entry: config → database → migrate → app → listen → seed (embedded) ; graceful shutdown. */
 async function main(): Promise<void> {

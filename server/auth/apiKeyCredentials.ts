@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { AuthContext } from '../http/state.ts';
+import type { AuthContext } from './context.ts';
 import type { Logger } from '../logger.ts';
 import { isBanInForce, type AccountRole } from './roles.ts';
 import { sha256Hex } from './secrets.ts';
-import { flattenPermissions, type PermissionMap } from '../modules/apiKeys/models.ts';
+import { flattenPermissions, type PermissionMap } from './permissions.ts';
 
 /** What an accepted API key resolves to. */
 export interface ApiKeyIdentity {

@@ -1,11 +1,16 @@
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { ApiKeyCredentials } from './apiKeyCredentials.ts';
-import { ANONYMOUS, type AppState, type AuthContext } from '../http/state.ts';
+import { ANONYMOUS, type AuthContext } from './context.ts';
 import { isBanInForce, roleForMembership, type AccountRole, type MemberRole } from './roles.ts';
 import { matchDigest, sha256, sha256Hex } from './secrets.ts';
 
 export const SESSION_COOKIE = 'venue_session';
+
+/** What identity resolution reads and writes on a request's state. */
+interface IdentityState {
+  auth: AuthContext;
+}
 
 export interface IdentityOptions {
   knex: Knex;
@@ -61,7 +66,7 @@ export function identityResolver(options: IdentityOptions) {
     };
   }
 
-  const resolve = async (ctx: Koa.ParameterizedContext<AppState>): Promise<AuthContext> => {
+  const resolve = async (ctx: Koa.ParameterizedContext<IdentityState>): Promise<AuthContext> => {
     const apiKey = ctx.get('x-api-key');
     if (apiKey) {
       const auth = await options.credentials.resolve(apiKey);
@@ -82,7 +87,7 @@ export function identityResolver(options: IdentityOptions) {
     return ANONYMOUS;
   };
 
-  const middleware: Koa.Middleware<AppState> = (ctx, next) => {
+  const middleware: Koa.Middleware<IdentityState> = (ctx, next) => {
     const { headers } = ctx;
     // No credential at all (the public website): anonymous, without an await.
     if (!(headers['x-api-key'] || headers['x-api-token'] || headers.authorization || headers.cookie)) return next();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomToken } from '../auth/secrets.ts';
 import type { Config } from '../config.ts';
-import { SEED_ACCOUNTS, type SeedPasswords } from '../../sdk/seed.ts';
+import { SEED_ACCOUNTS, type SeedPasswords } from '../../seed/index.ts';
 
 interface StoredSecrets {
   superuserToken?: string;

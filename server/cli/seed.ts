@@ -6,7 +6,7 @@ import { openConfiguredDatabase } from '../db/database.ts';
 import { migrateLatest } from '../db/migrations.ts';
 import { createLogger } from '../logger.ts';
 import { prepareDevelopmentSecrets } from './devSecrets.ts';
-import { seed, SeedError } from '../../sdk/seed.ts';
+import { seed, SeedError } from '../../seed/index.ts';
 
 /**
  * `npm run seed`. With SERVER_URL it seeds that running server. Without it, it starts the app on a loopback

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { ACCESS_LEVELS, checkSecurity, isTokenLevel, type Access } from './access.ts';
 
 export const CONTRACT_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../openapi.yaml');
 
-export const ACCESS_LEVELS = ['public', 'session', 'staff', 'admin', 'superuser', 'disabled'] as const;
-export type Access = (typeof ACCESS_LEVELS)[number];
+export { ACCESS_LEVELS, type Access };
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
 export type JsonSchema = Record<string, unknown>;
@@ -16,6 +16,8 @@ export interface Parameter {
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
   schema: JsonSchema;
+  /** JSON pointer of `schema` in the bundled document (validators refer to it there). */
+  pointer: string;
 }
 
 export interface Operation {
@@ -26,10 +28,14 @@ export interface Operation {
   access: Access;
   permission?: string;
   apiKey: 'allow' | 'deny';
+  /** The declared security requirements (derived from x-access by the bundler; checked at boot). */
+  security?: Array<Record<string, string[]>>;
   parameters: Parameter[];
-  requestBody?: { required: boolean; content: Record<string, JsonSchema> };
+  requestBody?: { required: boolean; content: Record<string, JsonSchema>; pointers: Record<string, string> };
   /** Status ("200", "default") → content type → schema (undefined when the response has no body). */
   responses: Record<string, Record<string, JsonSchema | undefined>>;
+  /** `"<status> <content type>"` → JSON pointer of that response's schema in the bundled document. */
+  responsePointers: Record<string, string>;
 }
 
 export interface Contract {
@@ -45,27 +51,72 @@ export class ContractError extends Error {
   }
 }
 
+/** JSON pointer escaping of one path segment. */
+export const pointerSegment = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Follows a local `$ref` (`#/components/...`) inside the bundled document: the one resolver for the
+ * contract's path items, parameters, request bodies and responses (schemas are resolved by Ajv against the
+ * document itself). Returns the node and its JSON pointer, from which validators refer to it.
+ */
+export function resolveRefAt<T = any>(document: Record<string, any>, node: unknown, pointer: string): { node: T; pointer: string } {
+  let current: any = node;
+  let at = pointer;
+  for (let hops = 0; current && typeof current.$ref === 'string'; hops++) {
+    if (hops >= 10) throw new ContractError([`$ref ${current.$ref}: more than 10 hops`]);
+    const ref: string = current.$ref;
+    if (!ref.startsWith('#/')) throw new ContractError([`$ref ${ref} points outside openapi.yaml: bundle the contract (npm run contract:bundle)`]);
+    at = ref.slice(1);
+    current = ref
+      .slice(2)
+      .split('/')
+      .reduce((acc: any, key: string) => acc?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+    if (current === undefined) throw new ContractError([`$ref ${ref} points at nothing`]);
+  }
+  return { node: current as T, pointer: at };
+}
+
+export const resolveRef = <T = any>(document: Record<string, any>, node: unknown): T => resolveRefAt<T>(document, node, '').node;
+
+/** Every `$ref` of the document that is not local: the bundle must hold them all. */
+function externalRefs(node: unknown, out: string[] = []): string[] {
+  const stack = [node];
+  while (stack.length) {
+    const current = stack.pop();
+    if (Array.isArray(current)) stack.push(...current);
+    else if (current && typeof current === 'object') {
+      for (const [key, value] of Object.entries(current)) {
+        if (key === '$ref' && typeof value === 'string' && !value.startsWith('#/')) out.push(value);
+        else if (value && typeof value === 'object') stack.push(value);
+      }
+    }
+  }
+  return out;
+}
+
 export function loadContract(file = CONTRACT_PATH): Contract {
   const text = fs.readFileSync(file, 'utf8');
   const document = parse(text) as Record<string, any>;
   const problems: string[] = [];
   const operations: Operation[] = [];
-  const resolve = <T>(node: any): T => {
-    let current = node;
-    for (let hops = 0; current && typeof current.$ref === 'string' && hops < 10; hops++) {
-      current = current.$ref
-        .replace(/^#\//, '')
-        .split('/')
-        .reduce((acc: any, key: string) => acc?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
-    }
-    return current as T;
-  };
+  const external = [...new Set(externalRefs(document))];
+  if (external.length) {
+    throw new ContractError([`${path.basename(file)} refers to other files (${external.slice(0, 5).join(', ')}): serve the bundle written by npm run contract:bundle`]);
+  }
+  const resolve = <T>(node: any, pointer: string) => resolveRefAt<T>(document, node, pointer);
+  const parameterList = (list: unknown[] | undefined, pointer: string): Parameter[] =>
+    (list ?? []).map((raw, index) => {
+      const { node: p, pointer: at } = resolve<any>(raw, `${pointer}/parameters/${index}`);
+      return { name: p.name, in: p.in, required: Boolean(p.required), schema: p.schema ?? {}, pointer: `${at}/schema` };
+    });
 
-  for (const [routePath, pathItem] of Object.entries<any>(document.paths ?? {})) {
-    const shared = (pathItem.parameters ?? []).map((p: unknown) => resolve<Parameter>(p));
+  for (const [routePath, rawItem] of Object.entries<any>(document.paths ?? {})) {
+    const { node: pathItem, pointer: itemPointer } = resolve<any>(rawItem, `/paths/${pointerSegment(routePath)}`);
+    const shared = parameterList(pathItem.parameters, itemPointer);
     for (const method of METHODS) {
       const op = pathItem[method];
       if (!op) continue;
+      const opPointer = `${itemPointer}/${method}`;
       const where = `${method.toUpperCase()} ${routePath}`;
       if (!op.operationId) problems.push(`${where}: no operationId`);
       const access = op['x-access'];
@@ -74,16 +125,22 @@ export function loadContract(file = CONTRACT_PATH): Contract {
       if (needsPermission && !/^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$/.test(op['x-permission'] ?? '')) {
         problems.push(`${where}: x-access ${access} needs x-permission <resource>:<action>`);
       }
-      const own = (op.parameters ?? []).map((p: unknown) => resolve<Parameter>(p));
-      const parameters = [...shared.filter((s: Parameter) => !own.some((o: Parameter) => o.name === s.name && o.in === s.in)), ...own];
-      const body = op.requestBody ? resolve<any>(op.requestBody) : undefined;
+      if (isTokenLevel(access) && op['x-permission']) problems.push(`${where}: x-access ${access} is a token level; x-permission applies to human and API-key callers only`);
+      if ((op.tags ?? []).length !== 1) problems.push(`${where}: needs exactly one tag (its module: server/modules/<tag>/)`);
+      const own = parameterList(op.parameters, opPointer);
+      const parameters = [...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)), ...own];
+      const body = op.requestBody ? resolve<any>(op.requestBody, `${opPointer}/requestBody`) : undefined;
       const responses: Operation['responses'] = {};
+      const responsePointers: Operation['responsePointers'] = {};
       for (const [status, response] of Object.entries<any>(op.responses ?? {})) {
-        const resolved = resolve<any>(response);
+        const { node: resolved, pointer: at } = resolve<any>(response, `${opPointer}/responses/${pointerSegment(status)}`);
         responses[status] = {};
-        for (const [type, media] of Object.entries<any>(resolved?.content ?? {})) responses[status][type] = media.schema;
+        for (const [type, media] of Object.entries<any>(resolved?.content ?? {})) {
+          responses[status][type] = media.schema;
+          if (media.schema) responsePointers[`${status} ${type}`] = `${at}/content/${pointerSegment(type)}/schema`;
+        }
       }
-      operations.push({
+      const operation: Operation = {
         operationId: op.operationId,
         method: method.toUpperCase(),
         path: routePath,
@@ -91,17 +148,26 @@ export function loadContract(file = CONTRACT_PATH): Contract {
         access,
         permission: op['x-permission'],
         apiKey: op['x-api-key'] === 'deny' ? 'deny' : 'allow',
-        parameters: parameters.map((p: any) => ({ name: p.name, in: p.in, required: Boolean(p.required), schema: p.schema ?? {} })),
+        security: op.security,
+        parameters,
         requestBody: body
           ? {
-              required: Boolean(body.required),
-              content: Object.fromEntries(Object.entries<any>(body.content ?? {}).map(([t, m]) => [t, m.schema ?? {}])),
+              required: Boolean(body.node.required),
+              content: Object.fromEntries(Object.entries<any>(body.node.content ?? {}).map(([t, m]) => [t, m.schema ?? {}])),
+              pointers: Object.fromEntries(Object.keys(body.node.content ?? {}).map((t) => [t, `${body.pointer}/content/${pointerSegment(t)}/schema`])),
             }
           : undefined,
         responses,
-      });
+        responsePointers,
+      };
+      if (ACCESS_LEVELS.includes(access)) {
+        const mismatch = checkSecurity(operation);
+        if (mismatch) problems.push(`${where}: ${mismatch}`);
+      }
+      operations.push(operation);
     }
   }
+  if (operations.length === 0) problems.push(`${path.basename(file)} declares no operation`);
   const seen = new Set<string>();
   for (const op of operations) {
     if (seen.has(op.operationId)) problems.push(`operationId ${op.operationId} is used twice`);

@@ -49,7 +49,7 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
     if (op.access === 'disabled') continue;
     const chain = [
       publicApiPolicy(config.publicApiPolicyMode, registry, op),
-      accessGuard(op),
+      accessGuard(op, config.accessTokens),
       op.requestBody ? bodyParser(op, config.jsonBodyLimitBytes) : undefined,
       invoke(op, handlers[op.operationId], requestValidators.get(op.operationId)!, responseValidators?.get(op.operationId), app),
     ].filter((middleware) => middleware !== undefined);

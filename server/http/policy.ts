@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import type { PolicyMode } from '../config.ts';
 import { roleAtLeast } from '../auth/roles.ts';
+import { isTokenLevel } from './access.ts';
 import type { Contract, Operation } from './contract.ts';
 import { Forbidden, NoActiveMembership, Unauthenticated } from './problem.ts';
 import type { AppState, AuthContext } from './state.ts';
@@ -17,17 +18,13 @@ export interface PolicyEntry {
 }
 
 /**
- * The public API policy registry (spec §5.5): route families → minimum access level. Public families are
- * explicit and narrow; everything else under /api needs staff unless a narrower entry says more.
- * The most specific entry (exact before prefix, then longest) decides.
+ * The public API policy registry (spec §5.5): route families → minimum access level. Each module declares its
+ * own entries beside its handlers (`server/modules/<tag>/policy.ts`); the registry (`POLICY_REGISTRY` in
+ * server/modules/index.ts) is their union with these base entries. Public families are explicit and narrow;
+ * everything else under /api needs staff unless a narrower entry says more. The most specific entry (exact
+ * before prefix, then longest) decides.
  */
-export const POLICY_REGISTRY: PolicyEntry[] = [
-  { path: '/openapi.yaml', match: 'exact', methods: ['GET', 'HEAD'], level: 'public' },
-  { path: '/api/system/health/', match: 'prefix', methods: ['GET', 'HEAD'], level: 'public' },
-  { path: '/api/auth/sign-in', match: 'exact', methods: ['POST'], level: 'public' },
-  { path: '/api/auth/sign-out', match: 'exact', methods: ['POST'], level: 'public' },
-  { path: '/api/auth/active-organization', match: 'exact', level: 'session' },
-  { path: '/api/auth/', match: 'prefix', level: 'staff' },
+export const BASE_POLICY: PolicyEntry[] = [
   { path: '/api/sudo/', match: 'prefix', level: 'superuser' },
   { path: '/api/', match: 'prefix', level: 'staff' },
 ];
@@ -68,7 +65,7 @@ const LEVEL_RANK: Record<PolicyLevel, number> = { public: 0, session: 1, staff: 
  * is not public (a public family that swallows a guarded one is broad); and no entry may demand more than the
  * operation's x-access, or `enforce` would block callers the contract admits.
  */
-export function checkPolicyRegistry(contract: Contract, registry: PolicyEntry[] = POLICY_REGISTRY): string[] {
+export function checkPolicyRegistry(contract: Contract, registry: PolicyEntry[]): string[] {
   const problems: string[] = [];
   for (const entry of registry) {
     if (entry.level !== 'public' || entry.match !== 'prefix') continue;
@@ -80,13 +77,16 @@ export function checkPolicyRegistry(contract: Contract, registry: PolicyEntry[] 
   for (const op of contract.operations) {
     if (op.access === 'disabled') continue;
     const entry = findPolicy(registry, op.method, samplePath(op.path));
-    if (op.access === 'public' && entry.level !== 'public') {
-      problems.push(`${op.operationId} (${op.method} ${op.path}) is public but no explicit public policy entry covers it`);
+    // Token-level operations (webhooks, internal services) have no human caller: like public ones, they need
+    // an explicit narrow public entry, and their own token check (x-access) guards them.
+    const open = op.access === 'public' || isTokenLevel(op.access);
+    if (open && entry.level !== 'public') {
+      problems.push(`${op.operationId} (${op.method} ${op.path}) is ${op.access} but no explicit public policy entry covers it`);
     }
-    if (op.access !== 'public' && entry.level === 'public') {
+    if (!open && entry.level === 'public') {
       problems.push(`${op.operationId} (${op.method} ${op.path}) is ${op.access} but the public policy entry ${entry.path} covers it: public entries may cover public operations only`);
     }
-    if (op.access !== 'public' && LEVEL_RANK[entry.level] > LEVEL_RANK[op.access]) {
+    if (!open && LEVEL_RANK[entry.level] > LEVEL_RANK[op.access as PolicyLevel]) {
       problems.push(`${op.operationId} (${op.method} ${op.path}) admits ${op.access} but the policy entry ${entry.path} demands ${entry.level}`);
     }
   }

@@ -6,21 +6,9 @@ import type { FieldError } from './problem.ts';
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-const COMPONENT_REF = /^#\/components\/schemas\//;
-const COMPONENT_ID = 'schema:';
-
-/** Deep copy with `#/components/schemas/X` refs pointed at the component registered under `schema:X`. */
-function rewriteRefs<T>(node: T): T {
-  if (Array.isArray(node)) return node.map(rewriteRefs) as T;
-  if (node && typeof node === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(node)) {
-      out[key] = key === '$ref' && typeof value === 'string' ? value.replace(COMPONENT_REF, COMPONENT_ID) : rewriteRefs(value);
-    }
-    return out as T;
-  }
-  return node;
-}
+/** The bundled contract is registered with Ajv under this id; validators refer into it by JSON pointer. */
+const CONTRACT_ID = 'openapi.yaml';
+const at = (pointer: string) => ({ $ref: `${CONTRACT_ID}#${pointer}` });
 
 function createAjv(contract: Contract, options: { coerce: boolean; allErrors: boolean }): Ajv2020 {
   const ajv = new Ajv2020({
@@ -29,11 +17,11 @@ function createAjv(contract: Contract, options: { coerce: boolean; allErrors: bo
     useDefaults: true,
     strict: false,
     validateFormats: true,
+    // The OpenAPI document is not itself a JSON Schema: only the schemas inside it are compiled.
+    validateSchema: false,
   });
   addFormats(ajv);
-  for (const [name, schema] of Object.entries<JsonSchema>(contract.document.components?.schemas ?? {})) {
-    ajv.addSchema(rewriteRefs(schema), COMPONENT_ID + name);
-  }
+  ajv.addSchema(contract.document, CONTRACT_ID);
   return ajv;
 }
 
@@ -66,11 +54,12 @@ export function compileRequestValidators(contract: Contract, allErrors: boolean)
       if (param.in === 'cookie') continue;
       const group = groups[param.in === 'header' ? 'headers' : param.in];
       const name = param.in === 'header' ? param.name.toLowerCase() : param.name;
-      group.properties[name] = rewriteRefs(param.schema);
+      // Through a $ref Ajv applies no default, so the parameter's default is repeated beside it.
+      group.properties[name] = param.schema.default === undefined ? at(param.pointer) : { ...at(param.pointer), default: param.schema.default };
       if (param.required || param.in === 'path') group.required.push(name);
     }
-    const jsonSchema = op.requestBody?.content['application/json'];
-    const bodyValidate = jsonSchema ? bodyAjv.compile(rewriteRefs(jsonSchema)) : undefined;
+    const jsonPointer = op.requestBody?.pointers['application/json'];
+    const bodyValidate = jsonPointer ? bodyAjv.compile(at(jsonPointer)) : undefined;
     out.set(op.operationId, {
       parameters: op.parameters.some((param) => param.in !== 'cookie')
         ? parameterValidator(paramsAjv.compile({ type: 'object', properties: groups }))
@@ -120,8 +109,9 @@ export function compileResponseValidators(contract: Contract): Map<string, Respo
   for (const op of contract.operations) {
     const compiled = new Map<string, ValidateFunction | undefined>();
     for (const [status, media] of Object.entries(op.responses)) {
-      for (const [type, schema] of Object.entries(media)) {
-        compiled.set(`${status} ${type}`, schema ? ajv.compile(rewriteRefs(schema)) : undefined);
+      for (const type of Object.keys(media)) {
+        const pointer = op.responsePointers[`${status} ${type}`];
+        compiled.set(`${status} ${type}`, pointer ? ajv.compile(at(pointer)) : undefined);
       }
     }
     out.set(op.operationId, (status, contentType, body) => describeMismatch(op, compiled, status, contentType, body));

@@ -1,17 +1,59 @@
 import type { HandlerMap, OperationHandlers } from '../http/handler.ts';
-import { authHandlers } from './accounts/authHandlers.ts';
-import { sudoAccountHandlers } from './accounts/sudoHandlers.ts';
-import { apiKeyHandlers } from './apiKeys/handlers.ts';
-import { maintenanceHandlers } from './maintenance/handlers.ts';
-import { systemHandlers } from './system/handlers.ts';
+import { BASE_POLICY, type PolicyEntry } from '../http/policy.ts';
+import * as accounts from './accounts/handlers.ts';
+import * as apiKeys from './apiKeys/handlers.ts';
+import * as auth from './auth/handlers.ts';
+import * as authPolicy from './auth/policy.ts';
+import * as maintenance from './maintenance/handlers.ts';
+import * as system from './system/handlers.ts';
+import * as systemPolicy from './system/policy.ts';
+
+/**
+ * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
+ * `server/modules/shows/handlers.ts`, whose public API policy entries live in `server/modules/shows/policy.ts`.
+ * Boot (and test/modules/convention.spec.ts) refuse an operation handled outside its tag's module.
+ */
+export interface Module {
+  handlers: Partial<OperationHandlers>;
+  /** This module's public API policy entries (spec §5.5); the registry is their union. */
+  policy?: PolicyEntry[];
+}
+
+export const MODULES: Record<string, Module> = {
+  system: { handlers: system.handlers, policy: systemPolicy.policy },
+  auth: { handlers: auth.handlers, policy: authPolicy.policy },
+  accounts: { handlers: accounts.handlers },
+  apiKeys: { handlers: apiKeys.handlers },
+  maintenance: { handlers: maintenance.handlers },
+};
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
 const typed: OperationHandlers = {
-  ...systemHandlers,
-  ...authHandlers,
-  ...sudoAccountHandlers,
-  ...apiKeyHandlers,
-  ...maintenanceHandlers,
+  ...system.handlers,
+  ...auth.handlers,
+  ...accounts.handlers,
+  ...apiKeys.handlers,
+  ...maintenance.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;
+
+/** The public API policy registry: every module's entries, then the base families (`/api/sudo/`, `/api/`). */
+export const POLICY_REGISTRY: PolicyEntry[] = [...Object.values(MODULES).flatMap((module) => module.policy ?? []), ...BASE_POLICY];
+
+/** Every operation is handled by the module named by its tag, and no module handles another tag's operation. */
+export function checkModules(operations: Array<{ operationId: string; tags: string[] }>, modules: Record<string, Module> = MODULES): string[] {
+  const problems: string[] = [];
+  const tagOf = new Map(operations.map((op) => [op.operationId, op.tags[0]]));
+  for (const op of operations) {
+    const tag = op.tags[0];
+    if (!modules[tag]) problems.push(`${op.operationId} is tagged ${tag}, but there is no module server/modules/${tag}/`);
+  }
+  for (const [tag, module] of Object.entries(modules)) {
+    for (const operationId of Object.keys(module.handlers)) {
+      const owner = tagOf.get(operationId);
+      if (owner && owner !== tag) problems.push(`${operationId} is tagged ${owner} but handled in server/modules/${tag}/handlers.ts`);
+    }
+  }
+  return problems;
+}

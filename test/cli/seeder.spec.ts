@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { countRows, me, signIn, signInOrFail, sudo } from '../helpers/accounts.ts';
 import { buildAccount, canonicalOrganization } from '../helpers/factories.ts';
 import { SUPERUSER_TOKEN, startTestServer, type TestServer } from '../helpers/server.ts';
-import { seed, SeedError, SEED_ACCOUNTS, type SeedPasswords } from '../../sdk/seed.ts';
+import { seed, SeedError, SEED_ACCOUNTS, type SeedPasswords } from '../../seed/index.ts';
 
 const PASSWORDS: SeedPasswords = { admin: 'admin password 1', marketing: 'marketing password 1', staff: 'staff password 1' };
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Role } from '../../server/auth/roles.ts';
-import type { JsonSchema, Operation } from '../../server/http/contract.ts';
+import { resolveRef, type JsonSchema, type Operation } from '../../server/http/contract.ts';
 import type { AuthSource } from '../../server/http/state.ts';
 import { contract } from './contract.ts';
 import { buildAccount, buildApiKey, buildMembership, buildMemberSession, buildOrganization, buildSession, permissionMap } from './factories.ts';
@@ -113,17 +113,8 @@ export async function buildMatrixIdentities(knex: Knex): Promise<MatrixIdentity[
 // ---------------------------------------------------------------------------------------------------------
 // Requests built from the contract, so that operations added later are exercised without new test code.
 
-/** Follows local `$ref`s in the contract document. */
-export function resolveSchema(schema: JsonSchema | undefined): JsonSchema {
-  let current: any = schema ?? {};
-  for (let hops = 0; typeof current?.$ref === 'string' && hops < 10; hops++) {
-    current = current.$ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce((node: any, key: string) => node?.[key], contract.document);
-  }
-  return current ?? {};
-}
+/** Follows local `$ref`s in the contract document (through the server's one resolver). */
+export const resolveSchema = (schema: JsonSchema | undefined): JsonSchema => resolveRef<JsonSchema>(contract.document, schema ?? {}) ?? {};
 
 const firstType = (schema: JsonSchema): string | undefined => {
   const type = schema.type;

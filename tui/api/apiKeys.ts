@@ -1,5 +1,8 @@
 import { unwrap, type Schemas, type VenueClient } from '../../sdk/index.ts';
+import { toPermissionMap } from '../../server/auth/permissions.ts';
 import { parseExpiry } from './dates.ts';
+
+export { flattenPermissions } from '../../server/auth/permissions.ts';
 
 export type ApiKey = Schemas['ApiKey'];
 export type PermissionMap = Schemas['PermissionMap'];
@@ -18,20 +21,6 @@ export async function listApiKeys(client: VenueClient): Promise<ApiKey[]> {
 /** The permissions the server lets a key hold (the contract's `x-permission` values of key-callable operations). */
 export async function listGrantablePermissions(client: VenueClient): Promise<Grantable[]> {
   return unwrap(await client.GET('/api/sudo/api-keys/permissions')).items;
-}
-
-/** `['auth:read', 'shows:write']` → `{ auth: ['read'], shows: ['write'] }`. */
-export function toPermissionMap(permissions: readonly string[]): PermissionMap {
-  const map: PermissionMap = {};
-  for (const permission of permissions) {
-    const [resource, action] = permission.split(':');
-    (map[resource] ??= []).push(action);
-  }
-  return map;
-}
-
-export function flattenPermissions(map: PermissionMap): string[] {
-  return Object.entries(map).flatMap(([resource, actions]) => actions.map((action) => `${resource}:${action}`));
 }
 
 export interface NewApiKey {

@@ -1,5 +1,5 @@
 import { ApiError } from '../../sdk/index.ts';
-import { SeedError } from '../../sdk/seed.ts';
+import { SeedError } from '../../seed/index.ts';
 
 /** What the screens show when something went wrong: a problem+json answer, or why there was no answer. */
 export interface Failure {

@@ -1,5 +1,5 @@
 import { unwrap, type VenueClient } from '../../sdk/index.ts';
-import { seed, SeedError, type SeedPasswords, type SeedReport } from '../../sdk/seed.ts';
+import { seed, SeedError, type SeedPasswords, type SeedReport } from '../../seed/index.ts';
 import { InputError } from './failure.ts';
 
 export const RESET_CONFIRMATION = 'RESET DATABASE';

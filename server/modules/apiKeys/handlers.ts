@@ -51,7 +51,7 @@ async function findKeyOrFail(id: string): Promise<ApiKey> {
   return key;
 }
 
-export const apiKeyHandlers = {
+export const handlers = {
   async listApiKeys({ query }) {
     const keys = ApiKey.query().withGraphJoined('account').orderBy([{ column: 'api_keys.created_at', order: 'desc' }, { column: 'api_keys.id' }]);
     if (query.userId) keys.where('api_keys.account_id', query.userId);

@@ -1,7 +1,9 @@
 import { BaseModel } from '../../db/model.ts';
 import { Account } from '../accounts/models.ts';
 
-export type PermissionMap = Record<string, string[]>;
+import type { PermissionMap } from '../../auth/permissions.ts';
+
+export { flattenPermissions, type PermissionMap } from '../../auth/permissions.ts';
 
 export class ApiKey extends BaseModel {
   static override tableName = 'api_keys';
@@ -30,13 +32,4 @@ export class ApiKey extends BaseModel {
       },
     };
   }
-}
-
-/** `{ shows: ['read'] }` → `['shows:read']`, sorted. */
-export function flattenPermissions(map: PermissionMap | null | undefined): string[] {
-  const out: string[] = [];
-  for (const [resource, actions] of Object.entries(map ?? {})) {
-    for (const action of actions ?? []) out.push(`${resource}:${action}`);
-  }
-  return out.sort();
 }

@@ -3,7 +3,7 @@ import { json, type OperationHandlers } from '../../http/handler.ts';
 import { Forbidden } from '../../http/problem.ts';
 
 /** Schema migrations and the destructive reset (spec §4.5), superuser tokens and owners only. */
-export const maintenanceHandlers = {
+export const handlers = {
   async runMigrations({ app, log }) {
     const result = await migrateLatest(app.db.knex);
     log.info({ applied: result.applied }, 'migrations run');

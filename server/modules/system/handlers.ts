@@ -4,7 +4,7 @@ import { ServiceUnavailable } from '../../http/problem.ts';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
 
-export const systemHandlers = {
+export const handlers = {
   getOpenApiDocument: ({ app }) => ({ status: 200, body: app.contract.text, contentType: 'application/yaml' }),
 
   getLiveness: ({ app }) =>

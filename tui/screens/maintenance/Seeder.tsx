@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Box, Text } from 'ink';
-import { SEED_ACCOUNTS, type SeedReport } from '../../../sdk/seed.ts';
+import { SEED_ACCOUNTS, type SeedReport } from '../../../seed/index.ts';
 import { runSeeder } from '../../api/maintenance.ts';
 import { Form } from '../../ui/Form.tsx';
 import { Row } from '../../ui/Row.tsx';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { countRows, errorPaths, me, sudo } from '../helpers/accounts.ts';
-import { buildAccount, buildMemberSession, buildMembership, buildOrganization, buildSession, canonicalOrganization } from '../helpers/factories.ts';
-import { cookieHeader, startTestServer, type TestServer } from '../helpers/server.ts';
+import { countRows, errorPaths, me, sudo } from '../../helpers/accounts.ts';
+import { buildAccount, buildMemberSession, buildMembership, buildOrganization, buildSession, canonicalOrganization } from '../../helpers/factories.ts';
+import { cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { countRows, me, sessionSetCookie, sessionTokenFrom, signIn, signInOrFail } from '../helpers/accounts.ts';
-import { buildAccount, buildMembership, buildOrganization, DEFAULT_PASSWORD } from '../helpers/factories.ts';
-import { cookieHeader, startTestServer, type TestServer } from '../helpers/server.ts';
+import { countRows, me, sessionSetCookie, sessionTokenFrom, signIn, signInOrFail } from '../../helpers/accounts.ts';
+import { buildAccount, buildMembership, buildOrganization, DEFAULT_PASSWORD } from '../../helpers/factories.ts';
+import { cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
 
 const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 

@@ -1,4 +1,4 @@
-import { createClient, type VenueClient } from './index.ts';
+import { createClient, type VenueClient } from '../sdk/index.ts';
 
 /** The seeded dashboard accounts (spec §2.2) and their role in the canonical organization. */
 export const SEED_ACCOUNTS = [

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { countRows, errorPaths, meWithKey, sudo } from '../helpers/accounts.ts';
-import { contract } from '../helpers/contract.ts';
-import { buildAccount, buildApiKey, buildMemberSession, permissionMap } from '../helpers/factories.ts';
-import { cookieHeader, startTestServer, type TestServer } from '../helpers/server.ts';
+import { countRows, errorPaths, meWithKey, sudo } from '../../helpers/accounts.ts';
+import { contract } from '../../helpers/contract.ts';
+import { buildAccount, buildApiKey, buildMemberSession, permissionMap } from '../../helpers/factories.ts';
+import { cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
 
 const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';

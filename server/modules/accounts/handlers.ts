@@ -5,13 +5,13 @@ import { Conflict, ValidationFailed, type FieldError } from '../../http/problem.
 import { Account, Organization, OrganizationMember } from './models.ts';
 import { presentAccount, presentMembership, presentOrganization } from './presenters.ts';
 import { ensureMembership, findAccountOrFail, loginEmail, membershipsOf } from './service.ts';
-import { revokeSessions } from './sessions.ts';
+import { revokeSessions } from '../auth/sessions.ts';
 
 // Objection wraps driver errors: the SQLSTATE is on `nativeError`, not on the thrown error.
 const isUniqueViolation = (err: unknown) => err instanceof UniqueViolationError || (err as { code?: string })?.code === '23505';
 
 /** Dashboard account, organization and membership administration (spec §4.5), superuser only. */
-export const sudoAccountHandlers = {
+export const handlers = {
   async listUsers({ query }) {
     // The validator fills limit and offset from the contract's defaults.
     const { limit, offset } = query as Required<typeof query>;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { errorPaths, me, signInOrFail } from '../helpers/accounts.ts';
+import { errorPaths, me, signInOrFail } from '../../helpers/accounts.ts';
 import {
   buildAccount,
   buildMemberSession,
@@ -9,9 +9,9 @@ import {
   buildSession,
   canonicalOrganization,
   DEFAULT_PASSWORD,
-} from '../helpers/factories.ts';
-import { asSuperuser, cookieHeader, startTestServer, type TestServer } from '../helpers/server.ts';
-import { Account, OrganizationMember } from '../../server/modules/accounts/models.ts';
+} from '../../helpers/factories.ts';
+import { asSuperuser, cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { Account, OrganizationMember } from '../../../server/modules/accounts/models.ts';
 
 const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 

@@ -1,12 +1,12 @@
 import { verifyPassword } from '../../auth/secrets.ts';
 import { json, noContent, type OperationHandlers } from '../../http/handler.ts';
 import { Forbidden, InvalidCredentials, TooManyRequests } from '../../http/problem.ts';
-import { Account, OrganizationMember, Session } from './models.ts';
-import { presentPrincipal } from './presenters.ts';
-import { loginEmail, membershipsOf } from './service.ts';
+import { Account, OrganizationMember, Session } from '../accounts/models.ts';
+import { presentPrincipal } from '../accounts/presenters.ts';
+import { loginEmail, membershipsOf } from '../accounts/service.ts';
 import { clearSessionCookie, openSession, sessionAuth, sessionTokenHash } from './sessions.ts';
 
-export const authHandlers = {
+export const handlers = {
   async signIn({ body, app, koa, log }) {
     const email = loginEmail(body.identifier, app.config.emailDomain);
     const keys = [`identifier:${email}`, `address:${koa.ip}`];

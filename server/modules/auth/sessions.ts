@@ -4,8 +4,8 @@ import { SESSION_COOKIE } from '../../auth/identity.ts';
 import { roleForMembership } from '../../auth/roles.ts';
 import { randomToken, sha256Hex } from '../../auth/secrets.ts';
 import type { AuthContext } from '../../http/state.ts';
-import type { Account, OrganizationMember } from './models.ts';
-import { Session } from './models.ts';
+import type { Account, OrganizationMember } from '../accounts/models.ts';
+import { Session } from '../accounts/models.ts';
 
 /** Opens a session (only the token's hash is stored) and sets the HttpOnly cookie. */
 export async function openSession(

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { countRows, errorPaths, me, meWithKey, signIn, signInOrFail, sudo } from '../helpers/accounts.ts';
+import { countRows, errorPaths, me, meWithKey, signIn, signInOrFail, sudo } from '../../helpers/accounts.ts';
 import {
   buildAccount,
   buildApiKey,
@@ -9,8 +9,8 @@ import {
   canonicalOrganization,
   DEFAULT_PASSWORD,
   permissionMap,
-} from '../helpers/factories.ts';
-import { cookieHeader, startTestServer, type TestServer } from '../helpers/server.ts';
+} from '../../helpers/factories.ts';
+import { cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
 
 const ACCOUNT_FIELDS = ['id', 'email', 'name', 'role', 'banned', 'banReason', 'banExpiresAt', 'createdAt', 'updatedAt'];
 const inOneHour = () => new Date(Date.now() + 3600_000).toISOString();

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { countRows, errorPaths, me, meWithKey, signInOrFail, sudo } from '../helpers/accounts.ts';
-import { buildAccount, buildApiKey, buildMemberSession, buildMembership, buildOrganization, canonicalOrganization, DEFAULT_PASSWORD, permissionMap } from '../helpers/factories.ts';
-import { asSuperuser, cookieHeader, startTestServer, type TestServer } from '../helpers/server.ts';
+import { countRows, errorPaths, me, meWithKey, signInOrFail, sudo } from '../../helpers/accounts.ts';
+import { buildAccount, buildApiKey, buildMemberSession, buildMembership, buildOrganization, canonicalOrganization, DEFAULT_PASSWORD, permissionMap } from '../../helpers/factories.ts';
+import { asSuperuser, cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
 
 const MIGRATIONS = fs
-  .readdirSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations'))
+  .readdirSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations'))
   .filter((name) => /^\d{14}_[\w-]+\.ts$/.test(name))
   .map((name) => name.replace(/\.ts$/, ''))
   .sort();

@@ -2,9 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import knexFactory from 'knex';
-import { createApp } from '../../server/app.ts';
-import { createLogger } from '../../server/logger.ts';
-import { startTestServer, asSuperuser, type TestServer } from '../helpers/server.ts';
+import { createApp } from '../../../server/app.ts';
+import { createLogger } from '../../../server/logger.ts';
+import { startTestServer, asSuperuser, type TestServer } from '../../helpers/server.ts';
 
 describe('system', () => {
   let server: TestServer;
