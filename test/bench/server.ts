@@ -1,16 +1,28 @@
 /**
  * One benchmark target, run by test/bench/run.ts in its own child process so the load generator never shares
- * this event loop. `app`: the real app, built as server/main.ts builds it (loadConfig from the environment,
- * the pino logger on stdout, the configured database, migrations), plus one API key created in the database.
- * `baseline`: a minimal Koa + @koa/router app serving the same liveness body. Both listen on 127.0.0.1 on an
- * ephemeral port and report it over IPC; stdout (the logs) is /dev/null, as the parent spawns us.
+ * this event loop. Every target serves `GET /api/system/health/live` with the same body
+ * (`{ status: 'live', uptimeSeconds, version }`):
+ *
+ * - `app`: the real app, built as server/main.ts builds it (loadConfig from the environment, the pino logger on
+ *   stdout, the configured database, migrations), plus one API key created in the database;
+ * - `baseline`: a minimal Koa + @koa/router app that logs nothing;
+ * - `koa-pino`: Koa + @koa/router + a stock pino-http request logger (one JSON line per request on stdout);
+ * - `express-eov`: Express 5 + pino-http + express-openapi-validator over our openapi.yaml (request validation
+ *   on; response validation as our app has it, i.e. off under NODE_ENV=production).
+ *
+ * The peers are what one would write with those libraries' defaults, as their READMEs show them. All listen on
+ * 127.0.0.1 on an ephemeral port and report it over IPC; stdout (the logs) is /dev/null, as the parent spawns us,
+ * so our app and the pino-http peers write their JSON lines to the same sink.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
+import type { NextFunction, Request, Response } from 'express';
 import Koa from 'koa';
 
-export type TargetKind = 'app' | 'baseline';
+export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov';
+
+const LIVE_PATH = '/api/system/health/live';
 
 /** Child → parent. */
 export type ChildMessage =
@@ -31,16 +43,73 @@ async function listen(callback: http.RequestListener): Promise<http.Server> {
   return server;
 }
 
-async function baseline(): Promise<{ server: http.Server; extra: Partial<ChildMessage>; cleanup: () => Promise<void>; apiKeyRequests?: () => Promise<number> }> {
-  const startedAt = Date.now();
-  const version = process.env.npm_package_version ?? '0.1.0';
+interface Peer {
+  server: http.Server;
+  extra: Partial<ChildMessage>;
+  cleanup: () => Promise<void>;
+}
+
+const startedAt = Date.now();
+const version = process.env.npm_package_version ?? '0.1.0';
+/** The liveness body, as the app's getLiveness handler builds it. */
+const liveBody = () => ({ status: 'live', uptimeSeconds: (Date.now() - startedAt) / 1000, version });
+
+/** Koa + @koa/router serving the liveness body, behind `middleware` when given (a request logger). */
+async function koaPeer(middleware?: Koa.Middleware): Promise<Peer> {
   const koa = new Koa();
   const router = new Router();
-  router.get('/api/system/health/live', (ctx) => {
-    ctx.body = { status: 'live', uptimeSeconds: (Date.now() - startedAt) / 1000, version };
+  router.get(LIVE_PATH, (ctx) => {
+    ctx.body = liveBody();
   });
+  if (middleware) koa.use(middleware);
   koa.use(router.routes());
   return { server: await listen(koa.callback()), extra: {}, cleanup: async () => {} };
+}
+
+/** A stock pino-http logger: pino's defaults (JSON lines on stdout, synchronous), LOG_LEVEL as our app reads it. */
+async function stockHttpLogger() {
+  const { pinoHttp } = await import('pino-http');
+  return pinoHttp({ level: process.env.LOG_LEVEL ?? 'info' });
+}
+
+async function koaPino(): Promise<Peer> {
+  const logger = await stockHttpLogger();
+  // pino-http's documented use outside Express: hand it Node's req/res; it logs on the response's `finish`.
+  return koaPeer((ctx, next) => {
+    logger(ctx.req, ctx.res);
+    return next();
+  });
+}
+
+/**
+ * Express 5 + pino-http + express-openapi-validator, given the path of our openapi.yaml (an OpenAPI 3.1 document
+ * with `x-` extensions; the validator loads it as it is). Request validation on with the validator's defaults
+ * (unknown query parameters refused, no coercion); response validation follows our app's VALIDATE_RESPONSES
+ * setting, which is off under NODE_ENV=production (the bench's setting). No security handlers: the contract
+ * declares no `security` requirements, so the validator has none to check.
+ */
+async function expressEov(): Promise<Peer> {
+  const { default: express } = await import('express');
+  const OpenApiValidator = await import('express-openapi-validator');
+  const { CONTRACT_PATH } = await import('../../server/http/contract.ts');
+  const { loadConfig } = await import('../../server/config.ts');
+  const app = express();
+  app.use(await stockHttpLogger());
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: CONTRACT_PATH,
+      validateRequests: true,
+      validateResponses: loadConfig().validateResponses,
+    }),
+  );
+  app.get(LIVE_PATH, (_req, res) => {
+    res.json(liveBody());
+  });
+  // The validator's errors (400, 404, 405 …) as JSON, as its README shows.
+  app.use((err: { status?: number; message?: string; errors?: unknown }, _req: Request, res: Response, _next: NextFunction) => {
+    res.status(err.status ?? 500).json({ message: err.message, errors: err.errors });
+  });
+  return { server: await listen(app), extra: {}, cleanup: async () => {} };
 }
 
 async function app() {
@@ -79,8 +148,13 @@ async function app() {
 }
 
 async function main(): Promise<void> {
-  const target = kind === 'app' ? await app() : kind === 'baseline' ? await baseline() : undefined;
-  if (!target) throw new Error(`unknown target "${kind}" (app | baseline)`);
+  const peers: Record<Exclude<TargetKind, 'app'>, () => Promise<Peer>> = {
+    baseline: () => koaPeer(),
+    'koa-pino': koaPino,
+    'express-eov': expressEov,
+  };
+  const target = kind === 'app' ? await app() : Object.hasOwn(peers, kind) ? await peers[kind as keyof typeof peers]() : undefined;
+  if (!target) throw new Error(`unknown target "${kind}" (app | ${Object.keys(peers).join(' | ')})`);
   const { server, extra, cleanup } = target;
   const apiKeyRequests = 'apiKeyRequests' in target ? target.apiKeyRequests : undefined;
 
