@@ -125,8 +125,11 @@ export class PgBossJobEngine implements JobEngine {
     this.app = options.app;
     let adapter: PgBoss.Db;
     if (db.kind === 'postgres') {
-      if (!config.databaseUrl) throw new Error('The job engine needs DATABASE_URL on PostgreSQL');
-      this.pool = new pg.Pool({ connectionString: config.databaseUrl, max: POOL_MAX, application_name: 'venue-jobs' });
+      // The database knex was opened on (DATABASE_URL in the app; whatever a test or script gave openDatabase).
+      const connection = (db.knex.client as { config: { connection?: unknown } }).config.connection;
+      if (!connection || (typeof connection !== 'string' && typeof connection !== 'object')) throw new Error('The job engine cannot tell which PostgreSQL database knex uses');
+      const target = typeof connection === 'string' ? { connectionString: connection } : (connection as pg.PoolConfig);
+      this.pool = new pg.Pool({ ...target, max: POOL_MAX, application_name: 'venue-jobs' });
       this.pool.on('error', (err) => this.log.error({ err }, 'job engine connection error'));
       adapter = poolAdapter(this.pool, this.tracker);
     } else {
