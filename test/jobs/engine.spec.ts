@@ -183,6 +183,21 @@ describe('jobs: engine lifecycle', function () {
     expect(await db.knex('pgboss.queue').where('name', a.name).first()).to.include({ retry_limit: 7 });
   });
 
+  it('a worker takes the next job at once after finishing one, and a new job without waiting for its poll', async () => {
+    const db = await testDatabase();
+    const ends: number[] = [];
+    // Polling every 10 s: only the wake-ups (after enqueue, after each job) can run three jobs within 3 s.
+    engine = createJobEngine({ config, db, logger, pollingIntervalSeconds: 10, queues: [testQueue('test.busy', async () => void ends.push(Date.now()))] });
+    await engine.start({ workers: true });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the first (empty) poll is over: the worker sleeps
+    const t0 = Date.now();
+    await db.knex.transaction(async (trx) => {
+      for (let n = 0; n < 3; n++) await engine!.enqueue('test.busy', { n }, { trx });
+    });
+    await waitFor(() => ends.length === 3, 3000, 'three jobs');
+    expect(Math.max(...ends) - t0).to.be.below(3000);
+  });
+
   it('stop() waits for the job under way, and health() tells it is stopped', async () => {
     const db = await testDatabase();
     const release = deferred();
