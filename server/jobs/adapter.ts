@@ -89,12 +89,28 @@ export function knexAdapter(knex: Knex | Knex.Transaction, tracker?: StatementTr
   };
 }
 
-/** pg-boss's `db` option over a pg pool the engine owns (PostgreSQL), counted for a clean shutdown. */
+/**
+ * pg-boss's `db` option over a pg pool the engine owns (PostgreSQL), counted for a clean shutdown. A script
+ * (no parameters: `BEGIN; …; COMMIT;`) that fails half-way is rolled back before its connection returns to the
+ * pool, which would otherwise hand out a connection stuck in an aborted transaction.
+ */
 export function poolAdapter(pool: pg.Pool, tracker: StatementTracker): PgBoss.Db {
+  const run = async (text: string, values?: unknown[]): Promise<{ rows: any[] }> => {
+    if (values?.length) return lastResult((await pool.query(text, values)) as never) as { rows: any[] };
+    const client = await pool.connect();
+    try {
+      return lastResult((await client.query(text)) as never) as { rows: any[] };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  };
   return {
     executeSql(text, values) {
       if (tracker.closed) return Promise.resolve({ rows: [] });
-      return tracker.track(pool.query(text, values as unknown[]).then((result) => lastResult(result as never) as { rows: any[] }));
+      return tracker.track(run(text, values));
     },
   };
 }
