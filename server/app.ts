@@ -7,6 +7,7 @@ import { ContractError, loadContract, type Contract } from './http/contract.ts';
 import { corsPolicy } from './http/cors.ts';
 import { errorBoundary } from './http/errors.ts';
 import type { HandlerMap } from './http/handler.ts';
+import { createJobEngine, type JobEngine } from './jobs/index.ts';
 import { checkHandlers, mountOperations } from './http/operations.ts';
 import { checkPolicyRegistry, type PolicyEntry } from './http/policy.ts';
 import { requestContext } from './http/requestContext.ts';
@@ -21,6 +22,12 @@ export interface AppDeps {
   contract?: Contract;
   handlers?: HandlerMap;
   registry?: PolicyEntry[];
+  /**
+   * The job engine (`context.jobs`). Whoever creates the app starts and stops it (main.ts: after migrations,
+   * before listening; stopped after the HTTP server, before the database). Default: an engine over the
+   * registered queues, not started.
+   */
+  jobs?: JobEngine;
 }
 
 export interface App {
@@ -46,7 +53,8 @@ export function createApp(deps: AppDeps): App {
   ];
   if (problems.length) throw new ContractError(problems);
 
-  const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract });
+  const jobs = deps.jobs ?? createJobEngine({ config: deps.config, db: deps.db, logger: deps.logger });
+  const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract, jobs });
   const koa = new Koa<AppState>({ proxy: deps.config.trustProxy });
   koa.silent = true; // the error boundary logs; Koa's default stderr printer would duplicate it
 

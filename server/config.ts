@@ -34,6 +34,14 @@ export interface Config {
   seedPasswords: { admin?: string; marketing?: string; staff?: string };
   /** `npm start` seeds the embedded database on boot unless false. */
   seedOnStart: boolean;
+  /** Run background-job workers in this process (false: it only enqueues; another process works the queues). */
+  jobWorkers: boolean;
+  /** How often an idle worker polls its queue for jobs (a worker that just finished a job looks again at once). */
+  jobPollIntervalSeconds: number;
+  /** How often job maintenance runs: fails jobs past their queue's expireInSeconds (so retried), archives, deletes. */
+  jobMaintenanceIntervalSeconds: number;
+  /** On shutdown, how long running jobs may take to finish before they are failed (and retried on the next start). */
+  jobShutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -109,5 +117,9 @@ export function loadConfig(env: Env = process.env): Config {
       staff: str(env, 'SEED_STAFF_PASSWORD'),
     },
     seedOnStart: bool(env, 'SEED_ON_START', true),
+    jobWorkers: bool(env, 'JOB_WORKERS', true),
+    jobPollIntervalSeconds: int(env, 'JOB_POLL_INTERVAL_SECONDS', 2, 1, 600),
+    jobMaintenanceIntervalSeconds: int(env, 'JOB_MAINTENANCE_INTERVAL_SECONDS', 30, 1, 3600),
+    jobShutdownTimeoutMs: int(env, 'JOB_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),
   };
 }

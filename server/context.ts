@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { Contract } from './http/contract.ts';
+import type { JobEngine } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
 import { ApiKeyCredentials } from './auth/apiKeyCredentials.ts';
 import { SignInThrottle } from './auth/throttle.ts';
@@ -14,10 +15,12 @@ export interface AppContext {
   signInThrottle: SignInThrottle;
   /** API-key lookups (cached) and usage counting; administration commands call `invalidate()`. */
   credentials: ApiKeyCredentials;
+  /** Background jobs: `call.app.jobs.enqueue(queue, data, { trx })` inside a command's transaction. */
+  jobs: JobEngine;
   startedAt: number;
 }
 
-export function createAppContext(deps: { config: Config; db: Database; logger: Logger; contract: Contract }): AppContext {
+export function createAppContext(deps: { config: Config; db: Database; logger: Logger; contract: Contract; jobs: JobEngine }): AppContext {
   return {
     ...deps,
     signInThrottle: new SignInThrottle(deps.config.signInMaxFailures, deps.config.signInWindowSeconds * 1000),

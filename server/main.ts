@@ -5,11 +5,12 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './db/database.ts';
 import { migrateLatest } from './db/migrations.ts';
 import { ContractError } from './http/contract.ts';
+import { createJobEngine } from './jobs/index.ts';
 import { createLogger } from './logger.ts';
 import { prepareDevelopmentSecrets, printSignInHelp } from './cli/devSecrets.ts';
 import { seed } from '../seed/index.ts';
 
-/** Process entry: config → database → migrate → app → listen → seed (embedded) ; graceful shutdown. */
+/** Process entry: config → database → migrate → jobs → app → listen → seed (embedded) ; graceful shutdown. */
 async function main(): Promise<void> {
   let config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -28,7 +29,10 @@ async function main(): Promise<void> {
   const migrated = await migrateLatest(db.knex);
   if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'migrations applied');
 
-  const app = createApp({ config, db, logger });
+  const jobs = createJobEngine({ config, db, logger });
+  const app = createApp({ config, db, logger, jobs });
+  // Before listening: a request may enqueue at once. Workers run unless JOB_WORKERS=false.
+  await jobs.start({ app: app.context });
   const { koa } = app;
   const server = http.createServer(koa.callback());
   server.keepAliveTimeout = 65_000;
@@ -54,6 +58,8 @@ async function main(): Promise<void> {
     sweep.unref();
     server.close(async () => {
       clearInterval(sweep);
+      // Running jobs finish (JOB_SHUTDOWN_TIMEOUT_MS at most) while the database is still open.
+      await jobs.stop();
       await app.close();
       await db.close();
       logger.info('stopped');

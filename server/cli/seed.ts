@@ -4,6 +4,7 @@ import { createApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../db/database.ts';
 import { migrateLatest } from '../db/migrations.ts';
+import { createJobEngine } from '../jobs/index.ts';
 import { createLogger } from '../logger.ts';
 import { prepareDevelopmentSecrets } from './devSecrets.ts';
 import { seed, SeedError } from '../../seed/index.ts';
@@ -27,7 +28,11 @@ try {
   } else {
     const db = openConfiguredDatabase(config);
     await migrateLatest(db.knex);
-    const app = createApp({ config, db, logger: createLogger('warn') });
+    const logger = createLogger('warn');
+    const jobs = createJobEngine({ config, db, logger });
+    const app = createApp({ config, db, logger, jobs });
+    // Enqueue only: what the seeding requests queue is worked by the server when it next runs.
+    await jobs.start({ workers: false, app: app.context });
     const { koa } = app;
     const server = http.createServer(koa.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -36,6 +41,7 @@ try {
       print(await seed({ baseUrl: `http://127.0.0.1:${port}`, superuserToken: token, passwords: dev.passwords }));
     } finally {
       await new Promise((resolve) => server.close(resolve));
+      await jobs.stop();
       await app.close();
       await db.close();
     }

@@ -19,11 +19,17 @@ export function testDatabase(): Promise<Database> {
   return holder.__venueTestDatabase;
 }
 
-/** Every table emptied but the migration bookkeeping; the canonical organization (migration data) kept. */
+/**
+ * Every table emptied but the migration bookkeeping; the canonical organization (migration data) kept. The job
+ * engine's jobs (schema `pgboss`, out of current_schema) are emptied too; its queues are kept: they are
+ * declarations the engines create or update at start, and a queue's jobs live in a partition it owns.
+ */
 export async function resetData(knex: Knex): Promise<void> {
   const { rows } = (await knex.raw(
     "select tablename from pg_tables where schemaname = current_schema() and tablename not like 'knex_migrations%' and tablename <> 'organizations'",
   )) as { rows: Array<{ tablename: string }> };
   if (rows.length) await knex.raw(`truncate ${rows.map((r) => `"${r.tablename}"`).join(', ')} cascade`);
   await knex('organizations').where('canonical', false).delete();
+  const { rows: boss } = (await knex.raw("select to_regclass('pgboss.job') is not null as installed")) as { rows: Array<{ installed: boolean }> };
+  if (boss[0].installed) await knex.raw('truncate pgboss.job, pgboss.archive');
 }

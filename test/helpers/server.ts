@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
 import type { HandlerMap } from '../../server/http/handler.ts';
 import type { PolicyEntry } from '../../server/http/policy.ts';
+import { createJobEngine, type JobEngineOptions } from '../../server/jobs/index.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createClient, type ClientOptions, type VenueClient } from '../../sdk/index.ts';
 import { contractMismatch } from './contract.ts';
@@ -43,12 +44,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export interface TestJobsOptions extends Pick<JobEngineOptions, 'queues' | 'pollingIntervalSeconds' | 'maintenanceIntervalSeconds' | 'shutdownTimeoutMs'> {
+  /** Start workers (default false: jobs can be enqueued, and stay queued). */
+  workers?: boolean;
+}
+
 /**
  * The real app on an ephemeral port over the run's test database, emptied first. Every response is checked
- * against openapi.yaml (a mismatch fails the test).
+ * against openapi.yaml (a mismatch fails the test). The job engine is started without workers unless
+ * `jobs.workers` asks for them; `jobs.queues` replaces the registered queues.
  */
 export async function startTestServer(
-  options: { config?: Partial<Config>; handlers?: HandlerMap; registry?: PolicyEntry[]; keepData?: boolean } = {},
+  options: { config?: Partial<Config>; handlers?: HandlerMap; registry?: PolicyEntry[]; keepData?: boolean; jobs?: TestJobsOptions } = {},
 ): Promise<TestServer> {
   const db = await testDatabase();
   if (!options.keepData) await resetData(db.knex);
@@ -68,7 +75,10 @@ export async function startTestServer(
     },
   });
   const logger = createLogger('debug', sink);
-  const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry });
+  const { workers = false, ...engineOptions } = options.jobs ?? {};
+  const jobs = createJobEngine({ config, db, logger, ...engineOptions });
+  const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry, jobs });
+  await jobs.start({ workers, app: app.context });
   const server = http.createServer(app.koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -112,6 +122,7 @@ export async function startTestServer(
     client: (clientOptions = {}) => createClient({ ...clientOptions, baseUrl, fetch: checkedFetch }),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await jobs.stop();
       await app.close();
     },
   };

@@ -1,0 +1,337 @@
+import { createRequire } from 'node:module';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import type { Config } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import { knexAdapter, poolAdapter, StatementTracker } from './adapter.ts';
+import { QUEUES } from './registry.ts';
+import type { EnqueueOptions, JobEngine, JobFailure, JobHealth, JobState, JobStats, QueueDefinition, QueueStats } from './types.ts';
+
+/** pg-boss keeps everything in this schema, out of the app's tables (and of the tests' `resetData` truncation). */
+export const JOB_SCHEMA = 'pgboss';
+const STATES: JobState[] = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'];
+/** Connections of the engine's own pool on PostgreSQL: polling workers, maintenance, completions. */
+const POOL_MAX = 4;
+
+// pg-boss completes and fails a worker's job without awaiting the statement; should it fail (database gone),
+// the rejection would be unhandled and end the process. Those two statements are recognized and their failure
+// logged instead: the job stays active and runs again (after a restart on PGlite, after expiry on PostgreSQL).
+const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as {
+  completeJobs(schema: string): string;
+  failJobsById(schema: string): string;
+};
+const UNAWAITED = new Set([plans.completeJobs(JOB_SCHEMA), plans.failJobsById(JOB_SCHEMA)]);
+
+export interface JobEngineOptions {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  /** Default: every module's queues (`server/jobs/registry.ts`). */
+  queues?: readonly QueueDefinition[];
+  /** Overrides of the configured intervals, for tests (pg-boss's floor: 0.5 s polling, 1 s maintenance). */
+  pollingIntervalSeconds?: number;
+  maintenanceIntervalSeconds?: number;
+  shutdownTimeoutMs?: number;
+}
+
+function errorMessage(output: unknown): string | null {
+  if (!output || typeof output !== 'object') return output == null ? null : String(output);
+  const record = output as { message?: unknown; value?: unknown };
+  if (typeof record.message === 'string') return record.message;
+  if (typeof record.value === 'string') return record.value;
+  if (record.value && typeof record.value === 'object' && typeof (record.value as { message?: unknown }).message === 'string') {
+    return (record.value as { message: string }).message;
+  }
+  return JSON.stringify(output);
+}
+
+const iso = (value: unknown): string => (value instanceof Date ? value : new Date(String(value))).toISOString();
+
+/**
+ * The durable job engine: pg-boss 10 on the app's database, PGlite or PostgreSQL.
+ *
+ * - Embedded (PGlite, one connection): pg-boss runs through `knexAdapter(knex)`, borrowing knex's only
+ *   connection statement by statement. A process owns its data directory alone, so at start-up every job
+ *   still `active` was left by a process that died: it is failed, hence retried.
+ * - PostgreSQL: pg-boss gets a small pool of its own from DATABASE_URL (through `poolAdapter`, so the engine
+ *   can wait for the statements pg-boss does not await before it ends the pool). Its polling never takes one
+ *   of the connections knex keeps for requests, and a slow request never holds up the workers. Jobs of a
+ *   process that died are failed (retried) by maintenance once `expireInSeconds` has passed, since other
+ *   processes may be running theirs.
+ * - Enqueuing inside a transaction uses `knexAdapter(trx)` on both: the job commits with the transaction.
+ */
+export class PgBossJobEngine implements JobEngine {
+  private boss: PgBoss | undefined;
+  private pool: pg.Pool | undefined;
+  private tracker = new StatementTracker();
+  private readonly queues: Map<string, QueueDefinition>;
+  private readonly workerIds = new Map<string, string[]>();
+  private readonly running = new Set<Promise<unknown>>();
+  private state: 'new' | 'starting' | 'started' | 'stopping' | 'stopped' = 'new';
+  private starting: Promise<void> | undefined;
+  private runWorkers = false;
+  private app: AppContext | undefined;
+  private readonly log: Logger;
+
+  constructor(private readonly options: JobEngineOptions) {
+    this.queues = new Map();
+    for (const queue of options.queues ?? QUEUES) {
+      if (this.queues.has(queue.name)) throw new Error(`Job queue "${queue.name}" is registered twice`);
+      if (!/^[\w.-]+$/.test(queue.name)) throw new Error(`Job queue name "${queue.name}": use letters, digits, _, - and .`);
+      this.queues.set(queue.name, queue);
+    }
+    this.log = options.logger.child({ component: 'jobs' });
+  }
+
+  get started(): boolean {
+    return this.state === 'started';
+  }
+
+  get workers(): boolean {
+    return this.state === 'started' && this.runWorkers;
+  }
+
+  private get pollingIntervalSeconds(): number {
+    return this.options.pollingIntervalSeconds ?? this.options.config.jobPollIntervalSeconds;
+  }
+
+  private get shutdownTimeoutMs(): number {
+    return this.options.shutdownTimeoutMs ?? this.options.config.jobShutdownTimeoutMs;
+  }
+
+  start(options: { workers?: boolean; app?: AppContext } = {}): Promise<void> {
+    if (this.state !== 'new') return this.starting ?? Promise.reject(new Error('The job engine was stopped; create another'));
+    this.state = 'starting';
+    this.starting = this.boot(options).then(
+      () => {
+        this.state = 'started';
+      },
+      async (err) => {
+        this.state = 'stopped';
+        await this.boss?.stop({ graceful: false, close: false }).catch(() => undefined);
+        this.tracker.closed = true;
+        await this.pool?.end().catch(() => undefined);
+        throw err;
+      },
+    );
+    return this.starting;
+  }
+
+  private async boot(options: { workers?: boolean; app?: AppContext }): Promise<void> {
+    const { config, db } = this.options;
+    this.runWorkers = options.workers ?? config.jobWorkers;
+    this.app = options.app;
+    let adapter: PgBoss.Db;
+    if (db.kind === 'postgres') {
+      // The database knex was opened on (DATABASE_URL in the app; whatever a test or script gave openDatabase).
+      const connection = (db.knex.client as { config: { connection?: unknown } }).config.connection;
+      if (!connection || (typeof connection !== 'string' && typeof connection !== 'object')) throw new Error('The job engine cannot tell which PostgreSQL database knex uses');
+      const target = typeof connection === 'string' ? { connectionString: connection } : (connection as pg.PoolConfig);
+      this.pool = new pg.Pool({ ...target, max: POOL_MAX, application_name: 'venue-jobs' });
+      this.pool.on('error', (err) => this.log.error({ err }, 'job engine connection error'));
+      adapter = poolAdapter(this.pool, this.tracker);
+    } else {
+      adapter = knexAdapter(db.knex, this.tracker);
+    }
+    const guarded: PgBoss.Db = {
+      executeSql: (text, values) => {
+        const result = adapter.executeSql(text, values);
+        if (!UNAWAITED.has(text)) return result;
+        return result.catch((err: unknown) => {
+          this.log.error({ err, jobIds: values?.[1] }, 'could not record the end of a job; it will run again');
+          return { rows: [{ count: 0 }] };
+        });
+      },
+    };
+    const boss = new PgBoss({
+      db: guarded,
+      schema: JOB_SCHEMA,
+      // No cron schedules yet: the timekeeper would poll a queue of its own for nothing.
+      schedule: false,
+      // Maintenance (expiring, archiving, deleting) only where workers run; a process that only enqueues leaves it to them.
+      supervise: this.runWorkers,
+      maintenanceIntervalSeconds: this.options.maintenanceIntervalSeconds ?? config.jobMaintenanceIntervalSeconds,
+      pollingIntervalSeconds: this.pollingIntervalSeconds,
+    });
+    boss.on('error', (err) => this.log.error({ err }, 'job engine error'));
+    this.boss = boss;
+    await boss.start();
+
+    for (const queue of this.queues.values()) {
+      const settings: PgBoss.Queue = {
+        name: queue.name,
+        policy: queue.policy ?? 'standard',
+        retryLimit: queue.retryLimit,
+        retryDelay: queue.retryDelay,
+        retryBackoff: queue.retryBackoff,
+        expireInSeconds: queue.expireInSeconds,
+        ...(queue.retentionMinutes ? { retentionMinutes: queue.retentionMinutes } : {}),
+      };
+      // createQueue leaves an existing queue alone; updateQueue applies settings changed since it was created.
+      await boss.createQueue(queue.name, settings);
+      await boss.updateQueue(queue.name, settings);
+    }
+    if (!this.runWorkers) return;
+
+    if (db.kind === 'embedded') await this.failOrphans(boss);
+    for (const queue of this.queues.values()) {
+      const ids: string[] = [];
+      for (let i = 0; i < Math.max(1, queue.concurrency ?? 1); i++) ids.push(await this.work(boss, queue));
+      this.workerIds.set(queue.name, ids);
+    }
+    this.log.info({ queues: [...this.queues.keys()], database: db.kind }, 'job workers started');
+  }
+
+  /** Embedded database only: the jobs a dead process left active are failed, so retried while attempts remain. */
+  private async failOrphans(boss: PgBoss): Promise<void> {
+    const { rows } = await boss.getDb().executeSql(`select name, id from ${JOB_SCHEMA}.job where state = 'active'`, []);
+    const byQueue = new Map<string, string[]>();
+    for (const row of rows as Array<{ name: string; id: string }>) byQueue.set(row.name, [...(byQueue.get(row.name) ?? []), row.id]);
+    for (const [name, ids] of byQueue) {
+      for (const id of ids) await boss.fail(name, id, { message: 'interrupted: the process stopped while the job was active' });
+      this.log.warn({ queue: name, jobIds: ids }, 'jobs interrupted by a stop were failed, to be retried');
+    }
+  }
+
+  private async work(boss: PgBoss, queue: QueueDefinition): Promise<string> {
+    let workerId: string | undefined;
+    const id = await boss.work<object>(
+      queue.name,
+      { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: this.pollingIntervalSeconds },
+      ([job]) => {
+        const attempt = job.retryCount + 1;
+        const log = this.log.child({ queue: queue.name, jobId: job.id, attempt });
+        const run = (async () => {
+          try {
+            const result = await queue.handler(job.data, { id: job.id, queue: queue.name, attempt, retryLimit: job.retryLimit, createdOn: job.createdOn, log, app: this.app });
+            log.debug('job completed');
+            return result;
+          } catch (err) {
+            log.warn({ err }, attempt > job.retryLimit ? 'job failed: no attempts left' : 'job failed; it will be retried');
+            throw err;
+          } finally {
+            // Workers poll; a worker that has just finished a job looks for the next one at once instead of
+            // sleeping a polling interval (it sleeps only when the queue is empty).
+            if (workerId && this.state === 'started') boss.notifyWorker(workerId);
+          }
+        })();
+        this.running.add(run);
+        const forget = () => this.running.delete(run);
+        run.then(forget, forget);
+        return run;
+      },
+    );
+    workerId = id;
+    return id;
+  }
+
+  private wake(queue: string): void {
+    if (this.state !== 'started') return;
+    for (const id of this.workerIds.get(queue) ?? []) this.boss?.notifyWorker(id);
+  }
+
+  async enqueue<T extends object>(queue: string, data: T, options: EnqueueOptions = {}): Promise<string | null> {
+    if (this.state !== 'started' || !this.boss) throw new Error(`Cannot enqueue on "${queue}": the job engine is not started`);
+    if (!this.queues.has(queue)) throw new Error(`Unknown job queue "${queue}" (register it in server/jobs/registry.ts)`);
+    const { trx, startAfter, singletonKey } = options;
+    if (trx?.isCompleted()) throw new Error(`Cannot enqueue on "${queue}": the transaction has ended`);
+    const id = await this.boss.send(queue, data, {
+      ...(trx ? { db: knexAdapter(trx) } : {}),
+      ...(startAfter !== undefined ? { startAfter } : {}),
+      ...(singletonKey !== undefined ? { singletonKey } : {}),
+    });
+    if (id && startAfter === undefined && this.workerIds.has(queue)) {
+      // A worker of this process picks the job up now rather than at its next poll (after the commit).
+      if (trx) trx.executionPromise.then(() => this.wake(queue), () => undefined);
+      else this.wake(queue);
+    }
+    return id;
+  }
+
+  async stats(options: { failures?: number } = {}): Promise<JobStats> {
+    if (!this.boss || this.state === 'new' || this.state === 'stopped') throw new Error('The job engine is not started');
+    const limit = Math.max(0, Math.min(options.failures ?? 20, 500));
+    const db = this.boss.getDb();
+    const counted = await db.executeSql(
+      `select q.name, j.state::text as state, count(j.id)::int as count
+         from ${JOB_SCHEMA}.queue q left join ${JOB_SCHEMA}.job j on j.name = q.name
+        where q.name not like '\\_\\_pgboss\\_\\_%'
+        group by q.name, j.state order by q.name`,
+      [],
+    );
+    const queues = new Map<string, QueueStats>();
+    for (const row of counted.rows as Array<{ name: string; state: JobState | null; count: number }>) {
+      let entry = queues.get(row.name);
+      if (!entry) queues.set(row.name, (entry = { name: row.name, counts: Object.fromEntries(STATES.map((s) => [s, 0])) as Record<JobState, number> }));
+      if (row.state) entry.counts[row.state] = Number(row.count);
+    }
+    let failures: JobFailure[] = [];
+    if (limit) {
+      const failed = await db.executeSql(
+        `select id, name, completed_on, output, retry_count, started_on from (
+           select id, name, completed_on, output, retry_count, started_on from ${JOB_SCHEMA}.job where state = 'failed'
+           union all
+           select id, name, completed_on, output, retry_count, started_on from ${JOB_SCHEMA}.archive where state = 'failed'
+         ) f order by completed_on desc nulls last limit $1`,
+        [limit],
+      );
+      failures = (failed.rows as Array<{ id: string; name: string; completed_on: unknown; output: unknown; retry_count: number; started_on: unknown }>).map(
+        (row) => ({
+          id: row.id,
+          queue: row.name,
+          failedAt: iso(row.completed_on),
+          error: errorMessage(row.output),
+          attempts: row.started_on ? Number(row.retry_count) + 1 : 0,
+        }),
+      );
+    }
+    return { queues: [...queues.values()], failures };
+  }
+
+  async health(options: { timeoutMs?: number } = {}): Promise<JobHealth> {
+    const base = { started: this.started, workers: this.workers };
+    if (!this.started || !this.boss) return { ...base, ok: false, error: 'not started' };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.boss.getDb().executeSql(`select version from ${JOB_SCHEMA}.version`, []),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no answer in time')), options.timeoutMs ?? 2000);
+        }),
+      ]);
+      return { ...base, ok: true };
+    } catch (err) {
+      return { ...base, ok: false, error: (err as Error).message };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.state === 'starting') await this.starting?.catch(() => undefined);
+    if (this.state !== 'started') return;
+    this.state = 'stopping';
+    const deadline = Date.now() + this.shutdownTimeoutMs;
+    const boss = this.boss!;
+    // pg-boss stops polling, waits (checking every 0.5 s) while its workers hold jobs, then fails those still
+    // active after the timeout, so they are retried.
+    await boss.stop({ graceful: true, wait: true, close: false, timeout: this.shutdownTimeoutMs }).catch((err) => this.log.error({ err }, 'job engine stop'));
+    // A poll that was under way at the stop can still hand a worker a job: wait for such handlers and for the
+    // statements pg-boss did not await (completions), within what is left of the timeout.
+    while (this.running.size && Date.now() < deadline) {
+      await Promise.race([Promise.allSettled([...this.running]), new Promise((resolve) => setTimeout(resolve, deadline - Date.now()).unref())]);
+    }
+    if (this.running.size) this.log.warn({ running: this.running.size }, 'jobs still running after the shutdown timeout; they will run again');
+    await this.tracker.drain(Math.max(1000, deadline - Date.now()));
+    this.tracker.closed = true;
+    await this.pool?.end().catch((err) => this.log.error({ err }, 'job engine pool end'));
+    this.state = 'stopped';
+    if (this.runWorkers) this.log.info('job workers stopped');
+  }
+}
+
+export function createJobEngine(options: JobEngineOptions): JobEngine {
+  return new PgBossJobEngine(options);
+}

@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { loadConfig } from '../../server/config.ts';
+import { collectQueues, createJobEngine, type JobContext, type JobEngine } from '../../server/jobs/index.ts';
+import { createLogger } from '../../server/logger.ts';
+import { resetData, testDatabase } from '../helpers/database.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { deferred, testQueue, waitFor } from './helpers.ts';
+
+/** Jobs of one queue in one state, read straight from pg-boss's table. */
+async function jobsOf(server: TestServer, queue: string, state?: string): Promise<Array<{ id: string; state: string; data: any }>> {
+  const query = server.db.knex('pgboss.job').where('name', queue).select('id', 'state', 'data');
+  if (state) query.where('state', state);
+  return query;
+}
+
+describe('jobs: the pg-boss engine in the app', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+
+  const ran: Array<{ data: any; job: JobContext }> = [];
+  const failing: number[] = [];
+  let gate = deferred();
+  const started: string[] = [];
+
+  const queues = [
+    testQueue<{ organizationId?: string; n?: number }>('test.outbox', async (data, job) => {
+      // The handler sees what the enqueuing transaction wrote: the job was committed with it.
+      const organization = data.organizationId ? await job.app!.db.knex('organizations').where('id', data.organizationId).first() : undefined;
+      ran.push({ data: { ...data, organizationName: organization?.name }, job });
+    }),
+    testQueue('test.failing', async () => {
+      failing.push(Date.now());
+      throw new Error(`boom ${failing.length}`);
+    }, { retryLimit: 2, retryDelay: 1, retryBackoff: true }),
+    testQueue<{ n: number }>('test.gated', async (data) => {
+      started.push(String(data.n));
+      await gate.promise;
+    }),
+  ];
+
+  before(async () => {
+    server = await startTestServer({ jobs: { workers: true, queues, pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 } });
+  });
+  after(() => server?.close());
+
+  it('puts the engine on the app context, started with workers', async () => {
+    const jobs = server.app.context.jobs;
+    expect(jobs.started).to.equal(true);
+    expect(jobs.workers).to.equal(true);
+    expect(await jobs.health()).to.deep.equal({ ok: true, started: true, workers: true });
+  });
+
+  it('enqueues nothing when the transaction rolls back, and the job with its row when it commits', async () => {
+    const { knex } = server.db;
+    const jobs = server.app.context.jobs;
+    const slug = `outbox-${randomUUID().slice(0, 8)}`;
+    let rolledBackJob: string | null = null;
+    const failure = await knex
+      .transaction(async (trx) => {
+        const [row] = await trx('organizations').insert({ name: 'Rolled back', slug }).returning('id');
+        rolledBackJob = await jobs.enqueue('test.outbox', { organizationId: row.id, n: 1 }, { trx });
+        expect(rolledBackJob).to.be.a('string');
+        throw new Error('abort');
+      })
+      .catch((err: Error) => err);
+    expect(failure).to.be.instanceOf(Error);
+    expect(await knex('pgboss.job').where('id', rolledBackJob!)).to.have.length(0);
+    expect(await knex('organizations').where('slug', slug)).to.have.length(0);
+
+    const committedJob = await knex.transaction(async (trx) => {
+      const [row] = await trx('organizations').insert({ name: 'Committed', slug }).returning('id');
+      return jobs.enqueue('test.outbox', { organizationId: row.id, n: 2 }, { trx });
+    });
+    const run = await waitFor(() => ran.find((r) => r.job.id === committedJob), 10_000, 'the committed job to run');
+    expect(run.data).to.include({ n: 2, organizationName: 'Committed' });
+    expect(run.job).to.include({ queue: 'test.outbox', attempt: 1, retryLimit: 0 });
+    expect(run.job.app).to.equal(server.app.context);
+    expect(ran.map((r) => r.data.n)).to.not.include(1);
+    await waitFor(async () => (await jobsOf(server, 'test.outbox', 'completed')).some((j) => j.id === committedJob), 5000, 'completed');
+  });
+
+  it('runs a job enqueued outside a transaction, and keeps a later start for later', async () => {
+    const now = await server.app.context.jobs.enqueue('test.outbox', { n: 3 });
+    const later = await server.app.context.jobs.enqueue('test.outbox', { n: 4 }, { startAfter: 3600 });
+    await waitFor(() => ran.some((r) => r.job.id === now), 10_000, 'the job to run');
+    expect(ran.some((r) => r.job.id === later)).to.equal(false);
+    expect((await jobsOf(server, 'test.outbox', 'created')).map((j) => j.id)).to.deep.equal([later]);
+  });
+
+  it('refuses a queue nobody registered and a finished transaction', async () => {
+    const jobs = server.app.context.jobs;
+    let error = await jobs.enqueue('test.nobody', {}).catch((err: Error) => err);
+    expect(String(error)).to.match(/Unknown job queue "test\.nobody"/);
+    let finished: any;
+    await server.db.knex.transaction(async (trx) => {
+      finished = trx;
+    });
+    error = await jobs.enqueue('test.outbox', {}, { trx: finished }).catch((err: Error) => err);
+    expect(String(error)).to.match(/transaction has ended/);
+  });
+
+  it('retries a failing handler with a growing delay, then marks the job failed and reports it', async function () {
+    this.timeout(30_000);
+    const id = await server.app.context.jobs.enqueue('test.failing', { what: 'fails' });
+    await waitFor(async () => (await jobsOf(server, 'test.failing', 'failed')).some((j) => j.id === id), 20_000, 'the job to fail for good');
+    // retryLimit 2: three runs. retryDelay 1 with backoff: the first retry waits 1–2 s, the second 2–4 s
+    // (without backoff both would wait 1 s).
+    expect(failing).to.have.length(3);
+    const [first, second] = [failing[1] - failing[0], failing[2] - failing[1]];
+    expect(first, 'first retry delay').to.be.at.least(950);
+    expect(second, 'second retry delay').to.be.at.least(1950);
+
+    const stats = await server.app.context.jobs.stats();
+    const failure = stats.failures.find((f) => f.id === id);
+    expect(failure).to.include({ queue: 'test.failing', error: 'boom 3', attempts: 3 });
+    expect(Date.parse(failure!.failedAt)).to.be.closeTo(Date.now(), 10_000);
+    expect(stats.queues.find((q) => q.name === 'test.failing')!.counts).to.include({ failed: 1, retry: 0, active: 0 });
+  });
+
+  it('stats() counts every state per queue', async () => {
+    const jobs = server.app.context.jobs;
+    gate = deferred();
+    const ids = [await jobs.enqueue('test.gated', { n: 1 }), await jobs.enqueue('test.gated', { n: 2 }), await jobs.enqueue('test.gated', { n: 3 })];
+    await waitFor(() => started.length === 1, 10_000, 'the first gated job to start');
+    const cancelled = await jobs.enqueue('test.gated', { n: 4 }, { startAfter: 3600 });
+    await server.db.knex('pgboss.job').where('id', cancelled!).update({ state: 'cancelled', completed_on: server.db.knex.fn.now() });
+
+    const during = await jobs.stats();
+    expect(during.queues.find((q) => q.name === 'test.gated')!.counts).to.deep.equal({ created: 2, retry: 0, active: 1, completed: 0, cancelled: 1, failed: 0 });
+    gate.resolve();
+    await waitFor(async () => (await jobsOf(server, 'test.gated', 'completed')).length === 3, 10_000, 'the gated jobs to complete');
+    const after = await jobs.stats({ failures: 5 });
+    expect(after.queues.find((q) => q.name === 'test.gated')!.counts).to.deep.equal({ created: 0, retry: 0, active: 0, completed: 3, cancelled: 1, failed: 0 });
+    expect(started).to.deep.equal(['1', '2', '3']);
+    expect(ids.every(Boolean)).to.equal(true);
+    expect(after.failures.length).to.be.at.most(5);
+  });
+});
+
+describe('jobs: engine lifecycle', function () {
+  this.timeout(60_000);
+  const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: process.env.DATABASE_URL };
+  const logger = createLogger('silent');
+  let engine: JobEngine | undefined;
+
+  beforeEach(async () => resetData((await testDatabase()).knex));
+  afterEach(async () => {
+    await engine?.stop();
+    engine = undefined;
+  });
+
+  it('test servers enqueue without running workers unless asked', async () => {
+    const calls: unknown[] = [];
+    const server = await startTestServer({ jobs: { queues: [testQueue('test.idle', async (data) => void calls.push(data))], pollingIntervalSeconds: 0.5 } });
+    try {
+      expect(server.app.context.jobs.workers).to.equal(false);
+      const id = await server.app.context.jobs.enqueue('test.idle', { x: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(calls).to.deep.equal([]);
+      expect(await server.db.knex('pgboss.job').where({ id }).first()).to.include({ state: 'created' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('registers the queues collected from the modules, and updates changed settings on the next start', async () => {
+    const a = testQueue('test.registry-a', async () => undefined, { retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 });
+    const b = testQueue('test.registry-b', async () => undefined, { policy: 'singleton' });
+    expect(() => collectQueues([[a], [b, a]])).to.throw(/"test.registry-a" is declared by two modules/);
+    const db = await testDatabase();
+    engine = createJobEngine({ config, db, logger, queues: collectQueues([[a], [b]]) });
+    await engine.start({ workers: false });
+    const rows = await db.knex('pgboss.queue').whereIn('name', [a.name, b.name]).orderBy('name');
+    expect(rows.map((r) => [r.name, r.policy, r.retry_limit, r.retry_delay, r.retry_backoff, r.expire_seconds])).to.deep.equal([
+      ['test.registry-a', 'standard', 3, 5, true, 60],
+      ['test.registry-b', 'singleton', 0, 0, false, 30],
+    ]);
+    await engine.stop();
+
+    engine = createJobEngine({ config, db, logger, queues: [{ ...a, retryLimit: 7 }] });
+    await engine.start({ workers: false });
+    expect(await db.knex('pgboss.queue').where('name', a.name).first()).to.include({ retry_limit: 7 });
+  });
+
+  it('a worker takes the next job at once after finishing one, and a new job without waiting for its poll', async () => {
+    const db = await testDatabase();
+    const ends: number[] = [];
+    // Polling every 10 s: only the wake-ups (after enqueue, after each job) can run three jobs within 3 s.
+    engine = createJobEngine({ config, db, logger, pollingIntervalSeconds: 10, queues: [testQueue('test.busy', async () => void ends.push(Date.now()))] });
+    await engine.start({ workers: true });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the first (empty) poll is over: the worker sleeps
+    const t0 = Date.now();
+    await db.knex.transaction(async (trx) => {
+      for (let n = 0; n < 3; n++) await engine!.enqueue('test.busy', { n }, { trx });
+    });
+    await waitFor(() => ends.length === 3, 3000, 'three jobs');
+    expect(Math.max(...ends) - t0).to.be.below(3000);
+  });
+
+  it('stop() waits for the job under way, and health() tells it is stopped', async () => {
+    const db = await testDatabase();
+    const release = deferred();
+    const began = deferred();
+    let finished = false;
+    engine = createJobEngine({
+      config,
+      db,
+      logger,
+      pollingIntervalSeconds: 0.5,
+      queues: [
+        testQueue('test.slow', async () => {
+          began.resolve();
+          await release.promise;
+          finished = true;
+        }),
+      ],
+    });
+    await engine.start({ workers: true });
+    const id = await engine.enqueue('test.slow', {});
+    await began.promise;
+    const stopping = engine.stop();
+    setTimeout(() => release.resolve(), 300);
+    await stopping;
+    expect(finished).to.equal(true);
+    expect(await db.knex('pgboss.job').where({ id }).first()).to.include({ state: 'completed' });
+    expect(await engine.health()).to.deep.include({ ok: false, started: false });
+    expect(String(await engine.enqueue('test.slow', {}).catch((err) => err))).to.match(/not started/);
+  });
+
+  it('stop() is bounded: a job that does not finish in time is failed, to run again', async () => {
+    const db = await testDatabase();
+    const began = deferred();
+    engine = createJobEngine({
+      config,
+      db,
+      logger,
+      pollingIntervalSeconds: 0.5,
+      shutdownTimeoutMs: 1000,
+      queues: [testQueue('test.stuck', async () => {
+        began.resolve();
+        await new Promise(() => undefined);
+      }, { retryLimit: 1 })],
+    });
+    await engine.start({ workers: true });
+    const id = await engine.enqueue('test.stuck', {});
+    await began.promise;
+    const t0 = Date.now();
+    await engine.stop();
+    expect(Date.now() - t0).to.be.below(4000);
+    expect(await db.knex('pgboss.job').where({ id }).first()).to.include({ state: 'retry' });
+  });
+});
