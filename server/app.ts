@@ -11,6 +11,7 @@ import { checkHandlers, mountOperations } from './http/operations.ts';
 import { checkPolicyRegistry, POLICY_REGISTRY, type PolicyEntry } from './http/policy.ts';
 import { requestContext } from './http/requestContext.ts';
 import type { AppState } from './http/state.ts';
+import type { Analytics } from './integrations/analytics.ts';
 import type { Logger } from './logger.ts';
 import { handlers as allHandlers } from './modules/index.ts';
 
@@ -21,12 +22,17 @@ export interface AppDeps {
   contract?: Contract;
   handlers?: HandlerMap;
   registry?: PolicyEntry[];
+  /** Replaces the client built from the config (tests). */
+  analytics?: Analytics;
 }
 
 export interface App {
   koa: Koa<AppState>;
   context: AppContext;
-  /** Writes what is still buffered (API-key usage). Call after the HTTP server has closed, before the database. */
+  /**
+   * Writes what is still buffered (API-key usage, analytics events) and closes the mail transport. Call after
+   * the HTTP server has closed, before the database.
+   */
   close(): Promise<void>;
 }
 
@@ -42,14 +48,25 @@ export function createApp(deps: AppDeps): App {
   const problems = [...checkHandlers(contract.operations, handlers), ...checkPolicyRegistry(contract, registry)];
   if (problems.length) throw new ContractError(problems);
 
-  const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract });
+  const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract, analytics: deps.analytics });
+  const { analytics } = context;
   const koa = new Koa<AppState>({ proxy: deps.config.trustProxy });
   koa.silent = true; // the error boundary logs; Koa's default stderr printer would duplicate it
 
   koa.use(requestContext(deps.logger));
-  koa.use(errorBoundary({ jsonBodyLimitBytes: deps.config.jsonBodyLimitBytes }));
+  koa.use(
+    errorBoundary({
+      jsonBodyLimitBytes: deps.config.jsonBodyLimitBytes,
+      // Server exceptions go to analytics (spec §6.5 item 4); a no-op unless analytics is enabled.
+      onServerError: analytics.enabled ? (err, info) => analytics.captureException(err, info) : undefined,
+    }),
+  );
   koa.use(corsPolicy(deps.config.allowedOrigin));
   koa.use(identityResolver({ knex: deps.db.knex, superuserApiTokens: deps.config.superuserApiTokens, credentials: context.credentials }).middleware);
   for (const middleware of mountOperations({ app: context, handlers, registry })) koa.use(middleware);
-  return { koa, context, close: () => context.credentials.close() };
+  const close = async () => {
+    await Promise.all([context.credentials.close(), analytics.shutdown()]);
+    context.mailer.close();
+  };
+  return { koa, context, close };
 }
