@@ -24,8 +24,9 @@ export class EmailMessage extends BaseModel {
   locale!: string;
   customerId!: string | null;
   reservationId!: string | null;
-  htmlBody?: string;
-  textBody?: string;
+  // `declare`: absent from a listed row (the list never selects them), not present as undefined.
+  declare htmlBody?: string;
+  declare textBody?: string;
   attachments!: AttachmentDescriptor[];
   attempts!: number;
   providerMessageId!: string | null;
