@@ -20,7 +20,7 @@ export interface Analytics {
   captureException(err: unknown, context: ExceptionContext): void;
   /** Sends what is queued now (resolves even when the send fails; the failure is logged). */
   flush(): Promise<void>;
-  /** Sends what is queued and stops (bounded by `shutdownTimeoutMs`). */
+  /** Sends what is queued and stops taking events (bounded by `shutdownTimeoutMs`; never throws). */
   shutdown(): Promise<void>;
 }
 
@@ -41,7 +41,10 @@ export interface AnalyticsOptions {
   flushIntervalMs?: number;
   /** Queue length that triggers a send at once. */
   flushAt?: number;
+  /** Bound on the last send at shutdown. */
   shutdownTimeoutMs?: number;
+  /** Pause before the one retry of a failed send. */
+  retryDelayMs?: number;
 }
 
 const DISABLED: Analytics = Object.freeze({
@@ -68,7 +71,7 @@ export function createAnalytics(options: AnalyticsOptions, logger: Logger): Anal
     maxQueueSize: 10_000,
     requestTimeout: options.timeoutMs,
     fetchRetryCount: 1,
-    fetchRetryDelay: 1_000,
+    fetchRetryDelay: options.retryDelayMs ?? 1_000,
     disableGeoip: true,
     enableExceptionAutocapture: false,
   });
@@ -134,13 +137,17 @@ export function createAnalytics(options: AnalyticsOptions, logger: Logger): Anal
     async shutdown() {
       if (closed) return;
       closed = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      try {
-        await client.shutdown(options.shutdownTimeoutMs ?? 5_000);
-      } catch (err) {
-        log.warn({ err: describe(err) }, 'analytics events could not be sent on shutdown');
-      }
+      // One last send, bounded. Not posthog's own shutdown(): it prints a failed send on the console.
+      let bound: NodeJS.Timeout | undefined;
+      const expired = new Promise<void>((resolve) => {
+        bound = setTimeout(() => {
+          log.warn('analytics: shutdown time-out, events not sent are dropped');
+          resolve();
+        }, options.shutdownTimeoutMs ?? 5_000);
+        bound.unref();
+      });
+      await Promise.race([flush(), expired]);
+      clearTimeout(bound);
     },
   };
 }
