@@ -12,6 +12,7 @@ import { checkHandlers, mountOperations } from './http/operations.ts';
 import { checkPolicyRegistry, type PolicyEntry } from './http/policy.ts';
 import { requestContext } from './http/requestContext.ts';
 import type { AppState } from './http/state.ts';
+import type { Analytics } from './integrations/analytics.ts';
 import type { Logger } from './logger.ts';
 import { checkModules, handlers as allHandlers, POLICY_REGISTRY } from './modules/index.ts';
 
@@ -28,12 +29,17 @@ export interface AppDeps {
    * registered queues, not started.
    */
   jobs?: JobEngine;
+  /** Replaces the client built from the config (tests). */
+  analytics?: Analytics;
 }
 
 export interface App {
   koa: Koa<AppState>;
   context: AppContext;
-  /** Writes what is still buffered (API-key usage). Call after the HTTP server has closed, before the database. */
+  /**
+   * Writes what is still buffered (API-key usage, analytics events) and closes the mail transport. Call after
+   * the HTTP server has closed, before the database.
+   */
   close(): Promise<void>;
 }
 
@@ -54,14 +60,25 @@ export function createApp(deps: AppDeps): App {
   if (problems.length) throw new ContractError(problems);
 
   const jobs = deps.jobs ?? createJobEngine({ config: deps.config, db: deps.db, logger: deps.logger });
-  const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract, jobs });
+  const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract, jobs, analytics: deps.analytics });
+  const { analytics } = context;
   const koa = new Koa<AppState>({ proxy: deps.config.trustProxy });
   koa.silent = true; // the error boundary logs; Koa's default stderr printer would duplicate it
 
   koa.use(requestContext(deps.logger));
-  koa.use(errorBoundary({ jsonBodyLimitBytes: deps.config.jsonBodyLimitBytes }));
+  koa.use(
+    errorBoundary({
+      jsonBodyLimitBytes: deps.config.jsonBodyLimitBytes,
+      // Server exceptions go to analytics (spec §6.5 item 4); a no-op unless analytics is enabled.
+      onServerError: analytics.enabled ? (err, info) => analytics.captureException(err, info) : undefined,
+    }),
+  );
   koa.use(corsPolicy(deps.config.allowedOrigin));
   koa.use(identityResolver({ knex: deps.db.knex, superuserApiTokens: deps.config.superuserApiTokens, credentials: context.credentials }).middleware);
   for (const middleware of mountOperations({ app: context, handlers, registry })) koa.use(middleware);
-  return { koa, context, close: () => context.credentials.close() };
+  const close = async () => {
+    await Promise.all([context.credentials.close(), analytics.shutdown()]);
+    context.mailer.close();
+  };
+  return { koa, context, close };
 }

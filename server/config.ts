@@ -42,6 +42,20 @@ export interface Config {
   jobMaintenanceIntervalSeconds: number;
   /** On shutdown, how long running jobs may take to finish before they are failed (and retried on the next start). */
   jobShutdownTimeoutMs: number;
+  /** Outbound e-mail over SMTP (`smtp://user:pass@host:587`, `smtps://…:465`); unset → development outbox of `.eml` files under `<dataDir>/outbox/`. */
+  smtpUrl: string | undefined;
+  /** The From header of every outbound e-mail. */
+  emailFrom: string;
+  /** SMTP connection, greeting and socket time-out. */
+  smtpTimeoutMs: number;
+  /** Server business events and server exceptions go to PostHog only when true (spec §6.1, §6.5). */
+  analyticsEnabled: boolean;
+  /** PostHog project API key; required when analytics is enabled. */
+  posthogApiKey: string | undefined;
+  /** PostHog ingestion host (events are posted to `<host>/batch/`). */
+  posthogHost: string;
+  /** Time-out of one request to PostHog. */
+  analyticsTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +100,9 @@ export function loadConfig(env: Env = process.env): Config {
     .split(',')
     .map((token) => token.trim())
     .filter(Boolean);
+  const analyticsEnabled = bool(env, 'ANALYTICS_ENABLED', false);
+  const posthogApiKey = str(env, 'POSTHOG_API_KEY');
+  if (analyticsEnabled && !posthogApiKey) throw new ConfigError('POSTHOG_API_KEY is required when ANALYTICS_ENABLED=true');
   return {
     nodeEnv,
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -121,5 +138,20 @@ export function loadConfig(env: Env = process.env): Config {
     jobPollIntervalSeconds: int(env, 'JOB_POLL_INTERVAL_SECONDS', 2, 1, 600),
     jobMaintenanceIntervalSeconds: int(env, 'JOB_MAINTENANCE_INTERVAL_SECONDS', 30, 1, 3600),
     jobShutdownTimeoutMs: int(env, 'JOB_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),
+    smtpUrl: smtpUrl(env),
+    emailFrom: str(env, 'EMAIL_FROM') ?? 'Venue <no-reply@venue.local>',
+    smtpTimeoutMs: int(env, 'SMTP_TIMEOUT_MS', 10_000, 100, 300_000),
+    analyticsEnabled,
+    posthogApiKey,
+    posthogHost: (str(env, 'POSTHOG_HOST') ?? 'https://us.i.posthog.com').replace(/\/+$/, ''),
+    analyticsTimeoutMs: int(env, 'ANALYTICS_TIMEOUT_MS', 5_000, 100, 60_000),
   };
+}
+
+function smtpUrl(env: Env): string | undefined {
+  const raw = str(env, 'SMTP_URL');
+  if (raw !== undefined && !/^smtps?:\/\/[^/]/i.test(raw)) {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  return raw;
 }

@@ -5,6 +5,8 @@ import type { JobEngine } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
 import { ApiKeyCredentials } from './auth/apiKeyCredentials.ts';
 import { SignInThrottle } from './auth/throttle.ts';
+import { createAnalytics, type Analytics } from './integrations/analytics.ts';
+import { createMailer, type Mailer } from './integrations/mail.ts';
 
 /** The services every handler can reach through `call.app`. One per running app. */
 export interface AppContext {
@@ -18,11 +20,31 @@ export interface AppContext {
   /** Background jobs: `call.app.jobs.enqueue(queue, data, { trx })` inside a command's transaction. */
   jobs: JobEngine;
   startedAt: number;
+  /** PostHog business events and server exceptions; does nothing unless ANALYTICS_ENABLED=true. */
+  analytics: Analytics;
+  /** Outbound e-mail: SMTP when SMTP_URL is set, else the development outbox (`.eml` files). Used by the email.send job. */
+  mailer: Mailer;
 }
 
-export function createAppContext(deps: { config: Config; db: Database; logger: Logger; contract: Contract; jobs: JobEngine }): AppContext {
+export function createAppContext(deps: {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  contract: Contract;
+  jobs: JobEngine;
+  analytics?: Analytics;
+  mailer?: Mailer;
+}): AppContext {
+  const { config, logger } = deps;
   return {
     ...deps,
+    analytics:
+      deps.analytics ??
+      createAnalytics(
+        { enabled: config.analyticsEnabled, apiKey: config.posthogApiKey, host: config.posthogHost, timeoutMs: config.analyticsTimeoutMs },
+        logger,
+      ),
+    mailer: deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, timeoutMs: config.smtpTimeoutMs }, logger),
     signInThrottle: new SignInThrottle(deps.config.signInMaxFailures, deps.config.signInWindowSeconds * 1000),
     credentials: new ApiKeyCredentials(deps.db.knex, deps.logger, deps.config.apiKeyCacheMs, deps.config.apiKeyUsageFlushMs),
     startedAt: Date.now(),

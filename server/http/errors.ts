@@ -5,19 +5,52 @@ import { MalformedBody, PayloadTooLarge, Problem, UnsupportedMediaType } from '.
 
 const PROBLEM_TYPE_BASE = 'https://venue.local/problems/';
 
+/** What the boundary tells `onServerError` about a request that failed with a 5xx: never its body or headers. */
+export interface ServerErrorInfo {
+  requestId: string;
+  method: string;
+  /** The matched route template (`/api/sudo/users/:id`) when the router matched one, else the path (no query). */
+  route: string;
+  status: number;
+}
+
+export interface ErrorBoundaryOptions {
+  jsonBodyLimitBytes: number;
+  /** Called (synchronously, must not throw) for every response with status ≥ 500, e.g. analytics. */
+  onServerError?: (err: unknown, info: ServerErrorInfo) => void;
+}
+
 /**
  * Turns anything thrown below into a problem+json response. `public` callers get the sanitized form;
  * staff and above also get the error name, message, stack and cause chain (spec §7).
  */
-export function errorBoundary(options: { jsonBodyLimitBytes: number }): Koa.Middleware<AppState> {
+export function errorBoundary(options: ErrorBoundaryOptions): Koa.Middleware<AppState> {
+  const { onServerError } = options;
   // A promise chain, not an async function: one await less on every request (koa-compose turns a synchronous
   // throw below into a rejection, so the catch sees everything).
   return (ctx, next) =>
     next().catch((thrown: unknown) => {
       const problem = toProblem(thrown, options.jsonBodyLimitBytes);
-      if (problem.status >= 500) ctx.state.log?.error({ err: thrown }, 'request failed');
+      if (problem.status >= 500) {
+        ctx.state.log?.error({ err: thrown }, 'request failed');
+        if (onServerError) reportServerError(onServerError, thrown, ctx, problem.status);
+      }
       renderProblem(ctx, problem, thrown);
     });
+}
+
+function reportServerError(
+  report: NonNullable<ErrorBoundaryOptions['onServerError']>,
+  thrown: unknown,
+  ctx: Koa.ParameterizedContext<AppState>,
+  status: number,
+): void {
+  try {
+    const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+    report(thrown, { requestId: ctx.state.requestId, method: ctx.method, route: typeof route === 'string' ? route : ctx.path, status });
+  } catch (err) {
+    ctx.state.log?.warn({ err }, 'server error report failed');
+  }
 }
 
 export function renderProblem(ctx: Koa.ParameterizedContext<AppState>, problem: Problem, thrown: unknown = problem): void {

@@ -1,14 +1,15 @@
+import { jobs as emailJobs } from '../modules/email/jobs.ts';
 import type { QueueDefinition } from './types.ts';
 
 /**
  * Every module's queues. A module with background work exports them from `server/modules/<area>/jobs.ts`:
  *
- *   export const jobs: QueueDefinition[] = [{ name: 'mail.send', handler: sendMail, retryLimit: 5, … }];
+ *   export const jobs: QueueDefinition[] = [{ name: 'email.send', handler: deliver, retryLimit: 5, … }];
  *
- * and is added here: `import { jobs as mailJobs } from '../modules/mail/jobs.ts'` then `mailJobs` in the list.
+ * and is added here: `import { jobs as emailJobs } from '../modules/email/jobs.ts'` then `emailJobs` in the list.
  * The engine registers these queues at start and refuses to enqueue on any other.
  */
-const MODULE_JOBS: ReadonlyArray<readonly QueueDefinition[]> = [];
+const MODULE_JOBS: ReadonlyArray<readonly QueueDefinition[]> = [emailJobs];
 
 /** The modules' lists as one, refusing a queue name used twice. */
 export function collectQueues(lists: ReadonlyArray<readonly QueueDefinition[]>): QueueDefinition[] {

@@ -1,0 +1,70 @@
+import type { Knex } from 'knex';
+import type { Mailer } from '../../integrations/mail.ts';
+import type { QueueDefinition } from '../../jobs/types.ts';
+import type { Logger } from '../../logger.ts';
+import { deliverEmail, EMAIL_SEND_QUEUE, type DeliveryOutcome, type EmailSendJobData } from './service.ts';
+
+/**
+ * What a handler gets from the job engine: the job's data and its retry bookkeeping (pg-boss names:
+ * `retryCount` is how many retries already ran, 0 on the first attempt).
+ */
+export interface JobRun<T> {
+  id?: string;
+  data: T;
+  retryCount?: number;
+  retryLimit?: number;
+}
+
+/** The services a handler may use (a subset of AppContext). */
+export interface JobDeps {
+  db: { knex: Knex };
+  mailer: Mailer;
+  logger: Logger;
+}
+
+export interface JobDefinition<T> {
+  name: string;
+  handler(job: JobRun<T>, deps: JobDeps): Promise<unknown>;
+  retryLimit: number;
+  /** Seconds before the first retry; doubled each time with `retryBackoff`. */
+  retryDelay: number;
+  retryBackoff: boolean;
+  /** A run taking longer is considered lost and retried. Above the SMTP time-outs of one send. */
+  expireInSeconds: number;
+}
+
+export const EMAIL_SEND_RETRY_LIMIT = 5;
+
+/** True when no retry follows this run: `retryCount` has reached the limit. */
+export function isFinalAttempt(job: Pick<JobRun<unknown>, 'retryCount' | 'retryLimit'>, retryLimit = EMAIL_SEND_RETRY_LIMIT): boolean {
+  return (job.retryCount ?? 0) >= (job.retryLimit ?? retryLimit);
+}
+
+const emailSend: JobDefinition<EmailSendJobData> = {
+  name: EMAIL_SEND_QUEUE,
+  // 6 attempts: at once, then about 30 s, 1 min, 2 min, 4 min, 8 min later (≈ 15 min of retries).
+  retryLimit: EMAIL_SEND_RETRY_LIMIT,
+  retryDelay: 30,
+  retryBackoff: true,
+  expireInSeconds: 120,
+  handler: (job, deps): Promise<DeliveryOutcome> =>
+    deliverEmail({ knex: deps.db.knex, mailer: deps.mailer, logger: deps.logger }, job.data.messageId, {
+      finalAttempt: isFinalAttempt(job),
+    }),
+};
+
+/** The module's definitions as the job engine runs them: the engine's attempt count is 1 on the first run. */
+function forEngine<T extends object>(definition: JobDefinition<T>): QueueDefinition<T> {
+  const { handler, ...settings } = definition;
+  return {
+    ...settings,
+    handler(data, job) {
+      if (!job.app) throw new Error(`${definition.name}: the job engine was started without the app's services`);
+      return handler({ id: job.id, data, retryCount: job.attempt - 1, retryLimit: job.retryLimit }, { db: job.app.db, mailer: job.app.mailer, logger: job.log });
+    },
+  };
+}
+
+/** This module's queues and their (idempotent) handlers, for the job engine to register. */
+export const definitions: JobDefinition<any>[] = [emailSend];
+export const jobs: QueueDefinition[] = definitions.map(forEngine);

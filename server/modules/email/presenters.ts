@@ -1,0 +1,40 @@
+import { iso } from '../presenting.ts';
+import type { EmailMessage } from './models.ts';
+
+/** A ledger row in a list: delivery metadata and links, never the rendered snapshots (spec §2.3). */
+export function presentEmailListItem(message: EmailMessage) {
+  return {
+    id: message.id,
+    status: message.status,
+    to: message.toAddress,
+    from: message.fromAddress,
+    subject: message.subject,
+    template: message.template,
+    locale: message.locale,
+    customerId: message.customerId,
+    reservationId: message.reservationId,
+    attachments: (message.attachments ?? []).map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      size: a.size,
+      contentId: a.contentId,
+    })),
+    attempts: message.attempts,
+    providerMessageId: message.providerMessageId,
+    lastError: message.lastError,
+    lastAttemptAt: iso(message.lastAttemptAt),
+    sentAt: iso(message.sentAt),
+    createdAt: iso(message.createdAt)!,
+    updatedAt: iso(message.updatedAt)!,
+  };
+}
+
+/** One message in full: the list fields plus the rendered HTML and text snapshots and the provider's answer. */
+export function presentEmailMessage(message: EmailMessage) {
+  return {
+    ...presentEmailListItem(message),
+    providerResponse: message.providerResponse,
+    htmlBody: message.htmlBody ?? '',
+    textBody: message.textBody ?? '',
+  };
+}

@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Eta } from 'eta';
+import { checkInQrPng } from './qr.ts';
+
+/**
+ * E-mail templates are files under `templates/`: `<name>.<locale>.eta`, each with three sections introduced by
+ * a line `=== subject ===`, `=== html ===` and `=== text ===`. The HTML section is wrapped in
+ * `layout.html.eta`. HTML is rendered with Eta's auto-escaping on (`<%= %>` escapes; `<%~ %>` is raw and is
+ * used only by the layout for the already rendered body); the subject and the text part are rendered without
+ * HTML escaping (they are not HTML; nodemailer encodes the header). A locale without its file falls back to `en`.
+ */
+
+export const LOCALES = ['en', 'vi'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en';
+
+/** The venue's wall clock: show times are written in it whatever the server's time zone. */
+export const VENUE_TIME_ZONE = 'Asia/Ho_Chi_Minh';
+
+export interface ReservationConfirmationData {
+  guestName: string;
+  showName: string;
+  /** The show event's start (ISO string or Date). */
+  startsAt: string | Date;
+  partySize: number;
+  /** Integer VND. */
+  totalVnd: number;
+  reservationReference: string;
+  /** Encoded in the check-in QR code (inline image). */
+  checkInToken: string;
+}
+
+export interface TestMessageData {
+  note?: string;
+}
+
+/** Template name → the data its caller gives. */
+export interface TemplateDataMap {
+  'reservation-confirmation': ReservationConfirmationData;
+  'test-message': TestMessageData;
+}
+export type TemplateName = keyof TemplateDataMap;
+
+/** An attachment a template adds (the caller's own attachments are added to these). */
+export interface TemplateAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+  contentId?: string;
+}
+
+interface TemplateDefinition<T> {
+  /** Derived variables and attachments (e.g. the QR image) for one rendering. */
+  prepare(data: T): Promise<{ vars?: Record<string, unknown>; attachments?: TemplateAttachment[] }>;
+}
+
+export const CHECK_IN_QR_CONTENT_ID = 'checkin-qr@venue';
+
+const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]> } = {
+  'reservation-confirmation': {
+    async prepare(data) {
+      for (const field of ['guestName', 'showName', 'reservationReference', 'checkInToken'] as const) {
+        if (typeof data[field] !== 'string' || data[field] === '') throw new TypeError(`reservation-confirmation: ${field} is required`);
+      }
+      if (!Number.isInteger(data.partySize) || data.partySize < 1) throw new TypeError('reservation-confirmation: partySize must be a positive integer');
+      if (!Number.isSafeInteger(data.totalVnd) || data.totalVnd < 0) throw new TypeError('reservation-confirmation: totalVnd must be a whole number of VND');
+      if (Number.isNaN(new Date(data.startsAt).getTime())) throw new TypeError('reservation-confirmation: startsAt must be a date');
+      const png = await checkInQrPng(data.checkInToken);
+      return {
+        vars: { qrContentId: CHECK_IN_QR_CONTENT_ID },
+        attachments: [{ filename: 'check-in.png', contentType: 'image/png', content: png, contentId: CHECK_IN_QR_CONTENT_ID }],
+      };
+    },
+  },
+  'test-message': {
+    async prepare() {
+      return {};
+    },
+  },
+};
+
+export function isTemplateName(name: string): name is TemplateName {
+  return Object.hasOwn(DEFINITIONS, name);
+}
+
+const TEMPLATES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'templates');
+
+const htmlEta = new Eta({ autoEscape: true, cache: true, useWith: false });
+// The text part keeps its line ends as written (Eta trims the newline after a tag by default).
+const plainEta = new Eta({ autoEscape: false, autoTrim: false, cache: true, useWith: false });
+
+interface CompiledTemplate {
+  subject: ReturnType<Eta['compile']>;
+  html: ReturnType<Eta['compile']>;
+  text: ReturnType<Eta['compile']>;
+}
+
+const compiled = new Map<string, CompiledTemplate | null>();
+let layout: ReturnType<Eta['compile']> | undefined;
+
+function load(name: TemplateName, locale: Locale): CompiledTemplate | null {
+  const key = `${name}.${locale}`;
+  if (compiled.has(key)) return compiled.get(key)!;
+  const file = path.join(TEMPLATES_DIR, `${key}.eta`);
+  let result: CompiledTemplate | null = null;
+  if (fs.existsSync(file)) {
+    const sections = parseSections(fs.readFileSync(file, 'utf8'), file);
+    result = {
+      subject: plainEta.compile(sections.subject),
+      html: htmlEta.compile(sections.html),
+      text: plainEta.compile(sections.text),
+    };
+  }
+  compiled.set(key, result);
+  return result;
+}
+
+function parseSections(source: string, file: string): Record<'subject' | 'html' | 'text', string> {
+  const parts: Record<string, string> = {};
+  const marker = /^=== (subject|html|text) ===\r?\n/gm;
+  const found = [...source.matchAll(marker)];
+  found.forEach((match, index) => {
+    const start = match.index! + match[0].length;
+    const end = index + 1 < found.length ? found[index + 1].index! : source.length;
+    parts[match[1]] = source.slice(start, end);
+  });
+  for (const section of ['subject', 'html', 'text']) {
+    if (parts[section] === undefined) throw new Error(`${file}: missing the "=== ${section} ===" section`);
+  }
+  return parts as Record<'subject' | 'html' | 'text', string>;
+}
+
+/** `vi`, `vi-VN`, `VI` → `vi`; anything without its template file → `en`. */
+export function resolveLocale(name: TemplateName, requested: string | undefined | null): Locale {
+  const primary = (requested ?? '').trim().toLowerCase().split(/[-_]/)[0];
+  const locale = (LOCALES as readonly string[]).includes(primary) ? (primary as Locale) : DEFAULT_LOCALE;
+  return load(name, locale) ? locale : DEFAULT_LOCALE;
+}
+
+const FOOTERS: Record<Locale, (venue: string) => string> = {
+  en: (venue) => `${venue}. You receive this e-mail because of a reservation or a request you made.`,
+  vi: (venue) => `${venue}. Quý khách nhận được thư này vì đã đặt chỗ hoặc gửi yêu cầu cho chúng tôi.`,
+};
+
+/** Locale-aware formatters handed to every template. */
+export function formatters(locale: Locale) {
+  const tag = locale === 'vi' ? 'vi-VN' : 'en-GB';
+  const vnd = locale === 'vi' ? new Intl.NumberFormat('vi-VN', { style: 'currency', currency: 'VND' }) : new Intl.NumberFormat('en-US');
+  const fullDate = new Intl.DateTimeFormat(tag, { dateStyle: 'full', timeZone: VENUE_TIME_ZONE });
+  const time = new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: VENUE_TIME_ZONE });
+  const date = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'long', year: 'numeric', timeZone: VENUE_TIME_ZONE });
+  return {
+    /** en: `1,500,000 VND`; vi: `1.500.000 ₫`. */
+    formatVnd: (amount: number) => (locale === 'vi' ? vnd.format(amount) : `${vnd.format(amount)} VND`),
+    /** en: `Saturday, 5 December 2026 at 19:30`; vi: `19:30, Thứ Bảy, 5 tháng 12, 2026` (venue time). */
+    formatDateTime: (value: string | Date) => {
+      const when = new Date(value);
+      return locale === 'vi' ? `${time.format(when)}, ${fullDate.format(when)}` : `${fullDate.format(when)} at ${time.format(when)}`;
+    },
+    formatDate: (value: string | Date) => date.format(new Date(value)),
+  };
+}
+
+export interface RenderedEmail {
+  locale: Locale;
+  subject: string;
+  html: string;
+  text: string;
+  attachments: TemplateAttachment[];
+}
+
+/** Renders one template in the requested locale (or `en`), with the attachments the template adds. */
+export async function renderTemplate<K extends TemplateName>(
+  name: K,
+  requestedLocale: string | undefined | null,
+  data: TemplateDataMap[K],
+  options: { venueName: string },
+): Promise<RenderedEmail> {
+  if (!isTemplateName(name)) throw new TypeError(`unknown e-mail template "${name}"`);
+  const locale = resolveLocale(name, requestedLocale);
+  const template = load(name, locale);
+  if (!template) throw new Error(`e-mail template "${name}" has no ${DEFAULT_LOCALE} file`);
+  const prepared = await (DEFINITIONS[name] as TemplateDefinition<TemplateDataMap[K]>).prepare(data);
+  const it = { ...data, ...prepared.vars, ...formatters(locale), locale, venueName: options.venueName };
+  const subject = template.subject.call(plainEta, it).replace(/\s+/g, ' ').trim();
+  const body = template.html.call(htmlEta, it);
+  layout ??= htmlEta.compile(fs.readFileSync(path.join(TEMPLATES_DIR, 'layout.html.eta'), 'utf8'));
+  const html = layout.call(htmlEta, { locale, subject, body, footer: FOOTERS[locale](options.venueName) });
+  const text = template.text.call(plainEta, it).replace(/\n{3,}/g, '\n\n').trim() + '\n';
+  return { locale, subject, html, text, attachments: prepared.attachments ?? [] };
+}
