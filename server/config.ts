@@ -31,6 +31,23 @@ export interface Config {
   seedPasswords: { admin?: string; marketing?: string; staff?: string };
   /** `npm start` seeds the embedded database on boot unless false. */
   seedOnStart: boolean;
+  /**
+   * Largest non-JSON request body (multipart/form-data, raw bytes) an operation takes when its contract says
+   * nothing (`x-max-upload-bytes` on the operation or media type overrides it). Bodies are held in memory.
+   */
+  uploadBodyLimitBytes: number;
+  /** Object storage for blobs: `local` (files under `<DATA_DIR>/blobs`) or `s3` (any S3-compatible service). */
+  storageDriver: 'local' | 's3';
+  /** S3 endpoint URL (MinIO, R2, s3rver …); unset → AWS's own for the region. */
+  storageS3Endpoint: string | undefined;
+  /** S3 bucket; required with STORAGE_DRIVER=s3. */
+  storageS3Bucket: string | undefined;
+  storageS3Region: string;
+  /** S3 credentials; unset → the SDK's default chain (environment, profile, instance role). */
+  storageS3AccessKeyId: string | undefined;
+  storageS3SecretAccessKey: string | undefined;
+  /** Path-style URLs (`endpoint/bucket/key`), which most self-hosted S3-compatible servers need. */
+  storageS3ForcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +92,9 @@ export function loadConfig(env: Env = process.env): Config {
     .split(',')
     .map((token) => token.trim())
     .filter(Boolean);
+  const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
+  const s3Bucket = str(env, 'STORAGE_S3_BUCKET');
+  if (storageDriver === 's3' && !s3Bucket) throw new ConfigError('STORAGE_S3_BUCKET is required when STORAGE_DRIVER=s3');
   return {
     nodeEnv,
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -101,5 +121,13 @@ export function loadConfig(env: Env = process.env): Config {
       staff: str(env, 'SEED_STAFF_PASSWORD'),
     },
     seedOnStart: bool(env, 'SEED_ON_START', true),
+    uploadBodyLimitBytes: int(env, 'UPLOAD_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 512 * 1024 * 1024),
+    storageDriver,
+    storageS3Endpoint: str(env, 'STORAGE_S3_ENDPOINT'),
+    storageS3Bucket: s3Bucket,
+    storageS3Region: str(env, 'STORAGE_S3_REGION') ?? 'us-east-1',
+    storageS3AccessKeyId: str(env, 'STORAGE_S3_ACCESS_KEY_ID'),
+    storageS3SecretAccessKey: str(env, 'STORAGE_S3_SECRET_ACCESS_KEY'),
+    storageS3ForcePathStyle: bool(env, 'STORAGE_S3_FORCE_PATH_STYLE', false),
   };
 }

@@ -27,9 +27,29 @@ export interface Operation {
   permission?: string;
   apiKey: 'allow' | 'deny';
   parameters: Parameter[];
-  requestBody?: { required: boolean; content: Record<string, JsonSchema> };
+  requestBody?: RequestBody;
   /** Status ("200", "default") → content type → schema (undefined when the response has no body). */
   responses: Record<string, Record<string, JsonSchema | undefined>>;
+}
+
+/** One declared request media type. */
+export interface MediaType {
+  schema: JsonSchema;
+  /** `x-max-upload-bytes` on the media type object; overrides the operation's. */
+  maxBytes?: number;
+  /** OpenAPI `encoding`: per form field, the accepted part types (`image/png, image/jpeg`, `image/*`). */
+  encoding: Record<string, { contentType?: string[] }>;
+}
+
+export interface RequestBody {
+  required: boolean;
+  /** Media type → schema (`application/json`, `multipart/form-data`, `image/png` …). */
+  content: Record<string, JsonSchema>;
+  media: Record<string, MediaType>;
+  /** `x-max-upload-bytes` on the operation: the largest non-JSON body (multipart or raw) it takes. */
+  maxBytes?: number;
+  /** `x-raw-body: true`: the handler also gets a JSON body's exact bytes (`call.rawBody`), e.g. for signatures. */
+  rawBody: boolean;
 }
 
 export interface Contract {
@@ -92,12 +112,7 @@ export function loadContract(file = CONTRACT_PATH): Contract {
         permission: op['x-permission'],
         apiKey: op['x-api-key'] === 'deny' ? 'deny' : 'allow',
         parameters: parameters.map((p: any) => ({ name: p.name, in: p.in, required: Boolean(p.required), schema: p.schema ?? {} })),
-        requestBody: body
-          ? {
-              required: Boolean(body.required),
-              content: Object.fromEntries(Object.entries<any>(body.content ?? {}).map(([t, m]) => [t, m.schema ?? {}])),
-            }
-          : undefined,
+        requestBody: body ? readRequestBody(op, body, where, problems) : undefined,
         responses,
       });
     }
@@ -109,6 +124,34 @@ export function loadContract(file = CONTRACT_PATH): Contract {
   }
   if (problems.length) throw new ContractError(problems);
   return { text, document, operations };
+}
+
+const byteLimit = (value: unknown, where: string, problems: string[]): number | undefined => {
+  if (value === undefined) return undefined;
+  if (Number.isSafeInteger(value) && (value as number) > 0) return value as number;
+  problems.push(`${where}: x-max-upload-bytes must be a positive whole number of bytes`);
+  return undefined;
+};
+
+function readRequestBody(op: any, body: any, where: string, problems: string[]): RequestBody {
+  const media: Record<string, MediaType> = {};
+  for (const [type, m] of Object.entries<any>(body.content ?? {})) {
+    const encoding: MediaType['encoding'] = {};
+    for (const [field, enc] of Object.entries<any>(m?.encoding ?? {})) {
+      encoding[field] = {
+        contentType: typeof enc?.contentType === 'string' ? enc.contentType.split(',').map((t: string) => t.trim().toLowerCase()).filter(Boolean) : undefined,
+      };
+    }
+    media[type.toLowerCase()] = { schema: m?.schema ?? {}, maxBytes: byteLimit(m?.['x-max-upload-bytes'], `${where} ${type}`, problems), encoding };
+  }
+  if (op['x-raw-body'] !== undefined && typeof op['x-raw-body'] !== 'boolean') problems.push(`${where}: x-raw-body must be true or false`);
+  return {
+    required: Boolean(body.required),
+    content: Object.fromEntries(Object.entries(media).map(([t, m]) => [t, m.schema])),
+    media,
+    maxBytes: byteLimit(op['x-max-upload-bytes'], where, problems),
+    rawBody: op['x-raw-body'] === true,
+  };
 }
 
 /** `/api/sudo/users/{userId}` → `/api/sudo/users/:userId` for @koa/router. */
