@@ -12,6 +12,7 @@ import { checkPolicyRegistry, POLICY_REGISTRY, type PolicyEntry } from './http/p
 import { requestContext } from './http/requestContext.ts';
 import type { AppState } from './http/state.ts';
 import type { Logger } from './logger.ts';
+import type { StorageDriver } from './storage/driver.ts';
 import { handlers as allHandlers } from './modules/index.ts';
 
 export interface AppDeps {
@@ -21,6 +22,8 @@ export interface AppDeps {
   contract?: Contract;
   handlers?: HandlerMap;
   registry?: PolicyEntry[];
+  /** Object storage; made from the config when absent (and then closed with the app). */
+  storage?: StorageDriver;
 }
 
 export interface App {
@@ -42,7 +45,7 @@ export function createApp(deps: AppDeps): App {
   const problems = [...checkHandlers(contract.operations, handlers), ...checkPolicyRegistry(contract, registry)];
   if (problems.length) throw new ContractError(problems);
 
-  const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract });
+  const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract, storage: deps.storage });
   const koa = new Koa<AppState>({ proxy: deps.config.trustProxy });
   koa.silent = true; // the error boundary logs; Koa's default stderr printer would duplicate it
 
@@ -51,5 +54,9 @@ export function createApp(deps: AppDeps): App {
   koa.use(corsPolicy(deps.config.allowedOrigin));
   koa.use(identityResolver({ knex: deps.db.knex, superuserApiTokens: deps.config.superuserApiTokens, credentials: context.credentials }).middleware);
   for (const middleware of mountOperations({ app: context, handlers, registry })) koa.use(middleware);
-  return { koa, context, close: () => context.credentials.close() };
+  const close = async () => {
+    await context.credentials.close();
+    if (!deps.storage) await context.storage.close?.();
+  };
+  return { koa, context, close };
 }

@@ -265,6 +265,9 @@ function invoke(
         throw new Error(`Response does not match openapi.yaml: ${mismatch}`);
       }
     }
+    // No body: an explicit null first (Koa would otherwise send the status message, "Found", as a text body;
+    // a null body sets 204, so the status comes after it).
+    if (kind === 'none') ctx.body = null;
     ctx.status = reply.status;
     if (kind === 'json') ctx.body = JSON.stringify(body);
     else if (kind === 'text') ctx.body = body as string;
