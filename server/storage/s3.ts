@@ -3,7 +3,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
-  ListObjectsV2Command,
+  ListObjectsCommand,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
@@ -89,11 +89,13 @@ export class S3Storage implements StorageDriver {
 
   async list(prefix = '', options: { startAfter?: string; limit?: number } = {}) {
     assertSafePrefix(prefix);
+    // ListObjects (v1, Marker = the last key seen): every S3-compatible server takes it, and paging needs no
+    // server-made continuation token (s3rver's cannot be made on OpenSSL 3, for one).
     const out = await this.client.send(
-      new ListObjectsV2Command({
+      new ListObjectsCommand({
         Bucket: this.bucket,
         Prefix: prefix || undefined,
-        StartAfter: options.startAfter,
+        Marker: options.startAfter,
         MaxKeys: Math.min(options.limit ?? 1000, 1000),
       }),
     );
