@@ -15,6 +15,7 @@ import type { AppState } from './http/state.ts';
 import type { Analytics } from './integrations/analytics.ts';
 import type { Logger } from './logger.ts';
 import { checkModules, handlers as allHandlers, POLICY_REGISTRY } from './modules/index.ts';
+import type { StorageDriver } from './storage/driver.ts';
 
 export interface AppDeps {
   config: Config;
@@ -31,6 +32,8 @@ export interface AppDeps {
   jobs?: JobEngine;
   /** Replaces the client built from the config (tests). */
   analytics?: Analytics;
+  /** Object storage; made from the config when absent (and then closed with the app). */
+  storage?: StorageDriver;
 }
 
 export interface App {
@@ -60,7 +63,7 @@ export function createApp(deps: AppDeps): App {
   if (problems.length) throw new ContractError(problems);
 
   const jobs = deps.jobs ?? createJobEngine({ config: deps.config, db: deps.db, logger: deps.logger });
-  const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract, jobs, analytics: deps.analytics });
+  const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract, jobs, analytics: deps.analytics, storage: deps.storage });
   const { analytics } = context;
   const koa = new Koa<AppState>({ proxy: deps.config.trustProxy });
   koa.silent = true; // the error boundary logs; Koa's default stderr printer would duplicate it
@@ -79,6 +82,7 @@ export function createApp(deps: AppDeps): App {
   const close = async () => {
     await Promise.all([context.credentials.close(), analytics.shutdown()]);
     context.mailer.close();
+    if (!deps.storage) await context.storage.close?.();
   };
   return { koa, context, close };
 }

@@ -56,6 +56,23 @@ export interface Config {
   posthogHost: string;
   /** Time-out of one request to PostHog. */
   analyticsTimeoutMs: number;
+  /**
+   * Largest non-JSON request body (multipart/form-data, raw bytes) an operation takes when its contract says
+   * nothing (`x-max-upload-bytes` on the operation or media type overrides it). Bodies are held in memory.
+   */
+  uploadBodyLimitBytes: number;
+  /** Object storage for blobs: `local` (files under `<DATA_DIR>/blobs`) or `s3` (any S3-compatible service). */
+  storageDriver: 'local' | 's3';
+  /** S3 endpoint URL (MinIO, R2, s3rver …); unset → AWS's own for the region. */
+  storageS3Endpoint: string | undefined;
+  /** S3 bucket; required with STORAGE_DRIVER=s3. */
+  storageS3Bucket: string | undefined;
+  storageS3Region: string;
+  /** S3 credentials; unset → the SDK's default chain (environment, profile, instance role). */
+  storageS3AccessKeyId: string | undefined;
+  storageS3SecretAccessKey: string | undefined;
+  /** Path-style URLs (`endpoint/bucket/key`), which most self-hosted S3-compatible servers need. */
+  storageS3ForcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -103,6 +120,9 @@ export function loadConfig(env: Env = process.env): Config {
   const analyticsEnabled = bool(env, 'ANALYTICS_ENABLED', false);
   const posthogApiKey = str(env, 'POSTHOG_API_KEY');
   if (analyticsEnabled && !posthogApiKey) throw new ConfigError('POSTHOG_API_KEY is required when ANALYTICS_ENABLED=true');
+  const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
+  const s3Bucket = str(env, 'STORAGE_S3_BUCKET');
+  if (storageDriver === 's3' && !s3Bucket) throw new ConfigError('STORAGE_S3_BUCKET is required when STORAGE_DRIVER=s3');
   return {
     nodeEnv,
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -145,6 +165,14 @@ export function loadConfig(env: Env = process.env): Config {
     posthogApiKey,
     posthogHost: (str(env, 'POSTHOG_HOST') ?? 'https://us.i.posthog.com').replace(/\/+$/, ''),
     analyticsTimeoutMs: int(env, 'ANALYTICS_TIMEOUT_MS', 5_000, 100, 60_000),
+    uploadBodyLimitBytes: int(env, 'UPLOAD_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 512 * 1024 * 1024),
+    storageDriver,
+    storageS3Endpoint: str(env, 'STORAGE_S3_ENDPOINT'),
+    storageS3Bucket: s3Bucket,
+    storageS3Region: str(env, 'STORAGE_S3_REGION') ?? 'us-east-1',
+    storageS3AccessKeyId: str(env, 'STORAGE_S3_ACCESS_KEY_ID'),
+    storageS3SecretAccessKey: str(env, 'STORAGE_S3_SECRET_ACCESS_KEY'),
+    storageS3ForcePathStyle: bool(env, 'STORAGE_S3_FORCE_PATH_STYLE', false),
   };
 }
 

@@ -7,6 +7,7 @@ import { ApiKeyCredentials } from './auth/apiKeyCredentials.ts';
 import { SignInThrottle } from './auth/throttle.ts';
 import { createAnalytics, type Analytics } from './integrations/analytics.ts';
 import { createMailer, type Mailer } from './integrations/mail.ts';
+import { createStorage, type StorageDriver } from './storage/index.ts';
 
 /** The services every handler can reach through `call.app`. One per running app. */
 export interface AppContext {
@@ -24,6 +25,8 @@ export interface AppContext {
   analytics: Analytics;
   /** Outbound e-mail: SMTP when SMTP_URL is set, else the development outbox (`.eml` files). Used by the email.send job. */
   mailer: Mailer;
+  /** Object storage for blobs (local disk or S3-compatible, from STORAGE_DRIVER). */
+  storage: StorageDriver;
 }
 
 export function createAppContext(deps: {
@@ -34,6 +37,7 @@ export function createAppContext(deps: {
   jobs: JobEngine;
   analytics?: Analytics;
   mailer?: Mailer;
+  storage?: StorageDriver;
 }): AppContext {
   const { config, logger } = deps;
   return {
@@ -45,6 +49,7 @@ export function createAppContext(deps: {
         logger,
       ),
     mailer: deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, timeoutMs: config.smtpTimeoutMs }, logger),
+    storage: deps.storage ?? createStorage(config),
     signInThrottle: new SignInThrottle(deps.config.signInMaxFailures, deps.config.signInWindowSeconds * 1000),
     credentials: new ApiKeyCredentials(deps.db.knex, deps.logger, deps.config.apiKeyCacheMs, deps.config.apiKeyUsageFlushMs),
     startedAt: Date.now(),

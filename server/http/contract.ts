@@ -31,11 +31,33 @@ export interface Operation {
   /** The declared security requirements (derived from x-access by the bundler; checked at boot). */
   security?: Array<Record<string, string[]>>;
   parameters: Parameter[];
-  requestBody?: { required: boolean; content: Record<string, JsonSchema>; pointers: Record<string, string> };
+  requestBody?: RequestBody;
   /** Status ("200", "default") → content type → schema (undefined when the response has no body). */
   responses: Record<string, Record<string, JsonSchema | undefined>>;
   /** `"<status> <content type>"` → JSON pointer of that response's schema in the bundled document. */
   responsePointers: Record<string, string>;
+}
+
+/** One declared request media type. */
+export interface MediaType {
+  schema: JsonSchema;
+  /** `x-max-upload-bytes` on the media type object; overrides the operation's. */
+  maxBytes?: number;
+  /** OpenAPI `encoding`: per form field, the accepted part types (`image/png, image/jpeg`, `image/*`). */
+  encoding: Record<string, { contentType?: string[] }>;
+}
+
+export interface RequestBody {
+  required: boolean;
+  /** Media type → schema (`application/json`, `multipart/form-data`, `image/png` …). */
+  content: Record<string, JsonSchema>;
+  /** Media type → JSON pointer of its schema in the bundled document (validators refer to it there). */
+  pointers: Record<string, string>;
+  media: Record<string, MediaType>;
+  /** `x-max-upload-bytes` on the operation: the largest non-JSON body (multipart or raw) it takes. */
+  maxBytes?: number;
+  /** `x-raw-body: true`: the handler also gets a JSON body's exact bytes (`call.rawBody`), e.g. for signatures. */
+  rawBody: boolean;
 }
 
 export interface Contract {
@@ -150,13 +172,7 @@ export function loadContract(file = CONTRACT_PATH): Contract {
         apiKey: op['x-api-key'] === 'deny' ? 'deny' : 'allow',
         security: op.security,
         parameters,
-        requestBody: body
-          ? {
-              required: Boolean(body.node.required),
-              content: Object.fromEntries(Object.entries<any>(body.node.content ?? {}).map(([t, m]) => [t, m.schema ?? {}])),
-              pointers: Object.fromEntries(Object.keys(body.node.content ?? {}).map((t) => [t, `${body.pointer}/content/${pointerSegment(t)}/schema`])),
-            }
-          : undefined,
+        requestBody: body ? readRequestBody(op, body.node, body.pointer, where, problems) : undefined,
         responses,
         responsePointers,
       };
@@ -175,6 +191,37 @@ export function loadContract(file = CONTRACT_PATH): Contract {
   }
   if (problems.length) throw new ContractError(problems);
   return { text, document, operations };
+}
+
+const byteLimit = (value: unknown, where: string, problems: string[]): number | undefined => {
+  if (value === undefined) return undefined;
+  if (Number.isSafeInteger(value) && (value as number) > 0) return value as number;
+  problems.push(`${where}: x-max-upload-bytes must be a positive whole number of bytes`);
+  return undefined;
+};
+
+function readRequestBody(op: any, body: any, pointer: string, where: string, problems: string[]): RequestBody {
+  const media: Record<string, MediaType> = {};
+  const pointers: Record<string, string> = {};
+  for (const [type, m] of Object.entries<any>(body.content ?? {})) {
+    const encoding: MediaType['encoding'] = {};
+    for (const [field, enc] of Object.entries<any>(m?.encoding ?? {})) {
+      encoding[field] = {
+        contentType: typeof enc?.contentType === 'string' ? enc.contentType.split(',').map((t: string) => t.trim().toLowerCase()).filter(Boolean) : undefined,
+      };
+    }
+    media[type.toLowerCase()] = { schema: m?.schema ?? {}, maxBytes: byteLimit(m?.['x-max-upload-bytes'], `${where} ${type}`, problems), encoding };
+    pointers[type.toLowerCase()] = `${pointer}/content/${pointerSegment(type)}/schema`;
+  }
+  if (op['x-raw-body'] !== undefined && typeof op['x-raw-body'] !== 'boolean') problems.push(`${where}: x-raw-body must be true or false`);
+  return {
+    required: Boolean(body.required),
+    content: Object.fromEntries(Object.entries(media).map(([t, m]) => [t, m.schema])),
+    pointers,
+    media,
+    maxBytes: byteLimit(op['x-max-upload-bytes'], where, problems),
+    rawBody: op['x-raw-body'] === true,
+  };
 }
 
 /** `/api/sudo/users/{userId}` → `/api/sudo/users/:userId` for @koa/router. */

@@ -1,3 +1,5 @@
+import { Readable, Stream } from 'node:stream';
+import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import compose from 'koa-compose';
@@ -5,9 +7,10 @@ import { koaBody } from 'koa-body';
 import type { AppContext } from '../context.ts';
 import { accessGuard } from './access.ts';
 import { toRouterPath, type Operation } from './contract.ts';
-import type { Call, Handler, HandlerMap, Reply } from './handler.ts';
+import { checkFileType, isJsonType, parseMultipart, readBody } from './body.ts';
+import { serializeCookie, type Call, type Handler, type HandlerMap, type Reply } from './handler.ts';
 import { publicApiPolicy, type PolicyEntry } from './policy.ts';
-import { MalformedBody, MethodNotAllowed, NotFound, PayloadTooLarge, UnsupportedMediaType, ValidationFailed, type FieldError } from './problem.ts';
+import { MalformedBody, MethodNotAllowed, NotFound, PayloadTooLarge, Problem, UnsupportedMediaType, ValidationFailed, type FieldError } from './problem.ts';
 import type { AppState } from './state.ts';
 import { compileRequestValidators, compileResponseValidators, type OperationValidators, type ResponseValidator } from './validation.ts';
 
@@ -50,7 +53,7 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
     const chain = [
       publicApiPolicy(config.publicApiPolicyMode, registry, op),
       accessGuard(op, config.accessTokens),
-      op.requestBody ? bodyParser(op, config.jsonBodyLimitBytes) : undefined,
+      op.requestBody ? bodyParser(op, { json: config.jsonBodyLimitBytes, upload: config.uploadBodyLimitBytes }) : undefined,
       invoke(op, handlers[op.operationId], requestValidators.get(op.operationId)!, responseValidators?.get(op.operationId), app),
     ].filter((middleware) => middleware !== undefined);
     const route = chain.length === 1 ? chain[0] : compose(chain);
@@ -80,33 +83,98 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
   return [staticDispatch, router.routes() as unknown as Koa.Middleware<AppState>, fallback];
 }
 
+type BodyKind = 'none' | 'json' | 'text' | 'bytes' | 'stream';
+
+function isNodeReadable(value: unknown): value is Readable {
+  return value instanceof Readable || (value instanceof Stream && typeof (value as Readable).read === 'function');
+}
+
+function bodyKind(body: unknown): BodyKind {
+  if (body === undefined || body === null) return 'none';
+  if (typeof body === 'string') return 'text';
+  if (body instanceof Uint8Array) return 'bytes';
+  if (isNodeReadable(body) || body instanceof WebReadableStream || body instanceof globalThis.ReadableStream) return 'stream';
+  return 'json';
+}
+
+function destroyStream(body: unknown): void {
+  if (isNodeReadable(body)) body.destroy();
+  else (body as WebReadableStream).cancel().catch(() => {});
+}
+
 /** `GET /Api/Auth/Me/` and `GET /api/auth/me` are one route, as with the router's defaults. */
 function routeKey(method: string, path: string): string {
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
   return `${method} ${trimmed.toLowerCase()}`;
 }
 
-function bodyParser(op: Operation, limit: number): Koa.Middleware<AppState> {
-  const accepted = Object.keys(op.requestBody!.content);
-  const parse = koaBody({
+interface BodyLimits {
+  json: number;
+  upload: number;
+}
+
+/**
+ * Reads the body as the operation's declared media types say (415 for any other): JSON through koa-body (or,
+ * with `x-raw-body: true`, as bytes kept for the handler, then parsed); multipart/form-data in memory with each
+ * file checked by magic bytes; any other declared type as raw bytes, checked by magic bytes against the
+ * Content-Type. Limits (413 past them): a media type's `x-max-upload-bytes`, else the operation's (non-JSON
+ * bodies only), else JSON_BODY_LIMIT_BYTES for JSON and UPLOAD_BODY_LIMIT_BYTES for the rest.
+ */
+function bodyParser(op: Operation, limits: BodyLimits): Koa.Middleware<AppState> {
+  const declared = op.requestBody!;
+  const accepted = Object.keys(declared.media);
+  const jsonLimit = (declared.media['application/json']?.maxBytes ?? limits.json);
+  const parseJson = koaBody({
     json: true,
     jsonStrict: true,
-    jsonLimit: limit,
+    jsonLimit,
     urlencoded: false,
     text: false,
     multipart: false,
     parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
     onError: (err: Error & { status?: number }) => {
-      if (err.status === 413) throw PayloadTooLarge(limit);
+      if (err.status === 413) throw PayloadTooLarge(jsonLimit);
       throw MalformedBody(err instanceof SyntaxError || err.status === 400 ? 'The body is not valid JSON.' : err.message);
     },
   }) as unknown as Koa.Middleware<AppState>;
   return async (ctx, next) => {
     const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
     if (!hasBody) return next();
-    if (!ctx.is(accepted)) throw UnsupportedMediaType(accepted);
+    const key = accepted.find((type) => ctx.is(type));
+    if (!key) throw UnsupportedMediaType(accepted);
+    const media = declared.media[key];
+    const type = ctx.request.type.toLowerCase();
     ctx.state.hasBody = true;
-    return parse(ctx, next);
+    ctx.state.mediaType = type;
+    if (isJsonType(key) && !declared.rawBody) return parseJson(ctx, next);
+    const encoding = ctx.get('content-encoding').toLowerCase();
+    if (encoding && encoding !== 'identity') {
+      throw new Problem(415, 'unsupported_content_encoding', 'Unsupported media type', { detail: 'Send this body without Content-Encoding.' });
+    }
+    if (isJsonType(key)) {
+      const bytes = await readBody(ctx, jsonLimit);
+      ctx.state.rawBody = bytes;
+      const text = bytes.toString('utf8');
+      // As koa-body's jsonStrict: an object or an array.
+      if (!/^[\s\uFEFF]*[{[]/.test(text)) throw MalformedBody('The body is not valid JSON.');
+      try {
+        (ctx.request as { body?: unknown }).body = JSON.parse(text.replace(/^\uFEFF/, ''));
+      } catch {
+        throw MalformedBody('The body is not valid JSON.');
+      }
+      return next();
+    }
+    const limit = media.maxBytes ?? declared.maxBytes ?? limits.upload;
+    if (key === 'multipart/form-data') {
+      const { fields, files } = await parseMultipart(ctx, media, limit);
+      (ctx.request as { body?: unknown }).body = fields;
+      ctx.state.files = files;
+      return next();
+    }
+    const bytes = await readBody(ctx, limit);
+    await checkFileType(bytes, type, 'body');
+    ctx.state.rawBody = bytes;
+    return next();
   };
 }
 
@@ -123,6 +191,34 @@ class HandlerCall implements Call {
 
   get auth() {
     return this.koa.state.auth;
+  }
+
+  get contentType() {
+    return this.koa.state.hasBody ? this.koa.state.mediaType : undefined;
+  }
+
+  get rawBody() {
+    return this.koa.state.rawBody;
+  }
+
+  get files() {
+    return this.koa.state.files ?? {};
+  }
+
+  file(field: string) {
+    return this.koa.state.files?.[field]?.[0];
+  }
+
+  cookie(name: string) {
+    return this.koa.cookies.get(name);
+  }
+
+  header(name: string) {
+    return this.koa.get(name);
+  }
+
+  get ip() {
+    return this.koa.ip;
   }
 
   get requestId() {
@@ -157,18 +253,38 @@ function invoke(
   const headerNames = op.parameters.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
 
   const send = (ctx: Koa.ParameterizedContext<AppState>, reply: Reply): void => {
-    const contentType = reply.body === undefined ? undefined : (reply.contentType ?? 'application/json');
+    const body = reply.body;
+    const kind = bodyKind(body);
+    const contentType = kind === 'none' ? undefined : (reply.contentType ?? (kind === 'json' || kind === 'text' ? 'application/json' : 'application/octet-stream'));
     if (validateResponse) {
-      const payload = reply.body === undefined || typeof reply.body === 'string' ? reply.body : JSON.parse(JSON.stringify(reply.body));
-      const mismatch = validateResponse(reply.status, contentType, payload);
-      if (mismatch) throw new Error(`Response does not match openapi.yaml: ${mismatch}`);
+      const opaque = kind === 'bytes' || kind === 'stream';
+      const payload = kind === 'json' ? JSON.parse(JSON.stringify(body)) : kind === 'none' ? undefined : body;
+      const mismatch = validateResponse(reply.status, contentType, opaque ? undefined : payload, opaque);
+      if (mismatch) {
+        if (kind === 'stream') destroyStream(body);
+        throw new Error(`Response does not match openapi.yaml: ${mismatch}`);
+      }
     }
-    if (reply.headers) for (const name in reply.headers) ctx.set(name, reply.headers[name]);
+    // No body: an explicit null first (Koa would otherwise send the status message, "Found", as a text body;
+    // a null body sets 204, so the status comes after it).
+    if (kind === 'none') ctx.body = null;
     ctx.status = reply.status;
-    if (reply.body !== undefined) {
-      ctx.set('Content-Type', fullContentType(contentType!));
-      ctx.body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    if (kind === 'json') ctx.body = JSON.stringify(body);
+    else if (kind === 'text') ctx.body = body as string;
+    else if (kind === 'bytes') ctx.body = Buffer.isBuffer(body) ? body : Buffer.from((body as Uint8Array).buffer, (body as Uint8Array).byteOffset, (body as Uint8Array).byteLength);
+    else if (kind === 'stream') {
+      const readable = isNodeReadable(body) ? body : Readable.fromWeb(body as WebReadableStream<Uint8Array>);
+      // Once the head is sent an error can only cut the response short; Koa would leave it hanging.
+      readable.once('error', (err) => {
+        ctx.state.log.error({ err }, 'response stream failed');
+        if (ctx.headerSent) ctx.res.destroy(err);
+      });
+      ctx.body = readable;
     }
+    // Headers after the body: assigning a stream body drops a Content-Length set before it.
+    if (reply.headers) for (const name in reply.headers) ctx.set(name, reply.headers[name]);
+    if (reply.cookies) for (const entry of reply.cookies) ctx.append('Set-Cookie', serializeCookie(entry, ctx.secure));
+    if (contentType !== undefined) ctx.set('Content-Type', kind === 'json' || kind === 'text' || contentType === 'text/event-stream' ? fullContentType(contentType) : contentType);
   };
 
   // Not async: a handler that answers synchronously (liveness, the contract) costs no extra turn of the
@@ -181,11 +297,11 @@ function invoke(
     };
     const errors: FieldError[] = validators.parameters(input);
     let body: unknown;
-    if (validators.body) {
+    if (op.requestBody) {
       if (ctx.state.hasBody) {
-        body = (ctx.request as { body?: unknown }).body;
-        errors.push(...validators.body(body));
-      } else if (op.requestBody?.required) {
+        if (!ctx.state.rawBody || isJsonType(ctx.state.mediaType!)) body = (ctx.request as { body?: unknown }).body;
+        if (validators.body) errors.push(...validators.body(body, ctx.state.mediaType!));
+      } else if (op.requestBody.required) {
         errors.push({ path: 'body', message: 'is required', code: 'required' });
       }
     }

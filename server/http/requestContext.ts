@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import { rawLineWriter, type Logger } from '../logger.ts';
+import type { UploadedFile } from './handler.ts';
 import { ANONYMOUS, type AppState, type AuthContext } from './state.ts';
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;
@@ -13,6 +14,9 @@ const INCOMING_ID = /^[\w.:-]{1,128}$/;
 class RequestState implements AppState {
   auth: AuthContext = ANONYMOUS;
   hasBody?: boolean;
+  mediaType?: string;
+  rawBody?: Buffer;
+  files?: Record<string, UploadedFile[]>;
   private child?: Logger;
 
   constructor(

@@ -1,3 +1,4 @@
+import type { UploadedFile } from './handler.ts';
 import type { Logger } from '../logger.ts';
 import type { AuthContext } from '../auth/context.ts';
 
@@ -9,4 +10,10 @@ export interface AppState {
   auth: AuthContext;
   /** Set by the body parser when the request carried a body. */
   hasBody?: boolean;
+  /** The declared media type the body was taken as (lower case, no parameters). */
+  mediaType?: string;
+  /** The body's bytes: raw media types, and JSON for operations with `x-raw-body: true`. */
+  rawBody?: Buffer;
+  /** multipart/form-data files by field. */
+  files?: Record<string, UploadedFile[]>;
 }

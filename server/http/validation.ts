@@ -21,6 +21,9 @@ function createAjv(contract: Contract, options: { coerce: boolean; allErrors: bo
     validateSchema: false,
   });
   addFormats(ajv);
+  // OpenAPI's markers for bytes (files in a form); the bytes themselves are checked by size and magic bytes.
+  ajv.addFormat('binary', true);
+  ajv.addFormat('byte', true);
   ajv.addSchema(contract.document, CONTRACT_ID);
   return ajv;
 }
@@ -35,8 +38,12 @@ export interface RequestInput {
 export interface OperationValidators {
   /** Validates (and coerces, and fills defaults in) path, query and header values in place. */
   parameters: (input: RequestInput) => FieldError[];
-  /** Validates a JSON body in place (defaults filled). */
-  body?: (body: unknown) => FieldError[];
+  /**
+   * Validates a body in place (defaults filled) by its media type: JSON against its schema; a form's fields
+   * against the multipart schema (coerced from text; a file field holds the file's name). Raw bytes have no
+   * schema check here: their size and type are checked while reading them.
+   */
+  body?: (body: unknown, mediaType: string) => FieldError[];
 }
 
 /** Compiled once at boot: one parameter validator and one body validator per operation. */
@@ -59,13 +66,24 @@ export function compileRequestValidators(contract: Contract, allErrors: boolean)
       if (param.required || param.in === 'path') group.required.push(name);
     }
     const jsonPointer = op.requestBody?.pointers['application/json'];
-    const bodyValidate = jsonPointer ? bodyAjv.compile(at(jsonPointer)) : undefined;
+    const jsonValidate = jsonPointer ? bodyAjv.compile(at(jsonPointer)) : undefined;
+    const formPointer = op.requestBody?.pointers['multipart/form-data'];
+    const formValidate = formPointer ? paramsAjv.compile(at(formPointer)) : undefined;
+    const check = (validate: ValidateFunction, body: unknown) => [
+      ...(validate(body) ? [] : toFieldErrors(validate.errors, 'body')),
+      ...nulCharacters(body, 'body'),
+    ];
+    const bodyValidate =
+      jsonValidate || formValidate
+        ? (body: unknown, mediaType: string) =>
+            mediaType === 'multipart/form-data' ? (formValidate ? check(formValidate, body) : []) : jsonValidate && isJsonMedia(mediaType) ? check(jsonValidate, body) : []
+        : undefined;
     out.set(op.operationId, {
       parameters: op.parameters.some((param) => param.in !== 'cookie')
         ? parameterValidator(paramsAjv.compile({ type: 'object', properties: groups }))
         : // Nothing declared: no schema can fail and no header is collected; only stray query values are checked.
           (input) => nulCharacters(input.query, 'query'),
-      body: bodyValidate ? (body) => [...(bodyValidate(body) ? [] : toFieldErrors(bodyValidate.errors, 'body')), ...nulCharacters(body, 'body')] : undefined,
+      body: bodyValidate,
     });
   }
   return out;
@@ -99,8 +117,12 @@ export function nulCharacters(value: unknown, path: string, out: FieldError[] = 
 }
 
 export interface ResponseValidator {
-  (status: number, contentType: string | undefined, body: unknown): string | undefined;
+  /** `opaque`: the body is bytes or a stream; only the status and content type can be checked. */
+  (status: number, contentType: string | undefined, body: unknown, opaque?: boolean): string | undefined;
 }
+
+/** JSON media types are checked against their schema; for any other only the status and content type are. */
+export const isJsonMedia = (type: string) => type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type);
 
 /** Checks a reply against the responses the operation declares; returns what is wrong, or undefined. */
 export function compileResponseValidators(contract: Contract): Map<string, ResponseValidator> {
@@ -114,7 +136,7 @@ export function compileResponseValidators(contract: Contract): Map<string, Respo
         compiled.set(`${status} ${type}`, pointer ? ajv.compile(at(pointer)) : undefined);
       }
     }
-    out.set(op.operationId, (status, contentType, body) => describeMismatch(op, compiled, status, contentType, body));
+    out.set(op.operationId, (status, contentType, body, opaque) => describeMismatch(op, compiled, status, contentType, body, opaque));
   }
   return out;
 }
@@ -125,18 +147,19 @@ function describeMismatch(
   status: number,
   contentType: string | undefined,
   body: unknown,
+  opaque = false,
 ): string | undefined {
   const declared = op.responses[String(status)] ?? op.responses.default;
   if (!declared) return `${op.operationId}: status ${status} is not declared`;
   const key = op.responses[String(status)] ? String(status) : 'default';
   const types = Object.keys(declared);
   if (types.length === 0) {
-    return body === undefined || body === null || body === '' ? undefined : `${op.operationId}: ${status} declares no body`;
+    return !opaque && (body === undefined || body === null || body === '') ? undefined : `${op.operationId}: ${status} declares no body`;
   }
   const type = contentType?.split(';')[0].trim();
   if (!type || !types.includes(type)) return `${op.operationId}: ${status} content type ${type} is not one of ${types.join(', ')}`;
   const validate = compiled.get(`${key} ${type}`);
-  if (validate && !validate(body)) {
+  if (validate && !opaque && isJsonMedia(type) && !validate(body)) {
     return `${op.operationId}: ${status} body does not match: ${toFieldErrors(validate.errors, 'body')
       .map((e) => `${e.path} ${e.message}`)
       .join('; ')}`;

@@ -21,7 +21,8 @@ export function sessionTokenFrom(res: TestResponse): string | undefined {
 /** An SDK result as the TestResponse the specs read (status, headers, body). */
 function fromSdk(result: { data?: unknown; error?: unknown; response: Response }): TestResponse {
   const body = result.data ?? result.error;
-  return { status: result.response.status, headers: result.response.headers, body, text: body === undefined ? '' : JSON.stringify(body) };
+  const text = body === undefined ? '' : JSON.stringify(body);
+  return { status: result.response.status, headers: result.response.headers, body, text, bytes: Buffer.from(text) };
 }
 
 /** Signs in through the SDK, so every run exercises it. */

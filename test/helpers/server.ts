@@ -1,4 +1,7 @@
+import fs from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createApp, type App } from '../../server/app.ts';
@@ -9,7 +12,9 @@ import type { PolicyEntry } from '../../server/http/policy.ts';
 import { createJobEngine, type JobEngineOptions } from '../../server/jobs/index.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createClient, type ClientOptions, type VenueClient } from '../../sdk/index.ts';
-import { contractMismatch } from './contract.ts';
+import type { Contract } from '../../server/http/contract.ts';
+import { LocalStorage, type StorageDriver } from '../../server/storage/index.ts';
+import { contractMismatch as defaultMismatch, createContractChecker } from './contract.ts';
 import { resetData, testDatabase } from './database.ts';
 
 export const SUPERUSER_TOKEN = 'test-superuser-token-0123456789';
@@ -20,12 +25,14 @@ export interface TestResponse<T = any> {
   headers: Headers;
   body: T;
   text: string;
+  /** The body's exact bytes. */
+  bytes: Buffer;
 }
 
 export interface RequestOptions {
   body?: unknown;
-  /** Sent as is (a string), e.g. malformed JSON. */
-  rawBody?: string;
+  /** Sent as is: a string (e.g. malformed JSON), bytes, a FormData (multipart), or a stream (sent chunked). */
+  rawBody?: string | Buffer | Uint8Array | FormData | ReadableStream<Uint8Array>;
   headers?: Record<string, string>;
   /** Skip the contract check (only for deliberately undeclared traffic). */
   unchecked?: boolean;
@@ -55,7 +62,16 @@ export interface TestJobsOptions extends Pick<JobEngineOptions, 'queues' | 'poll
  * `jobs.workers` asks for them; `jobs.queues` replaces the registered queues.
  */
 export async function startTestServer(
-  options: { config?: Partial<Config>; handlers?: HandlerMap; registry?: PolicyEntry[]; keepData?: boolean; jobs?: TestJobsOptions } = {},
+  options: {
+    config?: Partial<Config>;
+    handlers?: HandlerMap;
+    registry?: PolicyEntry[];
+    keepData?: boolean;
+    /** Another contract (a fixture under test/fixtures/); responses are then checked against it. */
+    contract?: Contract;
+    storage?: StorageDriver;
+    jobs?: TestJobsOptions;
+  } = {},
 ): Promise<TestServer> {
   const db = await testDatabase();
   if (!options.keepData) await resetData(db.knex);
@@ -75,30 +91,36 @@ export async function startTestServer(
     },
   });
   const logger = createLogger('debug', sink);
+  // Blobs go to a fresh temp folder (removed on close) unless the spec brings its own store.
+  const blobDir = options.storage ? undefined : await fs.mkdtemp(path.join(os.tmpdir(), 'venue-blobs-'));
+  const storage = options.storage ?? new LocalStorage(blobDir!);
   const { workers = false, ...engineOptions } = options.jobs ?? {};
   const jobs = createJobEngine({ config, db, logger, ...engineOptions });
-  const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry, jobs });
+  const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry, contract: options.contract, storage, jobs });
   await jobs.start({ workers, app: app.context });
+  const contractMismatch = options.contract ? createContractChecker(options.contract).mismatch : defaultMismatch;
   const server = http.createServer(app.koa.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...opts.headers };
-    let body: string | undefined = opts.rawBody;
+    let body: RequestInit['body'] = opts.rawBody as RequestInit['body'];
     if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(baseUrl + path, { method, headers, body, redirect: 'manual' });
-    const text = await response.text();
+    const streaming = body instanceof ReadableStream;
+    const response = await fetch(baseUrl + path, { method, headers, body, redirect: 'manual', ...(streaming ? { duplex: 'half' } : {}) } as RequestInit);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const text = bytes.toString('utf8');
     const type = response.headers.get('content-type');
     const parsed = type && /json/.test(type) && text ? JSON.parse(text) : text;
     if (!opts.unchecked) {
       const mismatch = contractMismatch(method, path, response.status, type, parsed);
       if (mismatch) throw new Error(`Contract violation: ${mismatch}\n${text.slice(0, 2000)}`);
     }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    return { status: response.status, headers: response.headers, body: parsed as T, text, bytes };
   }
 
   const checkedFetch: typeof fetch = async (input, init) => {
@@ -124,6 +146,7 @@ export async function startTestServer(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobs.stop();
       await app.close();
+      if (blobDir) await fs.rm(blobDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,15 +1,16 @@
 import { verifyPassword } from '../../auth/secrets.ts';
-import { json, noContent, type OperationHandlers } from '../../http/handler.ts';
+import { json, noContent, withCookies, type OperationHandlers } from '../../http/handler.ts';
 import { Forbidden, InvalidCredentials, TooManyRequests } from '../../http/problem.ts';
 import { Account, OrganizationMember, Session } from '../accounts/models.ts';
 import { presentPrincipal } from '../accounts/presenters.ts';
 import { loginEmail, membershipsOf } from '../accounts/service.ts';
-import { clearSessionCookie, openSession, sessionAuth, sessionTokenHash } from './sessions.ts';
+import { clearedSessionCookie, openSession, sessionAuth, sessionTokenHash } from './sessions.ts';
 
 export const handlers = {
-  async signIn({ body, app, koa, log }) {
+  async signIn(call) {
+    const { body, app, ip, log } = call;
     const email = loginEmail(body.identifier, app.config.emailDomain);
-    const keys = [`identifier:${email}`, `address:${koa.ip}`];
+    const keys = [`identifier:${email}`, `address:${ip}`];
     const wait = app.signInThrottle.retryAfterSeconds(keys);
     if (wait > 0) throw TooManyRequests(wait, 'Too many failed sign-ins; try again later.');
 
@@ -27,15 +28,19 @@ export const handlers = {
     await Session.query().delete().where('account_id', account.id).where('expires_at', '<=', new Date());
     const memberships = await membershipsOf(account.id);
     // The new session's active organization is the account's first membership (spec §2.2).
-    const session = await openSession(koa, account, memberships[0]?.organizationId ?? null, app.config.sessionTtlSeconds);
-    return json(200, presentPrincipal(sessionAuth(account, session, memberships), memberships));
+    const { session, cookie } = await openSession(
+      { ip, userAgent: call.header('user-agent') },
+      account,
+      memberships[0]?.organizationId ?? null,
+      app.config.sessionTtlSeconds,
+    );
+    return withCookies(json(200, presentPrincipal(sessionAuth(account, session, memberships), memberships)), cookie);
   },
 
-  async signOut({ koa }) {
-    const tokenHash = sessionTokenHash(koa);
+  async signOut(call) {
+    const tokenHash = sessionTokenHash(call);
     if (tokenHash) await Session.query().delete().where('token_hash', tokenHash);
-    clearSessionCookie(koa);
-    return noContent();
+    return withCookies(noContent(), clearedSessionCookie());
   },
 
   async getCurrentPrincipal({ auth }) {

@@ -1,46 +1,42 @@
-import type Koa from 'koa';
 import type { Knex } from 'knex';
 import { SESSION_COOKIE } from '../../auth/identity.ts';
 import { roleForMembership } from '../../auth/roles.ts';
 import { randomToken, sha256Hex } from '../../auth/secrets.ts';
+import { cookie, expiredCookie, type Call, type ReplyCookie } from '../../http/handler.ts';
 import type { AuthContext } from '../../http/state.ts';
 import type { Account, OrganizationMember } from '../accounts/models.ts';
 import { Session } from '../accounts/models.ts';
 
-/** Opens a session (only the token's hash is stored) and sets the HttpOnly cookie. */
+const COOKIE_OPTIONS = { httpOnly: true, sameSite: 'lax', path: '/' } as const; // Secure: when the request is HTTPS
+
+/**
+ * Opens a session (only the token's hash is stored) and returns it with the HttpOnly cookie for the reply.
+ * `client` is the peer address and user agent, kept for the account's session list.
+ */
 export async function openSession(
-  koa: Koa.Context,
+  client: { ip: string; userAgent: string },
   account: Account,
   activeOrganizationId: string | null,
   ttlSeconds: number,
   trx?: Knex.Transaction,
-): Promise<Session> {
+): Promise<{ session: Session; cookie: ReplyCookie }> {
   const token = randomToken(32);
   const session = await Session.query(trx).insertAndFetch({
     tokenHash: sha256Hex(token),
     accountId: account.id,
     activeOrganizationId,
     expiresAt: new Date(Date.now() + ttlSeconds * 1000),
-    ip: koa.ip || null,
-    userAgent: koa.get('user-agent').slice(0, 500) || null,
+    ip: client.ip || null,
+    userAgent: client.userAgent.slice(0, 500) || null,
   });
-  koa.cookies.set(SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: koa.secure,
-    path: '/',
-    maxAge: ttlSeconds * 1000,
-    overwrite: true,
-  });
-  return session;
+  return { session, cookie: cookie(SESSION_COOKIE, token, { ...COOKIE_OPTIONS, maxAge: ttlSeconds }) };
 }
 
-export function clearSessionCookie(koa: Koa.Context): void {
-  koa.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure: koa.secure, path: '/', maxAge: 0, overwrite: true });
-}
+/** The Set-Cookie that removes the session cookie. */
+export const clearedSessionCookie = (): ReplyCookie => expiredCookie(SESSION_COOKIE, COOKIE_OPTIONS);
 
-export function sessionTokenHash(koa: Koa.Context): string | undefined {
-  const token = koa.cookies.get(SESSION_COOKIE);
+export function sessionTokenHash(call: Pick<Call, 'cookie'>): string | undefined {
+  const token = call.cookie(SESSION_COOKIE);
   return token ? sha256Hex(token) : undefined;
 }
 
