@@ -326,6 +326,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/email/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The outbound e-mail ledger, newest first (without the rendered snapshots).
+         * @description Every e-mail the venue sends is a ledger row written in the transaction of the command that sent it and
+         *     delivered by a background job. Filters combine; the date range is on the time the message was recorded.
+         */
+        get: operations["listEmailMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One message with the HTML and text exactly as rendered. */
+        get: operations["getEmailMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -475,6 +513,59 @@ export interface components {
                 memberRole: components["schemas"]["MemberRole"];
             };
             memberships: components["schemas"]["Membership"][];
+        };
+        /**
+         * @description `QUEUED` until the send job delivers it (`SENT`) or gives up after its retries or a permanent refusal (`FAILED`).
+         * @enum {string}
+         */
+        EmailStatus: "QUEUED" | "SENT" | "FAILED";
+        EmailAttachment: {
+            filename: string;
+            contentType: string;
+            /** @description Bytes. */
+            size: number;
+            /** @description Set for an inline image (`cid:` in the HTML). */
+            contentId: string | null;
+        };
+        EmailMessageFields: {
+            /** Format: uuid */
+            id: string;
+            status: components["schemas"]["EmailStatus"];
+            /** @description Recipient address. */
+            to: string;
+            from: string;
+            subject: string;
+            /** @description Template name, e.g. `reservation-confirmation`. */
+            template: string;
+            /** @description The locale the message was rendered in. */
+            locale: string;
+            /** Format: uuid */
+            customerId: string | null;
+            /** Format: uuid */
+            reservationId: string | null;
+            attachments: components["schemas"]["EmailAttachment"][];
+            attempts: number;
+            /** @description The Message-ID the mail server accepted. */
+            providerMessageId: string | null;
+            lastError: string | null;
+            lastAttemptAt: components["schemas"]["Timestamp"] | null;
+            sentAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A ledger row without its rendered snapshots. */
+        EmailMessageSummary: components["schemas"]["EmailMessageFields"];
+        EmailMessagePage: {
+            items: components["schemas"]["EmailMessageSummary"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description A ledger row with the HTML and text exactly as rendered and sent, and the mail server's answer. */
+        EmailMessage: components["schemas"]["EmailMessageFields"] & {
+            providerResponse: string | null;
+            htmlBody: string;
+            textBody: string;
         };
     };
     responses: {
@@ -1272,6 +1363,72 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listEmailMessages: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["EmailStatus"];
+                /** @description Recipient address (case-insensitive, exact). */
+                to?: string;
+                customerId?: string;
+                reservationId?: string;
+                template?: string;
+                /** @description Recorded at or after this time. */
+                createdFrom?: string;
+                /** @description Recorded before this time. */
+                createdTo?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailMessagePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getEmailMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
     };

@@ -3,6 +3,7 @@ import { BASE_POLICY, type PolicyEntry } from '../http/policy.ts';
 import * as accounts from './accounts/handlers.ts';
 import * as apiKeys from './apiKeys/handlers.ts';
 import * as auth from './auth/handlers.ts';
+import * as email from './email/handlers.ts';
 import * as authPolicy from './auth/policy.ts';
 import * as maintenance from './maintenance/handlers.ts';
 import * as system from './system/handlers.ts';
@@ -25,6 +26,7 @@ export const MODULES: Record<string, Module> = {
   accounts: { handlers: accounts.handlers },
   apiKeys: { handlers: apiKeys.handlers },
   maintenance: { handlers: maintenance.handlers },
+  email: { handlers: email.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -34,6 +36,7 @@ const typed: OperationHandlers = {
   ...accounts.handlers,
   ...apiKeys.handlers,
   ...maintenance.handlers,
+  ...email.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

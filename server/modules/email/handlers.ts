@@ -1,0 +1,15 @@
+import { json, type OperationHandlers } from '../../http/handler.ts';
+import { presentEmailListItem, presentEmailMessage } from './presenters.ts';
+import { getMessage, listMessages } from './service.ts';
+
+export const handlers = {
+  async listEmailMessages({ query, app }) {
+    const { limit, offset, ...filters } = query;
+    const page = await listMessages(app.db.knex, filters, { limit, offset });
+    return json(200, { ...page, items: page.items.map(presentEmailListItem) });
+  },
+
+  async getEmailMessage({ params, app }) {
+    return json(200, presentEmailMessage(await getMessage(app.db.knex, params.messageId)));
+  },
+} satisfies Partial<OperationHandlers>;
