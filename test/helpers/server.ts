@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { createApp, type App } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
+import { clientErrorHandler } from '../../server/http/clientError.ts';
 import type { HandlerMap } from '../../server/http/handler.ts';
 import type { PolicyEntry } from '../../server/http/policy.ts';
 import { createLogger } from '../../server/logger.ts';
@@ -70,6 +71,7 @@ export async function startTestServer(
   const logger = createLogger('debug', sink);
   const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry });
   const server = http.createServer(app.koa.callback());
+  server.on('clientError', clientErrorHandler(logger));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
