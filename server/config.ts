@@ -31,6 +31,11 @@ export interface Config {
   seedPasswords: { admin?: string; marketing?: string; staff?: string };
   /** `npm start` seeds the embedded database on boot unless false. */
   seedOnStart: boolean;
+  /**
+   * Failed sign-ins one client address may have per SIGN_IN_WINDOW_SECONDS, across all identifiers (the
+   * per identifier + address limit is signInMaxFailures). Past it: 429.
+   */
+  signInMaxFailuresPerAddress: number;
 }
 
 export class ConfigError extends Error {}
@@ -101,5 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
       staff: str(env, 'SEED_STAFF_PASSWORD'),
     },
     seedOnStart: bool(env, 'SEED_ON_START', true),
+    // 10 × the default SIGN_IN_MAX_FAILURES: a shared address (an office, a NAT) holds many accounts.
+    signInMaxFailuresPerAddress: int(env, 'SIGN_IN_MAX_FAILURES_PER_ADDRESS', 50, 1, 100_000),
   };
 }
