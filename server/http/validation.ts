@@ -1,12 +1,14 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import formatsModule from 'ajv-formats/dist/formats.js';
+import * as formatsModule from 'ajv-formats/dist/formats.js';
 import type { Contract, JsonSchema, Operation } from './contract.ts';
 import { BodyTooDeep, type FieldError } from './problem.ts';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-const { fullFormats } = formatsModule as unknown as typeof import('ajv-formats/dist/formats.js');
+// Loaded as ESM the CommonJS exports sit on `default`, loaded through require on the namespace itself: take either.
+type FormatsModule = typeof import('ajv-formats/dist/formats.js');
+const { fullFormats } = ((formatsModule as unknown as { default?: FormatsModule }).default ?? formatsModule) as FormatsModule;
 
 /**
  * `format: uuid` is the canonical 36-character hex form with hyphens, nothing else: ajv-formats also takes
