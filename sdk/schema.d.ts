@@ -68,7 +68,7 @@ export interface paths {
          * Sign in to the dashboard with e-mail or username and password.
          * @description A username without `@` stands for `<username>@<EMAIL_DOMAIN>`. Sets the HttpOnly session cookie
          *     `venue_session`; the session's active organization is the account's first membership.
-         *     Repeated failures for the same identifier or address are throttled (429 with `Retry-After`).
+         *     Attempts are counted before the password is checked; repeated failures per identifier + client address pair, and per address across identifiers, are throttled (429 with `Retry-After`). A success clears only its own pair.
          */
         post: operations["signIn"];
         delete?: never;
@@ -569,7 +569,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed input; `errors` names each failing field. */
+        /** @description Malformed input; `errors` names each failing field (`body_too_deep` for JSON nested more than 64 levels). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -581,6 +581,7 @@ export interface components {
         /** @description No identity, or the credential was not accepted. */
         Unauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -671,6 +672,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description The credentials this API accepts: `ApiKey realm="venue", header="x-api-key", Bearer realm="venue", Cookie realm="venue", cookie-name="venue_session"`. */
+        WWWAuthenticate: string;
         /** @description Identifier of this request, also on every log line it produced. */
         RequestId: string;
         /** @description Seconds to wait before trying again. */

@@ -73,6 +73,11 @@ export interface Config {
   storageS3SecretAccessKey: string | undefined;
   /** Path-style URLs (`endpoint/bucket/key`), which most self-hosted S3-compatible servers need. */
   storageS3ForcePathStyle: boolean;
+  /**
+   * Failed sign-ins one client address may have per SIGN_IN_WINDOW_SECONDS, across all identifiers (the
+   * per identifier + address limit is signInMaxFailures). Past it: 429.
+   */
+  signInMaxFailuresPerAddress: number;
 }
 
 export class ConfigError extends Error {}
@@ -173,6 +178,8 @@ export function loadConfig(env: Env = process.env): Config {
     storageS3AccessKeyId: str(env, 'STORAGE_S3_ACCESS_KEY_ID'),
     storageS3SecretAccessKey: str(env, 'STORAGE_S3_SECRET_ACCESS_KEY'),
     storageS3ForcePathStyle: bool(env, 'STORAGE_S3_FORCE_PATH_STYLE', false),
+    // 10 × the default SIGN_IN_MAX_FAILURES: a shared address (an office, a NAT) holds many accounts.
+    signInMaxFailuresPerAddress: int(env, 'SIGN_IN_MAX_FAILURES_PER_ADDRESS', 50, 1, 100_000),
   };
 }
 

@@ -8,6 +8,7 @@ import { SignInThrottle } from './auth/throttle.ts';
 import { createAnalytics, type Analytics } from './integrations/analytics.ts';
 import { createMailer, type Mailer } from './integrations/mail.ts';
 import { createStorage, type StorageDriver } from './storage/index.ts';
+import { rateLimitStoreFor } from './http/rateLimit.ts';
 
 /** The services every handler can reach through `call.app`. One per running app. */
 export interface AppContext {
@@ -50,7 +51,14 @@ export function createAppContext(deps: {
       ),
     mailer: deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, timeoutMs: config.smtpTimeoutMs }, logger),
     storage: deps.storage ?? createStorage(config),
-    signInThrottle: new SignInThrottle(deps.config.signInMaxFailures, deps.config.signInWindowSeconds * 1000),
+    signInThrottle: new SignInThrottle(
+      {
+        maxFailures: deps.config.signInMaxFailures,
+        maxFailuresPerAddress: deps.config.signInMaxFailuresPerAddress,
+        windowSeconds: deps.config.signInWindowSeconds,
+      },
+      rateLimitStoreFor(deps.db),
+    ),
     credentials: new ApiKeyCredentials(deps.db.knex, deps.logger, deps.config.apiKeyCacheMs, deps.config.apiKeyUsageFlushMs),
     startedAt: Date.now(),
   };

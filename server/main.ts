@@ -4,6 +4,7 @@ import { createApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './db/database.ts';
 import { migrateLatest } from './db/migrations.ts';
+import { clientErrorHandler } from './http/clientError.ts';
 import { ContractError } from './http/contract.ts';
 import { createJobEngine } from './jobs/index.ts';
 import { createLogger } from './logger.ts';
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
   await jobs.start({ app: app.context });
   const { koa } = app;
   const server = http.createServer(koa.callback());
+  // Requests Node's HTTP parser refuses are answered as problem+json too, not with an empty 400.
+  server.on('clientError', clientErrorHandler(logger));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();

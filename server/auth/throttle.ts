@@ -1,47 +1,48 @@
+import { addressKey, consumeOrThrow, RateLimit, type RateLimitStore } from '../http/rateLimit.ts';
+
+export interface SignInThrottleOptions {
+  /** Consecutive failures one identifier may have from one client address per window. */
+  maxFailures: number;
+  /** Failures one client address may have per window, whatever the identifiers. */
+  maxFailuresPerAddress: number;
+  windowSeconds: number;
+}
+
 /**
- * Counts failed sign-ins per key (identifier, and separately the peer address) in a sliding window;
- * past the limit the key is refused until its oldest failure leaves the window. In memory, per process:
- * enough for one server; behind several, put it in a shared store.
+ * Sign-in throttling (server/http/rateLimit.ts underneath, shared by every process on PostgreSQL):
+ *
+ * - per identifier + client address pair, `maxFailures` consecutive failures per window. The lock-out is the
+ *   pair's: a stranger guessing elsewhere cannot lock the account's owner out.
+ * - per client address, a larger budget across identifiers (`maxFailuresPerAddress`), against spraying.
+ *
+ * An attempt is counted *before* its password is checked (`begin`), so concurrent guesses cannot all slip in
+ * while earlier ones are still being hashed. A correct password (`succeeded`) forgets that pair only and gives
+ * the address back the one attempt it spent; other pairs and the address's failures stay counted.
  */
 export class SignInThrottle {
-  private readonly failures = new Map<string, number[]>();
+  private readonly pairs: RateLimit;
+  private readonly addresses: RateLimit;
 
-  constructor(
-    private readonly maxFailures: number,
-    private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Seconds to wait before trying again, or 0 when the key may try now. */
-  retryAfterSeconds(keys: string[]): number {
-    const now = this.now();
-    let wait = 0;
-    for (const key of keys) {
-      const recent = this.recent(key, now);
-      if (recent.length >= this.maxFailures) {
-        wait = Math.max(wait, Math.ceil((recent[recent.length - this.maxFailures] + this.windowMs - now) / 1000));
-      }
-    }
-    return Math.max(0, wait);
+  constructor(options: SignInThrottleOptions, store: RateLimitStore) {
+    this.pairs = new RateLimit({ name: 'sign-in-pair', points: options.maxFailures, windowSeconds: options.windowSeconds }, store);
+    this.addresses = new RateLimit({ name: 'sign-in-address', points: options.maxFailuresPerAddress, windowSeconds: options.windowSeconds }, store);
   }
 
-  recordFailure(keys: string[]): void {
-    const now = this.now();
-    for (const key of keys) this.failures.set(key, [...this.recent(key, now), now]);
-    if (this.failures.size > 100_000) this.prune(now);
+  /** Counts the attempt; throws 429 (Retry-After) when the pair or the address has none left. */
+  async begin(identifier: string, address: string): Promise<void> {
+    await consumeOrThrow(
+      [
+        [this.pairs, pairKey(identifier, address)],
+        [this.addresses, addressKey(address)],
+      ],
+      'Too many failed sign-ins; try again later.',
+    );
   }
 
-  reset(keys: string[]): void {
-    for (const key of keys) this.failures.delete(key);
-  }
-
-  private recent(key: string, now: number): number[] {
-    return (this.failures.get(key) ?? []).filter((at) => at > now - this.windowMs);
-  }
-
-  private prune(now: number): void {
-    for (const key of this.failures.keys()) {
-      if (this.recent(key, now).length === 0) this.failures.delete(key);
-    }
+  /** The password was right: that pair starts over, and the address gets this attempt back. */
+  async succeeded(identifier: string, address: string): Promise<void> {
+    await Promise.all([this.pairs.reset(pairKey(identifier, address)), this.addresses.reward(addressKey(address))]);
   }
 }
+
+const pairKey = (identifier: string, address: string) => JSON.stringify([identifier, addressKey(address)]);

@@ -19,7 +19,7 @@ export function corsPolicy(allowedOrigin: string): Koa.Middleware<AppState> {
     },
     credentials: true,
     keepHeadersOnError: true,
-    exposeHeaders: ['x-request-id', 'Retry-After', 'Allow'],
+    exposeHeaders: ['x-request-id', 'Retry-After', 'Allow', 'WWW-Authenticate'],
     allowHeaders: ['Content-Type', 'Authorization', 'x-api-key', 'x-api-token', 'x-request-id'],
     allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
     maxAge: 600,

@@ -1,9 +1,9 @@
 import type Koa from 'koa';
 import { isPrivileged } from '../auth/roles.ts';
 import type { AppState } from './state.ts';
-import { MalformedBody, PayloadTooLarge, Problem, UnsupportedMediaType } from './problem.ts';
+import { MalformedBody, PayloadTooLarge, Problem, UnsupportedMediaType, WWW_AUTHENTICATE } from './problem.ts';
 
-const PROBLEM_TYPE_BASE = 'https://venue.local/problems/';
+export const PROBLEM_TYPE_BASE = 'https://venue.local/problems/';
 
 /** What the boundary tells `onServerError` about a request that failed with a 5xx: never its body or headers. */
 export interface ServerErrorInfo {
@@ -65,6 +65,8 @@ export function renderProblem(ctx: Koa.ParameterizedContext<AppState>, problem: 
   if (problem.errors?.length) body.errors = problem.errors;
   if (isPrivileged(ctx.state.auth?.role) && thrown instanceof Error) body.debug = describe(thrown);
   ctx.status = problem.status;
+  // RFC 9110 §15.5.2: every 401 names the schemes that would be accepted.
+  if (problem.status === 401) ctx.set('WWW-Authenticate', WWW_AUTHENTICATE);
   for (const [name, value] of Object.entries(problem.headers ?? {})) ctx.set(name, value);
   ctx.type = 'application/problem+json';
   ctx.body = body;

@@ -32,10 +32,22 @@ export class Problem extends Error {
   }
 }
 
+/**
+ * The `WWW-Authenticate` challenge sent with every 401: the credentials the API accepts (spec §5.1), in
+ * resolution order: an API key (`x-api-key`), a superuser token (`Authorization: Bearer`, or `x-api-token`),
+ * and the dashboard session cookie set by `POST /api/auth/sign-in`. Only Bearer is a registered scheme; the
+ * others tell a human or a client library where the credential goes.
+ */
+export const WWW_AUTHENTICATE =
+  'ApiKey realm="venue", header="x-api-key", Bearer realm="venue", Cookie realm="venue", cookie-name="venue_session"';
+
 export const ValidationFailed = (errors: FieldError[], detail = 'The request has invalid fields.') =>
   new Problem(400, 'validation_failed', 'Invalid request', { detail, errors });
 
 export const MalformedBody = (detail: string) => new Problem(400, 'malformed_body', 'Malformed request body', { detail });
+
+export const BodyTooDeep = (maxDepth: number) =>
+  new Problem(400, 'body_too_deep', 'Malformed request body', { detail: `The body nests more than ${maxDepth} levels deep.` });
 
 export const Unauthenticated = (detail = 'Sign in or present a valid credential.') =>
   new Problem(401, 'unauthenticated', 'Authentication required', { detail });

@@ -1,10 +1,59 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import * as formatsModule from 'ajv-formats/dist/formats.js';
 import type { Contract, JsonSchema, Operation } from './contract.ts';
-import type { FieldError } from './problem.ts';
+import { BodyTooDeep, type FieldError } from './problem.ts';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+// Loaded as ESM the CommonJS exports sit on `default`, loaded through require on the namespace itself: take either.
+type FormatsModule = typeof import('ajv-formats/dist/formats.js');
+const { fullFormats } = ((formatsModule as unknown as { default?: FormatsModule }).default ?? formatsModule) as FormatsModule;
+
+/**
+ * `format: uuid` is the canonical 36-character hex form with hyphens, nothing else: ajv-formats also takes
+ * `urn:uuid:<uuid>`, which PostgreSQL's uuid type refuses (a 500 on every id route before this).
+ */
+const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const rfc3339DateTime = (fullFormats['date-time'] as { validate: (value: string) => boolean }).validate;
+
+/**
+ * `format: date-time` is RFC 3339 (ajv-formats) *and* a date JavaScript parses to the same instant the handlers
+ * will store, inside the years 0001–9999 once in UTC (what toISOString prints as a 4-digit year, so the value
+ * also round-trips through a reply). RFC 3339 alone admits leap seconds (`…T23:59:60Z`) and `+00` offsets that
+ * `new Date()` cannot parse: an Invalid Date reached PostgreSQL (500) and passed "must be in the future".
+ */
+export function isDateTime(value: string): boolean {
+  if (!rfc3339DateTime(value)) return false;
+  const time = Date.parse(value);
+  if (!Number.isFinite(time)) return false;
+  const year = new Date(time).getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}
+
+/**
+ * How deep a JSON body may nest (objects and arrays; the body itself is level 1). The contract's bodies are
+ * 2–3 levels deep; 64 leaves ample room for future schemas while keeping every walk of the body (ours are
+ * iterative, Ajv's is recursive, so is any JSON.stringify of it) far from the stack limit. Deeper → 400
+ * body_too_deep, checked before Ajv sees the body.
+ */
+export const MAX_BODY_DEPTH = 64;
+
+/** True when `value` nests objects/arrays more than `max` levels deep. Iterative: any input is safe. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const stack: Array<{ node: object; depth: number }> = [{ node: value, depth: 1 }];
+  while (stack.length) {
+    const { node, depth } = stack.pop()!;
+    if (depth > max) return true;
+    for (const key in node) {
+      const child = (node as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') stack.push({ node: child, depth: depth + 1 });
+    }
+  }
+  return false;
+}
 
 /** The bundled contract is registered with Ajv under this id; validators refer into it by JSON pointer. */
 const CONTRACT_ID = 'openapi.yaml';
@@ -24,6 +73,8 @@ function createAjv(contract: Contract, options: { coerce: boolean; allErrors: bo
   // OpenAPI's markers for bytes (files in a form); the bytes themselves are checked by size and magic bytes.
   ajv.addFormat('binary', true);
   ajv.addFormat('byte', true);
+  ajv.addFormat('uuid', CANONICAL_UUID);
+  ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
   ajv.addSchema(contract.document, CONTRACT_ID);
   return ajv;
 }
@@ -83,7 +134,12 @@ export function compileRequestValidators(contract: Contract, allErrors: boolean)
         ? parameterValidator(paramsAjv.compile({ type: 'object', properties: groups }))
         : // Nothing declared: no schema can fail and no header is collected; only stray query values are checked.
           (input) => nulCharacters(input.query, 'query'),
-      body: bodyValidate,
+      body: bodyValidate
+        ? (body, mediaType) => {
+            if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw BodyTooDeep(MAX_BODY_DEPTH);
+            return bodyValidate(body, mediaType);
+          }
+        : undefined,
     });
   }
   return out;
@@ -103,14 +159,24 @@ function parameterValidator(validate: ValidateFunction): OperationValidators['pa
  * instead of failing in the database (500). JSON and URL encoding both let a caller send one.
  */
 export function nulCharacters(value: unknown, path: string, out: FieldError[] = []): FieldError[] {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) out.push({ path, message: 'must not contain the NUL character', code: 'nul_character' });
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => nulCharacters(item, `${path}/${index}`, out));
-  } else if (value && typeof value === 'object') {
-    for (const key in value) {
-      const item = (value as Record<string, unknown>)[key];
-      nulCharacters(key.includes('\u0000') ? key : item, `${path}/${key.replace(/\u0000/g, '\\0')}`, out);
+  // Iterative (an explicit stack, visited in document order): a deeply nested value cannot overflow the call stack.
+  const stack: Array<{ value: unknown; path: string }> = [{ value, path }];
+  while (stack.length) {
+    const current = stack.pop()!;
+    const item = current.value;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) out.push({ path: current.path, message: 'must not contain the NUL character', code: 'nul_character' });
+    } else if (item && typeof item === 'object') {
+      const children: Array<{ value: unknown; path: string }> = [];
+      if (Array.isArray(item)) {
+        item.forEach((child, index) => children.push({ value: child, path: `${current.path}/${index}` }));
+      } else {
+        for (const key in item) {
+          const child = (item as Record<string, unknown>)[key];
+          children.push({ value: key.includes('\u0000') ? key : child, path: `${current.path}/${key.replace(/\u0000/g, '\\0')}` });
+        }
+      }
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
     }
   }
   return out;

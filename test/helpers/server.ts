@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { createApp, type App } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import type { Database } from '../../server/db/database.ts';
+import { clientErrorHandler } from '../../server/http/clientError.ts';
 import type { HandlerMap } from '../../server/http/handler.ts';
 import type { PolicyEntry } from '../../server/http/policy.ts';
 import { createJobEngine, type JobEngineOptions } from '../../server/jobs/index.ts';
@@ -100,6 +101,7 @@ export async function startTestServer(
   await jobs.start({ workers, app: app.context });
   const contractMismatch = options.contract ? createContractChecker(options.contract).mismatch : defaultMismatch;
   const server = http.createServer(app.koa.callback());
+  server.on('clientError', clientErrorHandler(logger));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

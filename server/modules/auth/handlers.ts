@@ -1,6 +1,6 @@
 import { verifyPassword } from '../../auth/secrets.ts';
 import { json, noContent, withCookies, type OperationHandlers } from '../../http/handler.ts';
-import { Forbidden, InvalidCredentials, TooManyRequests } from '../../http/problem.ts';
+import { Forbidden, InvalidCredentials } from '../../http/problem.ts';
 import { Account, OrganizationMember, Session } from '../accounts/models.ts';
 import { presentPrincipal } from '../accounts/presenters.ts';
 import { loginEmail, membershipsOf } from '../accounts/service.ts';
@@ -10,19 +10,17 @@ export const handlers = {
   async signIn(call) {
     const { body, app, ip, log } = call;
     const email = loginEmail(body.identifier, app.config.emailDomain);
-    const keys = [`identifier:${email}`, `address:${ip}`];
-    const wait = app.signInThrottle.retryAfterSeconds(keys);
-    if (wait > 0) throw TooManyRequests(wait, 'Too many failed sign-ins; try again later.');
+    // Counted before the password is checked: concurrent guesses cannot all reach verifyPassword (429 past the limit).
+    await app.signInThrottle.begin(email, ip);
 
     const account = await Account.query().findOne({ email });
     const passwordOk = await verifyPassword(body.password, account?.passwordHash);
     if (!account || !passwordOk) {
-      app.signInThrottle.recordFailure(keys);
       log.info({ accountFound: Boolean(account) }, 'sign-in failed');
       throw InvalidCredentials();
     }
     if (account.isBanned()) throw Forbidden('account_banned', 'This account is banned.');
-    app.signInThrottle.reset(keys);
+    await app.signInThrottle.succeeded(email, ip);
 
     // Expired sessions are swept here, where an account's sessions are touched anyway.
     await Session.query().delete().where('account_id', account.id).where('expires_at', '<=', new Date());
