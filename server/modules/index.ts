@@ -4,6 +4,7 @@ import * as accounts from './accounts/handlers.ts';
 import * as apiKeys from './apiKeys/handlers.ts';
 import * as auth from './auth/handlers.ts';
 import * as authPolicy from './auth/policy.ts';
+import * as jobs from './jobs/handlers.ts';
 import * as maintenance from './maintenance/handlers.ts';
 import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
@@ -24,6 +25,7 @@ export const MODULES: Record<string, Module> = {
   auth: { handlers: auth.handlers, policy: authPolicy.policy },
   accounts: { handlers: accounts.handlers },
   apiKeys: { handlers: apiKeys.handlers },
+  jobs: { handlers: jobs.handlers },
   maintenance: { handlers: maintenance.handlers },
 };
 
@@ -33,6 +35,7 @@ const typed: OperationHandlers = {
   ...auth.handlers,
   ...accounts.handlers,
   ...apiKeys.handlers,
+  ...jobs.handlers,
   ...maintenance.handlers,
 };
 
