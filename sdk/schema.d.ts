@@ -45,7 +45,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness; checks the database. */
+        /**
+         * Readiness; checks the database and the job engine.
+         * @description 503 `database_unavailable` when the database does not answer; 503 `jobs_unavailable` when the job engine
+         *     was started in this process but does not answer. An engine that was never started (a process that only
+         *     serves requests) is reported as `started: false` and does not make the process unready.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -187,11 +192,38 @@ export interface paths {
         /** Organizations, the canonical one first. */
         get: operations["listOrganizations"];
         put?: never;
-        post?: never;
+        /**
+         * Create an organization (never canonical).
+         * @description The slug must be unique (409 `slug_taken`).
+         */
+        post: operations["createOrganization"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/sudo/organizations/{organizationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename an organization (name and/or slug).
+         * @description The canonical organization may be renamed too; it stays canonical (no operation changes which organization
+         *     is canonical). A slug another organization holds answers 409 `slug_taken`.
+         */
+        patch: operations["updateOrganization"];
         trace?: never;
     };
     "/api/sudo/organization-members": {
@@ -211,6 +243,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sudo/organization-members/{membershipId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                membershipId: components["parameters"]["MembershipId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one membership (by its id).
+         * @description Removes the account from the organization; its sessions whose active organization this was resolve to
+         *     `public` from the next request. The last `owner` of the canonical organization cannot be removed
+         *     (409 `last_canonical_owner`), so the venue can never lock itself out of its own administration; make
+         *     another account owner first. An unknown id answers 404.
+         */
+        delete: operations["deleteOrganizationMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sudo/ensure-organization-member": {
         parameters: {
             query?: never;
@@ -224,6 +281,8 @@ export interface paths {
          * Idempotently create or update one organization membership.
          * @description Name the account by `userId` or `email` (a username without `@` is accepted too), and the organization by
          *     `organizationId`; without it the canonical organization is used. Repeating the same request changes nothing.
+         *     It may demote any owner (the seeder puts the seed accounts' roles back this way); only removing the
+         *     canonical organization's last owner is refused (`DELETE /api/sudo/organization-members/{membershipId}`).
          */
         post: operations["ensureOrganizationMember"];
         delete?: never;
@@ -285,6 +344,23 @@ export interface paths {
         head?: never;
         /** Rename, enable or disable, change expiry or permissions. */
         patch: operations["updateApiKey"];
+        trace?: never;
+    };
+    "/api/sudo/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job engine's queues with counts by state, and the latest failures. */
+        get: operations["getJobStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/sudo/run-migrations": {
@@ -460,6 +536,33 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
+        OrganizationName: string;
+        /** @description Lower-case letters and digits in words joined by single hyphens (`second-stage`); unique. */
+        OrganizationSlug: string;
+        JobStats: {
+            queues: components["schemas"]["JobQueue"][];
+            /** @description The latest failed jobs (live and archived), newest first. */
+            failures: components["schemas"]["JobFailure"][];
+        };
+        JobQueue: {
+            name: string;
+            counts: components["schemas"]["JobCounts"];
+        };
+        JobFailure: {
+            id: string;
+            queue: string;
+            failedAt: components["schemas"]["Timestamp"];
+            /** @description The handler's error message, as recorded by the engine. */
+            error: string | null;
+            attempts: number;
+        };
+        /** @description The job engine as readiness sees it. */
+        JobHealth: {
+            /** @description The engine was started in this process (it answers, or readiness would be 503). */
+            started: boolean;
+            /** @description This process runs job workers (otherwise it only enqueues). */
+            workers: boolean;
+        };
         ApiKey: {
             /** Format: uuid */
             id: string;
@@ -513,6 +616,15 @@ export interface components {
                 memberRole: components["schemas"]["MemberRole"];
             };
             memberships: components["schemas"]["Membership"][];
+        };
+        /** @description Jobs by state in the live table (completed and failed jobs move to pg-boss's archive after 12 h). */
+        JobCounts: {
+            created: number;
+            retry: number;
+            active: number;
+            completed: number;
+            cancelled: number;
+            failed: number;
         };
         /**
          * @description `QUEUED` until the send job delivers it (`SENT`) or gives up after its retries or a permanent refusal (`FAILED`).
@@ -665,6 +777,8 @@ export interface components {
     parameters: {
         UserId: string;
         ApiKeyId: string;
+        OrganizationId: string;
+        MembershipId: string;
         /** @description Page size. */
         Limit: number;
         /** @description Rows to skip. */
@@ -753,10 +867,11 @@ export interface operations {
                             kind: "postgres" | "embedded";
                             latencyMs: number;
                         };
+                        jobs: components["schemas"]["JobHealth"];
                     };
                 };
             };
-            /** @description The database does not answer. */
+            /** @description The database (`database_unavailable`) or the started job engine (`jobs_unavailable`) does not answer. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1069,6 +1184,77 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    createOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: components["schemas"]["OrganizationName"];
+                    slug: components["schemas"]["OrganizationSlug"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: components["schemas"]["OrganizationName"];
+                    slug?: components["schemas"]["OrganizationSlug"];
+                };
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listOrganizationMembers: {
         parameters: {
             query?: {
@@ -1095,6 +1281,32 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteOrganizationMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                membershipId: components["parameters"]["MembershipId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -1303,6 +1515,42 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getJobStats: {
+        parameters: {
+            query?: {
+                /** @description How many of the latest failures to return. */
+                failures?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queues (every registered queue, also when empty) and failures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The job engine is not started in this process, or does not answer (`jobs_unavailable`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             default: components["responses"]["Unexpected"];
         };
     };

@@ -5,6 +5,7 @@ import * as apiKeys from './apiKeys/handlers.ts';
 import * as auth from './auth/handlers.ts';
 import * as email from './email/handlers.ts';
 import * as authPolicy from './auth/policy.ts';
+import * as jobs from './jobs/handlers.ts';
 import * as maintenance from './maintenance/handlers.ts';
 import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
@@ -25,6 +26,7 @@ export const MODULES: Record<string, Module> = {
   auth: { handlers: auth.handlers, policy: authPolicy.policy },
   accounts: { handlers: accounts.handlers },
   apiKeys: { handlers: apiKeys.handlers },
+  jobs: { handlers: jobs.handlers },
   maintenance: { handlers: maintenance.handlers },
   email: { handlers: email.handlers },
 };
@@ -35,6 +37,7 @@ const typed: OperationHandlers = {
   ...auth.handlers,
   ...accounts.handlers,
   ...apiKeys.handlers,
+  ...jobs.handlers,
   ...maintenance.handlers,
   ...email.handlers,
 };

@@ -24,7 +24,7 @@ describe('tui: accounts', () => {
   }
   /** The accounts list, with the newest account's screen opened. */
   async function openNewest(app: RenderedApp, email: string) {
-    await openSection(app, 0, 'Accounts');
+    await openSection(app, 'Accounts');
     await app.waitFor(email);
     await app.press(KEYS.down, KEYS.enter);
     return app.waitFor(`Account ${email}`);
@@ -34,7 +34,7 @@ describe('tui: accounts', () => {
 
   it('creates an account through the form and lists it', async () => {
     const app = await connectedApp(server.baseUrl, SUPERUSER_TOKEN);
-    await openSection(app, 0, 'Accounts');
+    await openSection(app, 'Accounts');
     await app.waitFor('page 1 of 1, total 0');
     await app.press(KEYS.enter);
     await app.waitFor('Create account');
@@ -58,7 +58,7 @@ describe('tui: accounts', () => {
   it('checks the form before sending, and shows the server refusal (409) by title and detail', async () => {
     await makeAccount('taken@example.test');
     const app = await connectedApp(server.baseUrl, SUPERUSER_TOKEN);
-    await openSection(app, 0, 'Accounts');
+    await openSection(app, 'Accounts');
     await app.waitFor('total 1');
     await app.press(KEYS.enter);
     await app.waitFor('Create account');
@@ -163,7 +163,7 @@ describe('tui: accounts', () => {
     for (let i = 0; i < 12; i++) await makeAccount(`page-${String(i).padStart(2, '0')}@example.test`, `Pager ${i}`);
     await makeAccount('zeta@example.test', 'Special Zeta');
     const app = await connectedApp(server.baseUrl, SUPERUSER_TOKEN, { pageSize: 5 });
-    await openSection(app, 0, 'Accounts');
+    await openSection(app, 'Accounts');
     let frame = await app.waitFor('page 1 of 3, total 13');
     // Newest first.
     expect(frame).to.contain('zeta@example.test');
@@ -189,12 +189,15 @@ describe('tui: accounts', () => {
     frame = await app.waitFor('page 1 of 1, total 1');
     expect(frame).to.contain('Special Zeta');
     expect(frame).not.to.contain('page-08@example.test');
+    // Enter in the search opens the first match; Esc comes back to the filtered list.
     await app.press(KEYS.enter);
+    await app.waitFor('Account zeta@example.test');
+    await app.press(KEYS.escape);
     frame = await app.waitFor('(matching "zeta")');
     expect(frame).to.contain('/ search');
 
     await app.press('/');
-    await app.waitFor('enter/↓ to the list');
+    await app.waitFor('↓ to the list');
     for (let i = 0; i < 4; i++) await app.press(KEYS.backspace);
     await typeInto(app, 'nobody');
     frame = await app.waitFor('No account matches "nobody".');

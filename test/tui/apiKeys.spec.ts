@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createClient, unwrap, type VenueClient } from '../../sdk/index.ts';
 import { SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
-import { connectedApp, KEYS, openSection, typeInto, useSuperuserServer, type RenderedApp } from './helpers.ts';
+import { choose, connectedApp, KEYS, openSection, typeInto, useSuperuserServer, type RenderedApp } from './helpers.ts';
 
 const PASSWORD = 'correct horse battery';
 const KEY_PATTERN = /vk_[A-Za-z0-9_-]{20,}/;
@@ -21,7 +21,7 @@ describe('tui: API keys', () => {
   }
   /** The API keys list with the newest key's screen open. */
   async function openNewestKey(app: RenderedApp, name: string) {
-    await openSection(app, 2, 'API keys');
+    await openSection(app, 'API keys');
     await app.waitFor(name);
     await app.press(KEYS.down, KEYS.enter);
     return app.waitFor(`API key ${name}`);
@@ -35,7 +35,7 @@ describe('tui: API keys', () => {
     await makeSuperuser('owner@example.test');
     unwrap(await sdk.POST('/api/sudo/users', { body: { email: 'plain@example.test', name: 'Not a superuser', password: PASSWORD } }));
     const app = await connectedApp(server.baseUrl, SUPERUSER_TOKEN);
-    await openSection(app, 2, 'API keys');
+    await openSection(app, 'API keys');
     await app.waitFor('total 0');
     await app.press(KEYS.enter);
     await app.waitFor('step 1 of 4: name');
@@ -115,7 +115,7 @@ describe('tui: API keys', () => {
     const { apiKey } = await makeKey('expiring');
     const app = await connectedApp(server.baseUrl, SUPERUSER_TOKEN);
     await openNewestKey(app, 'expiring');
-    await app.press(KEYS.down, KEYS.enter);
+    await choose(app, 'Change expiry');
     await app.waitFor('Expiry of expiring');
     await typeInto(app, '2020-01-01');
     await app.press(KEYS.enter);
@@ -146,5 +146,46 @@ describe('tui: API keys', () => {
     const frame = await app.waitFor((current) => current.includes('✔ Deleted API key doomed') && current.includes('total 0'));
     expect(frame).not.to.contain('doomed@example.test');
     expect(await keys()).to.deep.equal([]);
+  });
+  it('renames a key', async () => {
+    const { apiKey } = await makeKey('old-name');
+    const app = await connectedApp(server.baseUrl, SUPERUSER_TOKEN);
+    await openNewestKey(app, 'old-name');
+    await choose(app, 'Rename');
+    await app.waitFor('Rename API key old-name');
+    for (let i = 0; i < 'old-name'.length; i++) await app.press(KEYS.backspace);
+    await typeInto(app, 'new-name');
+    await app.press(KEYS.enter);
+    const frame = await app.waitFor('✔ Renamed to new-name');
+    expect(frame).to.contain('API key new-name');
+    expect((await keys()).find((key) => key.id === apiKey.id)?.name).to.equal('new-name');
+  });
+
+  it('edits a key\'s permissions with the checklist, ticked with what it holds', async () => {
+    const { apiKey } = await makeKey('scoped');
+    const grantable = unwrap(await sdk.GET('/api/sudo/api-keys/permissions')).items.map((item) => item.permission);
+    expect(grantable).to.include('auth:read');
+    const app = await connectedApp(server.baseUrl, SUPERUSER_TOKEN);
+    let frame = await openNewestKey(app, 'scoped');
+    expect(frame).to.match(/Permissions\s+none/);
+    await choose(app, 'Edit permissions');
+    frame = await app.waitFor('Permissions of scoped');
+    await app.waitFor('auth:read');
+    // Move to auth:read by its position in the checklist, tick it, save.
+    const lines = app.frame().split('\n');
+    const steps = lines.findIndex((line) => line.includes('auth:read')) - lines.findIndex((line) => line.startsWith('❯'));
+    await app.press(...Array<string>(steps).fill(KEYS.down), KEYS.space, KEYS.enter);
+    frame = await app.waitFor('✔ scoped now holds auth:read');
+    expect(frame).to.match(/Permissions\s+auth:read/);
+    expect((await keys()).find((key) => key.id === apiKey.id)?.permissions).to.deep.equal({ auth: ['read'] });
+
+    // Opened again, the checklist starts ticked; unticking everything leaves none.
+    await choose(app, 'Edit permissions');
+    await app.waitFor(/\[x\] auth:read|◉ auth:read|✔ auth:read|\[✓\] auth:read/);
+    const again = app.frame().split('\n');
+    const back = again.findIndex((line) => line.includes('auth:read')) - again.findIndex((line) => line.startsWith('❯'));
+    await app.press(...Array<string>(back).fill(KEYS.down), KEYS.space, KEYS.enter);
+    await app.waitFor('✔ scoped now holds no permissions');
+    expect((await keys()).find((key) => key.id === apiKey.id)?.permissions).to.deep.equal({});
   });
 });

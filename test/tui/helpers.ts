@@ -52,9 +52,16 @@ export type Expectation = string | RegExp | ((frame: string) => boolean);
 const matches = (frame: string, expected: Expectation) =>
   typeof expected === 'string' ? frame.includes(expected) : expected instanceof RegExp ? expected.test(frame) : expected(frame);
 
-/** The app rendered into ink-testing-library's fake terminal (100 columns), with key and wait helpers. */
-export function renderApp(props: AppProps) {
+/**
+ * The app rendered into ink-testing-library's fake terminal (100 columns, or `columns`), with key and wait
+ * helpers. ink reads the width on every frame, and the tables follow the terminal's `resize` event.
+ */
+export function renderApp(props: AppProps, options: { columns?: number } = {}) {
   const instance = render(React.createElement(App, props));
+  if (options.columns) {
+    Object.defineProperty(instance.stdout, 'columns', { get: () => options.columns, configurable: true });
+    instance.stdout.emit('resize');
+  }
   const frame = () => stripVTControlCharacters(instance.lastFrame() ?? '');
   return {
     ...instance,
@@ -82,15 +89,40 @@ export function renderApp(props: AppProps) {
 export type RenderedApp = ReturnType<typeof renderApp>;
 
 /** Connected with the token and on the main menu. */
-export async function connectedApp(baseUrl: string, token: string, props: Omit<AppProps, 'url' | 'token'> = {}): Promise<RenderedApp> {
-  const app = renderApp({ url: baseUrl, token, ...props });
+export async function connectedApp(
+  baseUrl: string,
+  token: string,
+  props: Omit<AppProps, 'url' | 'token'> = {},
+  options: { columns?: number } = {},
+): Promise<RenderedApp> {
+  const app = renderApp({ url: baseUrl, token, ...props }, options);
   await app.waitFor('Main menu');
   return app;
 }
 
-/** From the main menu, the n-th section (0 Accounts, 1 Memberships, 2 API keys, 3 Seed and maintenance). */
-export async function openSection(app: RenderedApp, index: number, title: string) {
-  await app.press(...Array<string>(index).fill(KEYS.down), KEYS.enter);
+/** The lines of a list's choices: `❯ ` on the cursor's, two spaces on the others. */
+const choiceText = (line: string) => (/^(❯ | {2})\S/.test(line) ? line.slice(2) : undefined);
+
+/**
+ * Moves the list cursor to the choice whose text starts with `label` (else: contains it), as the frame shows it,
+ * and presses Enter: no counting of arrow presses in the specs, so adding an entry to a menu breaks nothing.
+ */
+export async function choose(app: RenderedApp, label: string) {
+  const lines = app.frame().split('\n');
+  const cursor = lines.findIndex((line) => line.startsWith('❯'));
+  if (cursor < 0) throw new Error(`No list cursor on the screen:\n${app.frame()}`);
+  let target = lines.findIndex((line) => choiceText(line)?.startsWith(label));
+  if (target < 0) target = lines.findIndex((line) => choiceText(line)?.includes(label));
+  if (target < 0) throw new Error(`No choice "${label}" on the screen:\n${app.frame()}`);
+  const steps = target - cursor;
+  await app.press(...Array<string>(Math.abs(steps)).fill(steps > 0 ? KEYS.down : KEYS.up));
+  await app.waitFor((frame) => frame.split('\n').some((line) => line.startsWith('❯') && line.includes(label)));
+  await app.press(KEYS.enter);
+}
+
+/** From the main menu, the section titled `title` (its screen's title is the same). */
+export async function openSection(app: RenderedApp, title: string) {
+  await choose(app, title);
   await app.waitFor((frame) => frame.split('\n').some((line) => line.trim() === title));
 }
 

@@ -7,7 +7,7 @@ const PASSWORDS = { admin: 'admin password 1', marketing: 'marketing password 1'
 
 /** Seed and maintenance → the n-th entry (0 migrations, 1 seeder, 2 reset). */
 async function openMaintenance(app: RenderedApp, entry: number, title: string) {
-  await openSection(app, 3, 'Seed and maintenance');
+  await openSection(app, 'Seed and maintenance');
   await app.press(...Array<string>(entry).fill(KEYS.down), KEYS.enter);
   await app.waitFor(title);
 }

@@ -128,11 +128,14 @@ describe('tui: in a real terminal (tmux)', function () {
     expect(screen).to.match(/tmux-one@example\.test\s+Terminal One\s+USER\s+active/);
 
     await session.send(['/']);
-    await session.waitFor('enter/↓ to the list');
+    await session.waitFor('enter open the first match');
     await session.send(['one'], { literal: true });
     screen = await session.waitFor('page 1 of 1, total 1');
     expect(screen).not.to.contain('tmux-two@example.test');
+    // Enter in the search opens the first match; Esc comes back to the filtered list.
     await session.send(['Enter']);
+    await session.waitFor('Account tmux-one@example.test');
+    await session.send(['Escape']);
     await session.waitFor('(matching "one")');
 
     await session.send(['?']);

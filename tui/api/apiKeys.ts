@@ -53,3 +53,14 @@ export async function setApiKeyExpiry(client: VenueClient, apiKeyId: string, exp
 export async function deleteApiKey(client: VenueClient, apiKeyId: string): Promise<void> {
   unwrap(await client.DELETE('/api/sudo/api-keys/{apiKeyId}', { params: { path: { apiKeyId } } }));
 }
+
+export async function renameApiKey(client: VenueClient, apiKeyId: string, name: string): Promise<ApiKey> {
+  return unwrap(await client.PATCH('/api/sudo/api-keys/{apiKeyId}', { params: { path: { apiKeyId } }, body: { name: name.trim() } }));
+}
+
+/** Replaces the key's permissions (`resource:action` strings); the server checks them as at creation. */
+export async function setApiKeyPermissions(client: VenueClient, apiKeyId: string, permissions: string[]): Promise<ApiKey> {
+  return unwrap(
+    await client.PATCH('/api/sudo/api-keys/{apiKeyId}', { params: { path: { apiKeyId } }, body: { permissions: toPermissionMap(permissions) } }),
+  );
+}

@@ -30,3 +30,8 @@ export async function attachMember(client: VenueClient, input: Attachment) {
     }),
   );
 }
+
+/** Removes one membership; the server refuses (409 `last_canonical_owner`) to remove the canonical organization's last owner. */
+export async function removeMembership(client: VenueClient, membershipId: string): Promise<void> {
+  unwrap(await client.DELETE('/api/sudo/organization-members/{membershipId}', { params: { path: { membershipId } } }));
+}

@@ -5,12 +5,16 @@ import { useNavigation } from '../ui/shell.ts';
 import { AccountList } from './accounts/AccountList.tsx';
 import { ApiKeyList } from './apiKeys/ApiKeyList.tsx';
 import { MaintenanceMenu } from './maintenance/MaintenanceMenu.tsx';
+import { JobsScreen } from './jobs/JobsScreen.tsx';
 import { MembershipsMenu } from './memberships/MembershipsMenu.tsx';
+import { OrganizationList } from './organizations/OrganizationList.tsx';
 
 const SECTIONS = [
   { key: 'accounts', title: 'Accounts', about: 'search, create, edit, ban, delete', screen: () => <AccountList /> },
-  { key: 'memberships', title: 'Memberships', about: 'attach accounts to organizations, list memberships', screen: () => <MembershipsMenu /> },
-  { key: 'api-keys', title: 'API keys', about: 'create, enable or disable, expiry, delete', screen: () => <ApiKeyList /> },
+  { key: 'organizations', title: 'Organizations', about: 'list, create, rename', screen: () => <OrganizationList /> },
+  { key: 'memberships', title: 'Memberships', about: 'attach, list, remove', screen: () => <MembershipsMenu /> },
+  { key: 'api-keys', title: 'API keys', about: 'create, rename, permissions, expiry, delete', screen: () => <ApiKeyList /> },
+  { key: 'jobs', title: 'Jobs', about: 'queues, counts, last failures', screen: () => <JobsScreen /> },
   { key: 'maintenance', title: 'Seed and maintenance', about: 'migrations, seeder, database reset', screen: () => <MaintenanceMenu /> },
 ];
 
@@ -24,7 +28,7 @@ export function MainMenu() {
           value: section,
           label: (
             <Box>
-              <Box width={24}>
+              <Box width={22}>
                 <Text>{section.title}</Text>
               </Box>
               <Text dimColor>{section.about}</Text>

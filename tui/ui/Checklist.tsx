@@ -34,7 +34,7 @@ export function Checklist({ items, initial = [], onSubmit }: { items: readonly C
           <Text color="cyan">{index === cursor ? '❯ ' : '  '}</Text>
           <Text color={checked.has(item.value) ? 'green' : undefined}>{checked.has(item.value) ? '[x] ' : '[ ] '}</Text>
           <Text bold={index === cursor}>{item.label}</Text>
-          {item.description && <Text dimColor>  {item.description}</Text>}
+          {item.description && <Text dimColor wrap="truncate-end">  {item.description}</Text>}
         </Box>
       ))}
       <Text dimColor>{checked.size} of {items.length} selected</Text>

@@ -1,7 +1,8 @@
 import { UniqueViolationError } from 'objection';
 import { hashPassword } from '../../auth/secrets.ts';
 import { json, noContent, type OperationHandlers } from '../../http/handler.ts';
-import { Conflict, ValidationFailed, type FieldError } from '../../http/problem.ts';
+import { Conflict, NotFound, ValidationFailed, type FieldError } from '../../http/problem.ts';
+import { removeMembership } from './commands/removeMembership.ts';
 import { Account, Organization, OrganizationMember } from './models.ts';
 import { presentAccount, presentMembership, presentOrganization } from './presenters.ts';
 import { ensureMembership, findAccountOrFail, loginEmail, membershipsOf } from './service.ts';
@@ -108,6 +109,36 @@ export const handlers = {
   async listOrganizations() {
     const organizations = await Organization.query().orderBy([{ column: 'canonical', order: 'desc' }, { column: 'name' }]);
     return json(200, { items: organizations.map(presentOrganization) });
+  },
+
+  async createOrganization({ body }) {
+    try {
+      const organization = await Organization.query().insertAndFetch({ name: body.name.trim(), slug: body.slug, canonical: false });
+      return json(201, presentOrganization(organization));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw Conflict('slug_taken', `An organization with the slug ${body.slug} exists.`);
+      throw err;
+    }
+  },
+
+  async updateOrganization({ params, body }) {
+    const patch: Partial<Organization> = {};
+    if (body.name !== undefined) patch.name = body.name.trim();
+    if (body.slug !== undefined) patch.slug = body.slug;
+    try {
+      // `canonical` is never patched: renaming the canonical organization keeps it canonical.
+      const updated = await Organization.query().patchAndFetchById(params.organizationId, patch);
+      if (!updated) throw NotFound('No organization with this id.');
+      return json(200, presentOrganization(updated));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw Conflict('slug_taken', `An organization with the slug ${body.slug} exists.`);
+      throw err;
+    }
+  },
+
+  async deleteOrganizationMember({ params, app }) {
+    await removeMembership(app.db.knex, params.membershipId);
+    return noContent();
   },
 
   async listOrganizationMembers({ query }) {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { Account, Organization, OrganizationMember } from './models.ts';
 import type { MemberRole } from '../../auth/roles.ts';
-import { NotFound, ValidationFailed } from '../../http/problem.ts';
+import { Conflict, NotFound, ValidationFailed } from '../../http/problem.ts';
 
 /** A username without `@` stands for `<username>@<EMAIL_DOMAIN>` (spec §2.2). */
 export function loginEmail(identifier: string, emailDomain: string): string {
@@ -20,6 +20,22 @@ export async function findAccountOrFail(id: string, trx?: Knex.Transaction): Pro
   const account = await Account.query(trx).findById(id);
   if (!account) throw NotFound('No account with this id.');
   return account;
+}
+
+/**
+ * The venue never locks itself out: the canonical organization keeps at least one `owner` (its owners resolve to
+ * role `superuser`). Call inside the transaction that removes or demotes `member`, before the write. The
+ * canonical organization's owner rows are locked, so two concurrent removals of its last two owners cannot
+ * both pass.
+ */
+export async function assertKeepsCanonicalOwner(trx: Knex.Transaction, member: { organizationId: string; role: MemberRole }): Promise<void> {
+  if (member.role !== 'owner') return;
+  const organization = await Organization.query(trx).findById(member.organizationId);
+  if (!organization?.canonical) return;
+  const owners = await trx('organization_members').where({ organization_id: organization.id, role: 'owner' }).forUpdate().select('id');
+  if (owners.length <= 1) {
+    throw Conflict('last_canonical_owner', `This is the last owner of ${organization.name}, the canonical organization; make another account owner first.`);
+  }
 }
 
 export type EnsureOutcome = 'created' | 'updated' | 'unchanged';
@@ -53,6 +69,7 @@ export async function ensureMembership(
       .returning('id');
     let outcome: EnsureOutcome = 'created';
     if (inserted.length === 0) {
+      const existing = await OrganizationMember.query(trx).findOne({ organization_id: organization.id, account_id: account.id });
       const changed = await OrganizationMember.query(trx)
         .patch({ role: input.role })
         .where({ organization_id: organization.id, account_id: account.id })

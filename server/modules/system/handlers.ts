@@ -19,6 +19,13 @@ export const handlers = {
       throw ServiceUnavailable('database_unavailable', 'The database does not answer.');
     }
     const latencyMs = Math.round((performance.now() - started) * 100) / 100;
-    return json(200, { status: 'ready', database: { kind: app.db.kind, latencyMs } });
+    // An engine this process never started (it only serves requests) is reported, not held against readiness;
+    // one that was started and no longer answers is.
+    const jobs = await app.jobs.health();
+    if (jobs.started && !jobs.ok) {
+      log.error({ error: jobs.error }, 'readiness: the job engine did not answer');
+      throw ServiceUnavailable('jobs_unavailable', 'The job engine does not answer.');
+    }
+    return json(200, { status: 'ready', database: { kind: app.db.kind, latencyMs }, jobs: { started: jobs.started, workers: jobs.workers } });
   },
 } satisfies Partial<OperationHandlers>;

@@ -192,4 +192,146 @@ describe('accounts: organizations and memberships', () => {
       expect(res.status).to.equal(401);
     });
   });
+  describe('POST /api/sudo/organizations', () => {
+    it('creates an organization (never canonical) that lists and takes members', async () => {
+      const res = await sudo(server, 'POST', '/api/sudo/organizations', { name: '  Rooftop Bar ', slug: 'rooftop-bar' });
+      expect(res.status).to.equal(201);
+      expect(res.body).to.include({ name: 'Rooftop Bar', slug: 'rooftop-bar', canonical: false });
+      const listed = (await sudo(server, 'GET', '/api/sudo/organizations')).body.items;
+      expect(listed.map((o: { slug: string }) => o.slug)).to.include('rooftop-bar');
+      const account = await buildAccount();
+      expect((await ensure({ userId: account.id, organizationId: res.body.id, role: 'member' })).body.outcome).to.equal('created');
+    });
+
+    it('refuses a taken slug with 409 slug_taken', async () => {
+      await buildOrganization({ slug: 'taken-slug' });
+      const res = await sudo(server, 'POST', '/api/sudo/organizations', { name: 'Other', slug: 'taken-slug' });
+      expect(res.status).to.equal(409);
+      expect(res.body.code).to.equal('slug_taken');
+    });
+
+    it('rejects a malformed slug, a blank name and a missing field with 400 naming it', async () => {
+      for (const slug of ['Upper', 'two--hyphens', '-edge', 'with space', '']) {
+        const res = await sudo(server, 'POST', '/api/sudo/organizations', { name: 'X', slug });
+        expect(res.status, slug).to.equal(400);
+        expect(errorPaths(res)).to.include('body/slug');
+      }
+      const blank = await sudo(server, 'POST', '/api/sudo/organizations', { name: '   ', slug: 'blank-name' });
+      expect(blank.status).to.equal(400);
+      expect(errorPaths(blank)).to.include('body/name');
+      expect((await sudo(server, 'POST', '/api/sudo/organizations', { name: 'No slug' })).status).to.equal(400);
+    });
+
+    it('is refused to an admin member session (403) and to a caller without credentials (401)', async () => {
+      const { token } = await buildMemberSession('admin');
+      const body = { name: 'Sneaky', slug: 'sneaky' };
+      expect((await server.request('POST', '/api/sudo/organizations', { headers: cookieHeader(token), body })).status).to.equal(403);
+      expect((await server.request('POST', '/api/sudo/organizations', { body })).status).to.equal(401);
+      expect(await countRows(server.db.knex, 'organizations', { slug: 'sneaky' })).to.equal(0);
+    });
+  });
+
+  describe('PATCH /api/sudo/organizations/{organizationId}', () => {
+    const rename = (id: string, body: Record<string, unknown>) => sudo(server, 'PATCH', `/api/sudo/organizations/${id}`, body);
+
+    it('renames the name, the slug, or both', async () => {
+      const organization = await buildOrganization({ name: 'Before', slug: 'before-slug' });
+      expect((await rename(organization.id, { name: 'After' })).body).to.include({ name: 'After', slug: 'before-slug' });
+      expect((await rename(organization.id, { slug: 'after-slug' })).body).to.include({ name: 'After', slug: 'after-slug' });
+      const both = await rename(organization.id, { name: 'Both', slug: 'both-slug' });
+      expect(both.status).to.equal(200);
+      expect(both.body).to.deep.equal({ id: organization.id, name: 'Both', slug: 'both-slug', canonical: false });
+    });
+
+    it('renames the canonical organization, which stays canonical', async () => {
+      const canonical = await canonicalOrganization();
+      const res = await rename(canonical.id, { name: 'The Venue', slug: 'the-venue' });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({ id: canonical.id, name: 'The Venue', slug: 'the-venue', canonical: true });
+      expect((await sudo(server, 'GET', '/api/sudo/organizations')).body.items[0]).to.include({ id: canonical.id, canonical: true });
+      await rename(canonical.id, { name: canonical.name, slug: canonical.slug });
+    });
+
+    it('refuses a slug another organization holds with 409, and changes nothing', async () => {
+      await buildOrganization({ slug: 'held-slug' });
+      const organization = await buildOrganization({ name: 'Mine', slug: 'mine-slug' });
+      const res = await rename(organization.id, { name: 'Renamed', slug: 'held-slug' });
+      expect(res.status).to.equal(409);
+      expect(res.body.code).to.equal('slug_taken');
+      const [row] = await server.db.knex('organizations').where('id', organization.id);
+      expect(row).to.include({ name: 'Mine', slug: 'mine-slug' });
+    });
+
+    it('answers 404 for an unknown organization, 400 for an empty body, a bad slug or a malformed id', async () => {
+      expect((await rename(MISSING_ID, { name: 'Ghost' })).status).to.equal(404);
+      const organization = await buildOrganization();
+      expect((await rename(organization.id, {})).status).to.equal(400);
+      expect(errorPaths(await rename(organization.id, { slug: 'Bad Slug' }))).to.include('body/slug');
+      expect((await rename('not-a-uuid', { name: 'x' })).status).to.equal(400);
+    });
+
+    it('is refused to an admin member session (403)', async () => {
+      const organization = await buildOrganization({ name: 'Kept' });
+      const { token } = await buildMemberSession('admin');
+      const res = await server.request('PATCH', `/api/sudo/organizations/${organization.id}`, { headers: cookieHeader(token), body: { name: 'Taken over' } });
+      expect(res.status).to.equal(403);
+    });
+  });
+
+  describe('DELETE /api/sudo/organization-members/{membershipId}', () => {
+    const remove = (id: string) => sudo(server, 'DELETE', `/api/sudo/organization-members/${id}`);
+    /** Leaves the canonical organization with exactly these owners. */
+    async function onlyCanonicalOwners(count: number) {
+      const canonical = await canonicalOrganization();
+      await server.db.knex('organization_members').where({ organization_id: canonical.id, role: 'owner' }).delete();
+      const owners = [];
+      for (let i = 0; i < count; i++) owners.push(await buildMembership(await buildAccount(), 'owner', canonical));
+      return owners;
+    }
+
+    it('removes a membership (204, then 404)', async () => {
+      const account = await buildAccount();
+      const member = await buildMembership(account, 'member', await buildOrganization());
+      const res = await remove(member.id);
+      expect(res.status).to.equal(204);
+      expect(await countRows(server.db.knex, 'organization_members', { id: member.id })).to.equal(0);
+      expect((await remove(member.id)).status).to.equal(404);
+    });
+
+    it('makes a session whose active organization it was resolve to public', async () => {
+      const { account, token } = await buildMemberSession('admin');
+      expect((await me(server, token)).body.role).to.equal('admin');
+      const [member] = await server.db.knex('organization_members').where({ account_id: account.id });
+      expect((await remove(member.id)).status).to.equal(204);
+      const after = await server.request('GET', '/api/sudo/organization-members', { headers: cookieHeader(token) });
+      expect(after.status).to.equal(401);
+      const principal = await me(server, token);
+      expect(principal.body.role ?? 'public').to.equal('public');
+    });
+
+    it('refuses to remove the last owner of the canonical organization (409 last_canonical_owner)', async () => {
+      const [last] = await onlyCanonicalOwners(1);
+      const res = await remove(last.id);
+      expect(res.status).to.equal(409);
+      expect(res.body.code).to.equal('last_canonical_owner');
+      expect(await countRows(server.db.knex, 'organization_members', { id: last.id })).to.equal(1);
+    });
+
+    it('removes an owner of the canonical organization while another remains, and the last owner of any other organization', async () => {
+      const [first, second] = await onlyCanonicalOwners(2);
+      expect((await remove(first.id)).status).to.equal(204);
+      expect((await remove(second.id)).status).to.equal(409);
+      const elsewhere = await buildMembership(await buildAccount(), 'owner', await buildOrganization());
+      expect((await remove(elsewhere.id)).status).to.equal(204);
+    });
+
+    it('answers 400 for a malformed id, 403 to an admin member session', async () => {
+      expect((await remove('nope')).status).to.equal(400);
+      const member = await buildMembership(await buildAccount(), 'member', await buildOrganization());
+      const { token } = await buildMemberSession('admin');
+      const res = await server.request('DELETE', `/api/sudo/organization-members/${member.id}`, { headers: cookieHeader(token) });
+      expect(res.status).to.equal(403);
+      expect(await countRows(server.db.knex, 'organization_members', { id: member.id })).to.equal(1);
+    });
+  });
 });

@@ -4,9 +4,8 @@ import TextInput from 'ink-text-input';
 import { listAccounts, type Account } from '../../api/accounts.ts';
 import { Busy } from '../../ui/Busy.tsx';
 import { ProblemView } from '../../ui/ProblemView.tsx';
-import { Row } from '../../ui/Row.tsx';
 import { Screen } from '../../ui/Screen.tsx';
-import { SelectList, type Choice } from '../../ui/SelectList.tsx';
+import { TableList, type Column } from '../../ui/Table.tsx';
 import { useConnection, useKeys, useNavigation, useOnReturn, useShell, useTyping } from '../../ui/shell.ts';
 import { useLoad } from '../../ui/useRequest.ts';
 import { AccountCreate } from './AccountCreate.tsx';
@@ -14,9 +13,12 @@ import { AccountDetail } from './AccountDetail.tsx';
 import { accountState } from './accountState.ts';
 
 const SEARCH_DELAY_MS = 250;
-const COLUMNS = [32, 24, 10, 24] as const;
+const COLUMNS: readonly Column[] = [{ header: 'E-MAIL', grow: 3 }, { header: 'NAME', grow: 2 }, { header: 'ROLE', width: 9 }, { header: 'STATE', grow: 2 }];
 
-/** Accounts, newest first: `/` searches e-mail and name on the server, ←/→ or PgUp/PgDn turn pages. */
+/**
+ * Accounts, newest first: `/` searches e-mail and name on the server (Enter then opens the first match, ↓ goes to
+ * the list), ←/→ or PgUp/PgDn turn pages, `r` refreshes.
+ */
 export function AccountList() {
   const { client } = useConnection();
   const navigation = useNavigation();
@@ -25,6 +27,8 @@ export function AccountList() {
   const [query, setQuery] = useState('');
   const [searching, setSearching] = useState(false);
   const [page, setPage] = useState(1);
+  /** Enter in the search field: open the first account of that search's answer once it is in. */
+  const [openFirst, setOpenFirst] = useState<string | null>(null);
   useTyping(searching);
 
   // The server is asked once typing pauses, not on every key.
@@ -37,7 +41,7 @@ export function AccountList() {
     return () => clearTimeout(timer);
   }, [search, query]);
 
-  const accounts = useLoad(() => listAccounts(client, { search: query, page, pageSize }), [query, page, pageSize]);
+  const accounts = useLoad(() => listAccounts(client, { search: query, page, pageSize }).then((result) => ({ ...result, query })), [query, page, pageSize]);
   useOnReturn(accounts.reload);
   const pageCount = accounts.data?.pageCount ?? 1;
   useEffect(() => {
@@ -45,32 +49,32 @@ export function AccountList() {
     if (accounts.data && accounts.data.page > accounts.data.pageCount) setPage(accounts.data.pageCount);
   }, [accounts.data]);
 
+  useEffect(() => {
+    if (openFirst === null || accounts.loading || !accounts.data || accounts.data.query !== openFirst) return;
+    setOpenFirst(null);
+    const [first] = accounts.data.accounts;
+    if (first) navigation.push(<AccountDetail accountId={first.id} />);
+  }, [openFirst, accounts.loading, accounts.data, navigation]);
+
   useKeys((input, key) => {
     if (searching) {
       if (key.return || key.downArrow) {
         setSearching(false);
         setQuery(search);
         setPage(1);
+        if (key.return && search.trim()) setOpenFirst(search);
       }
       return;
     }
     if (input === '/') setSearching(true);
+    else if (input === 'r') accounts.reload();
     else if (key.leftArrow || key.pageUp) setPage((current) => Math.max(1, current - 1));
     else if (key.rightArrow || key.pageDown) setPage((current) => Math.min(pageCount, current + 1));
   });
 
-  const choices: Choice<Account | 'create'>[] = [
-    { key: 'create', value: 'create', label: <Text color="green">+ Create account</Text> },
-    ...(accounts.data?.accounts ?? []).map((account) => ({
-      key: account.id,
-      value: account,
-      label: <Row cells={[[account.email, COLUMNS[0]], [account.name, COLUMNS[1]], [account.role, COLUMNS[2]], [accountState(account), COLUMNS[3]]]} />,
-    })),
-  ];
-
   const hints = searching
-    ? ([['type', 'filter by e-mail or name'], ['enter/↓', 'to the list']] as const)
-    : ([['↑/↓', 'move'], ['enter', 'open'], ['/', 'search'], ['←/→ pgup/pgdn', 'page']] as const);
+    ? ([['type', 'filter by e-mail or name'], ['enter', 'open the first match'], ['↓', 'to the list']] as const)
+    : ([['↑/↓', 'move'], ['enter', 'open'], ['/', 'search'], ['←/→', 'page'], ['r', 'refresh']] as const);
   return (
     <Screen title="Accounts" hints={hints} onBack={searching ? () => setSearching(false) : undefined} backLabel={searching ? 'leave search' : 'back'}>
       <Box>
@@ -82,11 +86,14 @@ export function AccountList() {
         )}
       </Box>
       <Box marginTop={1} flexDirection="column">
-        <Box marginLeft={2}>
-          <Row header cells={[['E-MAIL', COLUMNS[0]], ['NAME', COLUMNS[1]], ['ROLE', COLUMNS[2]], ['STATE', COLUMNS[3]]]} />
-        </Box>
-        <SelectList
-          choices={choices}
+        <TableList<Account | 'create'>
+          columns={COLUMNS}
+          before={[{ key: 'create', value: 'create', label: <Text color="green">+ Create account</Text> }]}
+          rows={(accounts.data?.accounts ?? []).map((account) => ({
+            key: account.id,
+            value: account,
+            cells: [account.email, account.name, account.role, accountState(account)],
+          }))}
           enabled={!searching}
           limit={pageSize + 1}
           onSelect={(choice) => navigation.push(choice === 'create' ? <AccountCreate /> : <AccountDetail accountId={choice.id} />)}

@@ -11,8 +11,10 @@ import { useConnection, useNavigation } from '../../ui/shell.ts';
 import { useAction } from '../../ui/useRequest.ts';
 import { ApiKeyDelete } from './ApiKeyDelete.tsx';
 import { ApiKeyExpiry } from './ApiKeyExpiry.tsx';
+import { ApiKeyPermissions } from './ApiKeyPermissions.tsx';
+import { ApiKeyRename } from './ApiKeyRename.tsx';
 
-type KeyAction = 'toggle' | 'expiry' | 'delete';
+type KeyAction = 'toggle' | 'rename' | 'permissions' | 'expiry' | 'delete';
 
 /** One key (never the key itself: its first characters) and what can be done to it. */
 export function ApiKeyDetail(props: { apiKey: ApiKey }) {
@@ -22,7 +24,9 @@ export function ApiKeyDetail(props: { apiKey: ApiKey }) {
   const toggle = useAction();
 
   function act(action: KeyAction) {
-    if (action === 'expiry') navigation.push(<ApiKeyExpiry apiKey={apiKey} onSaved={setApiKey} />);
+    if (action === 'rename') navigation.push(<ApiKeyRename apiKey={apiKey} onSaved={setApiKey} />);
+    else if (action === 'permissions') navigation.push(<ApiKeyPermissions apiKey={apiKey} onSaved={setApiKey} />);
+    else if (action === 'expiry') navigation.push(<ApiKeyExpiry apiKey={apiKey} onSaved={setApiKey} />);
     else if (action === 'delete') navigation.push(<ApiKeyDelete apiKey={apiKey} />);
     else
       toggle.run(
@@ -46,13 +50,17 @@ export function ApiKeyDetail(props: { apiKey: ApiKey }) {
       <Field label="Expires">{formatTimestamp(apiKey.expiresAt, 'never')}</Field>
       <Field label="Last used">{formatTimestamp(apiKey.lastUsedAt, 'never')}</Field>
       <Field label="Requests">{String(apiKey.requestCount)}</Field>
-      <Field label="Permissions">{permissions.length ? permissions.join(', ') : 'none'}</Field>
+      <Field label="Permissions">
+        <Text wrap="truncate-end">{permissions.length ? permissions.join(', ') : 'none'}</Text>
+      </Field>
       <Field label="Created">{formatTimestamp(apiKey.createdAt)}</Field>
       <Box marginTop={1} flexDirection="column">
         <SelectList<KeyAction>
           enabled={!toggle.busy}
           choices={[
             { key: 'toggle', value: 'toggle', label: apiKey.enabled ? 'Disable' : 'Enable' },
+            { key: 'rename', value: 'rename', label: 'Rename' },
+            { key: 'permissions', value: 'permissions', label: 'Edit permissions' },
             { key: 'expiry', value: 'expiry', label: 'Change expiry' },
             { key: 'delete', value: 'delete', label: 'Delete…' },
           ]}

@@ -1,50 +1,50 @@
 import { Box, Text } from 'ink';
 import { formatDay } from '../../api/dates.ts';
-import { listMemberships } from '../../api/memberships.ts';
+import { listMemberships, type MembershipWithAccount } from '../../api/memberships.ts';
 import { Busy } from '../../ui/Busy.tsx';
 import { ProblemView } from '../../ui/ProblemView.tsx';
-import { Row } from '../../ui/Row.tsx';
 import { Screen } from '../../ui/Screen.tsx';
-import { SelectList } from '../../ui/SelectList.tsx';
-import { useConnection, useNavigation, useOnReturn } from '../../ui/shell.ts';
+import { TableList, type Column } from '../../ui/Table.tsx';
+import { useConnection, useKeys, useNavigation, useOnReturn } from '../../ui/shell.ts';
 import { useLoad } from '../../ui/useRequest.ts';
 import { AccountDetail } from '../accounts/AccountDetail.tsx';
+import { MembershipRemove } from './MembershipRemove.tsx';
 
-const COLUMNS = [22, 32, 20, 11, 10] as const;
+const COLUMNS: readonly Column[] = [
+  { header: 'ORGANIZATION', grow: 2 },
+  { header: 'E-MAIL', grow: 3 },
+  { header: 'NAME', grow: 2 },
+  { header: 'ROLE', width: 11 },
+  { header: 'SINCE', width: 10 },
+];
 
-/** Every membership with its organization's name; Enter opens the member's account. */
+/** Every membership with its organization's name; Enter opens the member's account, `d` removes the membership. */
 export function MembershipList() {
   const { client } = useConnection();
   const navigation = useNavigation();
   const memberships = useLoad(() => listMemberships(client), []);
   useOnReturn(memberships.reload);
+  useKeys((input) => {
+    if (input === 'r') memberships.reload();
+  });
   return (
-    <Screen title="Memberships" hints={[['↑/↓', 'move'], ['enter', 'open the account']]}>
+    <Screen title="Memberships" hints={[['↑/↓', 'move'], ['enter', 'open the account'], ['d', 'remove'], ['r', 'refresh']]}>
       {memberships.loading && !memberships.data && <Busy label="Loading memberships…" />}
       {memberships.failure && <ProblemView failure={memberships.failure} />}
       {memberships.data && memberships.data.length === 0 && <Text dimColor>No memberships yet.</Text>}
       {memberships.data && memberships.data.length > 0 && (
         <Box flexDirection="column">
-          <Box marginLeft={2}>
-            <Row header cells={[['ORGANIZATION', COLUMNS[0]], ['E-MAIL', COLUMNS[1]], ['NAME', COLUMNS[2]], ['ROLE', COLUMNS[3]], ['SINCE', COLUMNS[4]]]} />
-          </Box>
-          <SelectList
-            choices={memberships.data.map((member) => ({
+          <TableList<MembershipWithAccount>
+            columns={COLUMNS}
+            rows={memberships.data.map((member) => ({
               key: member.id,
-              value: member.accountId,
-              label: (
-                <Row
-                  cells={[
-                    [member.organization.name, COLUMNS[0]],
-                    [member.accountEmail, COLUMNS[1]],
-                    [member.accountName, COLUMNS[2]],
-                    [member.role, COLUMNS[3]],
-                    [formatDay(member.createdAt), COLUMNS[4]],
-                  ]}
-                />
-              ),
+              value: member,
+              cells: [member.organization.name, member.accountEmail, member.accountName, member.role, formatDay(member.createdAt)],
             }))}
-            onSelect={(accountId) => navigation.push(<AccountDetail accountId={accountId} />)}
+            onSelect={(member) => navigation.push(<AccountDetail accountId={member.accountId} />)}
+            onInput={(input, member) => {
+              if (input === 'd') navigation.push(<MembershipRemove membership={member} />);
+            }}
           />
           {memberships.loading ? <Busy label="Refreshing…" /> : <Text dimColor>{memberships.data.length} memberships</Text>}
         </Box>

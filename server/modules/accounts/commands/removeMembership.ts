@@ -1,0 +1,18 @@
+import type { Knex } from 'knex';
+import { NotFound } from '../../../http/problem.ts';
+import { OrganizationMember } from '../models.ts';
+import { assertKeepsCanonicalOwner } from '../service.ts';
+
+/**
+ * Removes one membership, in its own transaction: 404 when absent, 409 `last_canonical_owner` when it is the
+ * canonical organization's last owner. Sessions whose active organization it was resolve to `public` from their
+ * next request (identity joins the membership on every request; nothing is cached).
+ */
+export async function removeMembership(knex: Knex, membershipId: string): Promise<void> {
+  await knex.transaction(async (trx) => {
+    const member = await OrganizationMember.query(trx).findById(membershipId).forUpdate();
+    if (!member) throw NotFound('No membership with this id.');
+    await assertKeepsCanonicalOwner(trx, member);
+    await OrganizationMember.query(trx).deleteById(member.id);
+  });
+}
