@@ -5,6 +5,8 @@ import * as apiKeys from './apiKeys/handlers.ts';
 import * as auth from './auth/handlers.ts';
 import * as authPolicy from './auth/policy.ts';
 import * as maintenance from './maintenance/handlers.ts';
+import * as storage from './storage/handlers.ts';
+import * as storagePolicy from './storage/policy.ts';
 import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
 
@@ -25,6 +27,7 @@ export const MODULES: Record<string, Module> = {
   accounts: { handlers: accounts.handlers },
   apiKeys: { handlers: apiKeys.handlers },
   maintenance: { handlers: maintenance.handlers },
+  storage: { handlers: storage.handlers, policy: storagePolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -34,6 +37,7 @@ const typed: OperationHandlers = {
   ...accounts.handlers,
   ...apiKeys.handlers,
   ...maintenance.handlers,
+  ...storage.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;
