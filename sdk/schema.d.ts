@@ -910,7 +910,7 @@ export interface components {
         /** @description Rows to skip. */
         Offset: number;
         BlobId: string;
-        /** @description An ETag from an earlier answer; 304 when the bytes are still those. */
+        /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
         IfNoneMatch: string;
     };
     requestBodies: never;
@@ -980,8 +980,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag from an earlier answer; 304 when the bytes are still those. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
             cookie?: never;
@@ -1784,8 +1784,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description An ETag from an earlier answer; 304 when the bytes are still those. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
             };
             path: {
                 blobId: components["parameters"]["BlobId"];
@@ -1830,8 +1830,8 @@ export interface operations {
                 key: components["schemas"]["StorageKey"];
             };
             header?: {
-                /** @description An ETag from an earlier answer; 304 when the bytes are still those. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
             };
             path?: never;
             cookie?: never;
