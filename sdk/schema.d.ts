@@ -21,6 +21,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Interactive API reference for this contract (Scalar), served from npm-installed assets only.
+         * @description An HTML page that loads `/docs/scalar.js` and reads `/openapi.yaml`; it needs no network access (no CDN, no
+         *     web fonts, no telemetry). Sent with a Content-Security-Policy that allows only this origin (plus inline styles,
+         *     which the reference injects).
+         */
+        get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/scalar.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API reference's script (`@scalar/api-reference` standalone bundle, from node_modules).
+         * @description Cached for a day (`Cache-Control public, max-age=86400`), with an ETag derived from the bytes; `If-None-Match` → 304.
+         */
+        get: operations["getApiReferenceScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/system/health/live": {
         parameters: {
             query?: never;
@@ -440,6 +482,189 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/storage/blobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Blob records, newest first (filters and paging).
+         * @description Records whose object was deleted are listed too (`objectDeletedAt` set) unless `includeDeleted=false`.
+         */
+        get: operations["listBlobs"];
+        put?: never;
+        /**
+         * Upload a blob (multipart form, or the raw bytes with `purpose` in the query).
+         * @description Two ways to send the bytes:
+         *
+         *     - `multipart/form-data` with the fields `file` (its part's Content-Type is the declared type) and `purpose`;
+         *     - the raw bytes as the body, with their type as the request's Content-Type, and `purpose` (and optionally
+         *       `filename`) in the query. JSON files go through the form only (a raw `application/json` body is a JSON request).
+         *
+         *     Each purpose has its own size limit and types (see `BlobPurpose`): past the limit 413, a type the purpose does
+         *     not take 415, bytes whose signature is not the declared type 400 `file_type_mismatch`. The operation's
+         *     `x-max-upload-bytes` is the largest purpose limit (20 MiB) plus 64 KiB of form overhead; the purpose's own
+         *     limit is then checked on the file's bytes. The uploader is the caller's dashboard account (null for superuser
+         *     tokens and API keys). The key is generated (`<purpose>/<yyyy>/<mm>/<uuid>.<ext>`), never the client's file name.
+         */
+        post: operations["uploadBlob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/storage/blobs/{blobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blobId: components["parameters"]["BlobId"];
+            };
+            cookie?: never;
+        };
+        /** One blob record. */
+        get: operations["getBlob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/storage/blobs/{blobId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blobId: components["parameters"]["BlobId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A blob's bytes (streamed), with its ETag; 304 for a current `If-None-Match`, 410 once the object is deleted.
+         * @description Sent as an attachment (`Content-Disposition`) with `X-Content-Type-Options nosniff` and `Cache-Control private, no-cache` (revalidate with the ETag).
+         */
+        get: operations["downloadBlob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A public asset (purposes `show-image` and `sticker`) by its key.
+         * @description For the website (`<img src="/api/public/assets?key=…">`). The key is a query parameter because keys contain `/`.
+         *     Keys are never reused and an object's bytes never change, so the answer is cacheable for a year
+         *     (`Cache-Control: public, max-age=31536000, immutable`) with a strong ETag (the SHA-256). Any other purpose,
+         *     an unknown key, and a deleted object are all 404: a private blob is never revealed, not even its existence.
+         */
+        get: operations["getPublicAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sudo/storage/objects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Objects in the store (not records), in key order, a page at a time. */
+        get: operations["listStoreObjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sudo/storage/blobs/{blobId}/object": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blobId: components["parameters"]["BlobId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a blob's object; the record stays, marked `objectDeletedAt` (spec §2.3).
+         * @description Deleting an object already deleted changes nothing and answers the record again.
+         */
+        delete: operations["deleteBlobObject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sudo/storage/cleanup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hard storage cleanup; answers its report.
+         * @description Objects that no record names are deleted once older than `graceSeconds` (an upload stores its object a
+         *     moment before its record); records whose object is gone are marked `objectDeletedAt`. `dryRun` is required,
+         *     so that a bare request changes nothing: `true` reports what would be done.
+         */
+        post: operations["cleanupStorage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sudo/upload-seed-asset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a seed asset (purpose `seed-asset`); idempotent by content.
+         * @description For the seeder (spec §4.5): the same upload as `POST /api/storage/blobs` with purpose `seed-asset`
+         *     (20 MiB; images, PDF, text, CSV, JSON). Idempotent by content: when a `seed-asset` record with the same
+         *     SHA-256 and type exists and its object is still stored, that record is answered with 200 and nothing is
+         *     stored; otherwise the bytes are stored and the new record is answered with 201. Re-running a seeder
+         *     therefore never duplicates its assets.
+         */
+        post: operations["uploadSeedAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -617,6 +842,90 @@ export interface components {
             };
             memberships: components["schemas"]["Membership"][];
         };
+        /**
+         * @description What a blob is for; decides its size limit, the types it takes and whether it is public by key:
+         *     `show-image` (10 MiB; PNG, JPEG, WebP, AVIF, GIF; public), `sticker` (2 MiB; PNG, WebP; public),
+         *     `seed-asset` (20 MiB; images, PDF, text, CSV, JSON; private), `attachment` (10 MiB; images, PDF, text,
+         *     CSV; private).
+         * @enum {string}
+         */
+        BlobPurpose: "show-image" | "sticker" | "seed-asset" | "attachment";
+        /**
+         * @description An object's key in the store (`/`-separated segments of `[A-Za-z0-9._-]`, each starting with a letter or digit).
+         * @example show-image/2026/11/0b5f6a0e-3f43-4d8e-9a8e-2f1c7a1f3c11.png
+         */
+        StorageKey: string;
+        /**
+         * @description A stored blob's record (spec §2.3). The record outlives its object; `objectDeletedAt` says when the object went.
+         * @example {
+         *       "id": "6f1d2a34-5b6c-4d7e-8f90-123456789abc",
+         *       "key": "show-image/2026/11/0b5f6a0e-3f43-4d8e-9a8e-2f1c7a1f3c11.png",
+         *       "purpose": "show-image",
+         *       "contentType": "image/png",
+         *       "byteSize": 48213,
+         *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *       "originalFilename": "poster.png",
+         *       "uploadedByAccountId": "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "objectDeletedAt": null,
+         *       "createdAt": "2026-11-23T10:00:00.000Z",
+         *       "updatedAt": "2026-11-23T10:00:00.000Z"
+         *     }
+         */
+        Blob: {
+            /** Format: uuid */
+            id: string;
+            key: components["schemas"]["StorageKey"];
+            purpose: components["schemas"]["BlobPurpose"];
+            /** @description The declared type, checked against the bytes' signature at upload. */
+            contentType: string;
+            byteSize: number;
+            /** @description SHA-256 of the bytes (hex); the download's ETag. */
+            sha256: string;
+            /** @description The uploader's file name, for display only (never part of the key). */
+            originalFilename: string | null;
+            /** @description The uploading dashboard account; null for superuser tokens and API keys. */
+            uploadedByAccountId: string | null;
+            /** @description When the object was deleted (the record stays); null while it exists. */
+            objectDeletedAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        BlobPage: {
+            items: components["schemas"]["Blob"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description An object in the store (not a record). */
+        StoreObject: {
+            key: components["schemas"]["StorageKey"];
+            byteSize: number;
+            lastModified: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @example {
+         *       "dryRun": true,
+         *       "objectsScanned": 42,
+         *       "rowsScanned": 40,
+         *       "orphanObjectsDeleted": [
+         *         "attachment/2026/10/4f0c6a43-9d1b-4a55-8a55-5d1f2e7b9c01.pdf"
+         *       ],
+         *       "orphanObjectsKeptRecent": [],
+         *       "rowsMarkedMissing": []
+         *     }
+         */
+        CleanupReport: {
+            /** @description True when nothing was changed (the lists say what would have been). */
+            dryRun: boolean;
+            objectsScanned: number;
+            rowsScanned: number;
+            /** @description Keys of objects no record names, deleted (dry run, that would be). */
+            orphanObjectsDeleted: string[];
+            /** @description Keys of objects no record names, kept because they are younger than the grace period. */
+            orphanObjectsKeptRecent: string[];
+            /** @description Ids of records whose object is gone, marked `objectDeletedAt` (dry run, that would be). */
+            rowsMarkedMissing: string[];
+        };
         /** @description Jobs by state in the live table (completed and failed jobs move to pg-boss's archive after 12 h). */
         JobCounts: {
             created: number;
@@ -678,6 +987,11 @@ export interface components {
             providerResponse: string | null;
             htmlBody: string;
             textBody: string;
+        };
+        StoreObjectPage: {
+            items: components["schemas"]["StoreObject"][];
+            /** @description Pass as `startAfter` for the next page; null on the last page. */
+            nextStartAfter: components["schemas"]["StorageKey"] | null;
         };
     };
     responses: {
@@ -764,6 +1078,24 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The record exists but its object has been deleted. */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The caller's copy (`If-None-Match`) is current; no body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description Unexpected error (sanitized for `public` callers). */
         Unexpected: {
             headers: {
@@ -783,6 +1115,9 @@ export interface components {
         Limit: number;
         /** @description Rows to skip. */
         Offset: number;
+        BlobId: string;
+        /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+        IfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
@@ -792,6 +1127,14 @@ export interface components {
         RequestId: string;
         /** @description Seconds to wait before trying again. */
         RetryAfter: number;
+        /** @description The strong validator of the bytes (their SHA-256, quoted); send it back as `If-None-Match`. */
+        ETag: string;
+        /** @description How the bytes may be cached. */
+        CacheControl: string;
+        /** @description Size of the bytes. */
+        ContentLength: number;
+        /** @description `attachment` with the uploader's file name (RFC 6266). */
+        ContentDisposition: string;
     };
     pathItems: never;
 }
@@ -815,6 +1158,57 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description Only this origin; inline styles allowed. */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getApiReferenceScript: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -1680,6 +2074,339 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listBlobs: {
+        parameters: {
+            query?: {
+                purpose?: components["schemas"]["BlobPurpose"];
+                /** @description Only this declared type (e.g. `image/png`). */
+                contentType?: string;
+                /** @description List records whose object was deleted (default true). */
+                includeDeleted?: boolean;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of blob records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlobPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    uploadBlob: {
+        parameters: {
+            query?: {
+                /** @description Required with a raw body; not allowed with a form (send the `purpose` field). */
+                purpose?: components["schemas"]["BlobPurpose"];
+                /** @description With a raw body, the file name to remember for display. */
+                filename?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The bytes, with their type as the part's Content-Type (checked against their signature).
+                     */
+                    file: string;
+                    purpose: components["schemas"]["BlobPurpose"];
+                };
+                "image/png": string;
+                "image/jpeg": string;
+                "image/webp": string;
+                "image/avif": string;
+                "image/gif": string;
+                "application/pdf": string;
+                "text/plain": string;
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Blob"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getBlob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blobId: components["parameters"]["BlobId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Blob"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    downloadBlob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                blobId: components["parameters"]["BlobId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, with their declared type. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Content-Length": components["headers"]["ContentLength"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/avif": string;
+                    "image/gif": string;
+                    "application/pdf": string;
+                    "text/plain": string;
+                    "text/csv": string;
+                    "application/json": unknown;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPublicAsset: {
+        parameters: {
+            query: {
+                key: components["schemas"]["StorageKey"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Content-Length": components["headers"]["ContentLength"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/avif": string;
+                    "image/gif": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listStoreObjects: {
+        parameters: {
+            query?: {
+                /** @description Only keys starting with this (e.g. `sticker/` or `show-image/2026/`). */
+                prefix?: string;
+                /** @description The `nextStartAfter` of the previous page. */
+                startAfter?: components["schemas"]["StorageKey"];
+                /** @description Page size. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of objects. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoreObjectPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteBlobObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                blobId: components["parameters"]["BlobId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record, with `objectDeletedAt` set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Blob"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    cleanupStorage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": {
+                    dryRun: boolean;
+                    /** @default 3600 */
+                    graceSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description What was done (or, dry run, would be). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CleanupReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    uploadSeedAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The bytes, with their type as the part's Content-Type.
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The same bytes were already stored as a seed asset; that record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Blob"];
+                };
+            };
+            /** @description Stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Blob"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             default: components["responses"]["Unexpected"];
         };
     };

@@ -7,6 +7,8 @@ import * as email from './email/handlers.ts';
 import * as authPolicy from './auth/policy.ts';
 import * as jobs from './jobs/handlers.ts';
 import * as maintenance from './maintenance/handlers.ts';
+import * as storage from './storage/handlers.ts';
+import * as storagePolicy from './storage/policy.ts';
 import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
 
@@ -29,6 +31,7 @@ export const MODULES: Record<string, Module> = {
   jobs: { handlers: jobs.handlers },
   maintenance: { handlers: maintenance.handlers },
   email: { handlers: email.handlers },
+  storage: { handlers: storage.handlers, policy: storagePolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -40,6 +43,7 @@ const typed: OperationHandlers = {
   ...jobs.handlers,
   ...maintenance.handlers,
   ...email.handlers,
+  ...storage.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

@@ -1,11 +1,32 @@
 import type { OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
+import { bytes, json, notModified } from '../../http/handler.ts';
+import { etagMatches } from '../storage/service.ts';
+import { DOCS_CSP, DOCS_HTML, docsScript } from './docs.ts';
 import { ServiceUnavailable } from '../../http/problem.ts';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
 
 export const handlers = {
   getOpenApiDocument: ({ app }) => ({ status: 200, body: app.contract.text, contentType: 'application/yaml' }),
+
+  getApiReference: () => ({
+    status: 200,
+    body: DOCS_HTML,
+    contentType: 'text/html',
+    headers: {
+      'Content-Security-Policy': DOCS_CSP,
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+    },
+  }),
+
+  getApiReferenceScript: (call) => {
+    const script = docsScript();
+    const headers = { ETag: script.etag, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' };
+    if (etagMatches(call.header('if-none-match') || undefined, script.etag)) return notModified(headers);
+    return bytes<200>(script.bytes, 'text/javascript; charset=utf-8', { headers });
+  },
 
   getLiveness: ({ app }) =>
     json(200, { status: 'live', uptimeSeconds: (Date.now() - app.startedAt) / 1000, version: VERSION }),

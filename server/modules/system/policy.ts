@@ -1,7 +1,10 @@
 import type { PolicyEntry } from '../../http/policy.ts';
 
-/** Public API policy entries of the system module: the contract and the health probes are public. */
+/** Public API policy entries of the system module: the contract, its reference page and the health probes are public. */
 export const policy: PolicyEntry[] = [
   { path: '/openapi.yaml', match: 'exact', methods: ['GET', 'HEAD'], level: 'public' },
+  // The API reference: the page and its one script, by exact path (nothing else under /docs is public).
+  { path: '/docs', match: 'exact', methods: ['GET', 'HEAD'], level: 'public' },
+  { path: '/docs/scalar.js', match: 'exact', methods: ['GET', 'HEAD'], level: 'public' },
   { path: '/api/system/health/', match: 'prefix', methods: ['GET', 'HEAD'], level: 'public' },
 ];

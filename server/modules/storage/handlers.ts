@@ -1,0 +1,111 @@
+import type { Call, OperationHandlers } from '../../http/handler.ts';
+import { json, notModified, stream } from '../../http/handler.ts';
+import { NotFound, ValidationFailed } from '../../http/problem.ts';
+import { cleanupStorage } from './commands/cleanupStorage.ts';
+import { deleteBlobObject } from './commands/deleteBlobObject.ts';
+import { uploadBlob } from './commands/uploadBlob.ts';
+import { uploadSeedAsset } from './commands/uploadSeedAsset.ts';
+import type { BlobPurpose } from './models.ts';
+import { presentBlob, presentCleanupReport, presentStoreObject } from './presenters.ts';
+import { blobETag, etagMatches, findPublicBlob, getBlob, listBlobs, listStoreObjects, openDownload } from './service.ts';
+
+/** Staff downloads: revalidated with the ETag every time (a blob's object can be deleted). */
+const PRIVATE_CACHE = 'private, no-cache';
+/**
+ * Public assets: a key is never reused and its bytes never change, so a year, immutable. A deleted object's
+ * copies may live on in caches until then; the route itself answers 404 at once.
+ */
+const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
+
+/** The uploader: the signed-in dashboard account; superuser tokens and API keys upload as nobody. */
+const uploaderOf = (call: Call) => (call.auth.authSource === 'session' ? (call.auth.identity.accountId ?? null) : null);
+
+export const handlers = {
+  async listBlobs({ query }) {
+    const page = await listBlobs({ ...query, includeDeleted: query.includeDeleted, limit: query.limit ?? 20, offset: query.offset ?? 0 });
+    return json(200, { items: page.items.map(presentBlob), total: page.total, limit: query.limit ?? 20, offset: query.offset ?? 0 });
+  },
+
+  async uploadBlob(call) {
+    const { app, query } = call;
+    const file = call.file('file');
+    if (file) {
+      if (query.purpose !== undefined) {
+        throw ValidationFailed([{ path: 'query/purpose', message: 'send purpose as a form field with a multipart body', code: 'not_allowed' }]);
+      }
+      const blob = await uploadBlob(app.storage, {
+        purpose: (call.body as { purpose: BlobPurpose }).purpose,
+        contentType: file.contentType,
+        body: file.bytes,
+        originalFilename: file.filename || null,
+        uploadedByAccountId: uploaderOf(call),
+        field: 'body/file',
+      });
+      return json(201, presentBlob(blob));
+    }
+    if (!query.purpose) throw ValidationFailed([{ path: 'query/purpose', message: 'is required with a raw body', code: 'required' }]);
+    const blob = await uploadBlob(app.storage, {
+      purpose: query.purpose,
+      contentType: call.contentType!,
+      body: call.rawBody!,
+      originalFilename: query.filename ?? null,
+      uploadedByAccountId: uploaderOf(call),
+      field: 'body',
+    });
+    return json(201, presentBlob(blob));
+  },
+
+  async getBlob({ params }) {
+    return json(200, presentBlob(await getBlob(params.blobId)));
+  },
+
+  async downloadBlob(call) {
+    const { app, params } = call;
+    const blob = await getBlob(params.blobId);
+    const download = await openDownload(app.storage, blob, call.header('if-none-match') || undefined);
+    const headers = { ETag: download.etag, 'Cache-Control': PRIVATE_CACHE, 'X-Content-Type-Options': 'nosniff' };
+    if (download.notModified) return notModified(headers);
+    return stream<200>(download.stream, blob.contentType, {
+      length: download.size,
+      filename: blob.originalFilename ?? blob.key.split('/').pop()!,
+      headers,
+    });
+  },
+
+  async getPublicAsset(call) {
+    const { app, query } = call;
+    const blob = await findPublicBlob(query.key);
+    const etag = blobETag(blob);
+    const headers = { ETag: etag, 'Cache-Control': PUBLIC_CACHE, 'X-Content-Type-Options': 'nosniff' };
+    if (etagMatches(call.header('if-none-match') || undefined, etag)) return notModified(headers);
+    // An object gone from the store without its row being marked is 404 here too (never 410 to the public).
+    const object = await app.storage.get(blob.key);
+    if (!object) throw NotFound('No such asset.');
+    return stream<200>(object.stream, blob.contentType, { length: object.size, headers });
+  },
+
+  async listStoreObjects({ app, query }) {
+    const page = await listStoreObjects(app.storage, query.prefix ?? '', query.limit ?? 100, query.startAfter);
+    return json(200, { items: page.objects.map(presentStoreObject), nextStartAfter: page.nextStartAfter ?? null });
+  },
+
+  async deleteBlobObject({ app, params }) {
+    return json(200, presentBlob(await deleteBlobObject(app.storage, params.blobId)));
+  },
+
+  async cleanupStorage({ app, body }) {
+    const report = await cleanupStorage(app.storage, { dryRun: body.dryRun, graceSeconds: body.graceSeconds });
+    return json(200, presentCleanupReport(report));
+  },
+
+  async uploadSeedAsset(call) {
+    const file = call.file('file')!;
+    const { blob, created } = await uploadSeedAsset(call.app.storage, {
+      contentType: file.contentType,
+      bytes: file.bytes,
+      originalFilename: file.filename || null,
+      uploadedByAccountId: uploaderOf(call),
+    });
+    return json(created ? 201 : 200, presentBlob(blob));
+  },
+} satisfies Partial<OperationHandlers>;
