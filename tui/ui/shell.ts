@@ -91,3 +91,6 @@ export function useOnReturn(refresh: () => void): void {
     wasOnTop.current = onTop;
   }, [onTop]);
 }
+
+/** `1 queue`, `3 queues`: a count with its noun in the right number. */
+export const counted = (count: number, singular: string, plural = `${singular}s`): string => `${count} ${count === 1 ? singular : plural}`;

@@ -5,7 +5,7 @@ import { Busy } from '../../ui/Busy.tsx';
 import { ProblemView } from '../../ui/ProblemView.tsx';
 import { Screen } from '../../ui/Screen.tsx';
 import { StaticTable, type Column } from '../../ui/Table.tsx';
-import { useConnection, useKeys } from '../../ui/shell.ts';
+import { useConnection, useKeys, counted } from '../../ui/shell.ts';
 import { useLoad } from '../../ui/useRequest.ts';
 
 const FAILURES = 5;
@@ -53,7 +53,7 @@ export function JobsScreen() {
           </Box>
         </Box>
       )}
-      <Box marginTop={1}>{stats.loading ? <Busy label="Loading jobs…" /> : data && <Text dimColor>{data.queues.length} queues</Text>}</Box>
+      <Box marginTop={1}>{stats.loading ? <Busy label="Loading jobs…" /> : data && <Text dimColor>{counted(data.queues.length, 'queue')}</Text>}</Box>
       {stats.failure && <ProblemView failure={stats.failure} />}
     </Screen>
   );

@@ -5,7 +5,7 @@ import { Busy } from '../../ui/Busy.tsx';
 import { ProblemView } from '../../ui/ProblemView.tsx';
 import { Screen } from '../../ui/Screen.tsx';
 import { TableList, type Column } from '../../ui/Table.tsx';
-import { useConnection, useKeys, useNavigation, useOnReturn } from '../../ui/shell.ts';
+import { useConnection, useKeys, useNavigation, useOnReturn, counted } from '../../ui/shell.ts';
 import { useLoad } from '../../ui/useRequest.ts';
 import { AccountDetail } from '../accounts/AccountDetail.tsx';
 import { MembershipRemove } from './MembershipRemove.tsx';
@@ -46,7 +46,7 @@ export function MembershipList() {
               if (input === 'd') navigation.push(<MembershipRemove membership={member} />);
             }}
           />
-          {memberships.loading ? <Busy label="Refreshing…" /> : <Text dimColor>{memberships.data.length} memberships</Text>}
+          {memberships.loading ? <Busy label="Refreshing…" /> : <Text dimColor>{counted(memberships.data.length, 'membership')}</Text>}
         </Box>
       )}
     </Screen>

@@ -4,7 +4,7 @@ import { Busy } from '../../ui/Busy.tsx';
 import { ProblemView } from '../../ui/ProblemView.tsx';
 import { Screen } from '../../ui/Screen.tsx';
 import { TableList, type Column } from '../../ui/Table.tsx';
-import { useConnection, useKeys, useNavigation, useOnReturn } from '../../ui/shell.ts';
+import { useConnection, useKeys, useNavigation, useOnReturn, counted } from '../../ui/shell.ts';
 import { useLoad } from '../../ui/useRequest.ts';
 import { OrganizationForm } from './OrganizationForm.tsx';
 
@@ -32,7 +32,7 @@ export function OrganizationList() {
         onSelect={(choice) => navigation.push(<OrganizationForm organization={choice === 'create' ? undefined : choice} />)}
       />
       <Box marginTop={1}>
-        {organizations.loading ? <Busy label="Loading organizations…" /> : organizations.data && <Text dimColor>{organizations.data.length} organizations</Text>}
+        {organizations.loading ? <Busy label="Loading organizations…" /> : organizations.data && <Text dimColor>{counted(organizations.data.length, 'organization')}</Text>}
       </Box>
       {organizations.failure && <ProblemView failure={organizations.failure} />}
     </Screen>
