@@ -269,6 +269,8 @@ function invoke(
     // a null body sets 204, so the status comes after it).
     if (kind === 'none') ctx.body = null;
     ctx.status = reply.status;
+    // The type before the body: Koa then infers none (no mime lookup, no second header write).
+    if (contentType !== undefined) ctx.set('Content-Type', kind === 'json' || kind === 'text' || contentType === 'text/event-stream' ? fullContentType(contentType) : contentType);
     if (kind === 'json') ctx.body = JSON.stringify(body);
     else if (kind === 'text') ctx.body = body as string;
     else if (kind === 'bytes') ctx.body = Buffer.isBuffer(body) ? body : Buffer.from((body as Uint8Array).buffer, (body as Uint8Array).byteOffset, (body as Uint8Array).byteLength);
@@ -284,7 +286,6 @@ function invoke(
     // Headers after the body: assigning a stream body drops a Content-Length set before it.
     if (reply.headers) for (const name in reply.headers) ctx.set(name, reply.headers[name]);
     if (reply.cookies) for (const entry of reply.cookies) ctx.append('Set-Cookie', serializeCookie(entry, ctx.secure));
-    if (contentType !== undefined) ctx.set('Content-Type', kind === 'json' || kind === 'text' || contentType === 'text/event-stream' ? fullContentType(contentType) : contentType);
   };
 
   // Not async: a handler that answers synchronously (liveness, the contract) costs no extra turn of the
