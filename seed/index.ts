@@ -30,7 +30,11 @@ const describe = (status: number, error: unknown) => `${status} ${JSON.stringify
  * some domain (the seeder does not know the server's EMAIL_DOMAIN) does it try to attach first and create on 404.
  */
 export async function seed(
-  options: { baseUrl: string; superuserToken: string; passwords: SeedPasswords } | { client: VenueClient; passwords: SeedPasswords },
+  options: ({ baseUrl: string; superuserToken: string } | { client: VenueClient }) & {
+    passwords: SeedPasswords;
+    /** Called as soon as an account has been created with `passwords[username]` (to record that password). */
+    onCreated?: (username: SeedUsername) => void;
+  },
 ): Promise<SeedReport[]> {
   const client = 'client' in options ? options.client : createClient({ baseUrl: options.baseUrl, superuserToken: options.superuserToken });
   // The username is resolved by the server to exactly `<username>@<EMAIL_DOMAIN>`, so an account of the same
@@ -49,7 +53,10 @@ export async function seed(
   async function createAccount(seedAccount: (typeof SEED_ACCOUNTS)[number], password: string | undefined) {
     if (!password) throw new SeedError(`SEED_${seedAccount.username.toUpperCase()}_PASSWORD is required to create the ${seedAccount.username} account`);
     const created = await client.POST('/api/sudo/users', { body: { username: seedAccount.username, name: seedAccount.name, password } });
-    if (created.response.status === 201) return 'created' as const;
+    if (created.response.status === 201) {
+      options.onCreated?.(seedAccount.username);
+      return 'created' as const;
+    }
     if (created.response.status === 409) return 'existing' as const;
     throw new SeedError(`creating ${seedAccount.username} failed: ${describe(created.response.status, created.error)}`);
   }

@@ -42,7 +42,8 @@ describe('npm start on a fresh data directory', function () {
       child!.on('exit', (code) => reject(new Error(`exited ${code} before listening:\n${output}`)));
     });
 
-    expect(output).to.match(/Generated passwords \(shown this once/);
+    expect(output).to.match(/Accounts created now \(passwords recorded in .*dev-credentials\.json\)/);
+    expect(output).to.match(/generated passwords are shown this once/);
     const password = /^\s+admin\s+(\S+)$/m.exec(output)?.[1];
     const token = /Superuser token for the terminal app \(development only\): (\S+)/.exec(output)?.[1];
     expect(password, output).to.be.a('string');
@@ -65,6 +66,8 @@ describe('npm start on a fresh data directory', function () {
 
     const credentials = fs.statSync(path.join(dataDir, 'dev-credentials.json'));
     expect(credentials.mode & 0o777).to.equal(0o600);
+    // The file names the passwords the accounts were created with.
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'dev-credentials.json'), 'utf8')).passwords.admin).to.equal(password);
 
     const exitCode = await new Promise<number | null>((resolve) => {
       child!.on('exit', resolve);
