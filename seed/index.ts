@@ -24,9 +24,17 @@ const describe = (status: number, error: unknown) => `${status} ${JSON.stringify
  * Seeds through the HTTP API with a superuser token, never by writing tables (spec §5.3.3–4): attaches each
  * account to the canonical organization with ensure-organization-member, creating the account first when it is
  * missing. Idempotent: existing accounts (and their passwords) are left as they are.
+ *
+ * It looks before it writes, so a normal run sends no request that fails: an account is created when the
+ * account list shows none with its username, then attached. Only when an account of that username exists at
+ * some domain (the seeder does not know the server's EMAIL_DOMAIN) does it try to attach first and create on 404.
  */
 export async function seed(
-  options: { baseUrl: string; superuserToken: string; passwords: SeedPasswords } | { client: VenueClient; passwords: SeedPasswords },
+  options: ({ baseUrl: string; superuserToken: string } | { client: VenueClient }) & {
+    passwords: SeedPasswords;
+    /** Called as soon as an account has been created with `passwords[username]` (to record that password). */
+    onCreated?: (username: SeedUsername) => void;
+  },
 ): Promise<SeedReport[]> {
   const client = 'client' in options ? options.client : createClient({ baseUrl: options.baseUrl, superuserToken: options.superuserToken });
   // The username is resolved by the server to exactly `<username>@<EMAIL_DOMAIN>`, so an account of the same
@@ -34,10 +42,21 @@ export async function seed(
   const attach = (seedAccount: (typeof SEED_ACCOUNTS)[number]) =>
     client.POST('/api/sudo/ensure-organization-member', { body: { email: seedAccount.username, role: seedAccount.memberRole } });
 
+  /** Whether some account is `<username>@…` (at any domain); true when the list is too long to tell. */
+  async function mayExist(username: string): Promise<boolean> {
+    const listed = await client.GET('/api/sudo/users', { params: { query: { q: `${username}@`, limit: 100 } } });
+    if (!listed.data) throw new SeedError(`listing accounts failed: ${describe(listed.response.status, listed.error)}`);
+    if (listed.data.total > listed.data.items.length) return true;
+    return listed.data.items.some((account) => account.email.toLowerCase().startsWith(`${username}@`));
+  }
+
   async function createAccount(seedAccount: (typeof SEED_ACCOUNTS)[number], password: string | undefined) {
     if (!password) throw new SeedError(`SEED_${seedAccount.username.toUpperCase()}_PASSWORD is required to create the ${seedAccount.username} account`);
     const created = await client.POST('/api/sudo/users', { body: { username: seedAccount.username, name: seedAccount.name, password } });
-    if (created.response.status === 201) return 'created' as const;
+    if (created.response.status === 201) {
+      options.onCreated?.(seedAccount.username);
+      return 'created' as const;
+    }
     if (created.response.status === 409) return 'existing' as const;
     throw new SeedError(`creating ${seedAccount.username} failed: ${describe(created.response.status, created.error)}`);
   }
@@ -45,9 +64,15 @@ export async function seed(
   const report: SeedReport[] = [];
   for (const seedAccount of SEED_ACCOUNTS) {
     let account: SeedReport['account'] = 'existing';
-    let member = await attach(seedAccount);
-    if (member.response.status === 404) {
-      // No such account yet: create it, then attach it.
+    let member;
+    if (await mayExist(seedAccount.username)) {
+      member = await attach(seedAccount);
+      if (member.response.status === 404) {
+        // Only namesakes at other domains: create it, then attach it.
+        account = await createAccount(seedAccount, options.passwords[seedAccount.username]);
+        member = await attach(seedAccount);
+      }
+    } else {
       account = await createAccount(seedAccount, options.passwords[seedAccount.username]);
       member = await attach(seedAccount);
     }

@@ -8,8 +8,8 @@ import { clientErrorHandler } from './http/clientError.ts';
 import { ContractError } from './http/contract.ts';
 import { createJobEngine } from './jobs/index.ts';
 import { createLogger } from './logger.ts';
-import { prepareDevelopmentSecrets, printSignInHelp } from './cli/devSecrets.ts';
-import { seed } from '../seed/index.ts';
+import { prepareDevelopmentSecrets, printSignInHelp, recordSeededPassword } from './cli/devSecrets.ts';
+import { seed, type SeedReport } from '../seed/index.ts';
 
 /** Process entry: config → database → migrate → jobs → app → listen → seed (embedded) ; graceful shutdown. */
 async function main(): Promise<void> {
@@ -72,19 +72,23 @@ async function main(): Promise<void> {
     server.closeIdleConnections();
   };
 
-  let created: string[] = [];
+  let seeded: SeedReport[] | undefined;
   if (config.seedOnStart && db.kind === 'embedded' && config.superuserApiTokens.length) {
     try {
-      const report = await seed({ baseUrl, superuserToken: config.superuserApiTokens[0], passwords: dev.passwords });
-      logger.info({ seeded: report }, 'seeded');
-      created = report.filter((row) => row.account === 'created').map((row) => row.username);
+      seeded = await seed({
+        baseUrl,
+        superuserToken: config.superuserApiTokens[0],
+        passwords: dev.passwords,
+        onCreated: (username) => recordSeededPassword(dev, username),
+      });
+      logger.info({ seeded }, 'seeded');
     } catch (err) {
       // Stopped while seeding: the server no longer answers the seeder; the shutdown under way ends the process.
       if (closing) return;
       throw err;
     }
   }
-  if (!closing) printSignInHelp(baseUrl, config, dev, created);
+  if (!closing) printSignInHelp(baseUrl, config, dev, seeded);
 }
 
 main().catch((err) => {

@@ -60,6 +60,8 @@ export class ApiKeyCredentials {
   private readonly pending = new Map<string, { count: number; lastUsedAt: Date }>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** Bumped by `invalidate`: a lookup that began before it may have read the old state, so it is not remembered. */
+  private generation = 0;
 
   constructor(
     private readonly knex: Knex,
@@ -75,10 +77,11 @@ export class ApiKeyCredentials {
     let entry = this.cache.get(hash);
     if (!entry || entry.until <= now) {
       this.cache.delete(hash);
+      const generation = this.generation;
       const identity = await this.load(hash);
       if (!identity) return undefined;
       entry = { identity, auth: toAuthContext(identity), until: now + this.cacheMs };
-      if (this.cacheMs > 0) {
+      if (this.cacheMs > 0 && generation === this.generation) {
         if (this.cache.size >= MAX_CACHED_KEYS) this.cache.delete(this.cache.keys().next().value!);
         this.cache.set(hash, entry);
       }
@@ -88,8 +91,13 @@ export class ApiKeyCredentials {
     return entry.auth;
   }
 
-  /** Forget every remembered key: called after any change to keys or accounts. */
+  /**
+   * Forget every remembered key: called after any change to keys or accounts has been committed (called before
+   * the commit, a concurrent request could read and remember the old row again). A lookup still in flight when
+   * this is called is used for its request but not remembered.
+   */
   invalidate(): void {
+    this.generation += 1;
     this.cache.clear();
   }
 

@@ -6,7 +6,7 @@ import { openConfiguredDatabase } from '../db/database.ts';
 import { migrateLatest } from '../db/migrations.ts';
 import { createJobEngine } from '../jobs/index.ts';
 import { createLogger } from '../logger.ts';
-import { prepareDevelopmentSecrets } from './devSecrets.ts';
+import { prepareDevelopmentSecrets, recordSeededPassword } from './devSecrets.ts';
 import { seed, SeedError } from '../../seed/index.ts';
 
 /**
@@ -21,10 +21,15 @@ if (!token) {
   console.error('Cannot seed: set SUPERUSER_API_TOKENS (or SUPERUSER_API_TOKEN).');
   process.exit(1);
 }
+const created: string[] = [];
+const onCreated = (username: string) => {
+  created.push(username);
+  recordSeededPassword(dev, username);
+};
 const print = (report: unknown) => console.log(JSON.stringify(report, null, 2));
 try {
   if (process.env.SERVER_URL) {
-    print(await seed({ baseUrl: process.env.SERVER_URL.replace(/\/$/, ''), superuserToken: token, passwords: dev.passwords }));
+    print(await seed({ baseUrl: process.env.SERVER_URL.replace(/\/$/, ''), superuserToken: token, passwords: dev.passwords, onCreated }));
   } else {
     const db = openConfiguredDatabase(config);
     await migrateLatest(db.knex);
@@ -38,7 +43,7 @@ try {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      print(await seed({ baseUrl: `http://127.0.0.1:${port}`, superuserToken: token, passwords: dev.passwords }));
+      print(await seed({ baseUrl: `http://127.0.0.1:${port}`, superuserToken: token, passwords: dev.passwords, onCreated }));
     } finally {
       await new Promise((resolve) => server.close(resolve));
       await jobs.stop();
@@ -46,7 +51,12 @@ try {
       await db.close();
     }
   }
-  for (const [username, password] of Object.entries(dev.generatedPasswords)) console.log(`generated password for ${username}: ${password}`);
+  // Only passwords now set on an account are worth printing (and are recorded in the credentials file).
+  for (const username of created) {
+    const generated = dev.generatedPasswords[username as keyof typeof dev.generatedPasswords];
+    if (generated) console.log(`generated password for ${username}: ${generated}`);
+  }
+  if (created.length && dev.file) console.log(`passwords of the created accounts recorded in ${dev.file}`);
 } catch (err) {
   console.error(err instanceof SeedError ? `Cannot seed: ${err.message}` : err);
   process.exit(1);

@@ -42,6 +42,15 @@ describe('cli: seeder', () => {
     for (const account of users.body.items) expect(account.role).to.equal('USER');
   });
 
+  it('sends no request that fails, on a fresh database and on a second run', async () => {
+    const failed = () => server.logs.filter((line) => line.msg === 'request' && line.status >= 400);
+    await run();
+    expect(failed()).to.deep.equal([]);
+    await run({});
+    expect(failed()).to.deep.equal([]);
+    expect(server.logs.filter((line) => line.msg === 'request').length).to.be.greaterThan(6);
+  });
+
   it('lets the seeded accounts sign in by username, with the role of their membership', async () => {
     await run();
     const { token, principal } = await signInOrFail(server, 'admin', PASSWORDS.admin!);

@@ -26,6 +26,46 @@ describe('API-key credential cache and usage counting', () => {
       expect((await me(server, key)).status).to.equal(401);
     });
 
+    it('does not remember a lookup that was in flight when the cache was invalidated', async () => {
+      const { key, apiKey } = await buildApiKey({ permissions: permissionMap('auth:read') });
+      const credentials = server.app.context.credentials;
+      // The lookup reads the row; meanwhile a command commits a change and invalidates. What the lookup read
+      // may be the old state: it serves its own request but must not be remembered for the next ones.
+      const inFlight = credentials.resolve(key);
+      credentials.invalidate();
+      expect(await inFlight).to.not.equal(undefined);
+      await server.db.knex('api_keys').where('id', apiKey.id).update({ enabled: false });
+      expect((await me(server, key)).status).to.equal(401);
+    });
+
+    it('forgets remembered keys only after an account change is committed', async () => {
+      const { key, apiKey } = await buildApiKey({ permissions: permissionMap('auth:read') });
+      expect((await me(server, key)).status).to.equal(200);
+      const credentials = server.app.context.credentials;
+      const order: string[] = [];
+      const onQuery = (query: { sql: string }) => {
+        if (/^\s*commit/i.test(query.sql)) order.push('commit');
+      };
+      const invalidate = credentials.invalidate;
+      credentials.invalidate = function (this: typeof credentials) {
+        order.push('invalidate');
+        return invalidate.call(this);
+      };
+      server.db.knex.on('query', onQuery);
+      try {
+        const demoted = await server.request('PATCH', `/api/sudo/users/${apiKey.accountId}`, {
+          headers: { 'x-api-token': server.config.superuserApiTokens[0] },
+          body: { role: 'USER', password: 'a brand new password' },
+        });
+        expect(demoted.status).to.equal(200);
+      } finally {
+        server.db.knex.off('query', onQuery);
+        credentials.invalidate = invalidate;
+      }
+      expect(order).to.deep.equal(['commit', 'invalidate']);
+      expect((await me(server, key)).status).to.equal(401);
+    });
+
     it('drops remembered keys when a key is disabled through the API', async () => {
       const { key, apiKey } = await buildApiKey({ permissions: permissionMap('auth:read') });
       expect((await me(server, key)).status).to.equal(200);

@@ -33,11 +33,12 @@ export const handlers = {
       throw ValidationFailed([{ path: 'body/email', message: 'give exactly one of email and username', code: 'oneOf' }]);
     }
     const email = loginEmail((body.email ?? body.username)!, app.config.emailDomain);
+    const passwordHash = await hashPassword(body.password); // before the insert: no connection held meanwhile
     try {
       const account = await Account.query().insertAndFetch({
         email,
         name: body.name,
-        passwordHash: await hashPassword(body.password),
+        passwordHash,
         role: body.role ?? 'USER',
         banned: false,
       });
@@ -55,7 +56,10 @@ export const handlers = {
   },
 
   async updateUser({ params, body, app }) {
-    return app.db.knex.transaction(async (trx) => {
+    // scrypt takes tens of milliseconds: done before the transaction, which then holds its connection (and,
+    // on PGlite, the only one) for the writes alone.
+    const passwordHash = body.password !== undefined ? await hashPassword(body.password) : undefined;
+    const updated = await app.db.knex.transaction(async (trx) => {
       const account = await findAccountOrFail(params.userId, trx);
       const banning = body.banned ?? account.isBanned();
       const errors: FieldError[] = [];
@@ -73,7 +77,7 @@ export const handlers = {
       if (body.email !== undefined) patch.email = loginEmail(body.email, app.config.emailDomain);
       if (body.name !== undefined) patch.name = body.name;
       if (body.role !== undefined) patch.role = body.role;
-      if (body.password !== undefined) patch.passwordHash = await hashPassword(body.password);
+      if (passwordHash !== undefined) patch.passwordHash = passwordHash;
       if (body.banned === false) Object.assign(patch, { banned: false, banReason: null, banExpiresAt: null });
       if (banning && (body.banned === true || body.banReason !== undefined || body.banExpiresAt !== undefined)) {
         patch.banned = true;
@@ -83,17 +87,18 @@ export const handlers = {
         if (body.banExpiresAt !== undefined || fresh) patch.banExpiresAt = body.banExpiresAt ? new Date(body.banExpiresAt) : null;
       }
       try {
-        const updated = await Account.query(trx).patchAndFetchById(account.id, patch);
+        const row = await Account.query(trx).patchAndFetchById(account.id, patch);
         // A ban or a new password ends every open session of the account.
         if (body.banned === true || body.password !== undefined) await revokeSessions(account.id, trx);
-        // A role change or a ban decides whether the account's API keys still work.
-        app.credentials.invalidate();
-        return json(200, presentAccount(updated));
+        return row;
       } catch (err) {
         if (isUniqueViolation(err)) throw Conflict('email_taken', `An account with ${patch.email} exists.`);
         throw err;
       }
     });
+    // A role change or a ban decides whether the account's API keys still work: forgotten once committed.
+    app.credentials.invalidate();
+    return json(200, presentAccount(updated));
   },
 
   async deleteUser({ params, auth, app }) {
