@@ -76,14 +76,17 @@ export class RateLimit {
 }
 
 /**
- * Spends one point of each `[limit, key]` (all of them, concurrently) and throws 429 too_many_requests with
- * `Retry-After` — the longest wait among the refusals — when any is spent.
+ * Spends one point of each `[limit, key]`, in order, and throws 429 too_many_requests with `Retry-After` at the
+ * first that refuses; the later ones are then not spent. In order, so that the narrow budget decides first:
+ * of N concurrent attempts on one sign-in pair exactly the pair's budget reaches the address budget, on either
+ * store, whatever the interleaving (concurrently, the pair's first attempts could be the ones the address
+ * refuses).
  */
 export async function consumeOrThrow(checks: Array<[RateLimit, string]>, detail: string): Promise<void> {
-  const decisions = await Promise.all(checks.map(([limit, key]) => limit.consume(key)));
-  let wait = 0;
-  for (const decision of decisions) if (!decision.allowed) wait = Math.max(wait, decision.retryAfterSeconds);
-  if (wait > 0) throw TooManyRequests(wait, detail);
+  for (const [limit, key] of checks) {
+    const decision = await limit.consume(key);
+    if (!decision.allowed) throw TooManyRequests(decision.retryAfterSeconds, detail);
+  }
 }
 
 const retryAfter = (ms: number) => Math.max(1, Math.ceil(ms / 1000));

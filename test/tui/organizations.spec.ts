@@ -50,7 +50,8 @@ describe('tui: organizations', () => {
   it('refreshes the list with r', async () => {
     const app = await connectedApp(server.baseUrl, SUPERUSER_TOKEN);
     await openSection(app, 'Organizations');
-    await app.waitFor('organizations');
+    // Loaded: the count line under the table ("1 organization", "3 organizations"), not "Loading organizations…".
+    await app.waitFor((frame) => frame.split('\n').some((line) => /^\d+ organizations?$/.test(line.trim())));
     unwrap(await sdk.POST('/api/sudo/organizations', { body: { name: 'Made Elsewhere', slug: 'made-elsewhere' } }));
     expect(app.frame()).not.to.contain('Made Elsewhere');
     await app.press('r');
