@@ -68,12 +68,14 @@ export class ApiKeyCredentials {
     private readonly logger: Logger,
     private readonly cacheMs: number,
     private readonly flushMs: number,
+    /** The clock expiries and cache lifetimes are read from (tests replace it). */
+    public now: () => number = Date.now,
   ) {}
 
   /** The identity an API key resolves to (role superuser, its permissions), or undefined when it is not accepted. */
   async resolve(rawKey: string): Promise<AuthContext | undefined> {
     const hash = sha256Hex(rawKey);
-    const now = Date.now();
+    const now = this.now();
     let entry = this.cache.get(hash);
     if (!entry || entry.until <= now) {
       this.cache.delete(hash);

@@ -97,8 +97,24 @@ export interface OperationValidators {
   body?: (body: unknown, mediaType: string) => FieldError[];
 }
 
-/** Compiled once at boot: one parameter validator and one body validator per operation. */
+/**
+ * Compiled validators per Contract object: compiling is the costly part of building an app, and apps built on
+ * the same contract (the test servers, a process that builds more than one) share them. Validators keep no
+ * state between calls, so sharing is safe. Keyed weakly: a contract no longer used is freed with its validators.
+ */
+const requestCache = new WeakMap<Contract, Map<boolean, Map<string, OperationValidators>>>();
+const responseCache = new WeakMap<Contract, Map<string, ResponseValidator>>();
+
+/** Compiled once per contract: one parameter validator and one body validator per operation. */
 export function compileRequestValidators(contract: Contract, allErrors: boolean): Map<string, OperationValidators> {
+  let byMode = requestCache.get(contract);
+  if (!byMode) requestCache.set(contract, (byMode = new Map()));
+  let compiled = byMode.get(allErrors);
+  if (!compiled) byMode.set(allErrors, (compiled = compileRequestValidatorsNow(contract, allErrors)));
+  return compiled;
+}
+
+function compileRequestValidatorsNow(contract: Contract, allErrors: boolean): Map<string, OperationValidators> {
   const paramsAjv = createAjv(contract, { coerce: true, allErrors });
   const bodyAjv = createAjv(contract, { coerce: false, allErrors });
   const out = new Map<string, OperationValidators>();
@@ -190,8 +206,14 @@ export interface ResponseValidator {
 /** JSON media types are checked against their schema; for any other only the status and content type are. */
 export const isJsonMedia = (type: string) => type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type);
 
-/** Checks a reply against the responses the operation declares; returns what is wrong, or undefined. */
+/** Checks a reply against the responses the operation declares; returns what is wrong, or undefined. Once per contract. */
 export function compileResponseValidators(contract: Contract): Map<string, ResponseValidator> {
+  let compiled = responseCache.get(contract);
+  if (!compiled) responseCache.set(contract, (compiled = compileResponseValidatorsNow(contract)));
+  return compiled;
+}
+
+function compileResponseValidatorsNow(contract: Contract): Map<string, ResponseValidator> {
   const ajv = createAjv(contract, { coerce: false, allErrors: true });
   const out = new Map<string, ResponseValidator>();
   for (const op of contract.operations) {

@@ -12,8 +12,16 @@ export interface ContractChecker {
   mismatch(method: string, path: string, status: number, contentType: string | null, body: unknown): string | undefined;
 }
 
-/** A response checker for a contract (openapi.yaml by default; specs of the HTTP layer pass a fixture). */
+const checkers = new WeakMap<Contract, ContractChecker>();
+
+/** A response checker for a contract (openapi.yaml by default; specs of the HTTP layer pass a fixture), built once per contract. */
 export function createContractChecker(target: Contract): ContractChecker {
+  let checker = checkers.get(target);
+  if (!checker) checkers.set(target, (checker = buildContractChecker(target)));
+  return checker;
+}
+
+function buildContractChecker(target: Contract): ContractChecker {
   const responseValidators = compileResponseValidators(target);
   const routes = target.operations.map((op) => ({
     op,

@@ -33,3 +33,10 @@ export async function resetData(knex: Knex): Promise<void> {
   const { rows: boss } = (await knex.raw("select to_regclass('pgboss.job') is not null as installed")) as { rows: Array<{ installed: boolean }> };
   if (boss[0].installed) await knex.raw('truncate pgboss.job, pgboss.archive');
 }
+
+/** Closes the run's database, if one was opened (the root hook in test/helpers/hooks.ts, after every spec). */
+export async function closeTestDatabase(): Promise<void> {
+  const opened = holder.__venueTestDatabase;
+  holder.__venueTestDatabase = undefined;
+  if (opened) await (await opened).close();
+}

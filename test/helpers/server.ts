@@ -15,7 +15,7 @@ import { createLogger } from '../../server/logger.ts';
 import { createClient, type ClientOptions, type VenueClient } from '../../sdk/index.ts';
 import type { Contract } from '../../server/http/contract.ts';
 import { LocalStorage, type StorageDriver } from '../../server/storage/index.ts';
-import { contractMismatch as defaultMismatch, createContractChecker } from './contract.ts';
+import { contract as sharedContract, contractMismatch as defaultMismatch, createContractChecker } from './contract.ts';
 import { resetData, testDatabase } from './database.ts';
 
 export const SUPERUSER_TOKEN = 'test-superuser-token-0123456789';
@@ -97,7 +97,8 @@ export async function startTestServer(
   const storage = options.storage ?? new LocalStorage(blobDir!);
   const { workers = false, ...engineOptions } = options.jobs ?? {};
   const jobs = createJobEngine({ config, db, logger, ...engineOptions });
-  const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry, contract: options.contract, storage, jobs });
+  // openapi.yaml is loaded once per run and shared, so its compiled validators are too (server/http/validation.ts).
+  const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry, contract: options.contract ?? sharedContract, storage, jobs });
   await jobs.start({ workers, app: app.context });
   const contractMismatch = options.contract ? createContractChecker(options.contract).mismatch : defaultMismatch;
   const server = http.createServer(app.koa.callback());

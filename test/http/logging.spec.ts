@@ -119,8 +119,11 @@ describe('logging', () => {
       const buffer = new LineBuffer(sink, 4096, 20);
       buffer.write('one\n');
       expect(sink.calls).to.deep.equal([]);
-      await new Promise((resolve) => setTimeout(resolve, 60));
+      // Waits for the hand-over itself (bounded), not a guessed time.
+      const started = Date.now();
+      while (sink.calls.length === 0 && Date.now() - started < 2000) await new Promise((resolve) => setImmediate(resolve));
       expect(sink.calls).to.deep.equal(['write:one\n']);
+      expect(Date.now() - started).to.be.at.least(10);
       buffer.end();
     });
 
