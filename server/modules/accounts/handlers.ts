@@ -1,15 +1,12 @@
-import { UniqueViolationError } from 'objection';
 import { hashPassword } from '../../auth/secrets.ts';
 import { json, noContent, type OperationHandlers } from '../../http/handler.ts';
-import { Conflict, NotFound, ValidationFailed, type FieldError } from '../../http/problem.ts';
+import { Conflict, NotFound, ValidationFailed } from '../../http/problem.ts';
 import { removeMembership } from './commands/removeMembership.ts';
+import { updateAccount } from './commands/updateAccount.ts';
 import { Account, Organization, OrganizationMember } from './models.ts';
 import { presentAccount, presentMembership, presentOrganization } from './presenters.ts';
-import { ensureMembership, findAccountOrFail, loginEmail, membershipsOf } from './service.ts';
-import { revokeSessions } from '../auth/sessions.ts';
+import { ensureMembership, findAccountOrFail, isUniqueViolation, loginEmail, membershipsOf } from './service.ts';
 
-// Objection wraps driver errors: the SQLSTATE is on `nativeError`, not on the thrown error.
-const isUniqueViolation = (err: unknown) => err instanceof UniqueViolationError || (err as { code?: string })?.code === '23505';
 
 /** Dashboard account, organization and membership administration (spec §4.5), superuser only. */
 export const handlers = {
@@ -56,49 +53,7 @@ export const handlers = {
   },
 
   async updateUser({ params, body, app }) {
-    // scrypt takes tens of milliseconds: done before the transaction, which then holds its connection (and,
-    // on PGlite, the only one) for the writes alone.
-    const passwordHash = body.password !== undefined ? await hashPassword(body.password) : undefined;
-    const updated = await app.db.knex.transaction(async (trx) => {
-      const account = await findAccountOrFail(params.userId, trx);
-      const banning = body.banned ?? account.isBanned();
-      const errors: FieldError[] = [];
-      for (const field of ['banReason', 'banExpiresAt'] as const) {
-        if (body[field] !== undefined && body[field] !== null && !banning) {
-          errors.push({ path: `body/${field}`, message: 'only with banned: true', code: 'dependentRequired' });
-        }
-      }
-      if (body.banExpiresAt && new Date(body.banExpiresAt) <= new Date()) {
-        errors.push({ path: 'body/banExpiresAt', message: 'must be in the future', code: 'minimum' });
-      }
-      if (errors.length) throw ValidationFailed(errors);
-
-      const patch: Partial<Account> = {};
-      if (body.email !== undefined) patch.email = loginEmail(body.email, app.config.emailDomain);
-      if (body.name !== undefined) patch.name = body.name;
-      if (body.role !== undefined) patch.role = body.role;
-      if (passwordHash !== undefined) patch.passwordHash = passwordHash;
-      if (body.banned === false) Object.assign(patch, { banned: false, banReason: null, banExpiresAt: null });
-      if (banning && (body.banned === true || body.banReason !== undefined || body.banExpiresAt !== undefined)) {
-        patch.banned = true;
-        // A new ban (none in force) starts clean: an expired ban's reason and expiry must not carry over.
-        const fresh = !account.isBanned();
-        if (body.banReason !== undefined || fresh) patch.banReason = body.banReason ?? null;
-        if (body.banExpiresAt !== undefined || fresh) patch.banExpiresAt = body.banExpiresAt ? new Date(body.banExpiresAt) : null;
-      }
-      try {
-        const row = await Account.query(trx).patchAndFetchById(account.id, patch);
-        // A ban or a new password ends every open session of the account.
-        if (body.banned === true || body.password !== undefined) await revokeSessions(account.id, trx);
-        return row;
-      } catch (err) {
-        if (isUniqueViolation(err)) throw Conflict('email_taken', `An account with ${patch.email} exists.`);
-        throw err;
-      }
-    });
-    // A role change or a ban decides whether the account's API keys still work: forgotten once committed.
-    app.credentials.invalidate();
-    return json(200, presentAccount(updated));
+    return json(200, presentAccount(await updateAccount(app, params.userId, body)));
   },
 
   async deleteUser({ params, auth, app }) {

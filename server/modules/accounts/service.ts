@@ -1,3 +1,4 @@
+import { UniqueViolationError } from 'objection';
 import type { Knex } from 'knex';
 import { Account, Organization, OrganizationMember } from './models.ts';
 import type { MemberRole } from '../../auth/roles.ts';
@@ -82,3 +83,6 @@ export async function ensureMembership(
     return { outcome, member: member! };
   });
 }
+
+// Objection wraps driver errors: the SQLSTATE is on `nativeError`, not on the thrown error.
+export const isUniqueViolation = (err: unknown) => err instanceof UniqueViolationError || (err as { code?: string })?.code === '23505';

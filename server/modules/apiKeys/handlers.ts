@@ -5,30 +5,11 @@ import { json, noContent, type OperationHandlers } from '../../http/handler.ts';
 import { NotFound, Unprocessable, ValidationFailed, type FieldError } from '../../http/problem.ts';
 import { Account } from '../accounts/models.ts';
 import { ApiKey, flattenPermissions, type PermissionMap } from './models.ts';
-import { iso } from '../presenting.ts';
+import { presentApiKey } from './presenters.ts';
 
 /** Every key starts with this readable prefix, so a leaked one is recognizable (secret scanners, logs). */
 export const API_KEY_PREFIX = 'vk_';
 const DISPLAYED_CHARACTERS = 11;
-
-
-export function presentApiKey(key: ApiKey) {
-  return {
-    id: key.id,
-    name: key.name,
-    prefix: key.prefix,
-    start: key.start,
-    ownerId: key.accountId,
-    ownerEmail: key.account?.email ?? '',
-    enabled: key.enabled,
-    expiresAt: iso(key.expiresAt),
-    permissions: key.permissions ?? {},
-    requestCount: Number(key.requestCount),
-    lastUsedAt: iso(key.lastUsedAt),
-    createdAt: iso(key.createdAt)!,
-    updatedAt: iso(key.updatedAt)!,
-  };
-}
 
 /** Only permissions some key-callable operation declares can be granted: a typo never silently grants nothing. */
 function checkGrant(app: AppContext, body: { permissions?: PermissionMap; expiresAt?: string | null }): void {
