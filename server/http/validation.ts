@@ -175,27 +175,52 @@ function parameterValidator(validate: ValidateFunction): OperationValidators['pa
  * instead of failing in the database (500). JSON and URL encoding both let a caller send one.
  */
 export function nulCharacters(value: unknown, path: string, out: FieldError[] = []): FieldError[] {
-  // Iterative (an explicit stack, visited in document order): a deeply nested value cannot overflow the call stack.
-  const stack: Array<{ value: unknown; path: string }> = [{ value, path }];
+  // Nothing to walk (no parameters, an empty query): no allocation on the request path.
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) out.push({ path, message: 'must not contain the NUL character', code: 'nul_character' });
+    return out;
+  }
+  if (!value || typeof value !== 'object' || isEmpty(value)) return out;
+  // Iterative (an explicit stack, visited in document order): a deeply nested value cannot overflow the call
+  // stack. Paths are spelled out only for a finding: each entry keeps its parent and key.
+  const stack: NulEntry[] = [{ value, key: path, parent: undefined }];
   while (stack.length) {
     const current = stack.pop()!;
     const item = current.value;
     if (typeof item === 'string') {
-      if (item.includes('\u0000')) out.push({ path: current.path, message: 'must not contain the NUL character', code: 'nul_character' });
+      if (item.includes('\u0000')) out.push({ path: pathOf(current), message: 'must not contain the NUL character', code: 'nul_character' });
     } else if (item && typeof item === 'object') {
-      const children: Array<{ value: unknown; path: string }> = [];
+      const start = stack.length;
       if (Array.isArray(item)) {
-        item.forEach((child, index) => children.push({ value: child, path: `${current.path}/${index}` }));
+        for (let index = 0; index < item.length; index++) stack.push({ value: item[index], key: String(index), parent: current });
       } else {
         for (const key in item) {
           const child = (item as Record<string, unknown>)[key];
-          children.push({ value: key.includes('\u0000') ? key : child, path: `${current.path}/${key.replace(/\u0000/g, '\\0')}` });
+          stack.push({ value: key.includes('\u0000') ? key : child, key: key.replace(/\u0000/g, '\\0'), parent: current });
         }
       }
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+      // Pushed in order; reversed so that pop() visits them in document order.
+      for (let i = start, j = stack.length - 1; i < j; i++, j--) [stack[i], stack[j]] = [stack[j], stack[i]];
     }
   }
   return out;
+}
+
+interface NulEntry {
+  value: unknown;
+  key: string;
+  parent: NulEntry | undefined;
+}
+
+function pathOf(entry: NulEntry): string {
+  const keys: string[] = [];
+  for (let at: NulEntry | undefined = entry; at; at = at.parent) keys.push(at.key);
+  return keys.reverse().join('/');
+}
+
+function isEmpty(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
 }
 
 export interface ResponseValidator {

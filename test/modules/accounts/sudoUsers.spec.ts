@@ -30,6 +30,10 @@ describe('accounts: /api/sudo/users', () => {
     it('pages newest first with limit, offset and the total', async () => {
       const created = [];
       for (let i = 0; i < 5; i++) created.push(await buildAccount({ name: `Pager ${i}`, email: `pager-${i}@example.test` }));
+      // Creation times a second apart: rows made within one clock tick would tie (and ties go by id).
+      for (const [i, account] of created.entries()) {
+        await server.db.knex('accounts').where('id', account.id).update({ created_at: new Date(Date.now() - (created.length - i) * 1000) });
+      }
       const newestFirst = created.map((a) => a.id).reverse();
 
       const first = await sudo(server, 'GET', '/api/sudo/users?q=pager-&limit=2&offset=0');
