@@ -166,6 +166,8 @@ describe('accounts: /api/sudo/api-keys', () => {
       const owner = await superuserAccount();
       const other = await superuserAccount();
       const first = await createKey({ name: 'first', userId: owner.id, permissions: {} });
+      // A second earlier than the next one: keys created within one clock tick would tie (ties go by id).
+      await server.db.knex('api_keys').where('id', first.body.apiKey.id).update({ created_at: new Date(Date.now() - 1000) });
       const second = await createKey({ name: 'second', userId: owner.id, permissions: {} });
       await createKey({ name: 'other', userId: other.id, permissions: {} });
       const res = await listKeys(`?userId=${owner.id}`);

@@ -74,6 +74,8 @@ describe('email: the ledger over HTTP (GET /api/email/messages)', () => {
 
   it('lists newest first without the rendered snapshots, filters, pages; one message carries them', async () => {
     const first = (await record(server, message('lan@example.com')))!;
+    // A second earlier than the next one: rows recorded within one clock tick would tie (ties go by id).
+    await server.db.knex('email_messages').where('id', first.id).update({ created_at: new Date(Date.now() - 1000) });
     const second = (await record(server, message('minh@example.com', 'reservation-confirmation', { reservationId: '22222222-2222-4222-8222-222222222222' })))!;
 
     const all = await server.request('GET', '/api/email/messages', { headers: staff });
