@@ -85,8 +85,8 @@ async function koaPino(): Promise<Peer> {
  * Express 5 + pino-http + express-openapi-validator, given the path of our openapi.yaml (an OpenAPI 3.1 document
  * with `x-` extensions; the validator loads it as it is). Request validation on with the validator's defaults
  * (unknown query parameters refused, no coercion); response validation follows our app's VALIDATE_RESPONSES
- * setting, which is off under NODE_ENV=production (the bench's setting). No security handlers: the contract
- * declares no `security` requirements, so the validator has none to check.
+ * setting, which is off under NODE_ENV=production (the bench's setting). No security handlers: the measured
+ * operation is public (`security: []`), so the validator has no credential to check on it.
  */
 async function expressEov(): Promise<Peer> {
   const { default: express } = await import('express');
