@@ -14,7 +14,7 @@ const { fullFormats } = ((formatsModule as unknown as { default?: FormatsModule 
  * `format: uuid` is the canonical 36-character hex form with hyphens, nothing else: ajv-formats also takes
  * `urn:uuid:<uuid>`, which PostgreSQL's uuid type refuses (a 500 on every id route before this).
  */
-const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const rfc3339DateTime = (fullFormats['date-time'] as { validate: (value: string) => boolean }).validate;
 

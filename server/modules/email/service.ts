@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { NotFound, Unprocessable } from '../../http/problem.ts';
+import { CANONICAL_UUID } from '../../http/validation.ts';
 import type { Logger } from '../../logger.ts';
 import type { Mailer } from '../../integrations/mail.ts';
 import { EmailAttachment, EmailMessage, type AttachmentDescriptor, type EmailStatus } from './models.ts';
@@ -53,7 +54,6 @@ export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 const ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 const CONTENT_TYPE = /^[a-z0-9][\w.+-]*\/[a-z0-9][\w.+-]*$/i;
 const CONTENT_ID = /^[\w.+-]+(@[\w.-]+)?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Renders `input.template` and writes the QUEUED ledger row (with its attachments) in the caller's transaction,
@@ -201,7 +201,7 @@ export async function listMessages(knex: Knex, filters: EmailListFilters = {}, p
 
 /** One message with its snapshots; 404 when there is none. */
 export async function getMessage(knex: Knex, id: string): Promise<EmailMessage> {
-  const message = UUID.test(id) ? await EmailMessage.query(knex).findById(id) : undefined;
+  const message = CANONICAL_UUID.test(id) ? await EmailMessage.query(knex).findById(id) : undefined;
   if (!message) throw NotFound('No e-mail message with this id.');
   return message;
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { recordEmail, type RecordEmailInput } from '../../../server/modules/email/service.ts';
 import { buildApiKey, buildMemberSession, permissionMap } from '../../helpers/factories.ts';
+import { waitFor } from '../../jobs/helpers.ts';
 import { startFakeSmtp, type FakeSmtp } from '../../helpers/mail.ts';
 import { cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
 
@@ -42,16 +43,6 @@ async function record(server: TestServer, input: RecordEmailInput, options: { ro
 
 const sendJobs = async (server: TestServer) =>
   Number((await server.db.knex('pgboss.job').where('name', 'email.send').count({ n: '*' }).first())?.n ?? 0);
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('email: the ledger over HTTP (GET /api/email/messages)', () => {
   let server: TestServer;
@@ -132,10 +123,10 @@ describe('email: recorded in a command, sent by the job engine', () => {
 
   it('delivers a committed message through the engine: the mail arrives and the row is SENT', async () => {
     const row = (await record(server, message('guest@example.com', 'reservation-confirmation')))!;
-    const sent = await until(async () => {
+    const sent = await waitFor(async () => {
       const current = await server.db.knex('email_messages').where('id', row.id).first();
       return current?.status === 'SENT' ? current : undefined;
-    }, 'the row to be SENT');
+    }, 20_000, 'the row to be SENT');
     expect(sent.attempts).to.equal(1);
     expect(smtp.received.map((mail) => mail.envelope.to)).to.deep.include(['guest@example.com']);
     expect(smtp.received.some((mail) => mail.envelope.to.includes('rolled-back@example.com'))).to.equal(false);
