@@ -78,6 +78,12 @@ export interface Config {
    * per identifier + address limit is signInMaxFailures). Past it: 429.
    */
   signInMaxFailuresPerAddress: number;
+  /** Locales of the public site (SITE_LOCALES, comma-separated BCP 47 tags); the first is the default one, which fills in missing per-locale text. */
+  siteLocales: string[];
+  /** The first of siteLocales. */
+  defaultLocale: string;
+  /** IANA time zone of the venue (VENUE_TIMEZONE): date filters, local days and weekly schedules are read in it. */
+  venueTimezone: string;
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
   const analyticsEnabled = bool(env, 'ANALYTICS_ENABLED', false);
   const posthogApiKey = str(env, 'POSTHOG_API_KEY');
   if (analyticsEnabled && !posthogApiKey) throw new ConfigError('POSTHOG_API_KEY is required when ANALYTICS_ENABLED=true');
+  const siteLocales = locales(env);
   const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
   const s3Bucket = str(env, 'STORAGE_S3_BUCKET');
   if (storageDriver === 's3' && !s3Bucket) throw new ConfigError('STORAGE_S3_BUCKET is required when STORAGE_DRIVER=s3');
@@ -180,7 +187,30 @@ export function loadConfig(env: Env = process.env): Config {
     storageS3ForcePathStyle: bool(env, 'STORAGE_S3_FORCE_PATH_STYLE', false),
     // 10 × the default SIGN_IN_MAX_FAILURES: a shared address (an office, a NAT) holds many accounts.
     signInMaxFailuresPerAddress: int(env, 'SIGN_IN_MAX_FAILURES_PER_ADDRESS', 50, 1, 100_000),
+    siteLocales,
+    defaultLocale: siteLocales[0],
+    venueTimezone: timezone(env),
   };
+}
+
+function locales(env: Env): string[] {
+  const raw = str(env, 'SITE_LOCALES') ?? 'en,vi';
+  const list = [...new Set(raw.split(',').map((locale) => locale.trim()).filter(Boolean))];
+  for (const locale of list) {
+    if (!/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(locale)) throw new ConfigError(`SITE_LOCALES: "${locale}" is not a locale tag such as en or vi`);
+  }
+  if (list.length === 0) throw new ConfigError('SITE_LOCALES must name at least one locale');
+  return list;
+}
+
+function timezone(env: Env): string {
+  const zone = str(env, 'VENUE_TIMEZONE') ?? 'Asia/Ho_Chi_Minh';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    throw new ConfigError(`VENUE_TIMEZONE must be an IANA time zone such as Asia/Ho_Chi_Minh, got "${zone}"`);
+  }
+  return zone;
 }
 
 function smtpUrl(env: Env): string | undefined {

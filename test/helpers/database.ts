@@ -20,7 +20,8 @@ export function testDatabase(): Promise<Database> {
 }
 
 /**
- * Every table emptied but the migration bookkeeping; the canonical organization (migration data) kept. The job
+ * Every table emptied but the migration bookkeeping; the canonical organization (migration data) kept, the
+ * commercial setup back to its defaults. The job
  * engine's jobs (schema `pgboss`, out of current_schema) are emptied too; its queues are kept: they are
  * declarations the engines create or update at start, and a queue's jobs live in a partition it owns.
  */
@@ -30,6 +31,8 @@ export async function resetData(knex: Knex): Promise<void> {
   )) as { rows: Array<{ tablename: string }> };
   if (rows.length) await knex.raw(`truncate ${rows.map((r) => `"${r.tablename}"`).join(', ')} cascade`);
   await knex('organizations').where('canonical', false).delete();
+  // The one-row commercial setup is migration data too: back to its column defaults.
+  await knex('commercial_setup').insert({ id: 1 });
   const { rows: boss } = (await knex.raw("select to_regclass('pgboss.job') is not null as installed")) as { rows: Array<{ installed: boolean }> };
   if (boss[0].installed) await knex.raw('truncate pgboss.job, pgboss.archive');
 }
