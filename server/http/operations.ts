@@ -290,7 +290,16 @@ function invoke(
 
   // Not async: a handler that answers synchronously (liveness, the contract) costs no extra turn of the
   // microtask queue. A synchronous throw reaches the error boundary as a rejection through koa-compose.
+  // An operation without parameters or body, called without a query string (liveness, the principal, the
+  // contract): there is nothing to validate, so no input to build.
+  const bare = op.parameters.length === 0 && !op.requestBody;
   return (ctx) => {
+    if (bare && !ctx.querystring) {
+      const reply = handler(new HandlerCall(op.operationId, {}, {}, undefined, ctx, app));
+      if (reply instanceof Promise) return reply.then((settled) => send(ctx, settled));
+      send(ctx, reply);
+      return Promise.resolve();
+    }
     const input = {
       path: { ...ctx.params },
       query: ctx.querystring ? { ...ctx.query } : {},

@@ -13,11 +13,13 @@ const INCOMING_ID = /^[\w.:-]{1,128}$/;
  */
 class RequestState implements AppState {
   auth: AuthContext = ANONYMOUS;
-  hasBody?: boolean;
-  mediaType?: string;
-  rawBody?: Buffer;
-  files?: Record<string, UploadedFile[]>;
-  private child?: Logger;
+  // Declared, not defined: set by the body parser on the few requests that carry a body (a defined class field
+  // costs a property definition on every request).
+  declare hasBody?: boolean;
+  declare mediaType?: string;
+  declare rawBody?: Buffer;
+  declare files?: Record<string, UploadedFile[]>;
+  declare private child?: Logger;
 
   constructor(
     readonly requestId: string,
