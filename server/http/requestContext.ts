@@ -64,6 +64,11 @@ export function accessLine(entry: AccessEntry, time = Date.now()): string {
  */
 export function requestContext(logger: Logger): Koa.Middleware<AppState> {
   const writeLine = rawLineWriter(logger);
+  const writeAccess = (ctx: Koa.ParameterizedContext<AppState>, state: RequestState, started: number) => {
+    if (!logger.isLevelEnabled('info')) return;
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    writeLine(accessLine({ requestId: state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, role: state.auth.role }));
+  };
   return (ctx, next) => {
     const incoming = ctx.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
@@ -71,16 +76,15 @@ export function requestContext(logger: Logger): Koa.Middleware<AppState> {
     const state = new RequestState(requestId, logger);
     ctx.state = state;
     ctx.res.setHeader('x-request-id', requestId);
-    const logAccess = () => {
-      if (!logger.isLevelEnabled('info')) return;
-      const ms = Math.round((performance.now() - started) * 100) / 100;
-      writeLine(accessLine({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, role: state.auth.role }));
-    };
     // A promise chain, not an async function: one await less on every request. The error boundary below
-    // settles every error, so the rejection branch is only for a failure of the boundary itself.
-    return next().then(logAccess, (err: unknown) => {
-      logAccess();
-      throw err;
-    });
+    // settles every error, so the rejection branch is only for a failure of the boundary itself. The callbacks
+    // are inline, not bound to names: tsx (esbuild keepNames) would define a named arrow's `name` per request.
+    return next().then(
+      () => writeAccess(ctx, state, started),
+      (err: unknown) => {
+        writeAccess(ctx, state, started);
+        throw err;
+      },
+    );
   };
 }
