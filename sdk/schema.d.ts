@@ -665,6 +665,293 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/shows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shows, by sort order, then code (staff view, every locale filled).
+         * @description Every show whatever its status, unless `status` narrows it. `search` matches the code, the slug or the
+         *     title in any locale (case-insensitive, substring). Ordered by `sortOrder`, then `code`, then `id`.
+         */
+        get: operations["listShows"];
+        put?: never;
+        /**
+         * Create a show (as a draft).
+         * @description The show starts as `DRAFT`. `code` and `slug` are unique: a taken one is 409 `code_taken` / `slug_taken`
+         *     (also when two requests race for it). Per-locale text: keys must be locales of `SITE_LOCALES` (422
+         *     `unknown_locale`), and the default locale needs text (422 `default_locale_required`). Every image blob
+         *     must exist (422 `unknown_blob`).
+         */
+        post: operations["createShow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shows/{showId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                showId: string;
+            };
+            cookie?: never;
+        };
+        /** One show (staff view, every locale filled). */
+        get: operations["getShow"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive a show (spec §3); the row and its events stay.
+         * @description Sets `ARCHIVED` and `archivedAt`; nothing is deleted, the show's events and their history stay. A
+         *     canonical show refuses (409 `canonical_show`). Archiving an archived show changes nothing and answers it
+         *     again (200).
+         */
+        delete: operations["archiveShow"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a show's fields (not its status).
+         * @description Status moves through `publish`, `unpublish` and archive (`DELETE`). An archived show is read-only (409
+         *     `show_archived`). A new `code` or `slug` must still be unique (409 `code_taken` / `slug_taken`). Clearing
+         *     `canonical` is what allows a flagship show to be archived afterwards: two deliberate steps.
+         */
+        patch: operations["updateShow"];
+        trace?: never;
+    };
+    "/api/shows/{showId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                showId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft show (DRAFT → PUBLISHED).
+         * @description Sets `publishedAt`. Publishing a published show changes nothing (200); an archived show is 409 `show_archived`.
+         */
+        post: operations["publishShow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shows/{showId}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                showId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a published show back to draft (PUBLISHED → DRAFT).
+         * @description Clears `publishedAt`. Unpublishing a draft changes nothing (200); an archived show is 409 `show_archived`.
+         */
+        post: operations["unpublishShow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Offers, by sort order, then code (staff view, with their items).
+         * @description Filters combine. `showId` lists the offers sold for that show only (not the every-show ones). Ordered by `sortOrder`, then `code`, then `id`.
+         */
+        get: operations["listOffers"];
+        put?: never;
+        /**
+         * Create an offer with its fulfillment items.
+         * @description `code` is unique (409 `code_taken`). The show must exist (422 `unknown_show`), every item too (422
+         *     `unknown_fulfillment_item`); `minGuests` ≤ `maxGuests` (422 `guest_range`) and `salesStartsAt` <
+         *     `salesEndsAt` (422 `sales_window`). Per-locale text as for shows (422 `unknown_locale`,
+         *     `default_locale_required`).
+         */
+        post: operations["createOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/{offerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                offerId: string;
+            };
+            cookie?: never;
+        };
+        /** One offer with its fulfillment items. */
+        get: operations["getOffer"];
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate an offer (`INACTIVE`); the row stays.
+         * @description Reservations keep naming the offer, so it is never removed. Deactivating an inactive offer changes nothing (200).
+         */
+        delete: operations["deactivateOffer"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an offer's fields; `items` replaces the whole list.
+         * @description The same rules as create, checked on the offer as it would be after the change.
+         */
+        patch: operations["updateOffer"];
+        trace?: never;
+    };
+    "/api/sudo/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upsert a list of offers by code (seeder setup).
+         * @description Each offer is created, updated or left unchanged by its `code`, all in one transaction: any invalid entry
+         *     (unknown show code or item code, a code listed twice, a guest range or sales window out of order,
+         *     unknown locale) refuses the whole list (422, `errors` point into `body/offers/<i>`) and writes nothing.
+         *     An entry is `unchanged` when every field already equals the stored offer, so running the same list again
+         *     reports everything unchanged.
+         */
+        put: operations["upsertOffers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fulfillment-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fulfillment items, by code (staff view, every locale filled). */
+        get: operations["listFulfillmentItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sudo/create-fulfillment-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update fulfillment items by code (seeder setup).
+         * @description One transaction: an invalid entry (a code listed twice, an unknown locale, no default-locale name) refuses
+         *     the whole list (422, `errors` point into `body/items/<i>`). An entry whose fields all equal the stored item
+         *     is `unchanged` (nothing written), so running the same list again reports everything unchanged.
+         */
+        post: operations["upsertFulfillmentItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tables on the floor, by zone, then sort order, then code.
+         * @description Zones in floor order (`STAGE_FRONT`, `VIP`, `MAIN`, `BALCONY`), then `sortOrder`, then `code`.
+         */
+        get: operations["listTables"];
+        put?: never;
+        /** Add a table (a taken code is 409 `code_taken`). */
+        post: operations["createTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tables/{tableId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        /** One table. */
+        get: operations["getTable"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a table for good (spec §3).
+         * @description A hard delete. Reservations and guest profiles that named the table keep their rows with the table
+         *     reference set to null (their foreign keys are `ON DELETE SET NULL`).
+         */
+        delete: operations["deleteTable"];
+        options?: never;
+        head?: never;
+        /** Change a table (a taken code is 409 `code_taken`). */
+        patch: operations["updateTable"];
+        trace?: never;
+    };
+    "/api/commercial-setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The commercial setup (booking cut-off, holds, cancellation window, service charge, VAT, gateways). */
+        get: operations["getCommercialSetup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change some of the commercial setup; every later quote uses the new values.
+         * @description The ranges are the database's own; percentages take at most two decimals.
+         */
+        patch: operations["updateCommercialSetup"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -926,6 +1213,315 @@ export interface components {
             /** @description Ids of records whose object is gone, marked `objectDeletedAt` (dry run, that would be). */
             rowsMarkedMissing: string[];
         };
+        /**
+         * @description A show as staff see it.
+         * @example {
+         *       "id": "3b0f6f1e-8c1a-4f55-9d7e-2a1c0e9b7d21",
+         *       "code": "SGC",
+         *       "slug": "saigon-glow",
+         *       "status": "PUBLISHED",
+         *       "canonical": true,
+         *       "title": {
+         *         "en": "Saigon Glow",
+         *         "vi": "Ánh Sáng Sài Gòn"
+         *       },
+         *       "summary": {
+         *         "en": "Acrobatics and live music over dinner.",
+         *         "vi": "Acrobatics and live music over dinner."
+         *       },
+         *       "description": {
+         *         "en": "Ninety minutes of acrobatics, live music and lanterns over a four-course dinner.",
+         *         "vi": "Chín mươi phút nhào lộn, nhạc sống và đèn lồng cùng bữa tối bốn món."
+         *       },
+         *       "untranslated": [
+         *         "summary/vi"
+         *       ],
+         *       "durationMinutes": 90,
+         *       "imageBlobIds": [
+         *         "6f1d2a34-5b6c-4d7e-8f90-123456789abc"
+         *       ],
+         *       "sortOrder": 10,
+         *       "publishedAt": "2026-11-20T09:00:00.000Z",
+         *       "archivedAt": null,
+         *       "createdAt": "2026-11-18T08:30:00.000Z",
+         *       "updatedAt": "2026-11-20T09:00:00.000Z"
+         *     }
+         */
+        Show: {
+            /** Format: uuid */
+            id: string;
+            code: components["schemas"]["ShowCode"];
+            slug: components["schemas"]["ShowSlug"];
+            status: components["schemas"]["ShowStatus"];
+            /** @description A canonical show (the venue's flagship) refuses archive (409 `canonical_show`). */
+            canonical: boolean;
+            title: components["schemas"]["LocalizedTextView"];
+            summary: components["schemas"]["LocalizedTextView"];
+            description: components["schemas"]["LocalizedTextView"];
+            untranslated: components["schemas"]["Untranslated"];
+            durationMinutes: components["schemas"]["DurationMinutes"];
+            imageBlobIds: string[];
+            sortOrder: number;
+            /** @description When it was last published; null while not published. */
+            publishedAt: components["schemas"]["Timestamp"] | null;
+            archivedAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        ShowPage: {
+            items: components["schemas"]["Show"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description `DRAFT` (not on the public site) ↔ `PUBLISHED`; `ARCHIVED` is final (the row and its events stay).
+         * @enum {string}
+         */
+        ShowStatus: "DRAFT" | "PUBLISHED" | "ARCHIVED";
+        /**
+         * @description Text per locale (`{"en": "…", "vi": "…"}`). On write every key must be a locale of `SITE_LOCALES` (422
+         *     `unknown_locale` otherwise) and the default locale (the first of `SITE_LOCALES`) must have text whenever any
+         *     locale does (422 `default_locale_required`): the default locale is what fills a missing translation. A
+         *     write replaces the field's whole object. In staff replies every locale of `SITE_LOCALES` is present, a
+         *     missing translation filled with the default locale's text (see `untranslated`).
+         * @example {
+         *       "en": "Saigon Glow",
+         *       "vi": "Ánh Sáng Sài Gòn"
+         *     }
+         */
+        LocalizedShortText: {
+            [key: string]: string;
+        };
+        /**
+         * @description Like `LocalizedShortText`, for longer text (up to 10,000 characters per locale).
+         * @example {
+         *       "en": "Ninety minutes of acrobatics, live music and lanterns over a four-course dinner.",
+         *       "vi": "Chín mươi phút nhào lộn, nhạc sống và đèn lồng cùng bữa tối bốn món."
+         *     }
+         */
+        LocalizedLongText: {
+            [key: string]: string;
+        };
+        /**
+         * @description An offer as staff see it, with its fulfillment items (by code).
+         * @example {
+         *       "id": "9a4e1c2b-7d3f-4e8a-b1c5-6f2d0e9a8b7c",
+         *       "code": "SGC-DINNER",
+         *       "showId": "3b0f6f1e-8c1a-4f55-9d7e-2a1c0e9b7d21",
+         *       "name": {
+         *         "en": "Dinner and show",
+         *         "vi": "Bữa tối và biểu diễn"
+         *       },
+         *       "description": {
+         *         "en": "Four-course dinner before the show.",
+         *         "vi": "Four-course dinner before the show."
+         *       },
+         *       "untranslated": [
+         *         "description/vi"
+         *       ],
+         *       "bookingPath": "DINNER_SHOW",
+         *       "experienceType": "STANDARD",
+         *       "pricePerGuestVnd": 1850000,
+         *       "minGuests": 1,
+         *       "maxGuests": 12,
+         *       "salesStartsAt": null,
+         *       "salesEndsAt": null,
+         *       "status": "ACTIVE",
+         *       "sortOrder": 10,
+         *       "items": [
+         *         {
+         *           "fulfillmentItemId": "5c7e2a91-3b4d-4f6e-8a9b-0c1d2e3f4a5b",
+         *           "code": "MAIN-BEEF",
+         *           "name": {
+         *             "en": "Wagyu beef main",
+         *             "vi": "Món chính bò wagyu"
+         *           },
+         *           "kind": "MEAL",
+         *           "quantityPerGuest": 1
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-18T08:30:00.000Z",
+         *       "updatedAt": "2026-11-18T08:30:00.000Z"
+         *     }
+         */
+        Offer: {
+            /** Format: uuid */
+            id: string;
+            code: components["schemas"]["OfferCode"];
+            /** @description The show it is sold for; null for every show. */
+            showId: string | null;
+            name: components["schemas"]["LocalizedTextView"];
+            description: components["schemas"]["LocalizedTextView"];
+            untranslated: components["schemas"]["Untranslated"];
+            bookingPath: components["schemas"]["BookingPath"];
+            experienceType: components["schemas"]["ExperienceType"];
+            pricePerGuestVnd: components["schemas"]["PricePerGuestVnd"];
+            minGuests: components["schemas"]["GuestCount"];
+            maxGuests: components["schemas"]["GuestCount"];
+            salesStartsAt: components["schemas"]["OptionalTimestamp"];
+            salesEndsAt: components["schemas"]["OptionalTimestamp"];
+            status: components["schemas"]["OfferStatus"];
+            sortOrder: number;
+            items: components["schemas"]["OfferItem"][];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        OfferPage: {
+            items: components["schemas"]["Offer"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description One offer of the seed list, named by `code`; its show by `showCode` (null or omitted: every show). Every
+         *     field is the offer's whole state: an omitted optional field takes its default.
+         */
+        OfferSeed: {
+            code: components["schemas"]["OfferCode"];
+            showCode?: components["schemas"]["ShowCode"] | null;
+            name: components["schemas"]["LocalizedShortText"];
+            description?: components["schemas"]["LocalizedLongText"];
+            bookingPath: components["schemas"]["BookingPath"];
+            experienceType: components["schemas"]["ExperienceType"];
+            pricePerGuestVnd: components["schemas"]["PricePerGuestVnd"];
+            /** @default 1 */
+            minGuests: components["schemas"]["GuestCount"];
+            /** @default 10 */
+            maxGuests: components["schemas"]["GuestCount"];
+            salesStartsAt?: components["schemas"]["OptionalTimestamp"];
+            salesEndsAt?: components["schemas"]["OptionalTimestamp"];
+            /** @description Fulfillment items by code; the whole list. */
+            items?: {
+                code: components["schemas"]["FulfillmentItemCode"];
+                quantityPerGuest: number;
+            }[];
+            /** @default ACTIVE */
+            status: components["schemas"]["OfferStatus"];
+            sortOrder?: components["schemas"]["SortOrder"];
+        };
+        /**
+         * @description How the guest books it.
+         * @enum {string}
+         */
+        BookingPath: "DINNER_SHOW" | "SHOW_ONLY" | "VIP_DINNER_SHOW" | "PRIVATE_EVENT";
+        /**
+         * @description What the kitchen or floor prepares per guest (staff view, every locale filled).
+         * @example {
+         *       "id": "5c7e2a91-3b4d-4f6e-8a9b-0c1d2e3f4a5b",
+         *       "code": "MAIN-VEG",
+         *       "name": {
+         *         "en": "Lotus root curry",
+         *         "vi": "Cà ri ngó sen"
+         *       },
+         *       "untranslated": [],
+         *       "kind": "MEAL",
+         *       "dietaryTags": [
+         *         "gluten-free",
+         *         "vegetarian"
+         *       ],
+         *       "createdAt": "2026-11-18T08:30:00.000Z",
+         *       "updatedAt": "2026-11-18T08:30:00.000Z"
+         *     }
+         */
+        FulfillmentItem: {
+            /** Format: uuid */
+            id: string;
+            code: components["schemas"]["FulfillmentItemCode"];
+            name: components["schemas"]["LocalizedTextView"];
+            untranslated: components["schemas"]["Untranslated"];
+            kind: components["schemas"]["FulfillmentKind"];
+            /** @description Sorted. */
+            dietaryTags: components["schemas"]["DietaryTag"][];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        FulfillmentItemPage: {
+            items: components["schemas"]["FulfillmentItem"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description One item of the seed list, named by `code`; the fields are its whole state (omitted tags are none).
+         * @example {
+         *       "code": "MAIN-VEG",
+         *       "name": {
+         *         "en": "Lotus root curry",
+         *         "vi": "Cà ri ngó sen"
+         *       },
+         *       "kind": "MEAL",
+         *       "dietaryTags": [
+         *         "vegetarian",
+         *         "gluten-free"
+         *       ]
+         *     }
+         */
+        FulfillmentItemSeed: {
+            code: components["schemas"]["FulfillmentItemCode"];
+            name: components["schemas"]["LocalizedShortText"];
+            kind: components["schemas"]["FulfillmentKind"];
+            /**
+             * @description Stored sorted.
+             * @default []
+             */
+            dietaryTags: components["schemas"]["DietaryTag"][];
+        };
+        /**
+         * @example {
+         *       "id": "2e8c4b6a-1d3f-4a5b-9c7d-8e0f1a2b3c4d",
+         *       "code": "A1",
+         *       "zone": "STAGE_FRONT",
+         *       "seats": 6,
+         *       "sortOrder": 1,
+         *       "createdAt": "2026-11-18T08:30:00.000Z",
+         *       "updatedAt": "2026-11-18T08:30:00.000Z"
+         *     }
+         */
+        VenueTable: {
+            /** Format: uuid */
+            id: string;
+            code: components["schemas"]["TableCode"];
+            zone: components["schemas"]["TableZone"];
+            seats: components["schemas"]["Seats"];
+            sortOrder: number;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        VenueTablePage: {
+            items: components["schemas"]["VenueTable"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description The one commercial setup every quoted price and booking rule derives from.
+         * @example {
+         *       "bookingCutoffMinutes": 120,
+         *       "holdMinutes": 15,
+         *       "cancellationWindowHours": 48,
+         *       "serviceChargePercent": 5,
+         *       "vatPercent": 8,
+         *       "paymentGateways": [
+         *         "VNPAY",
+         *         "CASH"
+         *       ],
+         *       "defaultMaxGuests": 10,
+         *       "limitedAvailabilityThreshold": 10,
+         *       "updatedAt": "2026-11-20T09:00:00.000Z"
+         *     }
+         */
+        CommercialSetup: {
+            bookingCutoffMinutes: components["schemas"]["BookingCutoffMinutes"];
+            holdMinutes: components["schemas"]["HoldMinutes"];
+            cancellationWindowHours: components["schemas"]["CancellationWindowHours"];
+            serviceChargePercent: components["schemas"]["Percent"];
+            vatPercent: components["schemas"]["Percent"];
+            paymentGateways: components["schemas"]["PaymentGateways"];
+            defaultMaxGuests: components["schemas"]["DefaultMaxGuests"];
+            limitedAvailabilityThreshold: components["schemas"]["LimitedAvailabilityThreshold"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
         /** @description Jobs by state in the live table (completed and failed jobs move to pg-boss's archive after 12 h). */
         JobCounts: {
             created: number;
@@ -992,6 +1588,336 @@ export interface components {
             items: components["schemas"]["StoreObject"][];
             /** @description Pass as `startAfter` for the next page; null on the last page. */
             nextStartAfter: components["schemas"]["StorageKey"] | null;
+        };
+        /**
+         * @description Short unique code, 2–12 capital letters or digits.
+         * @example SGC
+         */
+        ShowCode: string;
+        /**
+         * @description Unique URL slug (lower-case words joined by single hyphens).
+         * @example saigon-glow
+         */
+        ShowSlug: string;
+        /**
+         * @description Staff view of per-locale text: every locale of `SITE_LOCALES`, a missing translation filled with the default
+         *     locale's text (named in `untranslated`); `""` in every locale when the field has no text at all.
+         * @example {
+         *       "en": "Saigon Glow",
+         *       "vi": "Ánh Sáng Sài Gòn"
+         *     }
+         */
+        LocalizedTextView: {
+            [key: string]: string;
+        };
+        /**
+         * @description `<field>/<locale>` for each locale of `SITE_LOCALES` whose text is filled from the default locale (no own translation yet).
+         * @example [
+         *       "summary/vi"
+         *     ]
+         */
+        Untranslated: string[];
+        /** @example 90 */
+        DurationMinutes: number;
+        /** @description A locale of `SITE_LOCALES` (BCP 47 tag such as `en` or `vi`). */
+        LocaleTag: string;
+        /** @description Storage blobs (`/api/storage/blobs`) shown with the show, in order; each must exist and still have its object (422 `unknown_blob`). */
+        ImageBlobIds: string[];
+        /**
+         * @description Lower first.
+         * @example 10
+         */
+        SortOrder: number;
+        /**
+         * @example {
+         *       "code": "SGC",
+         *       "slug": "saigon-glow",
+         *       "title": {
+         *         "en": "Saigon Glow",
+         *         "vi": "Ánh Sáng Sài Gòn"
+         *       },
+         *       "summary": {
+         *         "en": "Acrobatics and live music over dinner."
+         *       },
+         *       "durationMinutes": 90,
+         *       "canonical": true,
+         *       "sortOrder": 10
+         *     }
+         */
+        ShowCreate: {
+            code: components["schemas"]["ShowCode"];
+            slug: components["schemas"]["ShowSlug"];
+            title: components["schemas"]["LocalizedShortText"];
+            summary?: components["schemas"]["LocalizedLongText"];
+            description?: components["schemas"]["LocalizedLongText"];
+            durationMinutes: components["schemas"]["DurationMinutes"];
+            /** @default false */
+            canonical: boolean;
+            imageBlobIds?: components["schemas"]["ImageBlobIds"];
+            sortOrder?: components["schemas"]["SortOrder"];
+        };
+        /**
+         * @description The fields to change; a per-locale field is replaced as a whole.
+         * @example {
+         *       "summary": {
+         *         "en": "Acrobatics, live music and lanterns over dinner.",
+         *         "vi": "Nhào lộn, nhạc sống và đèn lồng cùng bữa tối."
+         *       },
+         *       "durationMinutes": 95
+         *     }
+         */
+        ShowUpdate: {
+            code?: components["schemas"]["ShowCode"];
+            slug?: components["schemas"]["ShowSlug"];
+            title?: components["schemas"]["LocalizedShortText"];
+            summary?: components["schemas"]["LocalizedLongText"];
+            description?: components["schemas"]["LocalizedLongText"];
+            durationMinutes?: components["schemas"]["DurationMinutes"];
+            canonical?: boolean;
+            imageBlobIds?: components["schemas"]["ImageBlobIds"];
+            sortOrder?: components["schemas"]["SortOrder"];
+        };
+        /**
+         * @description `INACTIVE` offers are not sold (delete sets it; the row stays for the reservations that name it).
+         * @enum {string}
+         */
+        OfferStatus: "ACTIVE" | "INACTIVE";
+        /**
+         * @description Unique code (capital letters, digits, `_` and `-`; 2–40 characters).
+         * @example SGC-DINNER
+         */
+        OfferCode: string;
+        /**
+         * @description The experience tier the offer sells (upper-case word, e.g. `STANDARD`, `PREMIUM`, `VIP`), as a customer lead names it.
+         * @example PREMIUM
+         */
+        ExperienceType: string;
+        /**
+         * @description Price per guest in VND (integer), before service charge and VAT.
+         * @example 1850000
+         */
+        PricePerGuestVnd: number;
+        GuestCount: number;
+        OptionalTimestamp: components["schemas"]["Timestamp"] | null;
+        /**
+         * @description Unique code (capital letters, digits, `_` and `-`; 2–40 characters).
+         * @example MAIN-BEEF
+         */
+        FulfillmentItemCode: string;
+        /**
+         * @description Who prepares it.
+         * @enum {string}
+         */
+        FulfillmentKind: "MEAL" | "DRINK" | "MERCH" | "SERVICE";
+        OfferItem: {
+            /** Format: uuid */
+            fulfillmentItemId: string;
+            code: components["schemas"]["FulfillmentItemCode"];
+            name: components["schemas"]["LocalizedTextView"];
+            kind: components["schemas"]["FulfillmentKind"];
+            quantityPerGuest: number;
+        };
+        /**
+         * @description A fulfillment item named by its `code` or its `fulfillmentItemId` (one of them), and how many of it each guest receives.
+         * @example {
+         *       "code": "MAIN-BEEF",
+         *       "quantityPerGuest": 1
+         *     }
+         */
+        OfferItemInput: {
+            code?: components["schemas"]["FulfillmentItemCode"];
+            /** Format: uuid */
+            fulfillmentItemId?: string;
+            quantityPerGuest: number;
+        } & (unknown | unknown);
+        /** @description What each guest receives; a write replaces the whole list. An item may appear once (422 `duplicate_item`); an unknown one is 422 `unknown_fulfillment_item`. */
+        OfferItemInputs: components["schemas"]["OfferItemInput"][];
+        /**
+         * @description `minGuests` ≤ `maxGuests` (422 `guest_range`), `salesStartsAt` < `salesEndsAt` (422 `sales_window`), the show
+         *     must exist (422 `unknown_show`).
+         * @example {
+         *       "code": "SGC-DINNER",
+         *       "showId": "3b0f6f1e-8c1a-4f55-9d7e-2a1c0e9b7d21",
+         *       "name": {
+         *         "en": "Dinner and show",
+         *         "vi": "Bữa tối và biểu diễn"
+         *       },
+         *       "bookingPath": "DINNER_SHOW",
+         *       "experienceType": "STANDARD",
+         *       "pricePerGuestVnd": 1850000,
+         *       "maxGuests": 12,
+         *       "items": [
+         *         {
+         *           "code": "MAIN-BEEF",
+         *           "quantityPerGuest": 1
+         *         },
+         *         {
+         *           "code": "WELCOME-DRINK",
+         *           "quantityPerGuest": 2
+         *         }
+         *       ]
+         *     }
+         */
+        OfferCreate: {
+            code: components["schemas"]["OfferCode"];
+            /** @description Omitted or null for every show. */
+            showId?: string | null;
+            name: components["schemas"]["LocalizedShortText"];
+            description?: components["schemas"]["LocalizedLongText"];
+            bookingPath: components["schemas"]["BookingPath"];
+            experienceType: components["schemas"]["ExperienceType"];
+            pricePerGuestVnd: components["schemas"]["PricePerGuestVnd"];
+            /** @default 1 */
+            minGuests: components["schemas"]["GuestCount"];
+            /** @default 10 */
+            maxGuests: components["schemas"]["GuestCount"];
+            salesStartsAt?: components["schemas"]["OptionalTimestamp"];
+            salesEndsAt?: components["schemas"]["OptionalTimestamp"];
+            items?: components["schemas"]["OfferItemInputs"];
+            /** @default ACTIVE */
+            status: components["schemas"]["OfferStatus"];
+            sortOrder?: components["schemas"]["SortOrder"];
+        };
+        /**
+         * @description The fields to change; the guest range and sales window are checked on the result (422 `guest_range`, `sales_window`).
+         * @example {
+         *       "pricePerGuestVnd": 1950000,
+         *       "maxGuests": 10
+         *     }
+         */
+        OfferUpdate: {
+            code?: components["schemas"]["OfferCode"];
+            showId?: string | null;
+            name?: components["schemas"]["LocalizedShortText"];
+            description?: components["schemas"]["LocalizedLongText"];
+            bookingPath?: components["schemas"]["BookingPath"];
+            experienceType?: components["schemas"]["ExperienceType"];
+            pricePerGuestVnd?: components["schemas"]["PricePerGuestVnd"];
+            minGuests?: components["schemas"]["GuestCount"];
+            maxGuests?: components["schemas"]["GuestCount"];
+            salesStartsAt?: components["schemas"]["OptionalTimestamp"];
+            salesEndsAt?: components["schemas"]["OptionalTimestamp"];
+            items?: components["schemas"]["OfferItemInputs"];
+            status?: components["schemas"]["OfferStatus"];
+            sortOrder?: components["schemas"]["SortOrder"];
+        };
+        /**
+         * @example {
+         *       "created": 0,
+         *       "updated": 1,
+         *       "unchanged": 4
+         *     }
+         */
+        UpsertCounts: {
+            created: number;
+            updated: number;
+            unchanged: number;
+        };
+        /**
+         * @description `created`; `updated` (some field differed); `unchanged` (every field already equal: nothing written).
+         * @enum {string}
+         */
+        UpsertOutcome: "created" | "updated" | "unchanged";
+        /** @description Lower-case slug such as `vegetarian`, `vegan`, `gluten-free`, `contains-nuts`. */
+        DietaryTag: string;
+        /**
+         * @description Where on the floor; lists follow this order (stage front first).
+         * @enum {string}
+         */
+        TableZone: "STAGE_FRONT" | "VIP" | "MAIN" | "BALCONY";
+        /**
+         * @description Unique code on the floor plan (capital letters, digits and `-`; up to 16 characters).
+         * @example A1
+         */
+        TableCode: string;
+        /** @example 6 */
+        Seats: number;
+        /**
+         * @example {
+         *       "code": "A1",
+         *       "zone": "STAGE_FRONT",
+         *       "seats": 6,
+         *       "sortOrder": 1
+         *     }
+         */
+        VenueTableCreate: {
+            code: components["schemas"]["TableCode"];
+            zone: components["schemas"]["TableZone"];
+            seats: components["schemas"]["Seats"];
+            sortOrder?: components["schemas"]["SortOrder"];
+        };
+        /**
+         * @example {
+         *       "seats": 8
+         *     }
+         */
+        VenueTableUpdate: {
+            code?: components["schemas"]["TableCode"];
+            zone?: components["schemas"]["TableZone"];
+            seats?: components["schemas"]["Seats"];
+            sortOrder?: components["schemas"]["SortOrder"];
+        };
+        /**
+         * @description Online booking closes this many minutes before showtime (up to a week).
+         * @example 120
+         */
+        BookingCutoffMinutes: number;
+        /**
+         * @description How long an unpaid booking holds its seats.
+         * @example 15
+         */
+        HoldMinutes: number;
+        /**
+         * @description Guests may cancel up to this many hours before showtime.
+         * @example 48
+         */
+        CancellationWindowHours: number;
+        /**
+         * @description A percentage with at most two decimals (400 otherwise: it is stored as `numeric(5,2)`).
+         * @example 5
+         */
+        Percent: number;
+        /**
+         * @description `VNPAY` (online, VNPay 2.1) or `CASH` (paid at the venue, recorded by staff).
+         * @enum {string}
+         */
+        PaymentGateway: "VNPAY" | "CASH";
+        /**
+         * @description The enabled gateways, each once.
+         * @example [
+         *       "VNPAY",
+         *       "CASH"
+         *     ]
+         */
+        PaymentGateways: components["schemas"]["PaymentGateway"][];
+        /**
+         * @description Most guests in one booking unless the offer says otherwise.
+         * @example 10
+         */
+        DefaultMaxGuests: number;
+        /**
+         * @description At or below this many seats left an event shows as limited availability.
+         * @example 10
+         */
+        LimitedAvailabilityThreshold: number;
+        /**
+         * @example {
+         *       "serviceChargePercent": 5.5,
+         *       "paymentGateways": [
+         *         "VNPAY",
+         *         "CASH"
+         *       ]
+         *     }
+         */
+        CommercialSetupUpdate: {
+            bookingCutoffMinutes?: components["schemas"]["BookingCutoffMinutes"];
+            holdMinutes?: components["schemas"]["HoldMinutes"];
+            cancellationWindowHours?: components["schemas"]["CancellationWindowHours"];
+            serviceChargePercent?: components["schemas"]["Percent"];
+            vatPercent?: components["schemas"]["Percent"];
+            paymentGateways?: components["schemas"]["PaymentGateways"];
+            defaultMaxGuests?: components["schemas"]["DefaultMaxGuests"];
+            limitedAvailabilityThreshold?: components["schemas"]["LimitedAvailabilityThreshold"];
         };
     };
     responses: {
@@ -2400,6 +3326,729 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Blob"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listShows: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["ShowStatus"];
+                /** @description Part of the code, slug or a title (case-insensitive). */
+                search?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of shows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShowCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Show"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                showId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The show. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Show"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    archiveShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                showId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archived show. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Show"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                showId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShowUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated show. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Show"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    publishShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                showId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published show. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Show"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    unpublishShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                showId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The show, now a draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Show"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listOffers: {
+        parameters: {
+            query?: {
+                showId?: string;
+                status?: components["schemas"]["OfferStatus"];
+                bookingPath?: components["schemas"]["BookingPath"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of offers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfferCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                offerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deactivateOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                offerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer, now inactive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                offerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfferUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated offer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    upsertOffers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "offers": [
+                 *         {
+                 *           "code": "SGC-DINNER",
+                 *           "showCode": "SGC",
+                 *           "name": {
+                 *             "en": "Dinner and show",
+                 *             "vi": "Bữa tối và biểu diễn"
+                 *           },
+                 *           "bookingPath": "DINNER_SHOW",
+                 *           "experienceType": "STANDARD",
+                 *           "pricePerGuestVnd": 1850000,
+                 *           "maxGuests": 12,
+                 *           "items": [
+                 *             {
+                 *               "code": "MAIN-BEEF",
+                 *               "quantityPerGuest": 1
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    offers: components["schemas"]["OfferSeed"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Each offer's outcome, in the order sent, and the counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counts: components["schemas"]["UpsertCounts"];
+                        results: {
+                            code: components["schemas"]["OfferCode"];
+                            outcome: components["schemas"]["UpsertOutcome"];
+                            offer: components["schemas"]["Offer"];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listFulfillmentItems: {
+        parameters: {
+            query?: {
+                kind?: components["schemas"]["FulfillmentKind"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of items, ordered by code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FulfillmentItemPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    upsertFulfillmentItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "code": "MAIN-BEEF",
+                 *           "name": {
+                 *             "en": "Wagyu beef main",
+                 *             "vi": "Món chính bò wagyu"
+                 *           },
+                 *           "kind": "MEAL"
+                 *         },
+                 *         {
+                 *           "code": "WELCOME-DRINK",
+                 *           "name": {
+                 *             "en": "Welcome cocktail"
+                 *           },
+                 *           "kind": "DRINK",
+                 *           "dietaryTags": [
+                 *             "vegan"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    items: components["schemas"]["FulfillmentItemSeed"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Each item's outcome, in the order sent, and the counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counts: components["schemas"]["UpsertCounts"];
+                        results: {
+                            code: components["schemas"]["FulfillmentItemCode"];
+                            outcome: components["schemas"]["UpsertOutcome"];
+                            item: components["schemas"]["FulfillmentItem"];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listTables: {
+        parameters: {
+            query?: {
+                zone?: components["schemas"]["TableZone"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tables. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VenueTablePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VenueTableCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VenueTable"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VenueTable"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tableId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VenueTableUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated table. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VenueTable"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCommercialSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setup. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommercialSetup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateCommercialSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommercialSetupUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated setup. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommercialSetup"];
                 };
             };
             400: components["responses"]["BadRequest"];

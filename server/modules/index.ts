@@ -2,15 +2,20 @@ import type { HandlerMap, OperationHandlers } from '../http/handler.ts';
 import { BASE_POLICY, type PolicyEntry } from '../http/policy.ts';
 import * as accounts from './accounts/handlers.ts';
 import * as apiKeys from './apiKeys/handlers.ts';
+import * as commercialSetup from './commercialSetup/handlers.ts';
 import * as auth from './auth/handlers.ts';
 import * as email from './email/handlers.ts';
+import * as fulfillment from './fulfillment/handlers.ts';
 import * as authPolicy from './auth/policy.ts';
 import * as jobs from './jobs/handlers.ts';
 import * as maintenance from './maintenance/handlers.ts';
+import * as offers from './offers/handlers.ts';
+import * as shows from './shows/handlers.ts';
 import * as storage from './storage/handlers.ts';
 import * as storagePolicy from './storage/policy.ts';
 import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
+import * as tables from './tables/handlers.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -32,6 +37,11 @@ export const MODULES: Record<string, Module> = {
   maintenance: { handlers: maintenance.handlers },
   email: { handlers: email.handlers },
   storage: { handlers: storage.handlers, policy: storagePolicy.policy },
+  shows: { handlers: shows.handlers },
+  offers: { handlers: offers.handlers },
+  fulfillment: { handlers: fulfillment.handlers },
+  tables: { handlers: tables.handlers },
+  commercialSetup: { handlers: commercialSetup.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -44,6 +54,11 @@ const typed: OperationHandlers = {
   ...maintenance.handlers,
   ...email.handlers,
   ...storage.handlers,
+  ...shows.handlers,
+  ...offers.handlers,
+  ...fulfillment.handlers,
+  ...tables.handlers,
+  ...commercialSetup.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

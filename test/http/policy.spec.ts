@@ -222,8 +222,8 @@ describe('public API policy (spec §5.5)', () => {
     });
 
     it('names a handler without an operation', async () => {
-      const handlers: HandlerMap = { ...realHandlers, listShows: () => ({ status: 200, body: [] }) };
-      expect(problemsOf(await boot({ handlers }))).to.deep.equal(['handler listShows has no operation in openapi.yaml']);
+      const handlers: HandlerMap = { ...realHandlers, listStageLights: () => ({ status: 200, body: [] }) };
+      expect(problemsOf(await boot({ handlers }))).to.deep.equal(['handler listStageLights has no operation in openapi.yaml']);
     });
 
     it('refuses a registry that leaves public operations uncovered', async () => {

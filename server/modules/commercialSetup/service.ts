@@ -1,0 +1,25 @@
+import { ValidationFailed, type FieldError } from '../../http/problem.ts';
+import { CommercialSetup } from './models.ts';
+
+/** The one row (id 1, written by the catalog migration). */
+export async function getCommercialSetup(): Promise<CommercialSetup> {
+  return (await CommercialSetup.query().findById(1))!;
+}
+
+export type CommercialSetupPatch = Partial<Pick<CommercialSetup, 'bookingCutoffMinutes' | 'holdMinutes' | 'cancellationWindowHours' | 'serviceChargePercent' | 'vatPercent' | 'paymentGateways' | 'defaultMaxGuests' | 'limitedAvailabilityThreshold'>>;
+
+/**
+ * Updates the setup. Percentages are `numeric(5,2)`: a third decimal would be rounded away silently, so it is a
+ * 400 instead (JSON Schema's `multipleOf: 0.01` cannot say this reliably with binary floats).
+ */
+export async function updateCommercialSetup(patch: CommercialSetupPatch): Promise<CommercialSetup> {
+  const errors: FieldError[] = [];
+  for (const field of ['serviceChargePercent', 'vatPercent'] as const) {
+    const value = patch[field];
+    if (value !== undefined && Math.abs(Math.round(value * 100) - value * 100) > 1e-6) {
+      errors.push({ path: `body/${field}`, message: 'must have at most two decimals', code: 'multipleOf' });
+    }
+  }
+  if (errors.length) throw ValidationFailed(errors);
+  return (await CommercialSetup.query().patchAndFetchById(1, patch))!;
+}

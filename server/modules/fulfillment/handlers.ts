@@ -1,0 +1,22 @@
+import type { OperationHandlers } from '../../http/handler.ts';
+import { json } from '../../http/handler.ts';
+import { countOutcomes, upsertFulfillmentItems } from './commands/upsertFulfillmentItems.ts';
+import { presentFulfillmentItem } from './presenters.ts';
+import { listFulfillmentItems } from './service.ts';
+
+export const handlers = {
+  async listFulfillmentItems({ app, query }) {
+    const limit = query.limit ?? 20;
+    const offset = query.offset ?? 0;
+    const page = await listFulfillmentItems({ kind: query.kind, limit, offset });
+    return json(200, { items: page.items.map((item) => presentFulfillmentItem(item, app.config)), total: page.total, limit, offset });
+  },
+
+  async upsertFulfillmentItems({ app, body }) {
+    const results = await upsertFulfillmentItems(app, body.items);
+    return json(200, {
+      counts: countOutcomes(results),
+      results: results.map(({ code, outcome, item }) => ({ code, outcome, item: presentFulfillmentItem(item, app.config) })),
+    });
+  },
+} satisfies Partial<OperationHandlers>;

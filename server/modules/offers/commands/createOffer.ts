@@ -1,0 +1,39 @@
+import type { operations } from '../../../../sdk/schema.d.ts';
+import type { AppContext } from '../../../context.ts';
+import { Conflict, type FieldError } from '../../../http/problem.ts';
+import { isUniqueViolation } from '../../accounts/service.ts';
+import { assertLocalized } from '../../shows/localizedInput.ts';
+import { Offer } from '../models.ts';
+import { invalidOffer, offerFields, rangeErrors, replaceItems, resolveItems, withItems, type OfferWithItems } from '../service.ts';
+
+export type CreateOfferInput = operations['createOffer']['requestBody']['content']['application/json'];
+
+export const CodeTaken = () => Conflict('code_taken', 'Another offer has this code.');
+
+/** 422 `unknown_show` unless the show exists (null: every show). */
+export async function showErrors(showId: string | null | undefined, trx: Parameters<typeof replaceItems>[2], path: string): Promise<FieldError[]> {
+  if (!showId) return [];
+  const show = await trx('shows').where('id', showId).first('id');
+  return show ? [] : [{ path, message: 'no such show', code: 'unknown_show' }];
+}
+
+/** Creates an offer and its items in one transaction; the code's uniqueness is the unique index's (409 `code_taken`). */
+export async function createOffer(app: Pick<AppContext, 'db' | 'config'>, input: CreateOfferInput): Promise<OfferWithItems> {
+  assertLocalized({ name: input.name, description: input.description }, app.config);
+  const fields = { code: input.code, showId: input.showId ?? null, ...offerFields(input) };
+  const ranges = rangeErrors(fields, 'body');
+  if (ranges.length) throw invalidOffer(ranges);
+  try {
+    return await app.db.knex.transaction(async (trx) => {
+      const resolved = await resolveItems(input.items ?? [], trx, 'body/items');
+      const errors = [...(await showErrors(fields.showId, trx, 'body/showId')), ...resolved.errors];
+      if (errors.length) throw invalidOffer(errors);
+      const offer = await Offer.query(trx).insertAndFetch(fields);
+      await replaceItems(offer.id, resolved.items, trx);
+      return (await withItems([offer], trx))[0];
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw CodeTaken();
+    throw err;
+  }
+}

@@ -1,0 +1,14 @@
+import type { AppContext } from '../../../context.ts';
+import { findOfferOrFail, withItems, type OfferWithItems } from '../service.ts';
+
+/**
+ * The offer's delete: `INACTIVE`, never removed (reservations name it). Deactivating an inactive offer changes
+ * nothing and returns it.
+ */
+export async function deactivateOffer(app: Pick<AppContext, 'db'>, id: string): Promise<OfferWithItems> {
+  return app.db.knex.transaction(async (trx) => {
+    const offer = await findOfferOrFail(id, trx, { forUpdate: true });
+    const result = offer.status === 'INACTIVE' ? offer : await offer.$query(trx).patchAndFetch({ status: 'INACTIVE' });
+    return (await withItems([result], trx))[0];
+  });
+}

@@ -1,0 +1,42 @@
+import type { operations } from '../../../../sdk/schema.d.ts';
+import type { AppContext } from '../../../context.ts';
+import { isUniqueViolation } from '../../accounts/service.ts';
+import { assertLocalized } from '../../shows/localizedInput.ts';
+import type { Offer } from '../models.ts';
+import { findOfferOrFail, invalidOffer, rangeErrors, replaceItems, resolveItems, withItems, type OfferWithItems } from '../service.ts';
+import { CodeTaken, showErrors } from './createOffer.ts';
+
+export type UpdateOfferInput = operations['updateOffer']['requestBody']['content']['application/json'];
+
+/**
+ * Changes an offer with its row locked; the guest range and sales window are checked on the offer as it would
+ * be afterwards (so a lone `minGuests` above the stored maximum is a 422, not the CHECK's 500). `items`
+ * replaces the whole list.
+ */
+export async function updateOffer(app: Pick<AppContext, 'db' | 'config'>, id: string, input: UpdateOfferInput): Promise<OfferWithItems> {
+  assertLocalized({ name: input.name, description: input.description }, app.config);
+  const { items, salesStartsAt, salesEndsAt, ...rest } = input;
+  const patch: Partial<Offer> = { ...rest };
+  if (salesStartsAt !== undefined) patch.salesStartsAt = salesStartsAt ? new Date(salesStartsAt) : null;
+  if (salesEndsAt !== undefined) patch.salesEndsAt = salesEndsAt ? new Date(salesEndsAt) : null;
+  try {
+    return await app.db.knex.transaction(async (trx) => {
+      const offer = await findOfferOrFail(id, trx, { forUpdate: true });
+      const after = { ...offer, ...patch } as Offer;
+      const resolved = items ? await resolveItems(items, trx, 'body/items') : undefined;
+      const errors = [
+        ...rangeErrors(after, 'body', (field) => field in input),
+        ...(input.showId !== undefined ? await showErrors(input.showId, trx, 'body/showId') : []),
+        ...(resolved?.errors ?? []),
+      ];
+      if (errors.length) throw invalidOffer(errors);
+      // Always written, so updatedAt moves for a change to the items alone too (they are part of the offer).
+      const updated = await offer.$query(trx).patchAndFetch(patch);
+      if (resolved) await replaceItems(offer.id, resolved.items, trx);
+      return (await withItems([updated], trx))[0];
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw CodeTaken();
+    throw err;
+  }
+}

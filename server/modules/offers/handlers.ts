@@ -1,0 +1,42 @@
+import type { OperationHandlers } from '../../http/handler.ts';
+import { json } from '../../http/handler.ts';
+import { countOutcomes } from '../fulfillment/commands/upsertFulfillmentItems.ts';
+import { createOffer } from './commands/createOffer.ts';
+import { deactivateOffer } from './commands/deactivateOffer.ts';
+import { updateOffer } from './commands/updateOffer.ts';
+import { upsertOffers } from './commands/upsertOffers.ts';
+import { presentOffer } from './presenters.ts';
+import { findOfferWithItems, listOffers } from './service.ts';
+
+export const handlers = {
+  async listOffers({ app, query }) {
+    const limit = query.limit ?? 20;
+    const offset = query.offset ?? 0;
+    const page = await listOffers({ showId: query.showId, status: query.status, bookingPath: query.bookingPath, limit, offset });
+    return json(200, { items: page.items.map((offer) => presentOffer(offer, app.config)), total: page.total, limit, offset });
+  },
+
+  async getOffer({ app, params }) {
+    return json(200, presentOffer(await findOfferWithItems(params.offerId), app.config));
+  },
+
+  async createOffer({ app, body }) {
+    return json(201, presentOffer(await createOffer(app, body), app.config));
+  },
+
+  async updateOffer({ app, params, body }) {
+    return json(200, presentOffer(await updateOffer(app, params.offerId, body), app.config));
+  },
+
+  async deactivateOffer({ app, params }) {
+    return json(200, presentOffer(await deactivateOffer(app, params.offerId), app.config));
+  },
+
+  async upsertOffers({ app, body }) {
+    const results = await upsertOffers(app, body.offers);
+    return json(200, {
+      counts: countOutcomes(results),
+      results: results.map(({ code, outcome, offer }) => ({ code, outcome, offer: presentOffer(offer, app.config) })),
+    });
+  },
+} satisfies Partial<OperationHandlers>;

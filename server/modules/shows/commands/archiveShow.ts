@@ -1,0 +1,19 @@
+import type { AppContext } from '../../../context.ts';
+import { Conflict } from '../../../http/problem.ts';
+import type { Show } from '../models.ts';
+import { findShowOrFail } from '../service.ts';
+
+/**
+ * Archives a show (spec §3: "admin or superuser; canonical shows are protected"; the role is the contract's
+ * `x-access: admin`, the rule is here). The row is locked for the check and the write, so a concurrent
+ * `canonical: true` cannot slip between them. Nothing is deleted: the show's events and their history stay.
+ * Archiving an archived show changes nothing and returns it.
+ */
+export async function archiveShow(app: Pick<AppContext, 'db'>, id: string): Promise<Show> {
+  return app.db.knex.transaction(async (trx) => {
+    const show = await findShowOrFail(id, trx, { forUpdate: true });
+    if (show.status === 'ARCHIVED') return show;
+    if (show.canonical) throw Conflict('canonical_show', 'A canonical show cannot be archived; clear `canonical` first.');
+    return show.$query(trx).patchAndFetch({ status: 'ARCHIVED', archivedAt: new Date() });
+  });
+}

@@ -1,0 +1,37 @@
+import type { operations } from '../../../../sdk/schema.d.ts';
+import type { AppContext } from '../../../context.ts';
+import { Conflict } from '../../../http/problem.ts';
+import { assertLocalized } from '../localizedInput.ts';
+import { Show } from '../models.ts';
+import { assertImageBlobs, takenColumn } from '../service.ts';
+
+export type CreateShowInput = operations['createShow']['requestBody']['content']['application/json'];
+
+/**
+ * Creates a show as a `DRAFT`. Code and slug uniqueness is the unique indexes' answer (409 `code_taken` /
+ * `slug_taken`), so two requests racing for the same code cannot both win.
+ */
+export async function createShow(app: Pick<AppContext, 'db' | 'config'>, input: CreateShowInput): Promise<Show> {
+  assertLocalized({ title: input.title, summary: input.summary, description: input.description }, app.config);
+  return app.db.knex.transaction(async (trx) => {
+    await assertImageBlobs(input.imageBlobIds, trx);
+    try {
+      return await Show.query(trx).insertAndFetch({
+        code: input.code,
+        slug: input.slug,
+        status: 'DRAFT',
+        canonical: input.canonical ?? false,
+        title: input.title,
+        summary: input.summary ?? {},
+        description: input.description ?? {},
+        durationMinutes: input.durationMinutes,
+        imageBlobIds: input.imageBlobIds ?? [],
+        sortOrder: input.sortOrder ?? 0,
+      });
+    } catch (err) {
+      const column = takenColumn(err, 'shows');
+      if (column) throw Conflict(`${column}_taken`, `Another show has this ${column}.`);
+      throw err;
+    }
+  });
+}

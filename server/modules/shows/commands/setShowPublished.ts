@@ -1,0 +1,19 @@
+import type { AppContext } from '../../../context.ts';
+import type { Show } from '../models.ts';
+import { findShowOrFail } from '../service.ts';
+import { ShowArchived } from './updateShow.ts';
+
+/**
+ * Publishes (`DRAFT` → `PUBLISHED`, `publishedAt` now) or unpublishes (`PUBLISHED` → `DRAFT`, `publishedAt`
+ * cleared) a show with its row locked. Asking for the state it is in changes nothing; an archived show
+ * refuses either (409 `show_archived`).
+ */
+export async function setShowPublished(app: Pick<AppContext, 'db'>, id: string, published: boolean): Promise<Show> {
+  return app.db.knex.transaction(async (trx) => {
+    const show = await findShowOrFail(id, trx, { forUpdate: true });
+    if (show.status === 'ARCHIVED') throw ShowArchived();
+    const target = published ? 'PUBLISHED' : 'DRAFT';
+    if (show.status === target) return show;
+    return show.$query(trx).patchAndFetch({ status: target, publishedAt: published ? new Date() : null });
+  });
+}

@@ -1,0 +1,41 @@
+import type { OperationHandlers } from '../../http/handler.ts';
+import { json } from '../../http/handler.ts';
+import { archiveShow } from './commands/archiveShow.ts';
+import { createShow } from './commands/createShow.ts';
+import { setShowPublished } from './commands/setShowPublished.ts';
+import { updateShow } from './commands/updateShow.ts';
+import { presentShow } from './presenters.ts';
+import { findShowOrFail, listShows } from './service.ts';
+
+export const handlers = {
+  async listShows({ app, query }) {
+    const limit = query.limit ?? 20;
+    const offset = query.offset ?? 0;
+    const page = await listShows({ status: query.status, search: query.search, limit, offset });
+    return json(200, { items: page.items.map((show) => presentShow(show, app.config)), total: page.total, limit, offset });
+  },
+
+  async getShow({ app, params }) {
+    return json(200, presentShow(await findShowOrFail(params.showId), app.config));
+  },
+
+  async createShow({ app, body }) {
+    return json(201, presentShow(await createShow(app, body), app.config));
+  },
+
+  async updateShow({ app, params, body }) {
+    return json(200, presentShow(await updateShow(app, params.showId, body), app.config));
+  },
+
+  async publishShow({ app, params }) {
+    return json(200, presentShow(await setShowPublished(app, params.showId, true), app.config));
+  },
+
+  async unpublishShow({ app, params }) {
+    return json(200, presentShow(await setShowPublished(app, params.showId, false), app.config));
+  },
+
+  async archiveShow({ app, params }) {
+    return json(200, presentShow(await archiveShow(app, params.showId), app.config));
+  },
+} satisfies Partial<OperationHandlers>;

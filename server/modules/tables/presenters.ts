@@ -1,0 +1,14 @@
+import { iso } from '../presenting.ts';
+import type { VenueTable } from './models.ts';
+
+export function presentTable(table: VenueTable) {
+  return {
+    id: table.id,
+    code: table.code,
+    zone: table.zone,
+    seats: table.seats,
+    sortOrder: table.sortOrder,
+    createdAt: iso(table.createdAt)!,
+    updatedAt: iso(table.updatedAt)!,
+  };
+}
