@@ -7,6 +7,7 @@ import * as email from './email/handlers.ts';
 import * as authPolicy from './auth/policy.ts';
 import * as jobs from './jobs/handlers.ts';
 import * as maintenance from './maintenance/handlers.ts';
+import * as showEvents from './showEvents/handlers.ts';
 import * as storage from './storage/handlers.ts';
 import * as storagePolicy from './storage/policy.ts';
 import * as system from './system/handlers.ts';
@@ -32,6 +33,7 @@ export const MODULES: Record<string, Module> = {
   maintenance: { handlers: maintenance.handlers },
   email: { handlers: email.handlers },
   storage: { handlers: storage.handlers, policy: storagePolicy.policy },
+  showEvents: { handlers: showEvents.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -44,6 +46,7 @@ const typed: OperationHandlers = {
   ...maintenance.handlers,
   ...email.handlers,
   ...storage.handlers,
+  ...showEvents.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;
