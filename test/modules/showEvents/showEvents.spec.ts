@@ -173,7 +173,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
       const past = await spec.server.request('POST', '/api/show-events', { headers: spec.as.admin, body: { showId: show.id, startsAt: inDays(-1).toISOString(), capacity: 10, salesOpen: true } });
       expect(past.status).to.equal(422);
       expect(past.body.code).to.equal('event_started');
-      expect(await spec.server.db.knex('show_events').count({ n: '*' }).first()).to.deep.include({ n: 0 } as never);
+      expect(Number((await spec.server.db.knex('show_events').count({ n: '*' }).first())?.n)).to.equal(0);
     });
 
     it('validates the body (400 naming the field): offsets required, capacity bounds, unknown fields', async () => {
