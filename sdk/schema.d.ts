@@ -952,6 +952,244 @@ export interface paths {
         patch: operations["updateCommercialSetup"];
         trace?: never;
     };
+    "/api/show-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show events in start order, filtered by show, status, local dates and sales.
+         * @description `from` and `to` are local dates in `VENUE_TIMEZONE`, both inclusive: `from=2026-12-05&to=2026-12-05` is
+         *     every event starting on the venue's 5 December (23:30 local included, whatever the UTC date), and never
+         *     one at 00:30 on the 6th. `from` after `to` is 422 `invalid_date_range`. Ordered by `startsAt`, then `id`.
+         */
+        get: operations["listShowEvents"];
+        put?: never;
+        /**
+         * Schedule one performance of a show.
+         * @description The slug is generated: `<show slug>-<yyyy-mm-dd>-<hhmm>` of the local start in `VENUE_TIMEZONE`, so one
+         *     show has at most one event per local minute (a second one is 409 `event_exists`). An archived show takes
+         *     no new events (409 `show_archived`); an unknown `showId` is 422 `unknown_show`. `doorsAt` must not be after
+         *     `startsAt` (422 `doors_after_start`), and sales cannot open on an event that has already started (422
+         *     `event_started`).
+         */
+        post: operations["createShowEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/show-events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        /** One event, as staff see it. */
+        get: operations["getShowEvent"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive an event, which cancels it through the cancellation flow.
+         * @description The same flow as `POST /api/show-events/{eventId}/cancel`, without a reason: the event becomes `CANCELLED`
+         *     with its sales closed, every part of the flow runs in the same transaction, and nothing is deleted.
+         *     Idempotent (an already cancelled event is answered unchanged, 200); a completed event is 409
+         *     `event_completed`.
+         */
+        delete: operations["archiveShowEvent"];
+        options?: never;
+        head?: never;
+        /**
+         * Move an event, change its doors, capacity or staff notes.
+         * @description Only a `SCHEDULED` event changes (a cancelled or completed one is 409 `event_closed`). A new `startsAt`
+         *     regenerates the slug from the new local start (the slug always names the time the event is on; a slug
+         *     another event of the show already has is 409 `event_exists`), and moves `doorsAt` with it by the same
+         *     amount unless `doorsAt` is given too. `doorsAt: null` clears the doors time; `doorsAt` after `startsAt` is
+         *     422 `doors_after_start`. Sales are opened and closed with the actions, not here.
+         */
+        patch: operations["updateShowEvent"];
+        trace?: never;
+    };
+    "/api/show-events/{eventId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an event (the cancellation flow), with a reason.
+         * @description One transaction with the event row locked: the event becomes `CANCELLED` with `cancelledAt`,
+         *     `cancellationReason` and sales closed; then each registered part of the flow runs in that same
+         *     transaction and reports its counts in `hooks` (the booking issue adds cancelling the event's active
+         *     reservations with refund requests for paid ones, expiring its waiting list and e-mailing its guests).
+         *     Should any part fail, nothing is cancelled. Nothing is ever deleted. Re-running it changes nothing and
+         *     answers the same event (200, `alreadyCancelled: true`); a completed event is 409 `event_completed`.
+         */
+        post: operations["cancelShowEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/show-events/{eventId}/open-sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open sales (guests may book).
+         * @description Refused on a cancelled or completed event (409 `event_closed`) and on one that has already started (409
+         *     `event_started`). Opening open sales changes nothing (200).
+         */
+        post: operations["openShowEventSales"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/show-events/{eventId}/close-sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close sales (no new bookings; existing ones stand).
+         * @description Idempotent, in every state (a cancelled or completed event's sales are already closed).
+         */
+        post: operations["closeShowEventSales"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/show-events/{eventId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an event that has started as completed (sales close).
+         * @description Refused before the event's start (409 `event_not_started`) and on a cancelled event (409
+         *     `event_cancelled`). Completing a completed event changes nothing (200).
+         */
+        post: operations["completeShowEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/show-events/{eventId}/logistics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The event's mission-control workload for the floor and the kitchen.
+         * @description Guests expected and checked in, tables in use by zone, the fulfillment items to prepare (the sum over
+         *     confirmed and checked-in bookings of each offer's items × guests) and their dietary tag counts, and the
+         *     staff notes. The offers that apply to the event (the show's own and all-shows offers, `ACTIVE`) are
+         *     listed with their per-guest bill of materials, and every zone with its tables and seats. Booking counts
+         *     come from reservations, which the booking issue adds: until it lands every booking-derived count is 0
+         *     (there are no bookings), and the same query fills them in once reservations exist.
+         */
+        get: operations["getShowEventLogistics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sudo/show-events/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a show's events from a schedule, idempotently by slug (seeder).
+         * @description The schedule is local to `VENUE_TIMEZONE`: every date from `from` to `to` (inclusive, at most 366 days)
+         *     that is in `dates` or falls on one of `weekdays` (ISO: 1 = Monday … 7 = Sunday), at each of `times`
+         *     (`HH:mm` local, so a 19:30 show stays at 19:30 across a daylight-saving change). Give exactly one of
+         *     `dates` and `weekdays`; `dates` outside the range are 422 `date_out_of_range`. Each event gets the slug
+         *     `POST /api/show-events` would give it; an event whose slug exists is left as it is and counted
+         *     `unchanged`, so re-running a seeder creates nothing twice. At most 1000 events per call (422
+         *     `batch_too_large`). One transaction: all or nothing. Events that have already started are created with
+         *     sales closed. `doorsMinutesBefore` sets `doorsAt` (none when absent).
+         */
+        post: operations["createShowEventBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sudo/backfill-event-slugs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give every event its canonical slug where it has none or a malformed one; reports each change.
+         * @description A one-time data migration (spec §4.5). An event keeps its slug when it is the canonical
+         *     `<show slug>-<yyyy-mm-dd>-<hhmm>` of its show and local start (in `VENUE_TIMEZONE`), or that with a
+         *     `-2`, `-3` … suffix; every other event (no slug, or one that does not name its show and start) gets the
+         *     canonical slug, or the first free suffixed one when another event holds it. One transaction; a second
+         *     run changes nothing. `dryRun` is required, so a bare request writes nothing: `true` answers the changes a
+         *     run would make (the terminal app's preview) without writing.
+         */
+        post: operations["backfillEventSlugs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1918,6 +2156,317 @@ export interface components {
             paymentGateways?: components["schemas"]["PaymentGateways"];
             defaultMaxGuests?: components["schemas"]["DefaultMaxGuests"];
             limitedAvailabilityThreshold?: components["schemas"]["LimitedAvailabilityThreshold"];
+        };
+        /**
+         * @description `SCHEDULED` → `CANCELLED` (the cancellation flow) or `COMPLETED` (after it started). Both ends are final.
+         * @enum {string}
+         */
+        ShowEventStatus: "SCHEDULED" | "CANCELLED" | "COMPLETED";
+        /**
+         * Format: date
+         * @description A calendar day in the venue's time zone (`VENUE_TIMEZONE`), `YYYY-MM-DD`.
+         * @example 2026-12-05
+         */
+        EventLocalDate: string;
+        /**
+         * @description The show's title per locale of `SITE_LOCALES` (a missing locale filled from the default locale).
+         * @example {
+         *       "en": "Saigon Cabaret",
+         *       "vi": "Sài Gòn Cabaret"
+         *     }
+         */
+        ShowEventShowTitle: {
+            [key: string]: string;
+        };
+        /** @description The show an event belongs to, as staff see it. */
+        ShowEventShow: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            slug: string;
+            /** @enum {string} */
+            status: "DRAFT" | "PUBLISHED" | "ARCHIVED";
+            title: components["schemas"]["ShowEventShowTitle"];
+        };
+        /**
+         * @description `<show slug>-<yyyy-mm-dd>-<hhmm>`, the local start in `VENUE_TIMEZONE` (a `-2`, `-3` … suffix only where the backfill met a collision).
+         * @example saigon-cabaret-2026-12-05-1930
+         */
+        EventSlug: string;
+        /**
+         * @description A wall-clock time in the venue's time zone, `HH:mm` (24 h).
+         * @example 19:30
+         */
+        EventLocalTime: string;
+        /** @description Guests the event seats. */
+        EventCapacity: number;
+        /** @description Notes for the floor and kitchen; never shown to guests. */
+        EventStaffNotes: string | null;
+        /**
+         * @description One performance, as staff see it (never the public view: it carries capacity, staff notes and the
+         *     cancellation fields). `localDate`, `localTime` and `doorsLocalTime` are in `timezone` (`VENUE_TIMEZONE`).
+         * @example {
+         *       "id": "3b0f6a52-8c1e-4d2a-9f6b-7e5d4c3b2a10",
+         *       "showId": "9a7b6c5d-4e3f-4a1b-8c2d-1e0f9a8b7c6d",
+         *       "show": {
+         *         "id": "9a7b6c5d-4e3f-4a1b-8c2d-1e0f9a8b7c6d",
+         *         "code": "SGC",
+         *         "slug": "saigon-cabaret",
+         *         "status": "PUBLISHED",
+         *         "title": {
+         *           "en": "Saigon Cabaret",
+         *           "vi": "Sài Gòn Cabaret"
+         *         }
+         *       },
+         *       "slug": "saigon-cabaret-2026-12-05-1930",
+         *       "status": "SCHEDULED",
+         *       "startsAt": "2026-12-05T12:30:00.000Z",
+         *       "doorsAt": "2026-12-05T11:30:00.000Z",
+         *       "timezone": "Asia/Ho_Chi_Minh",
+         *       "localDate": "2026-12-05",
+         *       "localTime": "19:30",
+         *       "weekday": 6,
+         *       "doorsLocalTime": "18:30",
+         *       "capacity": 120,
+         *       "salesOpen": true,
+         *       "staffNotes": "Birthday group of 12 at VIP; two vegan guests.",
+         *       "cancelledAt": null,
+         *       "cancellationReason": null,
+         *       "completedAt": null,
+         *       "createdAt": "2026-11-20T03:12:45.000Z",
+         *       "updatedAt": "2026-11-21T08:00:00.000Z"
+         *     }
+         */
+        ShowEvent: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            showId: string;
+            show: components["schemas"]["ShowEventShow"];
+            /** @description Null only on rows written before slugs existed (`POST /api/sudo/backfill-event-slugs` fills them). */
+            slug: components["schemas"]["EventSlug"] | null;
+            status: components["schemas"]["ShowEventStatus"];
+            startsAt: components["schemas"]["Timestamp"];
+            doorsAt: components["schemas"]["Timestamp"] | null;
+            /** @description The IANA zone the local fields are in (`VENUE_TIMEZONE`). */
+            timezone: string;
+            localDate: components["schemas"]["EventLocalDate"];
+            localTime: components["schemas"]["EventLocalTime"];
+            /** @description ISO weekday of `localDate` (1 = Monday … 7 = Sunday). */
+            weekday: number;
+            doorsLocalTime: components["schemas"]["EventLocalTime"] | null;
+            capacity: components["schemas"]["EventCapacity"];
+            /** @description Whether guests may book (also needs `SCHEDULED` and a start in the future). */
+            salesOpen: boolean;
+            staffNotes: components["schemas"]["EventStaffNotes"];
+            cancelledAt: components["schemas"]["Timestamp"] | null;
+            cancellationReason: string | null;
+            completedAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        ShowEventPage: {
+            items: components["schemas"]["ShowEvent"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * Format: date-time
+         * @description An instant with its offset (RFC 3339), years 1900–2999; stored as `timestamptz`.
+         * @example 2026-12-05T19:30:00+07:00
+         */
+        EventInstant: string;
+        /** @description What one part of the cancellation flow did (its counts), e.g. `{"reservationsCancelled": 3, "refundRequests": 1}`. */
+        CancellationHookReport: {
+            /** @example reservations */
+            name: string;
+            summary: {
+                [key: string]: number | string | boolean | null;
+            };
+        };
+        /**
+         * @description The cancelled event and what each part of the cancellation flow reported. `alreadyCancelled` is true when
+         *     the event was cancelled before this request: the event is answered unchanged (same `cancelledAt` and
+         *     reason) and the parts had nothing left to do.
+         * @example {
+         *       "event": {
+         *         "id": "3b0f6a52-8c1e-4d2a-9f6b-7e5d4c3b2a10",
+         *         "showId": "9a7b6c5d-4e3f-4a1b-8c2d-1e0f9a8b7c6d",
+         *         "show": {
+         *           "id": "9a7b6c5d-4e3f-4a1b-8c2d-1e0f9a8b7c6d",
+         *           "code": "SGC",
+         *           "slug": "saigon-cabaret",
+         *           "status": "PUBLISHED",
+         *           "title": {
+         *             "en": "Saigon Cabaret",
+         *             "vi": "Sài Gòn Cabaret"
+         *           }
+         *         },
+         *         "slug": "saigon-cabaret-2026-12-05-1930",
+         *         "status": "CANCELLED",
+         *         "startsAt": "2026-12-05T12:30:00.000Z",
+         *         "doorsAt": "2026-12-05T11:30:00.000Z",
+         *         "timezone": "Asia/Ho_Chi_Minh",
+         *         "localDate": "2026-12-05",
+         *         "localTime": "19:30",
+         *         "weekday": 6,
+         *         "doorsLocalTime": "18:30",
+         *         "capacity": 120,
+         *         "salesOpen": false,
+         *         "staffNotes": null,
+         *         "cancelledAt": "2026-12-01T02:00:00.000Z",
+         *         "cancellationReason": "Lead performer injured.",
+         *         "completedAt": null,
+         *         "createdAt": "2026-11-20T03:12:45.000Z",
+         *         "updatedAt": "2026-12-01T02:00:00.000Z"
+         *       },
+         *       "alreadyCancelled": false,
+         *       "hooks": []
+         *     }
+         */
+        ShowEventCancellation: {
+            event: components["schemas"]["ShowEvent"];
+            alreadyCancelled: boolean;
+            /** @description One entry per registered part, in the order they ran. */
+            hooks: components["schemas"]["CancellationHookReport"][];
+        };
+        LogisticsZone: {
+            /** @enum {string} */
+            zone: "STAGE_FRONT" | "VIP" | "MAIN" | "BALCONY";
+            tables: number;
+            seats: number;
+            /** @description Tables assigned to a confirmed or checked-in booking of the event. */
+            tablesInUse: number;
+            guestsSeated: number;
+        };
+        /** @description One fulfillment item of an offer, with what to prepare for the event's bookings. */
+        LogisticsFulfillmentItem: {
+            /** Format: uuid */
+            fulfillmentItemId: string;
+            code: string;
+            name: components["schemas"]["ShowEventShowTitle"];
+            /** @enum {string} */
+            kind: "MEAL" | "DRINK" | "MERCH" | "SERVICE";
+            dietaryTags: string[];
+            quantityPerGuest: number;
+            /** @description `quantityPerGuest` × the offer's confirmed guests. */
+            toPrepare: number;
+        };
+        /** @description An offer that applies to the event (the show's own or an all-shows offer, `ACTIVE`) with its per-guest bill of materials. */
+        LogisticsOffer: {
+            /** Format: uuid */
+            offerId: string;
+            code: string;
+            name: components["schemas"]["ShowEventShowTitle"];
+            /** @enum {string} */
+            bookingPath: "DINNER_SHOW" | "SHOW_ONLY" | "VIP_DINNER_SHOW" | "PRIVATE_EVENT";
+            experienceType: string;
+            /** @description False for an offer that applies to every show. */
+            showSpecific: boolean;
+            /** @description Guests of confirmed or checked-in bookings on this offer. */
+            guests: number;
+            items: components["schemas"]["LogisticsFulfillmentItem"][];
+        };
+        /**
+         * @description The mission-control workload of one event for the floor and the kitchen. Every count is derived from
+         *     stored rows: the offers that apply to the event (with each item's quantity per guest), the floor's tables
+         *     by zone, and the event's bookings. Bookings (reservations) arrive with the booking issue: until then
+         *     there are none, so `guests.expected`, `guests.checkedIn`, each offer's `guests`, `toPrepare`,
+         *     `tablesInUse`, `guestsSeated` and the dietary counts are 0 — true counts, not placeholders; they fill in
+         *     from confirmed and checked-in reservations as soon as those exist.
+         */
+        ShowEventLogistics: {
+            event: components["schemas"]["ShowEvent"];
+            show: {
+                /** Format: uuid */
+                id: string;
+                code: string;
+                title: components["schemas"]["ShowEventShowTitle"];
+                durationMinutes: number;
+            };
+            guests: {
+                capacity: number;
+                /** @description Guests of confirmed and checked-in bookings. */
+                expected: number;
+                checkedIn: number;
+                /** @description `capacity − expected` (negative only if capacity was lowered below the bookings). */
+                remaining: number;
+            };
+            /** @description Every zone of the floor, in floor order (`STAGE_FRONT`, `VIP`, `MAIN`, `BALCONY`). */
+            zones: components["schemas"]["LogisticsZone"][];
+            offers: components["schemas"]["LogisticsOffer"][];
+            /** @description What to prepare in total, one row per fulfillment item of the applicable offers (sum over offers). */
+            fulfillment: {
+                /** Format: uuid */
+                fulfillmentItemId: string;
+                code: string;
+                name: components["schemas"]["ShowEventShowTitle"];
+                /** @enum {string} */
+                kind: "MEAL" | "DRINK" | "MERCH" | "SERVICE";
+                dietaryTags: string[];
+                toPrepare: number;
+            }[];
+            /** @description Each dietary tag of the items to prepare, with how many tagged items that is. */
+            dietaryTags: {
+                tag: string;
+                count: number;
+            }[];
+            staffNotes: components["schemas"]["EventStaffNotes"];
+        };
+        /**
+         * @description What a batch created; events whose slug already existed are counted as unchanged (never touched).
+         * @example {
+         *       "showId": "9a7b6c5d-4e3f-4a1b-8c2d-1e0f9a8b7c6d",
+         *       "created": 2,
+         *       "unchanged": 1,
+         *       "createdSlugs": [
+         *         "saigon-cabaret-2026-12-05-1930",
+         *         "saigon-cabaret-2026-12-06-1930"
+         *       ]
+         *     }
+         */
+        ShowEventBatchResult: {
+            /** Format: uuid */
+            showId: string;
+            created: number;
+            unchanged: number;
+            createdSlugs: components["schemas"]["EventSlug"][];
+        };
+        /**
+         * @example {
+         *       "dryRun": true,
+         *       "scanned": 3,
+         *       "changed": 2,
+         *       "unchanged": 1,
+         *       "changes": [
+         *         {
+         *           "eventId": "3b0f6a52-8c1e-4d2a-9f6b-7e5d4c3b2a10",
+         *           "from": null,
+         *           "to": "saigon-cabaret-2026-12-05-1930"
+         *         },
+         *         {
+         *           "eventId": "5c1e7b63-9d2f-4e3b-8a7c-6f5e4d3c2b21",
+         *           "from": "SGC 6/12",
+         *           "to": "saigon-cabaret-2026-12-06-1930"
+         *         }
+         *       ]
+         *     }
+         */
+        EventSlugBackfillReport: {
+            /** @description True when nothing was written (the changes are what a real run would make). */
+            dryRun: boolean;
+            scanned: number;
+            changed: number;
+            unchanged: number;
+            /** @description One entry per event whose slug was (or would be) set, in start order. */
+            changes: {
+                /** Format: uuid */
+                eventId: string;
+                /** @description The slug before (null when there was none). */
+                from: string | null;
+                to: components["schemas"]["EventSlug"];
+            }[];
         };
     };
     responses: {
@@ -4049,6 +4598,446 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CommercialSetup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listShowEvents: {
+        parameters: {
+            query?: {
+                showId?: string;
+                status?: components["schemas"]["ShowEventStatus"];
+                /** @description First local date (inclusive). */
+                from?: components["schemas"]["EventLocalDate"];
+                /** @description Last local date (inclusive). */
+                to?: components["schemas"]["EventLocalDate"];
+                salesOpen?: boolean;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createShowEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "showId": "9a7b6c5d-4e3f-4a1b-8c2d-1e0f9a8b7c6d",
+                 *       "startsAt": "2026-12-05T19:30:00+07:00",
+                 *       "doorsAt": "2026-12-05T18:30:00+07:00",
+                 *       "capacity": 120,
+                 *       "salesOpen": true,
+                 *       "staffNotes": "Press night; hold two VIP tables."
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    showId: string;
+                    startsAt: components["schemas"]["EventInstant"];
+                    doorsAt?: components["schemas"]["EventInstant"];
+                    capacity: components["schemas"]["EventCapacity"];
+                    /** @default false */
+                    salesOpen?: boolean;
+                    staffNotes?: components["schemas"]["EventStaffNotes"];
+                };
+            };
+        };
+        responses: {
+            /** @description The new event. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getShowEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    archiveShowEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled event and what each part of the flow did. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowEventCancellation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateShowEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "startsAt": "2026-12-05T20:00:00+07:00",
+                 *       "capacity": 140
+                 *     }
+                 */
+                "application/json": {
+                    startsAt?: components["schemas"]["EventInstant"];
+                    doorsAt?: components["schemas"]["EventInstant"] | null;
+                    capacity?: components["schemas"]["EventCapacity"];
+                    staffNotes?: components["schemas"]["EventStaffNotes"];
+                };
+            };
+        };
+        responses: {
+            /** @description The event as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    cancelShowEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Lead performer injured; guests offered another night or a refund."
+                 *     }
+                 */
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The cancelled event and what each part of the flow did. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowEventCancellation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    openShowEventSales: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    closeShowEventSales: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    completeShowEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getShowEventLogistics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workload. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowEventLogistics"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createShowEventBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "showCode": "SGC",
+                 *       "from": "2026-12-01",
+                 *       "to": "2027-01-31",
+                 *       "weekdays": [
+                 *         4,
+                 *         5,
+                 *         6
+                 *       ],
+                 *       "times": [
+                 *         "19:30"
+                 *       ],
+                 *       "capacity": 120,
+                 *       "doorsMinutesBefore": 60,
+                 *       "salesOpen": true
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    showId?: string;
+                    showCode?: string;
+                    from: components["schemas"]["EventLocalDate"];
+                    to: components["schemas"]["EventLocalDate"];
+                    dates?: components["schemas"]["EventLocalDate"][];
+                    weekdays?: number[];
+                    times: components["schemas"]["EventLocalTime"][];
+                    capacity: components["schemas"]["EventCapacity"];
+                    doorsMinutesBefore?: number;
+                    /** @default false */
+                    salesOpen?: boolean;
+                } & ((unknown | unknown) & (unknown | unknown));
+            };
+        };
+        responses: {
+            /** @description What was created and what already existed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShowEventBatchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    backfillEventSlugs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dryRun": true
+                 *     }
+                 */
+                "application/json": {
+                    dryRun: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description What was (or, dry run, would be) changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSlugBackfillReport"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -11,6 +11,7 @@ import * as jobs from './jobs/handlers.ts';
 import * as maintenance from './maintenance/handlers.ts';
 import * as offers from './offers/handlers.ts';
 import * as shows from './shows/handlers.ts';
+import * as showEvents from './showEvents/handlers.ts';
 import * as storage from './storage/handlers.ts';
 import * as storagePolicy from './storage/policy.ts';
 import * as system from './system/handlers.ts';
@@ -42,6 +43,7 @@ export const MODULES: Record<string, Module> = {
   fulfillment: { handlers: fulfillment.handlers },
   tables: { handlers: tables.handlers },
   commercialSetup: { handlers: commercialSetup.handlers },
+  showEvents: { handlers: showEvents.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -59,6 +61,7 @@ const typed: OperationHandlers = {
   ...fulfillment.handlers,
   ...tables.handlers,
   ...commercialSetup.handlers,
+  ...showEvents.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

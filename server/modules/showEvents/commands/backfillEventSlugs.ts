@@ -1,0 +1,51 @@
+import type { Knex } from 'knex';
+import { eventSlug } from '../../../catalog/venueTime.ts';
+
+export interface SlugChange {
+  eventId: string;
+  from: string | null;
+  to: string;
+}
+
+/** `slug` names this event: its canonical slug, or that with a collision suffix (`-2`, `-3` …). */
+export function slugFits(slug: string | null, canonical: string): boolean {
+  if (slug === null) return false;
+  if (slug === canonical) return true;
+  const suffix = slug.startsWith(`${canonical}-`) ? slug.slice(canonical.length + 1) : '';
+  return /^[1-9][0-9]*$/.test(suffix) && Number(suffix) >= 2;
+}
+
+/**
+ * The one-time data migration of spec §4.5: every event whose slug is missing or does not name its show and
+ * local start gets the canonical one (the first free `-2`, `-3` … when another event holds it). Slugs that fit
+ * are never touched, so a second run changes nothing. The table is locked against writes for the run; the
+ * changing rows are cleared first and then set, so a slug moving from one event to another never collides.
+ */
+export async function backfillEventSlugs(knex: Knex, zone: string, options: { dryRun: boolean }) {
+  return knex.transaction(async (trx) => {
+    if (!options.dryRun) await trx.raw('lock table show_events in share row exclusive mode');
+    const events: Array<{ id: string; slug: string | null; starts_at: Date; show_slug: string }> = await trx('show_events as e')
+      .join('shows as s', 's.id', 'e.show_id')
+      .orderBy([{ column: 'e.starts_at' }, { column: 'e.id' }])
+      .select('e.id', 'e.slug', 'e.starts_at', 's.slug as show_slug');
+
+    const canonical = new Map(events.map((event) => [event.id, eventSlug(event.show_slug, new Date(event.starts_at), zone)]));
+    const stale = events.filter((event) => !slugFits(event.slug, canonical.get(event.id)!));
+    const staleIds = new Set(stale.map((event) => event.id));
+    const taken = new Set(events.filter((event) => !staleIds.has(event.id)).map((event) => event.slug!));
+    const changes: SlugChange[] = stale.map((event) => {
+      const base = canonical.get(event.id)!;
+      let slug = base;
+      for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+      taken.add(slug);
+      return { eventId: event.id, from: event.slug, to: slug };
+    });
+
+    if (!options.dryRun && changes.length) {
+      const ids = changes.map((change) => change.eventId);
+      await trx('show_events').whereIn('id', ids).update({ slug: null });
+      for (const change of changes) await trx('show_events').where('id', change.eventId).update({ slug: change.to, updated_at: trx.fn.now() });
+    }
+    return { dryRun: options.dryRun, scanned: events.length, changed: changes.length, unchanged: events.length - changes.length, changes };
+  });
+}

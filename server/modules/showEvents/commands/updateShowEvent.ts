@@ -1,0 +1,36 @@
+import type { Knex } from 'knex';
+import { eventSlug } from '../../../catalog/venueTime.ts';
+import { Show } from '../../shows/models.ts';
+import { ShowEvent } from '../models.ts';
+import { changeShowEvent, checkDoors, eventClosed, withSlugCheck } from '../service.ts';
+
+export interface UpdateShowEventInput {
+  startsAt?: string;
+  doorsAt?: string | null;
+  capacity?: number;
+  staffNotes?: string | null;
+}
+
+/**
+ * Changes a scheduled event. A new start regenerates the slug (it always names the local start) and moves the
+ * doors by the same amount unless the caller sets them too.
+ */
+export async function updateShowEvent(knex: Knex, zone: string, id: string, input: UpdateShowEventInput) {
+  return changeShowEvent(knex, id, async (trx, event) => {
+    if (event.status !== 'SCHEDULED') throw eventClosed(event);
+    const oldStart = new Date(event.startsAt);
+    const startsAt = input.startsAt ? new Date(input.startsAt) : oldStart;
+    let doorsAt = event.doorsAt ? new Date(event.doorsAt) : null;
+    if (input.doorsAt !== undefined) doorsAt = input.doorsAt ? new Date(input.doorsAt) : null;
+    else if (doorsAt) doorsAt = new Date(doorsAt.getTime() + (startsAt.getTime() - oldStart.getTime()));
+    checkDoors(startsAt, doorsAt);
+
+    const patch: Partial<ShowEvent> = { startsAt, doorsAt };
+    if (input.capacity !== undefined) patch.capacity = input.capacity;
+    if (input.staffNotes !== undefined) patch.staffNotes = input.staffNotes;
+    if (startsAt.getTime() === oldStart.getTime()) return ShowEvent.query(trx).patchAndFetchById(id, patch);
+    const show = await Show.query(trx).findById(event.showId);
+    const slug = eventSlug(show!.slug, startsAt, zone);
+    return withSlugCheck(trx, slug, id, () => ShowEvent.query(trx).patchAndFetchById(id, { ...patch, slug }));
+  });
+}
