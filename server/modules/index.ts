@@ -3,6 +3,8 @@ import { BASE_POLICY, type PolicyEntry } from '../http/policy.ts';
 import * as accounts from './accounts/handlers.ts';
 import * as apiKeys from './apiKeys/handlers.ts';
 import * as auth from './auth/handlers.ts';
+import * as catalog from './catalog/handlers.ts';
+import * as catalogPolicy from './catalog/policy.ts';
 import * as email from './email/handlers.ts';
 import * as authPolicy from './auth/policy.ts';
 import * as jobs from './jobs/handlers.ts';
@@ -32,6 +34,7 @@ export const MODULES: Record<string, Module> = {
   maintenance: { handlers: maintenance.handlers },
   email: { handlers: email.handlers },
   storage: { handlers: storage.handlers, policy: storagePolicy.policy },
+  catalog: { handlers: catalog.handlers, policy: catalogPolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -44,6 +47,7 @@ const typed: OperationHandlers = {
   ...maintenance.handlers,
   ...email.handlers,
   ...storage.handlers,
+  ...catalog.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;
