@@ -724,8 +724,10 @@ export interface paths {
          * Upcoming performances over a date range, with availability and priced offers.
          * @description Scheduled performances of published shows that have not started yet, whose local date (in `VENUE_TIMEZONE`)
          *     is from `from` to `to` inclusive — 23:30 local on a day belongs to that day — in start order (then slug).
-         *     Each carries its availability state (`seatsLeft` only above the venue's threshold) and the offers on sale for
-         *     its show, with the price for one guest and for the offer's smallest booking. Dates that are not calendar
+         *     Each carries its availability state (`seatsLeft` only above the venue's threshold) and the codes of the
+         *     offers on sale for its show (`offerCodes`; none once it has started); the page's `offers` holds each of those
+         *     offers once, with the price for one guest and for the offer's smallest booking (every event of a show sells
+         *     the same offers, so eight weeks of events do not repeat them). Dates that are not calendar
          *     dates are 400; `to` before `from` is 422 `invalid_date_range`, more than 120 days after it 422
          *     `date_range_too_long`. An unknown `show` slug is an empty list.
          *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag` over the body; `If-None-Match` with that
@@ -1165,12 +1167,28 @@ export interface components {
             state: components["schemas"]["AvailabilityState"];
             seatsLeft: number | null;
             cancelled: boolean;
-            show: {
-                slug: components["schemas"]["PublicSlug"];
-                title: string;
-                durationMinutes: number;
-            };
+            show: components["schemas"]["PublicEventShow"];
             offers: components["schemas"]["PublicOffer"][];
+        };
+        /**
+         * @description An event of a page: its show, its availability, and the codes of the offers a guest can choose for it (the
+         *     page's `offers` carries each once, priced). An event that has started lists none.
+         */
+        PublicListedEvent: {
+            slug: components["schemas"]["PublicSlug"];
+            date: components["schemas"]["LocalDate"];
+            time: components["schemas"]["LocalTime"];
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            doorsAt: string | null;
+            /** Format: date-time */
+            bookingClosesAt: string;
+            state: components["schemas"]["AvailabilityState"];
+            seatsLeft: number | null;
+            cancelled: boolean;
+            show: components["schemas"]["PublicEventShow"];
+            offerCodes: string[];
         };
         /**
          * @description A published show, its text in one locale.
@@ -1236,8 +1254,10 @@ export interface components {
             /** @description The locale of the text. */
             locale: string;
         };
+        /** @description A page of events; `offers` holds, once each and priced, every offer some event of the page names. */
         PublicShowEventPage: {
-            items: components["schemas"]["PublicShowEvent"][];
+            items: components["schemas"]["PublicListedEvent"][];
+            offers: components["schemas"]["PublicOffer"][];
             total: number;
             limit: number;
             offset: number;
@@ -1355,6 +1375,12 @@ export interface components {
             kind: "MEAL" | "DRINK" | "MERCH" | "SERVICE";
             quantityPerGuest: number;
             dietaryTags: string[];
+        };
+        /** @description The show of an event. */
+        PublicEventShow: {
+            slug: components["schemas"]["PublicSlug"];
+            title: string;
+            durationMinutes: number;
         };
     };
     responses: {

@@ -3,7 +3,7 @@ import type { Call, OperationHandlers } from '../../http/handler.ts';
 import { json, notModified } from '../../http/handler.ts';
 import { NotFound } from '../../http/problem.ts';
 import { etagMatches } from '../storage/service.ts';
-import { presentEvent, presentShow, presentShowDetail, type Presentation } from './presenters.ts';
+import { presentEvent, presentEventPage, presentShow, presentShowDetail, type Presentation } from './presenters.ts';
 import { dateWindow, findPublicEvent, findPublishedShow, listPublishedShows, listUpcomingEvents } from './service.ts';
 
 /**
@@ -36,7 +36,7 @@ export const handlers = {
   async listPublicShows(call) {
     const p = presentation(call, call.query.locale);
     const page = { limit: call.query.limit ?? 20, offset: call.query.offset ?? 0 };
-    const { shows, total, sales } = await listPublishedShows(call.app.db.knex, p.now, page);
+    const { shows, total, sales } = await listPublishedShows(call.app.db.knex, p.zone, p.now, page);
     return cacheable(call, p, { items: shows.map((show) => presentShow(show, sales, p)), total, ...page, locale: p.locale });
   },
 
@@ -52,9 +52,9 @@ export const handlers = {
     const p = presentation(call, query.locale);
     const window = dateWindow(query, p.zone, p.now);
     const page = { limit: query.limit ?? 20, offset: query.offset ?? 0 };
-    const { events, total, sales } = await listUpcomingEvents(call.app.db.knex, { start: window.start, end: window.end, now: p.now, showSlug: query.show, ...page });
+    const { events, total, sales } = await listUpcomingEvents(call.app.db.knex, { zone: p.zone, start: window.start, end: window.end, now: p.now, showSlug: query.show, ...page });
     return cacheable(call, p, {
-      items: events.map((event) => presentEvent(event, sales, p)),
+      ...presentEventPage(events, sales, p),
       total,
       ...page,
       from: window.from,
@@ -66,7 +66,7 @@ export const handlers = {
 
   async getPublicShowEvent(call) {
     const p = presentation(call, call.query.locale);
-    const found = await findPublicEvent(call.app.db.knex, call.params.slug, p.now);
+    const found = await findPublicEvent(call.app.db.knex, call.params.slug, p.zone, p.now);
     if (!found) throw NotFound('No such show event.');
     return cacheable(call, p, presentEvent(found.event, found.sales, p));
   },

@@ -1,7 +1,6 @@
 import { availabilityOf } from '../../catalog/availability.ts';
 import { pickLocale } from '../../catalog/localized.ts';
 import { quote } from '../../catalog/pricing.ts';
-import { toLocal } from '../../catalog/venueTime.ts';
 import type { EventRow, OfferRow, Sales, ShowRow } from './service.ts';
 
 /**
@@ -19,10 +18,8 @@ export interface Presentation {
 /** The public asset route's URL of a storage key (relative to this API's origin), as storage serves it. */
 export const assetUrl = (key: string) => `/api/public/assets?key=${encodeURIComponent(key)}`;
 
-const localEvent = (startsAt: Date, zone: string) => {
-  const { date, time } = toLocal(startsAt, zone);
-  return { date, time };
-};
+/** `YYYY-MM-DD HH:mm` (local, from the query) → the local date and time. */
+const localEvent = (localStart: string) => ({ date: localStart.slice(0, 10), time: localStart.slice(11, 16) });
 
 export function presentOffer(offer: OfferRow, sales: Sales, p: Presentation) {
   return {
@@ -67,7 +64,7 @@ export function presentEventSummary(event: EventRow, sales: Sales, p: Presentati
   });
   return {
     slug: event.slug,
-    ...localEvent(event.starts_at, p.zone),
+    ...localEvent(event.local_start),
     startsAt: event.starts_at.toISOString(),
     doorsAt: event.doors_at ? event.doors_at.toISOString() : null,
     bookingClosesAt: availability.bookingClosesAt.toISOString(),
@@ -76,12 +73,10 @@ export function presentEventSummary(event: EventRow, sales: Sales, p: Presentati
   };
 }
 
-/**
- * An event with its show and the offers a guest can choose, priced. A cancelled or completed event, or one
- * already started, lists no offers (there is nothing to buy); `cancelled` says why an old link is closed.
- */
-export function presentEvent(event: EventRow, sales: Sales, p: Presentation) {
-  const open = event.status === 'SCHEDULED' && event.starts_at.getTime() > p.now.getTime();
+/** Whether an event still sells: scheduled and not started (a cancelled, completed or past one has nothing to buy). */
+const selling = (event: EventRow, p: Presentation) => event.status === 'SCHEDULED' && event.starts_at.getTime() > p.now.getTime();
+
+function presentEventCore(event: EventRow, sales: Sales, p: Presentation) {
   return {
     ...presentEventSummary(event, sales, p),
     cancelled: event.status === 'CANCELLED',
@@ -90,8 +85,34 @@ export function presentEvent(event: EventRow, sales: Sales, p: Presentation) {
       title: pickLocale(event.show_title, p.locale, p.defaultLocale),
       durationMinutes: event.duration_minutes,
     },
-    offers: open ? offersFor(sales, event.show_id).map((offer) => presentOffer(offer, sales, p)) : [],
   };
+}
+
+/**
+ * One event with its show and the offers a guest can choose, priced. A cancelled or completed event, or one
+ * already started, lists no offers; `cancelled` says why an old link is closed.
+ */
+export function presentEvent(event: EventRow, sales: Sales, p: Presentation) {
+  return {
+    ...presentEventCore(event, sales, p),
+    offers: selling(event, p) ? offersFor(sales, event.show_id).map((offer) => presentOffer(offer, sales, p)) : [],
+  };
+}
+
+/**
+ * A page of events: each names its offers by code, and the page carries each of those offers once, priced.
+ * Every event of a show sells the same offers (sales windows are read at `now`), so eight weeks of events
+ * would otherwise repeat the same few offers and their items a hundred times over.
+ */
+export function presentEventPage(events: EventRow[], sales: Sales, p: Presentation) {
+  const used = new Set<string>();
+  const items = events.map((event) => {
+    const offerCodes = selling(event, p) ? offersFor(sales, event.show_id).map((offer) => offer.code) : [];
+    for (const code of offerCodes) used.add(code);
+    return { ...presentEventCore(event, sales, p), offerCodes };
+  });
+  const offers = sales.offers.filter((offer) => used.has(offer.code)).map((offer) => presentOffer(offer, sales, p));
+  return { items, offers };
 }
 
 export function presentShow(show: ShowRow, sales: Sales, p: Presentation) {
@@ -104,8 +125,8 @@ export function presentShow(show: ShowRow, sales: Sales, p: Presentation) {
     durationMinutes: show.duration_minutes,
     imageUrls: show.image_keys.map(assetUrl),
     nextEvent:
-      show.next_slug && show.next_starts_at
-        ? { slug: show.next_slug, ...localEvent(show.next_starts_at, p.zone), startsAt: show.next_starts_at.toISOString() }
+      show.next_slug && show.next_starts_at && show.next_local_start
+        ? { slug: show.next_slug, ...localEvent(show.next_local_start), startsAt: show.next_starts_at.toISOString() }
         : null,
     priceFrom: priceFrom(sales, show.id),
   };

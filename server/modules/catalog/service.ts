@@ -33,6 +33,8 @@ const PUBLIC_PURPOSES = Object.entries(PURPOSES)
 export interface EventRow {
   slug: string;
   starts_at: Date;
+  /** `YYYY-MM-DD HH:mm` in the venue's zone (Postgres's own zone rules: no per-row date library work). */
+  local_start: string;
   doors_at: Date | null;
   capacity: number;
   sales_open: boolean;
@@ -85,8 +87,12 @@ export interface ShowRow {
   image_keys: string[];
   next_slug: string | null;
   next_starts_at: Date | null;
+  next_local_start: string | null;
   total?: string | number;
 }
+
+/** An instant's local `YYYY-MM-DD HH:mm` in the zone bound at this place. */
+const LOCAL_START = (column: string) => `to_char(${column} at time zone ?, 'YYYY-MM-DD HH24:MI')`;
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
@@ -124,6 +130,8 @@ export function dateWindow(query: { from?: string; to?: string }, zone: string, 
 // ---- SQL --------------------------------------------------------------------------------------------------
 
 export interface EventsFilter {
+  /** The venue's IANA zone: local dates and times are computed in it. */
+  zone: string;
   start: Date;
   end: Date;
   now: Date;
@@ -137,7 +145,7 @@ export interface EventsFilter {
  * by start, then slug. One statement: the show's columns by join, seats taken per row, the total by window.
  */
 export function upcomingEventsQuery(knex: Knex, filter: EventsFilter): Knex.Raw {
-  const bindings: unknown[] = [seatsTakenSql(knex, 'e.id', filter.now), filter.start, filter.end, filter.now];
+  const bindings: unknown[] = [filter.zone, seatsTakenSql(knex, 'e.id', filter.now), filter.start, filter.end, filter.now];
   let showFilter = '';
   if (filter.showSlug !== undefined) {
     showFilter = 'and s.slug = ?';
@@ -145,7 +153,7 @@ export function upcomingEventsQuery(knex: Knex, filter: EventsFilter): Knex.Raw 
   }
   bindings.push(filter.limit, filter.offset);
   return knex.raw(
-    `select e.slug, e.starts_at, e.doors_at, e.capacity, e.sales_open, e.status,
+    `select e.slug, e.starts_at, ${LOCAL_START('e.starts_at')} as local_start, e.doors_at, e.capacity, e.sales_open, e.status,
             s.id as show_id, s.slug as show_slug, s.title as show_title, s.duration_minutes,
             ? as seats_taken,
             count(*) over () as total
@@ -199,8 +207,8 @@ export function salesQuery(knex: Knex, now: Date, showSlug?: string): Knex.Raw {
 }
 
 /** Published shows with their public image keys and next upcoming event, in sortOrder, code order. */
-function showsQuery(knex: Knex, now: Date, page: { slug?: string; limit: number; offset: number }): Knex.Raw {
-  const bindings: unknown[] = [PUBLIC_PURPOSES, now];
+function showsQuery(knex: Knex, zone: string, now: Date, page: { slug?: string; limit: number; offset: number }): Knex.Raw {
+  const bindings: unknown[] = [PUBLIC_PURPOSES, zone, now];
   let slugFilter = '';
   if (page.slug !== undefined) {
     slugFilter = 'and s.slug = ?';
@@ -216,6 +224,7 @@ function showsQuery(knex: Knex, now: Date, page: { slug?: string; limit: number;
                where b.purpose = any(?::text[]) and b.object_deleted_at is null
             ), '[]'::json) as image_keys,
             next_event.slug as next_slug, next_event.starts_at as next_starts_at,
+            ${LOCAL_START('next_event.starts_at')} as next_local_start,
             count(*) over () as total
        from shows s
        left join lateral (
@@ -233,15 +242,15 @@ function showsQuery(knex: Knex, now: Date, page: { slug?: string; limit: number;
 }
 
 /** One event by slug, whatever its status or time, of a published show. */
-function eventBySlugQuery(knex: Knex, slug: string, now: Date): Knex.Raw {
+function eventBySlugQuery(knex: Knex, slug: string, zone: string, now: Date): Knex.Raw {
   return knex.raw(
-    `select e.slug, e.starts_at, e.doors_at, e.capacity, e.sales_open, e.status,
+    `select e.slug, e.starts_at, ${LOCAL_START('e.starts_at')} as local_start, e.doors_at, e.capacity, e.sales_open, e.status,
             s.id as show_id, s.slug as show_slug, s.title as show_title, s.duration_minutes,
             ? as seats_taken
        from show_events e
        join shows s on s.id = e.show_id
       where e.slug = ? and s.status = 'PUBLISHED'`,
-    [seatsTakenSql(knex, 'e.id', now), slug],
+    [zone, seatsTakenSql(knex, 'e.id', now), slug],
   );
 }
 
@@ -284,11 +293,11 @@ function toShow(row: ShowRow): ShowRow {
   return { ...row, next_starts_at: row.next_starts_at ? asDate(row.next_starts_at) : null };
 }
 
-export async function listPublishedShows(knex: Knex, now: Date, page: { limit: number; offset: number }): Promise<{ shows: ShowRow[]; total: number; sales: Sales }> {
-  const [result, sales] = await Promise.all([showsQuery(knex, now, page), loadSales(knex, now)]);
+export async function listPublishedShows(knex: Knex, zone: string, now: Date, page: { limit: number; offset: number }): Promise<{ shows: ShowRow[]; total: number; sales: Sales }> {
+  const [result, sales] = await Promise.all([showsQuery(knex, zone, now, page), loadSales(knex, now)]);
   const rows = rowsOf<ShowRow>(result);
   const total = await totalOf(rows, page.offset, async () => {
-    const counted = rowsOf<ShowRow>(await showsQuery(knex, now, { limit: 1, offset: 0 }));
+    const counted = rowsOf<ShowRow>(await showsQuery(knex, zone, now, { limit: 1, offset: 0 }));
     return counted.length ? Number(counted[0].total) : 0;
   });
   return { shows: rows.map(toShow), total, sales };
@@ -302,9 +311,9 @@ export async function findPublishedShow(
   now: Date,
 ): Promise<{ show: ShowRow; events: EventRow[]; window: DateWindow; sales: Sales } | undefined> {
   const window = dateWindow({ to: addDays(localToday(zone, now), SHOW_PAGE_DAYS) }, zone, now);
-  const filter = { start: window.start, end: window.end, now, showSlug: slug, limit: SHOW_PAGE_MAX_EVENTS, offset: 0 };
+  const filter = { zone, start: window.start, end: window.end, now, showSlug: slug, limit: SHOW_PAGE_MAX_EVENTS, offset: 0 };
   const [showResult, eventsResult, sales] = await Promise.all([
-    showsQuery(knex, now, { slug, limit: 1, offset: 0 }),
+    showsQuery(knex, zone, now, { slug, limit: 1, offset: 0 }),
     upcomingEventsQuery(knex, filter),
     loadSales(knex, now, slug),
   ]);
@@ -314,8 +323,8 @@ export async function findPublishedShow(
 }
 
 /** One event of a published show by slug (any status, past ones too), or undefined. */
-export async function findPublicEvent(knex: Knex, slug: string, now: Date): Promise<{ event: EventRow; sales: Sales } | undefined> {
-  const [result, sales] = await Promise.all([eventBySlugQuery(knex, slug, now), loadSales(knex, now)]);
+export async function findPublicEvent(knex: Knex, slug: string, zone: string, now: Date): Promise<{ event: EventRow; sales: Sales } | undefined> {
+  const [result, sales] = await Promise.all([eventBySlugQuery(knex, slug, zone, now), loadSales(knex, now)]);
   const row = rowsOf<EventRow>(result)[0];
   return row ? { event: toEvent(row), sales } : undefined;
 }

@@ -186,13 +186,18 @@ describe('public catalog API', () => {
       });
       expect(res.body.items[2].doorsAt).to.equal(null);
       // Offers: the show's own and the all-shows one; never inactive, ended or not yet started, nor another show's.
-      expect(open.offers.map((o: any) => o.code)).to.deep.equal(['SGC-DINNER', 'SHOW-ONLY']);
-      expect(res.body.items[2].offers.map((o: any) => o.code)).to.deep.equal(['SHOW-ONLY']);
+      // Each event names them; the page carries each once.
+      expect(open.offerCodes).to.deep.equal(['SGC-DINNER', 'SHOW-ONLY']);
+      expect(res.body.items[2].offerCodes).to.deep.equal(['SHOW-ONLY']);
+      expect(res.body.offers.map((o: any) => o.code)).to.deep.equal(['SGC-DINNER', 'SHOW-ONLY']);
+      const lotusOnly = await get('/api/public/show-events?show=lotus-dreams');
+      expect(lotusOnly.body.offers.map((o: any) => o.code)).to.deep.equal(['SHOW-ONLY']);
     });
 
     it('prices every offer with quote() from the commercial setup, and follows a change of the setup', async () => {
       const first = await get('/api/public/show-events?show=saigon-cabaret');
-      const dinner = first.body.items[1].offers[0];
+      const dinner = first.body.offers[0];
+      expect(dinner.code).to.equal('SGC-DINNER');
       expect(dinner).to.deep.include({ minGuests: 2, maxGuests: 8, bookingPath: 'DINNER_SHOW', experienceType: 'STANDARD' });
       expect(dinner.perGuest).to.deep.equal(quote(1_500_000, 1, DEFAULT_RULES));
       expect(dinner.minGuestsQuote).to.deep.equal(quote(1_500_000, 2, DEFAULT_RULES));
@@ -209,8 +214,11 @@ describe('public catalog API', () => {
       try {
         const changed = await get('/api/public/show-events?show=saigon-cabaret');
         const rules = { serviceChargePercent: 10, vatPercent: 10.5 };
-        expect(changed.body.items[1].offers[0].minGuestsQuote).to.deep.equal(quote(1_500_000, 2, rules));
-        expect(changed.body.items[1].offers[0].minGuestsQuote.totalVnd).to.not.equal(dinner.minGuestsQuote.totalVnd);
+        expect(changed.body.offers[0].minGuestsQuote).to.deep.equal(quote(1_500_000, 2, rules));
+        expect(changed.body.offers[0].perGuest).to.deep.equal(quote(1_500_000, 1, rules));
+        expect(changed.body.offers[0].minGuestsQuote.totalVnd).to.not.equal(dinner.minGuestsQuote.totalVnd);
+        const one = await get(`/api/public/show-events/${slugs.open}`);
+        expect(one.body.offers[0].minGuestsQuote).to.deep.equal(quote(1_500_000, 2, rules));
         expect(changed.headers.get('etag')).to.not.equal(first.headers.get('etag'));
         const shows = await get('/api/public/shows');
         expect(shows.body.items[0].priceFrom).to.deep.equal(quote(900_000, 1, rules));
