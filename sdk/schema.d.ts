@@ -1190,6 +1190,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/shows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published shows, for the guest website.
+         * @description Published shows only, in the venue's order (`sortOrder`, then `code`), text in one locale. Each has its
+         *     image URLs (the public asset route), its next upcoming performance and a price-from: the lowest total for one
+         *     guest over the offers on sale for it, computed from the commercial setup.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag` over the body; `If-None-Match` with that
+         *     ETag answers 304 with no body.
+         */
+        get: operations["listPublicShows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/shows/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One published show by slug, with its upcoming events.
+         * @description The show, the offers on sale for it (priced from the commercial setup) and its scheduled performances of
+         *     the next 60 local days (at most 100), each with its availability state. A draft, archived or unknown
+         *     slug is the same 404: nothing says whether such a show exists.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag` over the body; `If-None-Match` with that
+         *     ETag answers 304 with no body.
+         */
+        get: operations["getPublicShow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/show-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Upcoming performances over a date range, with availability and priced offers.
+         * @description Scheduled performances of published shows that have not started yet, whose local date (in `VENUE_TIMEZONE`)
+         *     is from `from` to `to` inclusive — 23:30 local on a day belongs to that day — in start order (then slug).
+         *     Each carries its availability state (`seatsLeft` only above the venue's threshold) and the codes of the
+         *     offers on sale for its show (`offerCodes`; none once it has started); the page's `offers` holds each of those
+         *     offers once, with the price for one guest and for the offer's smallest booking (every event of a show sells
+         *     the same offers, so eight weeks of events do not repeat them). Dates that are not calendar
+         *     dates are 400; `to` before `from` is 422 `invalid_date_range`, more than 120 days after it 422
+         *     `date_range_too_long`. An unknown `show` slug is an empty list.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag` over the body; `If-None-Match` with that
+         *     ETag answers 304 with no body.
+         */
+        get: operations["listPublicShowEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/show-events/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One performance by slug, with availability and priced offers.
+         * @description Any performance of a published show, past ones included. A cancelled one still answers (old links explain
+         *     themselves): `state` `CLOSED`, `cancelled` true, no offers; completed and past ones are `CLOSED` with no
+         *     offers. A performance of a draft or archived show, or an unknown slug, is the same 404.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag` over the body; `If-None-Match` with that
+         *     ETag answers 304 with no body.
+         */
+        get: operations["getPublicShowEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1759,6 +1860,249 @@ export interface components {
             defaultMaxGuests: components["schemas"]["DefaultMaxGuests"];
             limitedAvailabilityThreshold: components["schemas"]["LimitedAvailabilityThreshold"];
             updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Whether a guest can book the event now:
+         *     `CLOSED` — cancelled, completed, sales closed, or past the booking cut-off (`bookingClosesAt`);
+         *     `SOLD_OUT` — no seat left; `LIMITED` — a few seats left (no more than the venue's threshold; the exact count
+         *     is not shown); `AVAILABLE` — more than that, with `seatsLeft`.
+         * @enum {string}
+         */
+        AvailabilityState: "AVAILABLE" | "LIMITED" | "SOLD_OUT" | "CLOSED";
+        /**
+         * @description A price in whole VND, computed from the venue's commercial setup: subtotal = price per guest × guests; service
+         *     charge a percentage of the subtotal; VAT a percentage of subtotal plus service charge (each rounded half up).
+         * @example {
+         *       "currency": "VND",
+         *       "guests": 2,
+         *       "pricePerGuestVnd": 1500000,
+         *       "subtotalVnd": 3000000,
+         *       "serviceChargeVnd": 150000,
+         *       "vatVnd": 252000,
+         *       "totalVnd": 3402000
+         *     }
+         */
+        PublicPriceQuote: {
+            /** @constant */
+            currency: "VND";
+            guests: number;
+            pricePerGuestVnd: number;
+            subtotalVnd: number;
+            serviceChargeVnd: number;
+            vatVnd: number;
+            totalVnd: number;
+        };
+        /**
+         * @description An offer on sale now (active, inside its sales window) for the show, priced from the commercial setup:
+         *     `perGuest` for one guest, `minGuestsQuote` for the smallest booking the offer takes. Its `code` is what a
+         *     booking names.
+         */
+        PublicOffer: {
+            code: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            bookingPath: "DINNER_SHOW" | "SHOW_ONLY" | "VIP_DINNER_SHOW" | "PRIVATE_EVENT";
+            experienceType: string;
+            minGuests: number;
+            maxGuests: number;
+            perGuest: components["schemas"]["PublicPriceQuote"];
+            minGuestsQuote: components["schemas"]["PublicPriceQuote"];
+            items: components["schemas"]["PublicOfferItem"][];
+        };
+        /** @description One performance as a guest sees it (its slug is its public key; seats are counted, never shown below the threshold). */
+        PublicEventSummary: {
+            slug: components["schemas"]["PublicSlug"];
+            date: components["schemas"]["LocalDate"];
+            time: components["schemas"]["LocalTime"];
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            doorsAt: string | null;
+            /**
+             * Format: date-time
+             * @description The booking cut-off (start minus the venue's cut-off minutes); from then on the state is `CLOSED`.
+             */
+            bookingClosesAt: string;
+            state: components["schemas"]["AvailabilityState"];
+            /** @description Exact seats left, only when `AVAILABLE` (more than the venue's threshold left); null otherwise. */
+            seatsLeft: number | null;
+        };
+        /**
+         * @description An event with its show and the offers a guest can choose. A cancelled event still answers by its slug
+         *     (old links explain themselves): `state` `CLOSED`, `cancelled` true, no offers. Completed and past events are
+         *     `CLOSED` with no offers too.
+         * @example {
+         *       "slug": "saigon-cabaret-2026-12-05-1930",
+         *       "date": "2026-12-05",
+         *       "time": "19:30",
+         *       "startsAt": "2026-12-05T12:30:00.000Z",
+         *       "doorsAt": "2026-12-05T11:30:00.000Z",
+         *       "bookingClosesAt": "2026-12-05T10:30:00.000Z",
+         *       "state": "AVAILABLE",
+         *       "seatsLeft": 112,
+         *       "cancelled": false,
+         *       "show": {
+         *         "slug": "saigon-cabaret",
+         *         "title": "Saigon Cabaret",
+         *         "durationMinutes": 90
+         *       },
+         *       "offers": [
+         *         {
+         *           "code": "DINNER-SHOW",
+         *           "name": "Dinner and show",
+         *           "description": "Four courses, then the show.",
+         *           "bookingPath": "DINNER_SHOW",
+         *           "experienceType": "STANDARD",
+         *           "minGuests": 1,
+         *           "maxGuests": 10,
+         *           "perGuest": {
+         *             "currency": "VND",
+         *             "guests": 1,
+         *             "pricePerGuestVnd": 1500000,
+         *             "subtotalVnd": 1500000,
+         *             "serviceChargeVnd": 75000,
+         *             "vatVnd": 126000,
+         *             "totalVnd": 1701000
+         *           },
+         *           "minGuestsQuote": {
+         *             "currency": "VND",
+         *             "guests": 1,
+         *             "pricePerGuestVnd": 1500000,
+         *             "subtotalVnd": 1500000,
+         *             "serviceChargeVnd": 75000,
+         *             "vatVnd": 126000,
+         *             "totalVnd": 1701000
+         *           },
+         *           "items": [
+         *             {
+         *               "name": "Four-course dinner",
+         *               "kind": "MEAL",
+         *               "quantityPerGuest": 1,
+         *               "dietaryTags": [
+         *                 "vegetarian-option"
+         *               ]
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        PublicShowEvent: {
+            slug: components["schemas"]["PublicSlug"];
+            date: components["schemas"]["LocalDate"];
+            time: components["schemas"]["LocalTime"];
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            doorsAt: string | null;
+            /** Format: date-time */
+            bookingClosesAt: string;
+            state: components["schemas"]["AvailabilityState"];
+            seatsLeft: number | null;
+            cancelled: boolean;
+            show: components["schemas"]["PublicEventShow"];
+            offers: components["schemas"]["PublicOffer"][];
+        };
+        /**
+         * @description An event of a page: its show, its availability, and the codes of the offers a guest can choose for it (the
+         *     page's `offers` carries each once, priced). An event that has started lists none.
+         */
+        PublicListedEvent: {
+            slug: components["schemas"]["PublicSlug"];
+            date: components["schemas"]["LocalDate"];
+            time: components["schemas"]["LocalTime"];
+            /** Format: date-time */
+            startsAt: string;
+            /** Format: date-time */
+            doorsAt: string | null;
+            /** Format: date-time */
+            bookingClosesAt: string;
+            state: components["schemas"]["AvailabilityState"];
+            seatsLeft: number | null;
+            cancelled: boolean;
+            show: components["schemas"]["PublicEventShow"];
+            offerCodes: string[];
+        };
+        /**
+         * @description A published show, its text in one locale.
+         * @example {
+         *       "slug": "saigon-cabaret",
+         *       "code": "SGC",
+         *       "title": "Saigon Cabaret",
+         *       "summary": "A night of song and dance.",
+         *       "description": "Ninety minutes of the city's music, from the 1960s to today.",
+         *       "durationMinutes": 90,
+         *       "imageUrls": [
+         *         "/api/public/assets?key=show-image%2F2026%2F11%2F0b5f6a0e-3f43-4d8e-9a8e-2f1c7a1f3c11.png"
+         *       ],
+         *       "nextEvent": {
+         *         "slug": "saigon-cabaret-2026-12-05-1930",
+         *         "date": "2026-12-05",
+         *         "time": "19:30",
+         *         "startsAt": "2026-12-05T12:30:00.000Z"
+         *       },
+         *       "priceFrom": {
+         *         "currency": "VND",
+         *         "guests": 1,
+         *         "pricePerGuestVnd": 900000,
+         *         "subtotalVnd": 900000,
+         *         "serviceChargeVnd": 45000,
+         *         "vatVnd": 75600,
+         *         "totalVnd": 1020600
+         *       }
+         *     }
+         */
+        PublicShow: {
+            slug: components["schemas"]["PublicSlug"];
+            code: string;
+            title: string;
+            summary: string;
+            description: string;
+            durationMinutes: number;
+            /** @description Paths of the show's images on this API (`/api/public/assets?key=…`), in the show's order. */
+            imageUrls: string[];
+            nextEvent: components["schemas"]["PublicNextEvent"];
+            /** @description The lowest total for one guest over the show's offers on sale, or null when none is. */
+            priceFrom: components["schemas"]["PublicPriceQuote"] | null;
+        };
+        /** @description A published show's page; `offers` are those on sale for it, `events` its performances of the next 60 days (at most 100). */
+        PublicShowDetail: {
+            slug: components["schemas"]["PublicSlug"];
+            code: string;
+            title: string;
+            summary: string;
+            description: string;
+            durationMinutes: number;
+            imageUrls: string[];
+            nextEvent: components["schemas"]["PublicNextEvent"];
+            priceFrom: components["schemas"]["PublicPriceQuote"] | null;
+            offers: components["schemas"]["PublicOffer"][];
+            events: components["schemas"]["PublicEventSummary"][];
+        };
+        PublicShowPage: {
+            items: components["schemas"]["PublicShow"][];
+            total: number;
+            limit: number;
+            offset: number;
+            /** @description The locale of the text. */
+            locale: string;
+        };
+        /** @description A page of events; `offers` holds, once each and priced, every offer some event of the page names. */
+        PublicShowEventPage: {
+            items: components["schemas"]["PublicListedEvent"][];
+            offers: components["schemas"]["PublicOffer"][];
+            total: number;
+            limit: number;
+            offset: number;
+            from: components["schemas"]["LocalDate"];
+            to: components["schemas"]["LocalDate"];
+            /**
+             * @description The venue's IANA time zone, in which `from`, `to` and every `date` and `time` are read.
+             * @example Asia/Ho_Chi_Minh
+             */
+            timeZone: string;
+            locale: string;
         };
         /** @description Jobs by state in the live table (completed and failed jobs move to pg-boss's archive after 12 h). */
         JobCounts: {
@@ -2467,6 +2811,51 @@ export interface components {
                 from: string | null;
                 to: components["schemas"]["EventSlug"];
             }[];
+        };
+        /**
+         * @description A locale tag. One the site has (`SITE_LOCALES`, e.g. `en`, `vi`) picks the text; any other falls back to the
+         *     default locale (the first of `SITE_LOCALES`), as does missing text. The answer's `Content-Language` (and a
+         *     list's `locale`) says which locale the text is in.
+         * @example vi
+         */
+        PublicLocale: string;
+        /**
+         * @description A public key (lower-case words joined by `-`).
+         * @example saigon-cabaret-2026-12-05-1930
+         */
+        PublicSlug: string;
+        /**
+         * Format: date
+         * @description A calendar date in the venue's time zone (`VENUE_TIMEZONE`), years 2000–2999.
+         * @example 2026-12-05
+         */
+        LocalDate: string;
+        /**
+         * @description A wall-clock time (`HH:mm`) in the venue's time zone.
+         * @example 19:30
+         */
+        LocalTime: string;
+        /** @description The show's next upcoming performance (whatever its availability), or null. */
+        PublicNextEvent: {
+            slug: components["schemas"]["PublicSlug"];
+            date: components["schemas"]["LocalDate"];
+            time: components["schemas"]["LocalTime"];
+            /** Format: date-time */
+            startsAt: string;
+        } | null;
+        /** @description What each guest of the offer receives. */
+        PublicOfferItem: {
+            name: string;
+            /** @enum {string} */
+            kind: "MEAL" | "DRINK" | "MERCH" | "SERVICE";
+            quantityPerGuest: number;
+            dietaryTags: string[];
+        };
+        /** @description The show of an event. */
+        PublicEventShow: {
+            slug: components["schemas"]["PublicSlug"];
+            title: string;
+            durationMinutes: number;
         };
     };
     responses: {
@@ -5045,6 +5434,167 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPublicShows: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+                /** @description The text's locale (see `PublicLocale`); default the site's default locale. */
+                locale?: components["schemas"]["PublicLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body (a hash of its JSON); send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`: shared caches may keep the answer a minute (availability moves as guests book). */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text is in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicShowPage"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPublicShow: {
+        parameters: {
+            query?: {
+                /** @description The text's locale (see `PublicLocale`); default the site's default locale. */
+                locale?: components["schemas"]["PublicLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                slug: components["schemas"]["PublicSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body (a hash of its JSON); send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`: shared caches may keep the answer a minute (availability moves as guests book). */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text is in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicShowDetail"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPublicShowEvents: {
+        parameters: {
+            query?: {
+                /** @description First local date (default today in the venue's time zone). */
+                from?: components["schemas"]["LocalDate"];
+                /** @description Last local date, inclusive (default `from` + 56 days; at most `from` + 120 days). */
+                to?: components["schemas"]["LocalDate"];
+                /** @description Only this show's performances (its slug). */
+                show?: components["schemas"]["PublicSlug"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+                /** @description The text's locale (see `PublicLocale`); default the site's default locale. */
+                locale?: components["schemas"]["PublicLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body (a hash of its JSON); send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`: shared caches may keep the answer a minute (availability moves as guests book). */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text is in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicShowEventPage"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPublicShowEvent: {
+        parameters: {
+            query?: {
+                /** @description The text's locale (see `PublicLocale`); default the site's default locale. */
+                locale?: components["schemas"]["PublicLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                slug: components["schemas"]["PublicSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body (a hash of its JSON); send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`: shared caches may keep the answer a minute (availability moves as guests book). */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text is in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicShowEvent"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
     };

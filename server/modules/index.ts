@@ -4,6 +4,8 @@ import * as accounts from './accounts/handlers.ts';
 import * as apiKeys from './apiKeys/handlers.ts';
 import * as commercialSetup from './commercialSetup/handlers.ts';
 import * as auth from './auth/handlers.ts';
+import * as catalog from './catalog/handlers.ts';
+import * as catalogPolicy from './catalog/policy.ts';
 import * as email from './email/handlers.ts';
 import * as fulfillment from './fulfillment/handlers.ts';
 import * as authPolicy from './auth/policy.ts';
@@ -44,6 +46,7 @@ export const MODULES: Record<string, Module> = {
   tables: { handlers: tables.handlers },
   commercialSetup: { handlers: commercialSetup.handlers },
   showEvents: { handlers: showEvents.handlers },
+  catalog: { handlers: catalog.handlers, policy: catalogPolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -62,6 +65,7 @@ const typed: OperationHandlers = {
   ...tables.handlers,
   ...commercialSetup.handlers,
   ...showEvents.handlers,
+  ...catalog.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

@@ -8,6 +8,9 @@
  *   P3  our app (public)                   vs Koa + @koa/router + stock pino-http                target ≥ 1.00
  *   P4  our app (public)                   vs Express 5 + pino-http + express-openapi-validator  target ≥ 1.50
  *   P5  our app, access log off            vs the minimal Koa + @koa/router app                  target ≥ 0.95
+ *   P6  our app: GET /api/public/show-events over a demo-like venue (72 events, offers with items; the
+ *       full chain: policy, validation, two statements, availability, pricing, presentation, ETag)
+ *                                          vs the same two statements straight through the driver  target ≥ 0.50
  *
  * Each server runs in its own child process (test/bench/server.ts) with NODE_ENV=production, LOG_LEVEL=info
  * and its stdout on /dev/null: our app's access lines and the peers' pino-http lines go to the same sink. Our
@@ -25,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { CATALOG_PATH } from './catalogSeed.ts';
 import type { ChildMessage, ParentMessage, TargetKind } from './server.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -49,6 +53,7 @@ interface Child {
   port: number;
   apiKey?: string;
   database?: string;
+  catalogEvents?: number;
   cpu(): Promise<{ micros: number; apiKeyRequests?: number }>;
   stop(): Promise<void>;
 }
@@ -90,6 +95,7 @@ function startChild(kind: TargetKind, env: NodeJS.ProcessEnv): Promise<Child> {
           port: message.port,
           apiKey: message.apiKey,
           database: message.database,
+          catalogEvents: message.catalogEvents,
           cpu: () =>
             new Promise((res) => {
               const id = nextId++;
@@ -118,6 +124,8 @@ interface Target {
   name: string;
   child: Child;
   headers: Record<string, string>;
+  /** What it is driven with (default the liveness path). */
+  path?: string;
 }
 
 interface Sample {
@@ -137,7 +145,7 @@ async function measure(target: Target, seconds: number): Promise<Sample> {
   const clientBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   const result = await autocannon({
-    url: `http://127.0.0.1:${target.child.port}${LIVE_PATH}`,
+    url: `http://127.0.0.1:${target.child.port}${target.path ?? LIVE_PATH}`,
     connections: CONNECTIONS,
     pipelining: 1,
     duration: seconds,
@@ -178,6 +186,24 @@ async function check(target: Target): Promise<Record<string, unknown>> {
   return body;
 }
 
+/** Both sides of P6 answer the same events: the app's page total is the direct read's row count. */
+async function checkCatalog(app: Target, direct: Target): Promise<number> {
+  const [ours, theirs] = await Promise.all(
+    [app, direct].map(async (target) => {
+      const response = await fetch(`http://127.0.0.1:${target.child.port}${CATALOG_PATH}`);
+      if (response.status !== 200) throw new Error(`${target.name}: expected 200, got ${response.status} ${await response.text()}`);
+      return (await response.json()) as { total?: number; items?: unknown[]; events?: unknown[] };
+    }),
+  );
+  // At least the seeded venue's events (a shared PostgreSQL database may hold other published shows too).
+  const seeded = app.child.catalogEvents ?? 0;
+  const answered = ours.items?.length ?? 0;
+  if (answered !== theirs.events?.length || answered < Math.min(seeded, 100)) {
+    throw new Error(`catalog: the seeded venue has ${seeded} events; the app answered ${answered}, the direct read ${theirs.events?.length}`);
+  }
+  return answered;
+}
+
 async function cleanup(): Promise<void> {
   await Promise.all(children.map((child) => child.stop().catch(() => {})));
   for (const dir of [dataDir, ...extraDirs]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -204,11 +230,16 @@ async function main(): Promise<void> {
   extraDirs.push(quietDir);
   const [baselineChild, appChild, quietChild, koaPinoChild, expressChild] = await Promise.all([
     startChild('baseline', env),
-    startChild('app', env),
+    startChild('app', { ...env, BENCH_CATALOG: '1' }),
     startChild('app', { ...env, LOG_LEVEL: 'warn', DATA_DIR: quietDir }),
     startChild('koa-pino', env),
     startChild('express-eov', env),
   ]);
+  // The direct catalog read starts once the app has seeded (on PostgreSQL it reads the app's rows; on the
+  // embedded database it seeds its own copy in its own DATA_DIR).
+  const sqlDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-sql-'));
+  extraDirs.push(sqlDir);
+  const catalogSqlChild = await startChild('catalog-sql', { ...env, DATA_DIR: sqlDir });
   console.log(`bench: servers up (app database: ${appChild.database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'})`);
 
   const baseline: Target = { name: 'koa-minimal', child: baselineChild, headers: {} };
@@ -217,9 +248,13 @@ async function main(): Promise<void> {
   const quiet: Target = { name: 'app no log', child: quietChild, headers: {} };
   const koaPino: Target = { name: 'koa+pino-http', child: koaPinoChild, headers: {} };
   const expressEov: Target = { name: 'express+eov', child: expressChild, headers: {} };
-  const targets = [baseline, pub, keyed, quiet, koaPino, expressEov];
+  const appCatalog: Target = { name: 'app catalog', child: appChild, headers: {}, path: CATALOG_PATH };
+  const catalogSql: Target = { name: 'catalog sql', child: catalogSqlChild, headers: {}, path: CATALOG_PATH };
+  const liveTargets = [baseline, pub, keyed, quiet, koaPino, expressEov];
+  const targets = [...liveTargets, appCatalog, catalogSql];
 
-  const bodies = await Promise.all(targets.map(check));
+  const catalogEvents = await checkCatalog(appCatalog, catalogSql);
+  const bodies = await Promise.all(liveTargets.map(check));
   const shape = (body: Record<string, unknown>) => Object.keys(body).sort().join(',');
   if (new Set(bodies.map(shape)).size !== 1) throw new Error(`bodies differ: ${bodies.map((b) => JSON.stringify(b)).join(' | ')}`);
   // The validator must really be in the Express peer's chain: a query parameter the contract does not declare is refused.
@@ -273,10 +308,11 @@ async function main(): Promise<void> {
     compare('P3', 'app public / Koa + pino-http', pub, koaPino, 1.0),
     compare('P4', 'app public / Express + EOV', pub, expressEov, 1.5),
     compare('P5', 'app no log / minimal Koa', quiet, baseline, 0.95),
+    compare('P6', 'catalog: app / direct SQL', appCatalog, catalogSql, 0.5),
   ];
 
   console.log('');
-  console.log(`GET ${LIVE_PATH}: medians of ${ROUNDS} rounds × ${DURATION} s, ${CONNECTIONS} connections`);
+  console.log(`GET ${LIVE_PATH} (app catalog, catalog sql: GET ${CATALOG_PATH}, ${catalogEvents} events): medians of ${ROUNDS} rounds × ${DURATION} s, ${CONNECTIONS} connections`);
   console.log(
     `${'target'.padEnd(15)}${'req/s'.padStart(8)}${'mean ms'.padStart(9)}${'p99 ms'.padStart(8)}${'µs CPU/req'.padStart(12)}` +
       `${'server CPU'.padStart(12)}${'client CPU'.padStart(12)}   req/s per round`,
@@ -307,6 +343,8 @@ async function main(): Promise<void> {
     loadAverage: os.loadavg().map((v) => Math.round(v * 100) / 100),
     database: appChild.database,
     path: LIVE_PATH,
+    catalogPath: CATALOG_PATH,
+    catalogEvents,
     rounds: ROUNDS,
     durationSeconds: DURATION,
     connections: CONNECTIONS,

@@ -4,11 +4,16 @@
  * (`{ status: 'live', uptimeSeconds, version }`):
  *
  * - `app`: the real app, built as server/main.ts builds it (loadConfig from the environment, the pino logger on
- *   stdout, the configured database, migrations), plus one API key created in the database;
+ *   stdout, the configured database, migrations), plus one API key created in the database, and with
+ *   BENCH_CATALOG=1 the demo-like venue of the catalog row (test/bench/catalogSeed.ts);
  * - `baseline`: a minimal Koa + @koa/router app that logs nothing;
  * - `koa-pino`: Koa + @koa/router + a stock pino-http request logger (one JSON line per request on stdout);
  * - `express-eov`: Express 5 + pino-http + express-openapi-validator over our openapi.yaml (request validation
  *   on; response validation as our app has it, i.e. off under NODE_ENV=production).
+ *
+ * - `catalog-sql`: the public upcoming-events read (P6) as its two SQL statements run straight through the driver
+ *   (`pg`, or PGlite's own `query` on the embedded database) by a bare node:http server, the rows sent as JSON:
+ *   what the app's chain (routing, validation, presentation, pricing, ETag) is measured against.
  *
  * The peers are what one would write with those libraries' defaults, as their READMEs show them. All listen on
  * 127.0.0.1 on an ephemeral port and report it over IPC; stdout (the logs) is /dev/null, as the parent spawns us,
@@ -19,14 +24,15 @@ import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import type { NextFunction, Request, Response } from 'express';
 import Koa from 'koa';
+import { CATALOG_PATH } from './catalogSeed.ts';
 
-export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov';
+export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov' | 'catalog-sql';
 
 const LIVE_PATH = '/api/system/health/live';
 
 /** Child → parent. */
 export type ChildMessage =
-  | { type: 'ready'; port: number; apiKey?: string; database?: string }
+  | { type: 'ready'; port: number; apiKey?: string; database?: string; catalogEvents?: number }
   | { type: 'cpu'; id: number; user: number; system: number; apiKeyRequests?: number }
   | { type: 'error'; message: string };
 
@@ -112,6 +118,63 @@ async function expressEov(): Promise<Peer> {
   return { server: await listen(app), extra: {}, cleanup: async () => {} };
 }
 
+/**
+ * The upcoming-events read without the app: the same two statements the catalog service builds
+ * (`upcomingEventsQuery`, `salesQuery`, rendered once to SQL text; only the time parameters change per request),
+ * run through the driver, the rows sent as they come. On the embedded database it seeds its own copy of the
+ * venue (PGlite is one process's); on PostgreSQL it reads the app's (started first, seeded by the app child).
+ */
+async function catalogSql(): Promise<Peer> {
+  const { default: knexFactory } = await import('knex');
+  const { loadConfig } = await import('../../server/config.ts');
+  const { openConfiguredDatabase } = await import('../../server/db/database.ts');
+  const { migrateLatest } = await import('../../server/db/migrations.ts');
+  const { dateWindow, salesQuery, upcomingEventsQuery } = await import('../../server/modules/catalog/service.ts');
+  const { seedBenchVenue } = await import('./catalogSeed.ts');
+  const config = loadConfig();
+  const db = openConfiguredDatabase(config);
+  let run: (sql: string, params: unknown[]) => Promise<unknown[]>;
+  let close: () => Promise<void>;
+  if (db.kind === 'embedded') {
+    await migrateLatest(db.knex);
+    await seedBenchVenue(db.knex);
+    const pglite = (await db.knex.client.acquireConnection()) as { query(sql: string, params: unknown[]): Promise<{ rows: unknown[] }> };
+    run = async (sql, params) => (await pglite.query(sql, params)).rows;
+    close = () => db.close();
+  } else {
+    await db.close();
+    const { default: pg } = await import('pg');
+    // As many connections as the app's knex pool.
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    run = async (sql, params) => (await pool.query(sql, params)).rows;
+    close = () => pool.end();
+  }
+  // SQL text only (no connection): rendered once with placeholder times, which each request replaces.
+  const sqlOnly = knexFactory({ client: 'pg' });
+  const [START, END, NOW] = [new Date(0), new Date(1), new Date(2)];
+  const limit = Number(new URLSearchParams(CATALOG_PATH.split('?')[1]).get('limit'));
+  const events = upcomingEventsQuery(sqlOnly, { zone: config.venueTimezone, start: START, end: END, now: NOW, limit, offset: 0 }).toSQL().toNative();
+  const sales = salesQuery(sqlOnly, NOW).toSQL().toNative();
+  const server = await listen((req, res) => {
+    if (req.url !== CATALOG_PATH) {
+      res.writeHead(404).end();
+      return;
+    }
+    const now = new Date();
+    const window = dateWindow({}, config.venueTimezone, now);
+    const times = new Map([[START, window.start], [END, window.end], [NOW, now]]);
+    const bind = (bindings: readonly unknown[]) => bindings.map((value) => (value instanceof Date ? times.get(value) ?? value : value));
+    Promise.all([run(events.sql, bind(events.bindings)), run(sales.sql, bind(sales.bindings))]).then(
+      ([rows, setup]) => {
+        const body = JSON.stringify({ events: rows, sales: setup[0] });
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+      },
+      (err: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(err.message),
+    );
+  });
+  return { server, extra: { database: db.kind }, cleanup: close };
+}
+
 async function app() {
   const { createApp } = await import('../../server/app.ts');
   const { loadConfig } = await import('../../server/config.ts');
@@ -119,18 +182,22 @@ async function app() {
   const { migrateLatest } = await import('../../server/db/migrations.ts');
   const { createLogger } = await import('../../server/logger.ts');
   const { buildApiKey } = await import('../helpers/factories.ts');
+  const { removeBenchVenue, seedBenchVenue } = await import('./catalogSeed.ts');
 
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const db = openConfiguredDatabase(config);
   await migrateLatest(db.knex);
+  // Only the app child that P6 drives seeds the venue (two app children may share one PostgreSQL database).
+  const catalog = process.env.BENCH_CATALOG === '1';
+  const catalogEvents = catalog ? await seedBenchVenue(db.knex) : undefined;
   // A valid key (enabled, no expiry, owner holds SUPERUSER), written directly as the test factories do.
   const { key, apiKey, owner } = await buildApiKey({ name: 'bench key', permissions: { system: ['read'] } });
   const { koa } = createApp({ config, db, logger });
   const server = await listen(koa.callback());
   return {
     server,
-    extra: { apiKey: key, database: db.kind },
+    extra: { apiKey: key, database: db.kind, catalogEvents },
     apiKeyRequests: async () => {
       const row = await db.knex('api_keys').where('id', apiKey.id).first('request_count');
       return Number(row?.request_count ?? 0);
@@ -140,6 +207,7 @@ async function app() {
       if (db.kind === 'postgres') {
         await db.knex('api_keys').where('id', apiKey.id).delete().catch(() => {});
         await db.knex('accounts').where('id', owner.id).delete().catch(() => {});
+        if (catalog) await removeBenchVenue(db.knex).catch(() => {});
       }
       logger.flush();
       await db.close();
@@ -152,6 +220,7 @@ async function main(): Promise<void> {
     baseline: () => koaPeer(),
     'koa-pino': koaPino,
     'express-eov': expressEov,
+    'catalog-sql': catalogSql,
   };
   const target = kind === 'app' ? await app() : Object.hasOwn(peers, kind) ? await peers[kind as keyof typeof peers]() : undefined;
   if (!target) throw new Error(`unknown target "${kind}" (app | ${Object.keys(peers).join(' | ')})`);

@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+import type { ShowEventStatus } from '../modules/showEvents/models.ts';
+
+/**
+ * Availability of a show event (DOMAIN.md "Catalog"): `capacity` − the guests of the bookings that hold seats.
+ *
+ * Seats taken are an SQL expression over one event row, so a read of many events carries them in its own single
+ * query (a correlated sub-select per row, never a query per event). Today nothing can be booked: the table of
+ * bookings (`reservations`, issue 9) does not exist yet, so the expression is the honest `0`. Issue 9 replaces
+ * the body of `seatsTakenSql` — and nothing else — with the sum over the event's reservations that hold seats:
+ *
+ *   (select coalesce(sum(r.guest_count), 0) from reservations r
+ *     where r.show_event_id = <eventId>
+ *       and (r.status in ('CONFIRMED', 'CHECKED_IN') or (r.status = 'HELD' and r.hold_expires_at > <now>)))
+ *
+ * Booking itself counts the same expression inside its transaction with the event row locked
+ * (`select … for update`), so the public figures here are only ever a snapshot for browsing.
+ */
+export function seatsTakenSql(knex: Knex, eventIdColumn: string, now: Date): Knex.Raw {
+  void eventIdColumn;
+  void now;
+  return knex.raw('0::integer');
+}
+
+/** Seats taken of each event of `eventIds`, in one query whatever their number (events not found are absent). */
+export async function seatsTakenByEvent(knex: Knex, eventIds: readonly string[], now: Date): Promise<Map<string, number>> {
+  if (eventIds.length === 0) return new Map();
+  const rows: Array<{ id: string; seats_taken: number | string }> = await knex('show_events as e')
+    .select('e.id', knex.raw('? as seats_taken', [seatsTakenSql(knex, 'e.id', now)]))
+    .whereIn('e.id', eventIds as string[]);
+  return new Map(rows.map((row) => [row.id, Number(row.seats_taken)]));
+}
+
+export const AVAILABILITY_STATES = ['AVAILABLE', 'LIMITED', 'SOLD_OUT', 'CLOSED'] as const;
+export type AvailabilityState = (typeof AVAILABILITY_STATES)[number];
+
+export interface AvailabilityInput {
+  capacity: number;
+  seatsTaken: number;
+  salesOpen: boolean;
+  status: ShowEventStatus;
+  startsAt: Date;
+  /** The commercial setup's booking cut-off: booking closes this many minutes before the start. */
+  bookingCutoffMinutes: number;
+  /** The commercial setup's threshold: at or below this many seats left, the exact count is not shown. */
+  limitedAvailabilityThreshold: number;
+  now: Date;
+}
+
+export interface Availability {
+  state: AvailabilityState;
+  /** Exact seats left, only while more than the threshold are left (AVAILABLE); null otherwise. */
+  seatsLeft: number | null;
+  /** When booking closes (`startsAt` − cut-off). */
+  bookingClosesAt: Date;
+}
+
+/**
+ * What a guest sees of an event, in this order:
+ * - `CLOSED`: not `SCHEDULED` (cancelled or completed), sales closed by staff, or the cut-off reached
+ *   (`now` ≥ `startsAt` − cut-off: at the cut-off instant itself booking is closed);
+ * - `SOLD_OUT`: no seat left;
+ * - `LIMITED`: seats left, but no more than the threshold (the count is not shown);
+ * - `AVAILABLE`: more than the threshold left, with the exact count.
+ */
+export function availabilityOf(input: AvailabilityInput): Availability {
+  const bookingClosesAt = new Date(input.startsAt.getTime() - input.bookingCutoffMinutes * 60_000);
+  const closed = input.status !== 'SCHEDULED' || !input.salesOpen || input.now.getTime() >= bookingClosesAt.getTime();
+  if (closed) return { state: 'CLOSED', seatsLeft: null, bookingClosesAt };
+  const left = Math.max(0, input.capacity - input.seatsTaken);
+  if (left === 0) return { state: 'SOLD_OUT', seatsLeft: null, bookingClosesAt };
+  if (left <= input.limitedAvailabilityThreshold) return { state: 'LIMITED', seatsLeft: null, bookingClosesAt };
+  return { state: 'AVAILABLE', seatsLeft: left, bookingClosesAt };
+}

@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import type { Call, OperationHandlers } from '../../http/handler.ts';
+import { json, notModified } from '../../http/handler.ts';
+import { NotFound } from '../../http/problem.ts';
+import { etagMatches } from '../storage/service.ts';
+import { presentEvent, presentEventPage, presentShow, presentShowDetail, type Presentation } from './presenters.ts';
+import { dateWindow, findPublicEvent, findPublishedShow, listPublishedShows, listUpcomingEvents } from './service.ts';
+
+/**
+ * Shared caches (a CDN, the browser) may keep a catalog read for a minute: availability moves as guests book,
+ * and a minute-old "LIMITED" is fine for browsing because booking itself counts seats again under a lock.
+ * After that, a revalidation with the ETag costs the reads but not the transfer (304).
+ */
+const CATALOG_CACHE = 'public, max-age=60';
+
+/** The locale asked for when the site has it, else the default one (the answer's Content-Language says which). */
+function presentation(call: Call, locale: string | undefined): Presentation {
+  const { siteLocales, defaultLocale, venueTimezone } = call.app.config;
+  return { locale: locale && siteLocales.includes(locale) ? locale : defaultLocale, defaultLocale, zone: venueTimezone, now: new Date() };
+}
+
+/**
+ * 200 with the body, a strong ETag over its JSON (the bytes sent) and the caching headers; 304 with the same
+ * headers and no body when `If-None-Match` names that ETag.
+ */
+function cacheable<B>(call: Call, p: Presentation, body: B) {
+  const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 32)}"`;
+  const headers = { ETag: etag, 'Cache-Control': CATALOG_CACHE, 'Content-Language': p.locale };
+  if (etagMatches(call.header('if-none-match') || undefined, etag)) return notModified(headers);
+  return json(200, body, headers);
+}
+
+const NoSuchShow = () => NotFound('No such show.');
+
+export const handlers = {
+  async listPublicShows(call) {
+    const p = presentation(call, call.query.locale);
+    const page = { limit: call.query.limit ?? 20, offset: call.query.offset ?? 0 };
+    const { shows, total, sales } = await listPublishedShows(call.app.db.knex, p.zone, p.now, page);
+    return cacheable(call, p, { items: shows.map((show) => presentShow(show, sales, p)), total, ...page, locale: p.locale });
+  },
+
+  async getPublicShow(call) {
+    const p = presentation(call, call.query.locale);
+    const found = await findPublishedShow(call.app.db.knex, call.params.slug, p.zone, p.now);
+    if (!found) throw NoSuchShow();
+    return cacheable(call, p, presentShowDetail(found.show, found.events, found.sales, p));
+  },
+
+  async listPublicShowEvents(call) {
+    const { query } = call;
+    const p = presentation(call, query.locale);
+    const window = dateWindow(query, p.zone, p.now);
+    const page = { limit: query.limit ?? 20, offset: query.offset ?? 0 };
+    const { events, total, sales } = await listUpcomingEvents(call.app.db.knex, { zone: p.zone, start: window.start, end: window.end, now: p.now, showSlug: query.show, ...page });
+    return cacheable(call, p, {
+      ...presentEventPage(events, sales, p),
+      total,
+      ...page,
+      from: window.from,
+      to: window.to,
+      timeZone: p.zone,
+      locale: p.locale,
+    });
+  },
+
+  async getPublicShowEvent(call) {
+    const p = presentation(call, call.query.locale);
+    const found = await findPublicEvent(call.app.db.knex, call.params.slug, p.zone, p.now);
+    if (!found) throw NotFound('No such show event.');
+    return cacheable(call, p, presentEvent(found.event, found.sales, p));
+  },
+} satisfies Partial<OperationHandlers>;

@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { addDays, localToday } from '../../../server/catalog/venueTime.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
+import { insertEvent, insertItem, insertOffer, insertShow, local, ZONE, type ShowFixture } from './fixtures.ts';
+
+/**
+ * The public reads are a fixed number of SQL statements whatever the number of events: the events with their
+ * show (and seats taken) in one, the commercial setup with every offer and its items in the other. Counted on
+ * the app's own knex ('query' events) for 3 events and for 60.
+ */
+describe('public catalog: queries per read', () => {
+  let server: TestServer;
+  let shows: ShowFixture[];
+  const today = localToday(ZONE);
+
+  before(async () => {
+    server = await startTestServer();
+    const knex = server.db.knex;
+    shows = [await insertShow(knex, { slug: 'one' }), await insertShow(knex, { slug: 'two' }), await insertShow(knex, { slug: 'three' })];
+    const meal = await insertItem(knex);
+    const drink = await insertItem(knex, { kind: 'DRINK' });
+    for (const show of shows) await insertOffer(knex, show, { items: [{ id: meal.id }, { id: drink.id, quantity: 2 }] });
+    await insertOffer(knex, null, { items: [{ id: drink.id }] });
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  /** SQL statements the app's knex ran while answering `path` (200 required). */
+  async function statements(path: string): Promise<string[]> {
+    const sql: string[] = [];
+    const listen = (query: { sql: string }) => {
+      if (!/pgboss/.test(query.sql)) sql.push(query.sql);
+    };
+    server.db.knex.on('query', listen);
+    try {
+      const res = await server.request('GET', path);
+      expect(res.status, res.text).to.equal(200);
+      return sql;
+    } finally {
+      server.db.knex.off('query', listen);
+    }
+  }
+
+  /** `count` events spread over the shows, one per local day from tomorrow, at 19:30. */
+  async function addEvents(from: number, count: number) {
+    for (let i = from; i < from + count; i++) await insertEvent(server.db.knex, shows[i % 3], local(addDays(today, 1 + i), '19:30'));
+  }
+
+  it('answers the upcoming events in two statements for 3 events and for 60', async () => {
+    await addEvents(0, 3);
+    const few = await statements('/api/public/show-events?limit=100&to=' + addDays(today, 100));
+    const fewBody = (await server.request('GET', '/api/public/show-events?limit=100&to=' + addDays(today, 100))).body;
+    expect(fewBody.items).to.have.length(3);
+    expect(fewBody.items[0].offerCodes).to.have.length(2);
+
+    await addEvents(3, 57);
+    const many = await statements('/api/public/show-events?limit=100&to=' + addDays(today, 100));
+    const manyBody = (await server.request('GET', '/api/public/show-events?limit=100&to=' + addDays(today, 100))).body;
+    expect(manyBody.items).to.have.length(60);
+    expect(manyBody.items.every((e: any) => e.offerCodes.length === 2)).to.equal(true);
+    expect(manyBody.offers).to.have.length(4);
+    expect(manyBody.offers.every((o: any) => o.items.length >= 1)).to.equal(true);
+
+    expect(few).to.have.length(2);
+    expect(many).to.have.length(few.length);
+  });
+
+  it('answers the show list in two statements and a show page in three, whatever the events', async () => {
+    expect(await statements('/api/public/shows')).to.have.length(2);
+    expect(await statements('/api/public/shows/one')).to.have.length(3);
+    const event = (await server.request('GET', '/api/public/show-events?limit=1')).body.items[0];
+    expect(await statements(`/api/public/show-events/${event.slug}`)).to.have.length(2);
+  });
+});
