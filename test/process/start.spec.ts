@@ -163,7 +163,7 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
  * (what a process manager or `kill <pid of npm>` sends) must stop the server, not orphan it.
  */
 describe('npm start: SIGTERM to npm stops the server', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let npm: ChildProcess | undefined;
   let tree: number[] = [];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-npm-start-'));
@@ -194,7 +194,8 @@ describe('npm start: SIGTERM to npm stops the server', function () {
       baseUrl = /Venue backend listening on (http:\/\/\S+)/.exec(output)?.[1] ?? '';
       if (npm!.exitCode !== null) throw new Error(`npm exited ${npm!.exitCode} before listening:\n${output}`);
       return Boolean(baseUrl);
-    }, 'the server to listen', () => output);
+      // A cold start (npm, tsx compiling the server, migrations) takes seconds; on a shared machine, many.
+    }, 'the server to listen', () => output, 60_000);
     expect(await answers(`${baseUrl}/api/system/health/live`)).to.equal(true);
     // Every process npm started (the shell, if any, node, esbuild's service): all must be gone afterwards.
     tree = descendants(npm.pid!);

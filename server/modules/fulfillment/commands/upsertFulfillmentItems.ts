@@ -3,7 +3,7 @@ import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../context.ts';
 import { Conflict, Unprocessable, type FieldError } from '../../../http/problem.ts';
 import { isUniqueViolation } from '../../accounts/service.ts';
-import { localizedErrors, localizedProblem } from '../../shows/localizedInput.ts';
+import { localizedErrors, localizedProblem } from '../../../catalog/localizedInput.ts';
 import { FulfillmentItem } from '../models.ts';
 
 export type FulfillmentItemSeed = operations['upsertFulfillmentItems']['requestBody']['content']['application/json']['items'][number];

@@ -2,7 +2,7 @@ import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../context.ts';
 import { Conflict, type FieldError } from '../../../http/problem.ts';
 import { isUniqueViolation } from '../../accounts/service.ts';
-import { assertLocalized } from '../../shows/localizedInput.ts';
+import { assertLocalized } from '../../../catalog/localizedInput.ts';
 import { Offer } from '../models.ts';
 import { invalidOffer, offerFields, rangeErrors, replaceItems, resolveItems, withItems, type OfferWithItems } from '../service.ts';
 

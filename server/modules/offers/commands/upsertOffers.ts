@@ -4,7 +4,7 @@ import type { AppContext } from '../../../context.ts';
 import { Conflict, type FieldError } from '../../../http/problem.ts';
 import { isUniqueViolation } from '../../accounts/service.ts';
 import type { UpsertOutcome } from '../../fulfillment/commands/upsertFulfillmentItems.ts';
-import { localizedErrors } from '../../shows/localizedInput.ts';
+import { localizedErrors } from '../../../catalog/localizedInput.ts';
 import { Offer } from '../models.ts';
 import { invalidOffer, offerFields, rangeErrors, replaceItems, resolveItems, withItems, type OfferWithItems } from '../service.ts';
 

@@ -1,10 +1,10 @@
-import { fillLocales, unknownLocales, type LocalizedText } from '../../catalog/localized.ts';
-import type { Config } from '../../config.ts';
-import { Unprocessable, type FieldError } from '../../http/problem.ts';
+import { fillLocales, unknownLocales, type LocalizedText } from './localized.ts';
+import type { Config } from '../config.ts';
+import { Unprocessable, type FieldError } from '../http/problem.ts';
 
 /**
  * Per-locale text of the catalog's writes (shows, offers, fulfillment items) and staff views. Shared by those
- * modules; the shows module keeps it because shows were the first catalog resource with localized text.
+ * modules.
  */
 export type LocaleConfig = Pick<Config, 'siteLocales' | 'defaultLocale'>;
 
