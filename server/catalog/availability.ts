@@ -16,9 +16,7 @@ import type { ShowEventStatus } from '../modules/showEvents/models.ts';
  * Booking itself counts the same expression inside its transaction with the event row locked
  * (`select … for update`), so the public figures here are only ever a snapshot for browsing.
  */
-export function seatsTakenSql(knex: Knex, eventIdColumn: string, now: Date): Knex.Raw {
-  void eventIdColumn;
-  void now;
+export function seatsTakenSql(knex: Knex, _eventIdColumn: string, _now: Date): Knex.Raw {
   return knex.raw('0::integer');
 }
 

@@ -94,6 +94,21 @@ export interface ShowRow {
 /** An instant's local `YYYY-MM-DD HH:mm` in the zone bound at this place. */
 const LOCAL_START = (column: string) => `to_char(${column} at time zone ?, 'YYYY-MM-DD HH24:MI')`;
 
+/**
+ * An event's columns with its show's, for the event reads; binds the zone (local start) and then seats taken.
+ * Capacity and status are read for the availability state, never presented.
+ */
+const EVENT_COLUMNS = `e.slug, e.starts_at, ${LOCAL_START('e.starts_at')} as local_start, e.doors_at, e.capacity, e.sales_open, e.status,
+            s.id as show_id, s.slug as show_slug, s.title as show_title, s.duration_minutes,
+            ? as seats_taken`;
+
+/** `fragment` (holding one `?`) with `value` bound, when there is a value; nothing otherwise. */
+function optionalFilter(bindings: unknown[], fragment: string, value: unknown): string {
+  if (value === undefined) return '';
+  bindings.push(value);
+  return fragment;
+}
+
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 /** pg and PGlite hand timestamps back as Date, json aggregates as parsed values; normalize the few that vary. */
@@ -146,16 +161,10 @@ export interface EventsFilter {
  */
 export function upcomingEventsQuery(knex: Knex, filter: EventsFilter): Knex.Raw {
   const bindings: unknown[] = [filter.zone, seatsTakenSql(knex, 'e.id', filter.now), filter.start, filter.end, filter.now];
-  let showFilter = '';
-  if (filter.showSlug !== undefined) {
-    showFilter = 'and s.slug = ?';
-    bindings.push(filter.showSlug);
-  }
+  const showFilter = optionalFilter(bindings, 'and s.slug = ?', filter.showSlug);
   bindings.push(filter.limit, filter.offset);
   return knex.raw(
-    `select e.slug, e.starts_at, ${LOCAL_START('e.starts_at')} as local_start, e.doors_at, e.capacity, e.sales_open, e.status,
-            s.id as show_id, s.slug as show_slug, s.title as show_title, s.duration_minutes,
-            ? as seats_taken,
+    `select ${EVENT_COLUMNS},
             count(*) over () as total
        from show_events e
        join shows s on s.id = e.show_id
@@ -174,11 +183,7 @@ export function upcomingEventsQuery(knex: Knex, filter: EventsFilter): Knex.Raw 
  */
 export function salesQuery(knex: Knex, now: Date, showSlug?: string): Knex.Raw {
   const bindings: unknown[] = [now, now];
-  let showFilter = "select id from shows where status = 'PUBLISHED'";
-  if (showSlug !== undefined) {
-    showFilter += ' and slug = ?';
-    bindings.push(showSlug);
-  }
+  const showFilter = `select id from shows where status = 'PUBLISHED' ${optionalFilter(bindings, 'and slug = ?', showSlug)}`;
   return knex.raw(
     `select cs.booking_cutoff_minutes, cs.limited_availability_threshold, cs.service_charge_percent, cs.vat_percent,
             coalesce((
@@ -209,11 +214,7 @@ export function salesQuery(knex: Knex, now: Date, showSlug?: string): Knex.Raw {
 /** Published shows with their public image keys and next upcoming event, in sortOrder, code order. */
 function showsQuery(knex: Knex, zone: string, now: Date, page: { slug?: string; limit: number; offset: number }): Knex.Raw {
   const bindings: unknown[] = [PUBLIC_PURPOSES, zone, now];
-  let slugFilter = '';
-  if (page.slug !== undefined) {
-    slugFilter = 'and s.slug = ?';
-    bindings.push(page.slug);
-  }
+  const slugFilter = optionalFilter(bindings, 'and s.slug = ?', page.slug);
   bindings.push(page.limit, page.offset);
   return knex.raw(
     `select s.id, s.slug, s.code, s.title, s.summary, s.description, s.duration_minutes,
@@ -244,9 +245,7 @@ function showsQuery(knex: Knex, zone: string, now: Date, page: { slug?: string; 
 /** One event by slug, whatever its status or time, of a published show. */
 function eventBySlugQuery(knex: Knex, slug: string, zone: string, now: Date): Knex.Raw {
   return knex.raw(
-    `select e.slug, e.starts_at, ${LOCAL_START('e.starts_at')} as local_start, e.doors_at, e.capacity, e.sales_open, e.status,
-            s.id as show_id, s.slug as show_slug, s.title as show_title, s.duration_minutes,
-            ? as seats_taken
+    `select ${EVENT_COLUMNS}
        from show_events e
        join shows s on s.id = e.show_id
       where e.slug = ? and s.status = 'PUBLISHED'`,

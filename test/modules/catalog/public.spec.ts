@@ -262,6 +262,24 @@ describe('public catalog API', () => {
       }
     });
 
+    it('reads local dates and times in VENUE_TIMEZONE, whatever it is', async () => {
+      const newYork = await startTestServer({ keepData: true, config: { venueTimezone: 'America/New_York' } });
+      try {
+        // 19:30 in Ho Chi Minh City (UTC+7) is 07:30 the same day in New York (UTC−5 in winter, −4 in summer).
+        const res = await newYork.request('GET', `/api/public/show-events/${slugs.open}`);
+        const expected = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+          .format(local(d(3), '19:30'))
+          .replace(',', '');
+        expect(`${res.body.date} ${res.body.time}`).to.equal(expected);
+        expect(res.body.time).to.not.equal('19:30');
+        const list = await newYork.request('GET', '/api/public/show-events?show=saigon-cabaret');
+        expect(list.body.timeZone).to.equal('America/New_York');
+        expect(list.body.items.find((e: any) => e.slug === slugs.open).time).to.equal(res.body.time);
+      } finally {
+        await newYork.close();
+      }
+    });
+
     it('filters by show, pages with a total', async () => {
       const lotusOnly = await get('/api/public/show-events?show=lotus-dreams');
       expect(lotusOnly.body.items.map((e: any) => e.slug)).to.deep.equal([slugs.lotus]);
