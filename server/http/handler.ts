@@ -170,6 +170,15 @@ export function redirect<S extends 301 | 302 | 303 | 307 | 308 = 302>(location: 
 /** 304 Not Modified (conditional GET); headers such as ETag and Cache-Control are repeated. */
 export const notModified = (headers?: Record<string, string>): Reply<304, never> => ({ status: 304, headers });
 
+/** Whether `If-None-Match` (`*`, a list, weak forms) names `etag`: then the answer is notModified(). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((candidate) => {
+    const tag = candidate.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
 /** A Set-Cookie for a reply: `{ ...json(200, body), cookies: [cookie('a', 'b', { httpOnly: true })] }`. */
 export const cookie = (name: string, value: string, options?: CookieOptions): ReplyCookie => ({ name, value, options });
 

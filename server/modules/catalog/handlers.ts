@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Call, OperationHandlers } from '../../http/handler.ts';
-import { json, notModified } from '../../http/handler.ts';
+import { etagMatches, json, notModified } from '../../http/handler.ts';
 import { NotFound } from '../../http/problem.ts';
-import { etagMatches } from '../storage/service.ts';
 import { presentEvent, presentEventPage, presentShow, presentShowDetail, type Presentation } from './presenters.ts';
 import { dateWindow, findPublicEvent, findPublishedShow, listPublishedShows, listUpcomingEvents } from './service.ts';
 

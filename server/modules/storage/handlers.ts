@@ -1,5 +1,5 @@
 import type { Call, OperationHandlers } from '../../http/handler.ts';
-import { json, notModified, stream } from '../../http/handler.ts';
+import { etagMatches, json, notModified, stream } from '../../http/handler.ts';
 import { NotFound, ValidationFailed } from '../../http/problem.ts';
 import { cleanupStorage } from './commands/cleanupStorage.ts';
 import { deleteBlobObject } from './commands/deleteBlobObject.ts';
@@ -7,7 +7,7 @@ import { uploadBlob } from './commands/uploadBlob.ts';
 import { uploadSeedAsset } from './commands/uploadSeedAsset.ts';
 import type { BlobPurpose } from './models.ts';
 import { presentBlob, presentCleanupReport, presentStoreObject } from './presenters.ts';
-import { blobETag, etagMatches, findPublicBlob, getBlob, listBlobs, listStoreObjects, openDownload } from './service.ts';
+import { blobETag, findPublicBlob, getBlob, listBlobs, listStoreObjects, openDownload } from './service.ts';
 
 /** Staff downloads: revalidated with the ETag every time (a blob's object can be deleted). */
 const PRIVATE_CACHE = 'private, no-cache';

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { etagMatches } from '../../http/handler.ts';
 import { NotFound, Problem } from '../../http/problem.ts';
 import type { ObjectInfo, StorageDriver } from '../../storage/driver.ts';
 import { StorageBlob, type BlobPurpose } from './models.ts';
@@ -36,15 +37,6 @@ export const ObjectGone = () => new Problem(410, 'object_deleted', 'Gone', { det
 
 /** The strong validator of a blob: its SHA-256. */
 export const blobETag = (blob: StorageBlob) => `"${blob.sha256}"`;
-
-/** If-None-Match against an ETag (`*`, lists, weak forms). */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((candidate) => {
-    const tag = candidate.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
-  });
-}
 
 export type Download =
   | { blob: StorageBlob; etag: string; notModified: true }

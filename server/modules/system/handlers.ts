@@ -1,6 +1,5 @@
 import type { OperationHandlers } from '../../http/handler.ts';
-import { bytes, json, notModified } from '../../http/handler.ts';
-import { etagMatches } from '../storage/service.ts';
+import { bytes, etagMatches, json, notModified } from '../../http/handler.ts';
 import { DOCS_CSP, DOCS_HTML, docsScript } from './docs.ts';
 import { ServiceUnavailable } from '../../http/problem.ts';
 
