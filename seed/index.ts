@@ -1,83 +1,129 @@
 import { createClient, type VenueClient } from '../sdk/index.ts';
+import { seedAccounts, type SeedPasswords, type SeedReport, type SeedUsername } from './accounts.ts';
+import {
+  CATALOG_STEPS,
+  catalogHasShows,
+  seedCommercialSetup,
+  seedEvents,
+  seedFulfillmentItems,
+  seedOffers,
+  seedShows,
+  seedTables,
+  type CatalogStep,
+  type SeedCounts,
+} from './catalog.ts';
 
-/** The seeded dashboard accounts (spec §2.2) and their role in the canonical organization. */
-export const SEED_ACCOUNTS = [
-  { username: 'admin', name: 'Venue admin', memberRole: 'admin' },
-  { username: 'marketing', name: 'Marketing', memberRole: 'admin' },
-  { username: 'staff', name: 'Venue staff', memberRole: 'member' },
-] as const;
+export { SEED_ACCOUNTS, type SeedPasswords, type SeedReport, type SeedUsername } from './accounts.ts';
+export { CATALOG_STEPS, type CatalogStep, type SeedCounts } from './catalog.ts';
+export { SeedError } from './errors.ts';
+export * from './venue.ts';
 
-export type SeedUsername = (typeof SEED_ACCOUNTS)[number]['username'];
-export type SeedPasswords = Partial<Record<SeedUsername, string>>;
+/** Every step of a run, in order: the dashboard accounts, then the demo venue. */
+export const SEED_STEPS = ['accounts', ...CATALOG_STEPS] as const;
+export type SeedResource = (typeof SEED_STEPS)[number];
 
-export interface SeedReport {
-  username: string;
-  account: 'created' | 'existing';
-  membership: 'created' | 'updated' | 'unchanged';
+/** One step's outcome: what it created, set back to the demo values (`updated`) and found as seeded. */
+export interface SeedStepReport extends SeedCounts {
+  resource: SeedResource;
+  /** Why the step did nothing (the boot-time seed over a catalog that already has shows). */
+  skipped?: string;
+  /** A detail worth printing (the events' date range). */
+  note?: string;
 }
 
-export class SeedError extends Error {}
+export type SeedProgress = { resource: SeedResource; state: 'running' } | { resource: SeedResource; state: 'done'; report: SeedStepReport };
 
-const describe = (status: number, error: unknown) => `${status} ${JSON.stringify(error)}`;
+export interface SeedResult {
+  /** Per account (the first step in detail). */
+  accounts: SeedReport[];
+  /** Per step, in `SEED_STEPS` order. */
+  steps: SeedStepReport[];
+  /** Whether anything was created or updated. */
+  changed: boolean;
+}
 
 /**
- * Seeds through the HTTP API with a superuser token, never by writing tables (spec §5.3.3–4): attaches each
- * account to the canonical organization with ensure-organization-member, creating the account first when it is
- * missing. Idempotent: existing accounts (and their passwords) are left as they are.
- *
- * It looks before it writes, so a normal run sends no request that fails: an account is created when the
- * account list shows none with its username, then attached. Only when an account of that username exists at
- * some domain (the seeder does not know the server's EMAIL_DOMAIN) does it try to attach first and create on 404.
+ * - `always` (`npm run seed`, the terminal app): every demo resource created when missing and set back to the demo
+ *   values where it differs;
+ * - `when-empty` (`npm start`): only while the catalog has no show at all, so a restart never undoes operators' edits;
+ * - `never`: accounts only.
  */
-export async function seed(
-  options: ({ baseUrl: string; superuserToken: string } | { client: VenueClient }) & {
-    passwords: SeedPasswords;
-    /** Called as soon as an account has been created with `passwords[username]` (to record that password). */
-    onCreated?: (username: SeedUsername) => void;
-  },
-): Promise<SeedReport[]> {
+export type CatalogMode = 'always' | 'when-empty' | 'never';
+
+export interface SeedOptions {
+  passwords: SeedPasswords;
+  /** Called as soon as an account has been created with `passwords[username]` (to record that password). */
+  onCreated?: (username: SeedUsername) => void;
+  /** Called when a step starts and when it ends (the terminal app's progress). */
+  onProgress?: (progress: SeedProgress) => void;
+  /** Default `always`. */
+  catalog?: CatalogMode;
+}
+
+const accountCounts = (accounts: readonly SeedReport[]): SeedCounts => ({
+  created: accounts.filter((row) => row.account === 'created').length,
+  updated: accounts.filter((row) => row.account === 'existing' && row.membership !== 'unchanged').length,
+  unchanged: accounts.filter((row) => row.account === 'existing' && row.membership === 'unchanged').length,
+});
+
+/**
+ * Seeds through the HTTP API with a superuser token, never by writing tables (spec §5.3.3–4): the dashboard
+ * accounts of the canonical organization (see seedAccounts), then the demo venue of seed/venue.ts — fulfillment
+ * items, shows (published), offers, tables, the commercial setup, and events for the next DEMO_WEEKS weeks.
+ *
+ * Idempotent: it looks before it writes (lists, or the sudo upserts that compare before writing), so a second run
+ * writes nothing, reports every step unchanged, and sends no request that fails. Where a demo resource differs from
+ * seed/venue.ts (an operator's edit) it is set back and counted `updated`; what operators added (other shows, offers,
+ * tables) is never touched, and an event that exists — cancelled or not — is never re-created or changed.
+ */
+export async function seed(options: ({ baseUrl: string; superuserToken: string } | { client: VenueClient }) & SeedOptions): Promise<SeedResult> {
   const client = 'client' in options ? options.client : createClient({ baseUrl: options.baseUrl, superuserToken: options.superuserToken });
-  // The username is resolved by the server to exactly `<username>@<EMAIL_DOMAIN>`, so an account of the same
-  // name at another domain is never mistaken for the seeded one.
-  const attach = (seedAccount: (typeof SEED_ACCOUNTS)[number]) =>
-    client.POST('/api/sudo/ensure-organization-member', { body: { email: seedAccount.username, role: seedAccount.memberRole } });
+  const steps: SeedStepReport[] = [];
+  const step = async (resource: SeedResource, run: () => Promise<Omit<SeedStepReport, 'resource'>>) => {
+    options.onProgress?.({ resource, state: 'running' });
+    const report = { resource, ...(await run()) };
+    steps.push(report);
+    options.onProgress?.({ resource, state: 'done', report });
+  };
 
-  /** Whether some account is `<username>@…` (at any domain); true when the list is too long to tell. */
-  async function mayExist(username: string): Promise<boolean> {
-    const listed = await client.GET('/api/sudo/users', { params: { query: { q: `${username}@`, limit: 100 } } });
-    if (!listed.data) throw new SeedError(`listing accounts failed: ${describe(listed.response.status, listed.error)}`);
-    if (listed.data.total > listed.data.items.length) return true;
-    return listed.data.items.some((account) => account.email.toLowerCase().startsWith(`${username}@`));
-  }
+  let accounts: SeedReport[] = [];
+  await step('accounts', async () => {
+    accounts = await seedAccounts(client, options);
+    return accountCounts(accounts);
+  });
 
-  async function createAccount(seedAccount: (typeof SEED_ACCOUNTS)[number], password: string | undefined) {
-    if (!password) throw new SeedError(`SEED_${seedAccount.username.toUpperCase()}_PASSWORD is required to create the ${seedAccount.username} account`);
-    const created = await client.POST('/api/sudo/users', { body: { username: seedAccount.username, name: seedAccount.name, password } });
-    if (created.response.status === 201) {
-      options.onCreated?.(seedAccount.username);
-      return 'created' as const;
-    }
-    if (created.response.status === 409) return 'existing' as const;
-    throw new SeedError(`creating ${seedAccount.username} failed: ${describe(created.response.status, created.error)}`);
+  const mode = options.catalog ?? 'always';
+  const skip =
+    mode === 'never' ? 'not asked for' : mode === 'when-empty' && (await catalogHasShows(client)) ? 'the catalog already has shows' : undefined;
+  if (skip) {
+    for (const resource of CATALOG_STEPS) await step(resource, async () => ({ created: 0, updated: 0, unchanged: 0, skipped: skip }));
+  } else {
+    let scheduled: string[] = [];
+    await step('fulfillment items', () => seedFulfillmentItems(client));
+    await step('shows', async () => {
+      const shows = await seedShows(client);
+      scheduled = shows.scheduled;
+      return shows.counts;
+    });
+    await step('offers', () => seedOffers(client));
+    await step('tables', () => seedTables(client));
+    await step('commercial setup', () => seedCommercialSetup(client));
+    await step('events', async () => {
+      const { from, to, timeZone, ...counts } = await seedEvents(client, scheduled);
+      return { ...counts, note: `${from} to ${to} (${timeZone})` };
+    });
   }
+  return { accounts, steps, changed: steps.some((row) => row.created + row.updated > 0) };
+}
 
-  const report: SeedReport[] = [];
-  for (const seedAccount of SEED_ACCOUNTS) {
-    let account: SeedReport['account'] = 'existing';
-    let member;
-    if (await mayExist(seedAccount.username)) {
-      member = await attach(seedAccount);
-      if (member.response.status === 404) {
-        // Only namesakes at other domains: create it, then attach it.
-        account = await createAccount(seedAccount, options.passwords[seedAccount.username]);
-        member = await attach(seedAccount);
-      }
-    } else {
-      account = await createAccount(seedAccount, options.passwords[seedAccount.username]);
-      member = await attach(seedAccount);
-    }
-    if (!member.data) throw new SeedError(`attaching ${seedAccount.username} failed: ${describe(member.response.status, member.error)}`);
-    report.push({ username: seedAccount.username, account, membership: member.data.outcome });
+/** The report as a table of plain text lines (the CLI, the start banner): one line a step, then the verdict. */
+export function formatSeedResult(result: SeedResult): string {
+  const pad = (text: string | number, width: number) => String(text).padStart(width);
+  const lines = [`${'resource'.padEnd(18)}${pad('created', 9)}${pad('updated', 9)}${pad('unchanged', 11)}`];
+  for (const row of result.steps) {
+    const counts = row.skipped ? `  skipped: ${row.skipped}` : `${pad(row.created, 9)}${pad(row.updated, 9)}${pad(row.unchanged, 11)}`;
+    lines.push(`${row.resource.padEnd(18)}${counts}${row.note ? `   ${row.note}` : ''}`);
   }
-  return report;
+  lines.push(result.changed ? 'Seeded: see the counts above.' : 'Nothing changed: everything was already seeded.');
+  return lines.join('\n');
 }

@@ -81,6 +81,7 @@ export const DEMO_OFFERS: ReadonlyArray<{
   code: string;
   showCode: string | null;
   bookingPath: 'DINNER_SHOW' | 'SHOW_ONLY' | 'VIP_DINNER_SHOW' | 'PRIVATE_EVENT';
+  /** The tier as the API names it: an upper-case word (`STANDARD`, `VIP` …). */
   experienceType: string;
   pricePerGuestVnd: number;
   minGuests: number;
@@ -94,7 +95,7 @@ export const DEMO_OFFERS: ReadonlyArray<{
     code: 'SGC-DINNER',
     showCode: 'SGC',
     bookingPath: 'DINNER_SHOW',
-    experienceType: 'dinner-and-show',
+    experienceType: 'STANDARD',
     pricePerGuestVnd: 1_650_000,
     minGuests: 1,
     maxGuests: 10,
@@ -111,7 +112,7 @@ export const DEMO_OFFERS: ReadonlyArray<{
     code: 'SGC-SHOW',
     showCode: 'SGC',
     bookingPath: 'SHOW_ONLY',
-    experienceType: 'show-only',
+    experienceType: 'ESSENTIAL',
     pricePerGuestVnd: 950_000,
     minGuests: 1,
     maxGuests: 10,
@@ -127,7 +128,7 @@ export const DEMO_OFFERS: ReadonlyArray<{
     code: 'SGC-VIP',
     showCode: 'SGC',
     bookingPath: 'VIP_DINNER_SHOW',
-    experienceType: 'vip-dinner-and-show',
+    experienceType: 'VIP',
     pricePerGuestVnd: 2_900_000,
     minGuests: 2,
     maxGuests: 8,
@@ -148,7 +149,7 @@ export const DEMO_OFFERS: ReadonlyArray<{
     code: 'LTS-DINNER',
     showCode: 'LTS',
     bookingPath: 'DINNER_SHOW',
-    experienceType: 'family-dinner-and-show',
+    experienceType: 'FAMILY',
     pricePerGuestVnd: 1_250_000,
     minGuests: 1,
     maxGuests: 10,
@@ -164,7 +165,7 @@ export const DEMO_OFFERS: ReadonlyArray<{
     code: 'LTS-SHOW',
     showCode: 'LTS',
     bookingPath: 'SHOW_ONLY',
-    experienceType: 'show-only',
+    experienceType: 'ESSENTIAL',
     pricePerGuestVnd: 650_000,
     minGuests: 1,
     maxGuests: 10,
@@ -177,7 +178,7 @@ export const DEMO_OFFERS: ReadonlyArray<{
     code: 'JZN-SHOW',
     showCode: 'JZN',
     bookingPath: 'SHOW_ONLY',
-    experienceType: 'late-show',
+    experienceType: 'STANDARD',
     pricePerGuestVnd: 750_000,
     minGuests: 1,
     maxGuests: 6,
@@ -190,7 +191,7 @@ export const DEMO_OFFERS: ReadonlyArray<{
     code: 'JZN-VIP',
     showCode: 'JZN',
     bookingPath: 'VIP_DINNER_SHOW',
-    experienceType: 'vip-late-show',
+    experienceType: 'PREMIUM',
     pricePerGuestVnd: 1_800_000,
     minGuests: 2,
     maxGuests: 6,
@@ -206,7 +207,7 @@ export const DEMO_OFFERS: ReadonlyArray<{
     code: 'PRIVATE-EVENT',
     showCode: null,
     bookingPath: 'PRIVATE_EVENT',
-    experienceType: 'private-event',
+    experienceType: 'PRIVATE',
     pricePerGuestVnd: 2_200_000,
     minGuests: 20,
     maxGuests: 120,

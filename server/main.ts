@@ -9,7 +9,7 @@ import { ContractError } from './http/contract.ts';
 import { createJobEngine } from './jobs/index.ts';
 import { createLogger } from './logger.ts';
 import { prepareDevelopmentSecrets, printSignInHelp, recordSeededPassword } from './cli/devSecrets.ts';
-import { seed, type SeedReport } from '../seed/index.ts';
+import { formatSeedResult, seed, type SeedResult } from '../seed/index.ts';
 
 /** Process entry: config → database → migrate → jobs → app → listen → seed (embedded) ; graceful shutdown. */
 async function main(): Promise<void> {
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     server.closeIdleConnections();
   };
 
-  let seeded: SeedReport[] | undefined;
+  let seeded: SeedResult | undefined;
   if (config.seedOnStart && db.kind === 'embedded' && config.superuserApiTokens.length) {
     try {
       seeded = await seed({
@@ -80,15 +80,26 @@ async function main(): Promise<void> {
         superuserToken: config.superuserApiTokens[0],
         passwords: dev.passwords,
         onCreated: (username) => recordSeededPassword(dev, username),
+        // The demo venue only into a catalog without shows: a restart never undoes what operators changed.
+        catalog: 'when-empty',
       });
-      logger.info({ seeded }, 'seeded');
+      logger.info({ seeded: seeded.steps }, 'seeded');
     } catch (err) {
       // Stopped while seeding: the server no longer answers the seeder; the shutdown under way ends the process.
       if (closing) return;
       throw err;
     }
   }
-  if (!closing) printSignInHelp(baseUrl, config, dev, seeded);
+  if (closing) return;
+  printSignInHelp(baseUrl, config, dev, seeded?.accounts);
+  if (seeded) {
+    const see = `See it: curl '${baseUrl}/api/public/show-events?locale=vi'`;
+    if (seeded.steps.some((step) => step.resource === 'shows' && step.skipped)) {
+      console.log(`\nThe catalog already has shows: left as it is (\`npm run seed\` seeds the demo venue again). ${see}\n`);
+    } else {
+      console.log(`\nDemo venue:\n${formatSeedResult(seeded)}\n${see}\n`);
+    }
+  }
 }
 
 main().catch((err) => {

@@ -7,7 +7,7 @@ import { migrateLatest } from '../db/migrations.ts';
 import { createJobEngine } from '../jobs/index.ts';
 import { createLogger } from '../logger.ts';
 import { prepareDevelopmentSecrets, recordSeededPassword } from './devSecrets.ts';
-import { seed, SeedError } from '../../seed/index.ts';
+import { formatSeedResult, seed, SeedError, type SeedResult } from '../../seed/index.ts';
 
 /**
  * `npm run seed`. With SERVER_URL it seeds that running server. Without it, it starts the app on a loopback
@@ -26,10 +26,16 @@ const onCreated = (username: string) => {
   created.push(username);
   recordSeededPassword(dev, username);
 };
-const print = (report: unknown) => console.log(JSON.stringify(report, null, 2));
+const print = (result: SeedResult) => {
+  for (const row of result.accounts) console.log(`account ${row.username}: ${row.account}, membership ${row.membership}`);
+  console.log(formatSeedResult(result));
+};
+const onProgress = ({ resource, state }: { resource: string; state: string }) => {
+  if (state === 'running') console.error(`seeding ${resource}…`);
+};
 try {
   if (process.env.SERVER_URL) {
-    print(await seed({ baseUrl: process.env.SERVER_URL.replace(/\/$/, ''), superuserToken: token, passwords: dev.passwords, onCreated }));
+    print(await seed({ baseUrl: process.env.SERVER_URL.replace(/\/$/, ''), superuserToken: token, passwords: dev.passwords, onCreated, onProgress }));
   } else {
     const db = openConfiguredDatabase(config);
     await migrateLatest(db.knex);
@@ -43,7 +49,7 @@ try {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      print(await seed({ baseUrl: `http://127.0.0.1:${port}`, superuserToken: token, passwords: dev.passwords, onCreated }));
+      print(await seed({ baseUrl: `http://127.0.0.1:${port}`, superuserToken: token, passwords: dev.passwords, onCreated, onProgress }));
     } finally {
       await new Promise((resolve) => server.close(resolve));
       await jobs.stop();

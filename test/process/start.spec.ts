@@ -64,6 +64,12 @@ describe('npm start on a fresh data directory', function () {
       'staff@venue.local',
     ]);
 
+    // The demo venue, seeded into the new database, and said so with a way to see it.
+    const shows = await fetch(`${baseUrl}/api/public/shows`);
+    expect((await shows.json()).items.map((show: { slug: string }) => show.slug)).to.deep.equal(['saigon-chronicles', 'lotus-tales', 'jazz-after-dark']);
+    expect(output).to.match(/^shows\s+3\s+0\s+0$/m);
+    expect(output).to.contain(`curl '${baseUrl}/api/public/show-events?locale=vi'`);
+
     const credentials = fs.statSync(path.join(dataDir, 'dev-credentials.json'));
     expect(credentials.mode & 0o777).to.equal(0o600);
     // The file names the passwords the accounts were created with.

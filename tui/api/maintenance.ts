@@ -1,5 +1,5 @@
-import { unwrap, type VenueClient } from '../../sdk/index.ts';
-import { seed, SeedError, type SeedPasswords, type SeedReport } from '../../seed/index.ts';
+import { unwrap, type Schemas, type VenueClient } from '../../sdk/index.ts';
+import { seed, SeedError, type SeedPasswords, type SeedProgress, type SeedResult } from '../../seed/index.ts';
 import { InputError } from './failure.ts';
 
 export const RESET_CONFIRMATION = 'RESET DATABASE';
@@ -8,11 +8,14 @@ export async function runMigrations(client: VenueClient): Promise<{ applied: str
   return unwrap(await client.POST('/api/sudo/run-migrations'));
 }
 
-/** Blank passwords are left out: the seeder then refuses to create that account if it is missing. */
-export async function runSeeder(client: VenueClient, passwords: SeedPasswords): Promise<SeedReport[]> {
+/**
+ * The whole seeder (accounts, then the demo venue), `onProgress` told as each step starts and ends. Blank passwords
+ * are left out: the seeder then refuses to create that account if it is missing.
+ */
+export async function runSeeder(client: VenueClient, passwords: SeedPasswords, onProgress?: (progress: SeedProgress) => void): Promise<SeedResult> {
   const given = Object.fromEntries(Object.entries(passwords).filter(([, password]) => password)) as SeedPasswords;
   try {
-    return await seed({ client, passwords: given });
+    return await seed({ client, passwords: given, onProgress });
   } catch (error) {
     // The seeder words this for its environment variables; here the password is a field of the form.
     const missing = error instanceof SeedError && /^SEED_(\w+)_PASSWORD is required/.exec(error.message);
@@ -32,4 +35,11 @@ export async function resetDatabase(client: VenueClient, typed: string): Promise
     ]);
   }
   return unwrap(await client.POST('/api/sudo/reset-database', { body: { confirm: RESET_CONFIRMATION } }));
+}
+
+export type SlugBackfill = Schemas['EventSlugBackfillReport'];
+
+/** `dryRun: true` previews the slugs a backfill would set (nothing written); `false` sets them. */
+export async function backfillEventSlugs(client: VenueClient, dryRun: boolean): Promise<SlugBackfill> {
+  return unwrap(await client.POST('/api/sudo/backfill-event-slugs', { body: { dryRun } }));
 }

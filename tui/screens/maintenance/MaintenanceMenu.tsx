@@ -1,6 +1,7 @@
 import { Screen } from '../../ui/Screen.tsx';
 import { SelectList } from '../../ui/SelectList.tsx';
 import { useNavigation } from '../../ui/shell.ts';
+import { BackfillSlugs } from './BackfillSlugs.tsx';
 import { Migrations } from './Migrations.tsx';
 import { ResetDatabase } from './ResetDatabase.tsx';
 import { Seeder } from './Seeder.tsx';
@@ -12,7 +13,8 @@ export function MaintenanceMenu() {
       <SelectList
         choices={[
           { key: 'migrations', value: () => <Migrations />, label: 'Run migrations' },
-          { key: 'seeder', value: () => <Seeder />, label: 'Run the seeder (admin, marketing, staff)' },
+          { key: 'seeder', value: () => <Seeder />, label: 'Run the seeder (accounts and the demo venue)' },
+          { key: 'backfill', value: () => <BackfillSlugs />, label: 'Backfill event slugs' },
           { key: 'reset', value: () => <ResetDatabase />, label: 'Reset the database…' },
         ]}
         onSelect={(screen) => navigation.push(screen())}
