@@ -170,8 +170,10 @@ export class PgBossJobEngine implements JobEngine {
         ...(queue.retentionMinutes ? { retentionMinutes: queue.retentionMinutes } : {}),
       };
       // createQueue leaves an existing queue alone; updateQueue applies settings changed since it was created.
-      await boss.createQueue(queue.name, settings);
-      await boss.updateQueue(queue.name, settings);
+      // Two processes declaring the same queues at the same moment can deadlock in PostgreSQL (40P01 on pg-boss's
+      // queue table); the statement that loses is safe to run again.
+      await retryOnDeadlock(() => boss.createQueue(queue.name, settings));
+      await retryOnDeadlock(() => boss.updateQueue(queue.name, settings));
     }
     if (!this.runWorkers) return;
 
@@ -334,4 +336,16 @@ export class PgBossJobEngine implements JobEngine {
 
 export function createJobEngine(options: JobEngineOptions): JobEngine {
   return new PgBossJobEngine(options);
+}
+
+/** Runs `statement` again (up to 5 times, after a short growing pause) when PostgreSQL picked it as a deadlock's victim. */
+export async function retryOnDeadlock<T>(statement: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await statement();
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== '40P01' || attempt >= 5) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 25 * attempt + Math.floor(Math.random() * 25)));
+    }
+  }
 }
