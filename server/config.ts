@@ -84,6 +84,18 @@ export interface Config {
   defaultLocale: string;
   /** IANA time zone of the venue (VENUE_TIMEZONE): date filters, local days and weekly schedules are read in it. */
   venueTimezone: string;
+  /** VNPay terminal (merchant website) code; with VNPAY_HASH_SECRET unset → VNPay is off and guests get the other methods. */
+  vnpayTmnCode: string | undefined;
+  /** VNPay HMAC-SHA512 hash secret. */
+  vnpayHashSecret: string | undefined;
+  /** VNPay payment page (`…/paymentv2/vpcpay.html`) the guest is sent to. */
+  vnpayPaymentUrl: string;
+  /** VNPay merchant API (`…/merchant_webapi/api/transaction`): querydr and refund. */
+  vnpayApiUrl: string;
+  /** Time-out of one request to the VNPay API. */
+  vnpayTimeoutMs: number;
+  /** This server's public base URL (no trailing slash): VNPay return and IPN URLs are built on it. */
+  publicApiUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -190,6 +202,8 @@ export function loadConfig(env: Env = process.env): Config {
     siteLocales,
     defaultLocale: siteLocales[0],
     venueTimezone: timezone(env),
+    ...vnpay(env),
+    publicApiUrl: httpUrl(env, 'PUBLIC_API_URL', 'http://localhost:3000'),
   };
 }
 
@@ -211,6 +225,27 @@ function timezone(env: Env): string {
     throw new ConfigError(`VENUE_TIMEZONE must be an IANA time zone such as Asia/Ho_Chi_Minh, got "${zone}"`);
   }
   return zone;
+}
+
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const raw = str(env, name) ?? fallback;
+  if (!/^https?:\/\/[^/\s]/i.test(raw) || !URL.canParse(raw)) throw new ConfigError(`${name} must be an http:// or https:// URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+function vnpay(env: Env) {
+  const vnpayTmnCode = str(env, 'VNPAY_TMN_CODE');
+  const vnpayHashSecret = str(env, 'VNPAY_HASH_SECRET');
+  if (Boolean(vnpayTmnCode) !== Boolean(vnpayHashSecret)) {
+    throw new ConfigError('VNPAY_TMN_CODE and VNPAY_HASH_SECRET are set together (both unset: VNPay is off)');
+  }
+  return {
+    vnpayTmnCode,
+    vnpayHashSecret,
+    vnpayPaymentUrl: httpUrl(env, 'VNPAY_PAYMENT_URL', 'https://sandbox.vnpayment.vn/paymentv2/vpcpay.html'),
+    vnpayApiUrl: httpUrl(env, 'VNPAY_API_URL', 'https://sandbox.vnpayment.vn/merchant_webapi/api/transaction'),
+    vnpayTimeoutMs: int(env, 'VNPAY_TIMEOUT_MS', 10_000, 100, 120_000),
+  };
 }
 
 function smtpUrl(env: Env): string | undefined {
