@@ -1291,6 +1291,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reservations/customer-lead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture the guest's contact before checkout (CRM lead).
+         * @description Upserts the CRM customer by normalized e-mail (trimmed, lower case; a soft-deleted customer is never
+         *     revived — a new live one is made) with the lead's contact, and records the lead's selection (event, booking
+         *     path, guest count, experience type, analytics trace ids), so operators can call back when checkout fails.
+         *     Answers an opaque lead reference (random, only its hash is stored; good for 24 hours) to send with
+         *     `POST /api/public/reservations` — always 201 with the same shape, whether the e-mail was known or not.
+         *     Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["captureCustomerLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hold seats of a show event (the guest's reservation).
+         * @description Creates a `HELD` reservation for the commercial setup's hold time (`holdMinutes`), priced on the server
+         *     (offer price × guests, service charge and VAT from the commercial setup; whole VND). In one transaction the
+         *     event row is locked, the event checked bookable and the seats counted, so seats are never oversold:
+         *     - 404 — no such event (or its show is not published);
+         *     - 409 `event_not_bookable` (cancelled or completed), `sales_closed`, `booking_closed` (past the cut-off),
+         *       `offer_sales_closed` (outside the offer's sales window), `sold_out`, `not_enough_seats`;
+         *     - 422 `offer_unavailable` (unknown, inactive or another show's offer), `guest_count_out_of_range` (the
+         *       offer's min/max guests), `contact_required` (neither `contact` nor `leadReference`), `unknown_lead`
+         *       (an unknown or expired lead reference without `contact`).
+         *     The customer is the lead's, or the contact's upserted by normalized e-mail (`contact` wins when both are sent).
+         *     `promoCode`, `voucherCode` and `referral` are accepted and stored as given, but not applied to the price yet.
+         *     The answer carries the reservation's `accessToken` this once (only its SHA-256 is stored): send it as the
+         *     `x-reservation-token` header to read or cancel the reservation.
+         *     `Idempotency-Key`: the same key and body within 24 hours answer the first (successful) answer again —
+         *     same status and body, `Idempotent-Replayed: true`, nothing written; the same key with another body is 422
+         *     `idempotency_key_reused`. A refused request is not remembered, so retrying it with its key tries again.
+         *     Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["createPublicReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/reservations/{reference}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token (never in the URL). */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path: {
+                reference: components["schemas"]["ReservationReference"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The guest reads their reservation with its access token.
+         * @description The reservation of `reference` when `x-reservation-token` opens it. An unknown reference, a wrong token
+         *     and a missing one are the same 404, so nothing says whether a reference exists. Not cached (`no-store`).
+         */
+        get: operations["getPublicReservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/reservations/{reference}/cancel": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token (never in the URL). */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path: {
+                reference: components["schemas"]["ReservationReference"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The guest cancels their reservation with its access token.
+         * @description A `HELD` or `CONFIRMED` reservation becomes `CANCELLED` and frees its seats, while the cancellation window
+         *     is open (until the event's start minus the commercial setup's `cancellationWindowHours`; after it, 409
+         *     `cancellation_window_closed`). Idempotent: cancelling a cancelled reservation answers it unchanged (200).
+         *     An expired hold, a checked-in or no-show reservation is 409 `reservation_not_cancellable`. Unknown
+         *     reference, wrong or missing token: the same 404. (Refunds of paid reservations arrive with payments.)
+         */
+        post: operations["cancelPublicReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2023,6 +2139,35 @@ export interface components {
             cancelled: boolean;
             show: components["schemas"]["PublicEventShow"];
             offerCodes: string[];
+        };
+        /** @description A reservation as its own guest sees it (never staff notes, the table or other guests' data). */
+        GuestReservation: components["schemas"]["GuestReservationFields"];
+        /** @description The new hold, with its access token — returned this once (only its SHA-256 is stored). */
+        CreatedReservation: components["schemas"]["GuestReservationFields"] & {
+            /**
+             * @description Send it as `x-reservation-token` to read or cancel this reservation. Keep it; it is not shown again.
+             * @example 3q2-7wN0bX8dYw2mKp4sT7uVn1cR5eH6aZ9yJ0kLmNo
+             */
+            accessToken: string;
+        };
+        /**
+         * @description `HELD` (seats held until `holdExpiresAt`) → `CONFIRMED` (paid or confirmed by staff) → `CHECKED_IN`;
+         *     `HELD` → `EXPIRED`; `HELD`/`CONFIRMED` → `CANCELLED`; `CONFIRMED` → `NO_SHOW` after the event. A hold past
+         *     its expiry reads `EXPIRED` at once.
+         * @enum {string}
+         */
+        ReservationStatus: "HELD" | "CONFIRMED" | "CHECKED_IN" | "CANCELLED" | "EXPIRED" | "NO_SHOW";
+        /**
+         * @description The lead reference only; the same answer whether the e-mail was known or not.
+         * @example {
+         *       "leadReference": "Lq3J9xv0b8dYw2mKp4sT7uVn1cR5eH6a",
+         *       "expiresAt": "2026-11-24T14:00:00.000Z"
+         *     }
+         */
+        CustomerLead: {
+            leadReference: components["schemas"]["LeadReference"];
+            /** Format: date-time */
+            expiresAt: string;
         };
         /**
          * @description A published show, its text in one locale.
@@ -2857,6 +3002,276 @@ export interface components {
             title: string;
             durationMinutes: number;
         };
+        /**
+         * @description How the guest is addressed (free text, e.g. `Mr`, `Ms`, `Anh`, `Chị`).
+         * @example Ms
+         */
+        Honorific: string;
+        /** @example Nguyễn Thị Lan */
+        GuestName: string;
+        /**
+         * Format: email
+         * @description The CRM key, compared trimmed and in lower case.
+         * @example lan.nguyen@example.com
+         */
+        GuestEmail: string;
+        /**
+         * @description A phone number as typed (digits, spaces, `+`, `-`, `(`, `)`, `.`).
+         * @example +84 90 123 4567
+         */
+        GuestPhone: string;
+        /**
+         * @description The guest's locale (e-mails and texts); one of SITE_LOCALES is used, anything else falls back to the default.
+         * @example vi
+         */
+        GuestLocale: string;
+        /** @example 2 */
+        "GuestCount-2": number;
+        /**
+         * @description A code as the guest's browser carries it (promo, voucher, referral, slug); stored as given.
+         * @example WELCOME10
+         */
+        ShortCode: string;
+        /** @example 0193a1f2-7c4e-7b1a-9c2d-5e6f7a8b9c0d */
+        TraceId: string;
+        /**
+         * @description The browser's analytics trace ids, stored with the booking (spec §2.3 "Reservation note").
+         * @example {
+         *       "sessionId": "0193a1f2-7c4e-7b1a-9c2d-5e6f7a8b9c0d",
+         *       "distinctId": "0193a1f2-0000-7000-8000-000000000001"
+         *     }
+         */
+        AnalyticsIds: {
+            sessionId?: components["schemas"]["TraceId"];
+            distinctId?: components["schemas"]["TraceId"];
+            localSessionId?: components["schemas"]["TraceId"];
+        };
+        /**
+         * @example {
+         *       "honorific": "Ms",
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "phone": "+84 90 123 4567",
+         *       "locale": "vi",
+         *       "eventSlug": "saigon-cabaret-2026-12-05-1930",
+         *       "bookingPath": "DINNER_SHOW",
+         *       "guestCount": 2,
+         *       "analytics": {
+         *         "sessionId": "0193a1f2-7c4e-7b1a-9c2d-5e6f7a8b9c0d"
+         *       }
+         *     }
+         */
+        CustomerLeadInput: {
+            honorific?: components["schemas"]["Honorific"];
+            name: components["schemas"]["GuestName"];
+            email: components["schemas"]["GuestEmail"];
+            phone?: components["schemas"]["GuestPhone"];
+            locale?: components["schemas"]["GuestLocale"];
+            /** @description The event the guest has selected (unknown slugs are kept out silently). */
+            eventSlug?: components["schemas"]["PublicSlug"];
+            bookingPath?: components["schemas"]["BookingPath"];
+            guestCount?: components["schemas"]["GuestCount-2"];
+            experienceType?: components["schemas"]["ShortCode"];
+            analytics?: components["schemas"]["AnalyticsIds"];
+        };
+        /**
+         * @description The opaque reference `POST /api/reservations/customer-lead` answered (good for 24 hours).
+         * @example Lq3J9xv0b8dYw2mKp4sT7uVn1cR5eH6a
+         */
+        LeadReference: string;
+        /**
+         * @description The guest's contact; upserted into the CRM by normalized e-mail.
+         * @example {
+         *       "honorific": "Ms",
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "phone": "+84 90 123 4567",
+         *       "locale": "vi"
+         *     }
+         */
+        Contact: {
+            honorific?: components["schemas"]["Honorific"];
+            name: components["schemas"]["GuestName"];
+            email: components["schemas"]["GuestEmail"];
+            phone?: components["schemas"]["GuestPhone"];
+            locale?: components["schemas"]["GuestLocale"];
+        };
+        /**
+         * @example {
+         *       "eventSlug": "saigon-cabaret-2026-12-05-1930",
+         *       "offerCode": "DINNER-SHOW",
+         *       "guestCount": 2,
+         *       "contact": {
+         *         "name": "Nguyễn Thị Lan",
+         *         "email": "lan.nguyen@example.com",
+         *         "phone": "+84 90 123 4567",
+         *         "locale": "vi"
+         *       },
+         *       "customerNote": "Birthday dinner, one guest is vegetarian.",
+         *       "analytics": {
+         *         "sessionId": "0193a1f2-7c4e-7b1a-9c2d-5e6f7a8b9c0d"
+         *       }
+         *     }
+         */
+        ReservationCreate: {
+            eventSlug: components["schemas"]["PublicSlug"];
+            /**
+             * @description The offer's code (one of the event's offers on sale, as the public catalog lists them).
+             * @example DINNER-SHOW
+             */
+            offerCode: string;
+            guestCount: components["schemas"]["GuestCount-2"];
+            leadReference?: components["schemas"]["LeadReference"];
+            contact?: components["schemas"]["Contact"];
+            /**
+             * @description The guest's note to the venue (allergies, occasion).
+             * @example Birthday dinner, one guest is vegetarian.
+             */
+            customerNote?: string;
+            locale?: components["schemas"]["GuestLocale"];
+            analytics?: components["schemas"]["AnalyticsIds"];
+            /** @description Accepted and stored as given; not applied to the price yet (a later part of issue 9/10). */
+            promoCode?: components["schemas"]["ShortCode"];
+            /** @description Accepted and stored as given; not applied to the price yet (a later part of issue 9/10). */
+            voucherCode?: components["schemas"]["ShortCode"];
+            /** @description Referral attribution carried from `/go/{slug}`; stored as given, not yet applied or validated. */
+            referral?: {
+                code?: components["schemas"]["ShortCode"];
+                linkSlug?: components["schemas"]["ShortCode"];
+                partnerSlug?: components["schemas"]["ShortCode"];
+            };
+        };
+        /** @description Whole VND computed on the server from the offer and the commercial setup at creation (kept as quoted). */
+        ReservationPrice: {
+            /** @enum {string} */
+            currency: "VND";
+            pricePerGuestVnd: number;
+            subtotalVnd: number;
+            /** @description Always 0 for now (promo codes, vouchers and referral discounts are not applied yet). */
+            discountVnd: number;
+            serviceChargeVnd: number;
+            vatVnd: number;
+            totalVnd: number;
+            serviceChargePercent: number;
+            vatPercent: number;
+        };
+        /**
+         * @example {
+         *       "reference": "VN-7K3Q9P",
+         *       "status": "HELD",
+         *       "holdExpiresAt": "2026-11-23T14:15:00.000Z",
+         *       "guestCount": 2,
+         *       "locale": "vi",
+         *       "customerNote": "Birthday dinner, one guest is vegetarian.",
+         *       "contact": {
+         *         "honorific": "Ms",
+         *         "name": "Nguyễn Thị Lan",
+         *         "email": "lan.nguyen@example.com",
+         *         "phone": "+84 90 123 4567"
+         *       },
+         *       "event": {
+         *         "slug": "saigon-cabaret-2026-12-05-1930",
+         *         "startsAt": "2026-12-05T12:30:00.000Z",
+         *         "doorsAt": "2026-12-05T11:30:00.000Z",
+         *         "status": "SCHEDULED",
+         *         "show": {
+         *           "slug": "saigon-cabaret",
+         *           "code": "SGC",
+         *           "title": "Saigon Cabaret"
+         *         }
+         *       },
+         *       "offer": {
+         *         "code": "DINNER-SHOW",
+         *         "name": "Dinner and show",
+         *         "bookingPath": "DINNER_SHOW"
+         *       },
+         *       "price": {
+         *         "currency": "VND",
+         *         "pricePerGuestVnd": 1500000,
+         *         "subtotalVnd": 3000000,
+         *         "discountVnd": 0,
+         *         "serviceChargeVnd": 150000,
+         *         "vatVnd": 252000,
+         *         "totalVnd": 3402000,
+         *         "serviceChargePercent": 5,
+         *         "vatPercent": 8
+         *       },
+         *       "attribution": {
+         *         "promoCode": null,
+         *         "voucherCode": null,
+         *         "referralCode": null
+         *       },
+         *       "cancellableUntil": "2026-12-03T12:30:00.000Z",
+         *       "canCancel": true,
+         *       "createdAt": "2026-11-23T14:00:00.000Z",
+         *       "cancelledAt": null
+         *     }
+         */
+        GuestReservationFields: {
+            /** @example VN-7K3Q9P */
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            /**
+             * Format: date-time
+             * @description While `HELD`, when the hold ends; null otherwise.
+             */
+            holdExpiresAt: string | null;
+            guestCount: number;
+            locale: string;
+            customerNote: string | null;
+            contact: {
+                honorific: string | null;
+                name: string;
+                email: string;
+                phone: string | null;
+            };
+            event: {
+                slug: string;
+                /** Format: date-time */
+                startsAt: string;
+                /** Format: date-time */
+                doorsAt: string | null;
+                /** @enum {string} */
+                status: "SCHEDULED" | "CANCELLED" | "COMPLETED";
+                show: {
+                    slug: string;
+                    code: string;
+                    title: string;
+                };
+            };
+            offer: {
+                code: string;
+                name: string;
+                bookingPath: components["schemas"]["BookingPath"];
+            };
+            price: components["schemas"]["ReservationPrice"];
+            /** @description The codes as the guest sent them (not applied yet). */
+            attribution: {
+                promoCode: string | null;
+                voucherCode: string | null;
+                referralCode: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description The guest may cancel until then (the event's start minus the commercial setup's cancellation window).
+             */
+            cancellableUntil: string;
+            canCancel: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            cancelledAt: string | null;
+        };
+        /**
+         * @description A reservation's short reference (`VN-` and six letters or digits; case and spaces around are forgiven).
+         * @example VN-7K3Q9P
+         */
+        ReservationReference: string;
+        /**
+         * @description The reservation's access token (the creation answer's `accessToken`).
+         * @example 3q2-7wN0bX8dYw2mKp4sT7uVn1cR5eH6aZ9yJ0kLmNo
+         */
+        ReservationToken: string;
     };
     responses: {
         /** @description Malformed input; `errors` names each failing field (`body_too_deep` for JSON nested more than 64 levels). */
@@ -5595,6 +6010,149 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    captureCustomerLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerLeadInput"];
+            };
+        };
+        responses: {
+            /** @description The lead reference. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerLead"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createPublicReservation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen unique key for this booking attempt (16–200 printable characters, e.g. a UUID). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReservationCreate"];
+            };
+        };
+        responses: {
+            /** @description The hold, with its access token (shown once). */
+            201: {
+                headers: {
+                    /** @description `true` when this is the remembered answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description `no-store`: the answer carries a secret. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPublicReservation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token (never in the URL). */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path: {
+                reference: components["schemas"]["ReservationReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    cancelPublicReservation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token (never in the URL). */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path: {
+                reference: components["schemas"]["ReservationReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Our flight was moved."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why the guest cancels (kept for staff). */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The cancelled reservation. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             default: components["responses"]["Unexpected"];
         };
     };

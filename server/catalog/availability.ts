@@ -5,19 +5,20 @@ import type { ShowEventStatus } from '../modules/showEvents/models.ts';
  * Availability of a show event (DOMAIN.md "Catalog"): `capacity` − the guests of the bookings that hold seats.
  *
  * Seats taken are an SQL expression over one event row, so a read of many events carries them in its own single
- * query (a correlated sub-select per row, never a query per event). Today nothing can be booked: the table of
- * bookings (`reservations`, issue 9) does not exist yet, so the expression is the honest `0`. Issue 9 replaces
- * the body of `seatsTakenSql` — and nothing else — with the sum over the event's reservations that hold seats:
+ * query (a correlated sub-select per row, never a query per event): the guests of the event's reservations that
+ * are CONFIRMED or CHECKED_IN, plus its HELD ones whose hold has not expired at `now` (an expired hold frees its
+ * seats at once, whether or not the expiry job has marked it EXPIRED yet).
  *
- *   (select coalesce(sum(r.guest_count), 0) from reservations r
- *     where r.show_event_id = <eventId>
- *       and (r.status in ('CONFIRMED', 'CHECKED_IN') or (r.status = 'HELD' and r.hold_expires_at > <now>)))
- *
- * Booking itself counts the same expression inside its transaction with the event row locked
+ * Booking (server/modules/booking) counts the same expression inside its transaction with the event row locked
  * (`select … for update`), so the public figures here are only ever a snapshot for browsing.
  */
-export function seatsTakenSql(knex: Knex, _eventIdColumn: string, _now: Date): Knex.Raw {
-  return knex.raw('0::integer');
+export function seatsTakenSql(knex: Knex, eventIdColumn: string, now: Date): Knex.Raw {
+  return knex.raw(
+    `(select coalesce(sum(r.guest_count), 0)::integer from reservations r
+       where r.show_event_id = ??
+         and (r.status in ('CONFIRMED', 'CHECKED_IN') or (r.status = 'HELD' and r.hold_expires_at > ?)))`,
+    [eventIdColumn, now],
+  );
 }
 
 /** Seats taken of each event of `eventIds`, in one query whatever their number (events not found are absent). */

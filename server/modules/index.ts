@@ -4,6 +4,8 @@ import * as accounts from './accounts/handlers.ts';
 import * as apiKeys from './apiKeys/handlers.ts';
 import * as commercialSetup from './commercialSetup/handlers.ts';
 import * as auth from './auth/handlers.ts';
+import * as booking from './booking/handlers.ts';
+import * as bookingPolicy from './booking/policy.ts';
 import * as catalog from './catalog/handlers.ts';
 import * as catalogPolicy from './catalog/policy.ts';
 import * as email from './email/handlers.ts';
@@ -47,6 +49,7 @@ export const MODULES: Record<string, Module> = {
   commercialSetup: { handlers: commercialSetup.handlers },
   showEvents: { handlers: showEvents.handlers },
   catalog: { handlers: catalog.handlers, policy: catalogPolicy.policy },
+  booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -66,6 +69,7 @@ const typed: OperationHandlers = {
   ...commercialSetup.handlers,
   ...showEvents.handlers,
   ...catalog.handlers,
+  ...booking.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { availabilityOf, seatsTakenByEvent, type AvailabilityInput } from '../../../server/catalog/availability.ts';
 import { resetData, testDatabase } from '../../helpers/database.ts';
-import { insertEvent, insertShow } from './fixtures.ts';
+import { insertEvent, insertOffer, insertShow } from './fixtures.ts';
 
 const startsAt = new Date('2026-12-05T12:30:00.000Z');
 const base: AvailabilityInput = {
@@ -55,7 +55,7 @@ describe('catalog availability (server/catalog/availability.ts)', () => {
   });
 
   describe('seatsTakenByEvent', () => {
-    it('answers for many events in one query: 0 each until bookings exist (issue 9)', async () => {
+    it('answers for many events in one query: 0 each without bookings', async () => {
       const db = await testDatabase();
       await resetData(db.knex);
       const show = await insertShow(db.knex);
@@ -74,6 +74,52 @@ describe('catalog availability (server/catalog/availability.ts)', () => {
       } finally {
         db.knex.off('query', count);
       }
+    });
+    it('counts the guests of confirmed, checked-in and unexpired held reservations only (issue 9)', async () => {
+      const db = await testDatabase();
+      await resetData(db.knex);
+      const show = await insertShow(db.knex);
+      const event = await insertEvent(db.knex, show, new Date(Date.UTC(2030, 0, 1, 12)), { capacity: 20 });
+      const other = await insertEvent(db.knex, show, new Date(Date.UTC(2030, 0, 2, 12)));
+      const offer = await insertOffer(db.knex, show);
+      const [customer] = await db.knex('customers').insert({ name: 'A', email: 'a@example.com', email_normalized: 'a@example.com' }).returning(['id']);
+      const now = new Date();
+      let n = 0;
+      const reserve = (eventId: string, guests: number, status: string, holdExpiresAt: Date | null = null) =>
+        db.knex('reservations').insert({
+          reference: `VN-AAAA${String(++n).padStart(2, '0')}`,
+          show_event_id: eventId,
+          offer_id: offer.id,
+          customer_id: customer.id,
+          guest_count: guests,
+          status,
+          hold_expires_at: holdExpiresAt,
+          price_per_guest_vnd: 1,
+          subtotal_vnd: guests,
+          service_charge_vnd: 0,
+          vat_vnd: 0,
+          total_vnd: guests,
+          service_charge_percent: 0,
+          vat_percent: 0,
+          booking_path: 'DINNER_SHOW',
+          access_token_hash: Buffer.alloc(32),
+        });
+      await reserve(event.id, 2, 'CONFIRMED');
+      await reserve(event.id, 3, 'CHECKED_IN');
+      await reserve(event.id, 4, 'HELD', new Date(now.getTime() + 60_000));
+      await reserve(event.id, 5, 'HELD', new Date(now.getTime() - 1));
+      await reserve(event.id, 6, 'CANCELLED');
+      await reserve(event.id, 7, 'EXPIRED');
+      await reserve(event.id, 8, 'NO_SHOW');
+      await reserve(other.id, 9, 'CONFIRMED');
+      const taken = await seatsTakenByEvent(db.knex, [event.id, other.id], now);
+      expect(taken.get(event.id)).to.equal(9);
+      expect(taken.get(other.id)).to.equal(9);
+      // A hold lowers what the public catalog shows, down to SOLD_OUT.
+      const left = (seatsTaken: number) => at({ capacity: 20, seatsTaken, limitedAvailabilityThreshold: 5 });
+      expect(left(taken.get(event.id)!)).to.include({ state: 'AVAILABLE', seatsLeft: 11 });
+      await reserve(event.id, 11, 'HELD', new Date(now.getTime() + 60_000));
+      expect(left((await seatsTakenByEvent(db.knex, [event.id], now)).get(event.id)!).state).to.equal('SOLD_OUT');
     });
   });
 });

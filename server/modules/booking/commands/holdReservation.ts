@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { JobEngine } from '../../../jobs/types.ts';
+import { EXPIRE_HOLDS_QUEUE } from '../jobs.ts';
+import { Unprocessable } from '../../../http/problem.ts';
+import { presentGuestReservation, type GuestPresentation } from '../presenters.ts';
+import { createHold, reservationById, type HoldInput } from '../service.ts';
+import { digest, seal, unseal } from '../tokens.ts';
+
+/** The route an Idempotency-Key is scoped to. */
+export const HOLD_ROUTE = 'POST /api/public/reservations';
+/** A key is remembered this long. */
+export const IDEMPOTENCY_TTL_HOURS = 24;
+
+export type HoldAnswer = { status: 201; body: ReturnType<typeof presentGuestReservation> & { accessToken: string }; replayed: boolean };
+
+/** JSON with object keys sorted: the same body hashes the same whatever its key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const requestHash = (body: unknown) => createHash('sha256').update(canonical(body)).digest();
+
+async function remembered(knex: Knex, key: string, hash: Buffer, now: Date): Promise<HoldAnswer | undefined> {
+  const row = await knex('idempotency_keys')
+    .where({ route: HOLD_ROUTE, key_hash: digest(key) })
+    .andWhere('created_at', '>', new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3_600_000))
+    .first();
+  if (!row) return undefined;
+  if (!Buffer.from(row.request_hash).equals(hash)) {
+    throw Unprocessable('idempotency_key_reused', 'This Idempotency-Key was used with another request body in the last 24 hours.', [
+      { path: 'header/idempotency-key', message: 'was used with another body', code: 'idempotency_key_reused' },
+    ]);
+  }
+  return { status: row.response_status, body: JSON.parse(unseal(key, row.response_body)), replayed: true };
+}
+
+/**
+ * Creates a hold (server/modules/booking/service.ts `createHold`), schedules its expiry job
+ * (`booking.expire-holds` at `holdExpiresAt`) and answers it with the access token. With an
+ * Idempotency-Key, the key is taken under a transaction-scoped advisory lock, so concurrent requests with one key
+ * run one after the other: the first writes the reservation and remembers its answer (sealed, see tokens.ts) in
+ * the same transaction; the others, and any later one within 24 h, get that answer and write nothing. Only a
+ * successful answer is remembered: a refused request (sold out, validation) writes nothing, so a retry with the
+ * same key tries again.
+ */
+export async function holdReservation(knex: Knex, jobs: Pick<JobEngine, 'enqueue'>, input: HoldInput, idempotencyKey: string | undefined, p: Omit<GuestPresentation, 'now' | 'cancellationWindowHours'>, now = new Date()): Promise<HoldAnswer> {
+  const hash = requestHash(input);
+  if (idempotencyKey) {
+    const before = await remembered(knex, idempotencyKey, hash, now);
+    if (before) return before;
+  }
+  return knex.transaction(async (trx) => {
+    if (idempotencyKey) {
+      await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${HOLD_ROUTE} ${idempotencyKey}`]);
+      const raced = await remembered(trx, idempotencyKey, hash, now);
+      if (raced) return raced;
+    }
+    const { reservationId, accessToken } = await createHold(trx, input, now);
+    const setup = await trx('commercial_setup').where({ id: 1 }).first('cancellation_window_hours');
+    const view = await reservationById(trx, reservationId);
+    // The hold's own expiry run (outbox: it exists only if this transaction commits).
+    await jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx, startAfter: new Date(view.hold_expires_at!) });
+    const body = { ...presentGuestReservation(view, { ...p, now, cancellationWindowHours: Number(setup.cancellation_window_hours) }), accessToken };
+    if (idempotencyKey) {
+      await trx('idempotency_keys').where({ route: HOLD_ROUTE, key_hash: digest(idempotencyKey) }).delete();
+      await trx('idempotency_keys').insert({
+        route: HOLD_ROUTE,
+        key_hash: digest(idempotencyKey),
+        request_hash: hash,
+        response_status: 201,
+        response_body: seal(idempotencyKey, JSON.stringify(body)),
+        created_at: now,
+      });
+    }
+    return { status: 201 as const, body, replayed: false };
+  });
+}

@@ -1,0 +1,46 @@
+import type { Call, OperationHandlers } from '../../http/handler.ts';
+import { json } from '../../http/handler.ts';
+import { NotFound } from '../../http/problem.ts';
+import { holdReservation } from './commands/holdReservation.ts';
+import { presentGuestReservation } from './presenters.ts';
+import { bookingLimits, cancelByGuest, captureLead, reservationForGuest, throttle } from './service.ts';
+
+/** Unknown reference, wrong token, missing token: one answer, so nothing says whether a reference exists. */
+const NoSuchReservation = () => NotFound('No such reservation, or the token does not open it.');
+
+const TOKEN_HEADER = 'x-reservation-token';
+const token = (call: Call) => call.header(TOKEN_HEADER) || undefined;
+
+async function presentation(call: Call) {
+  const setup = await call.app.db.knex('commercial_setup').where({ id: 1 }).first('cancellation_window_hours');
+  const { siteLocales, defaultLocale } = call.app.config;
+  return { siteLocales, defaultLocale, cancellationWindowHours: Number(setup.cancellation_window_hours), now: new Date() };
+}
+
+export const handlers = {
+  async captureCustomerLead(call) {
+    await throttle(bookingLimits(call.app).leads, call.ip);
+    const lead = await captureLead(call.app.db.knex, call.body);
+    return json(201, { leadReference: lead.leadReference, expiresAt: lead.expiresAt.toISOString() });
+  },
+
+  async createPublicReservation(call) {
+    const key = call.header('idempotency-key') || undefined;
+    await throttle(bookingLimits(call.app).holds, call.ip);
+    const { siteLocales, defaultLocale } = call.app.config;
+    const answer = await holdReservation(call.app.db.knex, call.app.jobs, call.body, key, { siteLocales, defaultLocale });
+    return json(201, answer.body, { 'Cache-Control': 'no-store', ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
+  },
+
+  async getPublicReservation(call) {
+    const row = await reservationForGuest(call.app.db.knex, call.params.reference, token(call));
+    if (!row) throw NoSuchReservation();
+    return json(200, presentGuestReservation(row, await presentation(call)), { 'Cache-Control': 'no-store' });
+  },
+
+  async cancelPublicReservation(call) {
+    const row = await cancelByGuest(call.app.db.knex, call.params.reference, token(call), call.body?.reason);
+    if (!row) throw NoSuchReservation();
+    return json(200, presentGuestReservation(row, await presentation(call)), { 'Cache-Control': 'no-store' });
+  },
+} satisfies Partial<OperationHandlers>;

@@ -1,0 +1,12 @@
+import type { PolicyEntry } from '../../http/policy.ts';
+
+/**
+ * Public API policy entries of the booking module: the guest's lead capture, hold creation, and reading or
+ * cancelling one reservation with its access token (x-reservation-token). Each is exact or a narrow family
+ * with its method; every other booking route (staff, later) stays under the base `/api/` staff entry.
+ */
+export const policy: PolicyEntry[] = [
+  { path: '/api/reservations/customer-lead', match: 'exact', methods: ['POST'], level: 'public' },
+  { path: '/api/public/reservations', match: 'exact', methods: ['POST'], level: 'public' },
+  { path: '/api/public/reservations/', match: 'prefix', methods: ['GET', 'HEAD', 'POST'], level: 'public' },
+];

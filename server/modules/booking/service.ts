@@ -1,0 +1,410 @@
+import type { Knex } from 'knex';
+import type { ShowEventStatus } from '../showEvents/models.ts';
+import type { BookingPath } from '../offers/models.ts';
+import { seatsTakenSql } from '../../catalog/availability.ts';
+import { quote } from '../../catalog/pricing.ts';
+import type { AppContext } from '../../context.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
+import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
+import { digest, newAccessToken, newLeadReference, newReservationReference, normalizeReference, tokenMatches } from './tokens.ts';
+
+/**
+ * The guest's side of booking, first part (issue 9): lead capture, the hold, reading and cancelling one's own
+ * reservation with its access token, and the expiry of holds. Every write owns its transaction here.
+ */
+
+export const RESERVATION_STATUSES = ['HELD', 'CONFIRMED', 'CHECKED_IN', 'CANCELLED', 'EXPIRED', 'NO_SHOW'] as const;
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+
+/** A lead reference is good for this long after its capture. */
+export const LEAD_TTL_HOURS = 24;
+
+// ---- rate limits (per client address; one set per running app) -------------------------------------------
+
+export interface BookingLimits {
+  leads: RateLimit;
+  holds: RateLimit;
+}
+
+const limitsByApp = new WeakMap<AppContext, BookingLimits>();
+
+/** Lead captures: 20 per address per 10 minutes. Holds: 30 per address per 10 minutes. */
+export function bookingLimits(app: AppContext): BookingLimits {
+  let limits = limitsByApp.get(app);
+  if (!limits) {
+    const store = rateLimitStoreFor(app.db);
+    limits = {
+      leads: new RateLimit({ name: 'booking-lead-address', points: 20, windowSeconds: 600 }, store),
+      holds: new RateLimit({ name: 'booking-hold-address', points: 30, windowSeconds: 600 }, store),
+    };
+    limitsByApp.set(app, limits);
+  }
+  return limits;
+}
+
+export async function throttle(limit: RateLimit, ip: string): Promise<void> {
+  await consumeOrThrow([[limit, addressKey(ip)]], 'Too many booking requests from this address; try again later.');
+}
+
+// ---- customers ------------------------------------------------------------------------------------------------
+
+export interface Contact {
+  honorific?: string;
+  name: string;
+  email: string;
+  phone?: string;
+  locale?: string;
+}
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/**
+ * The live CRM customer of the contact's normalized e-mail, created or updated with the contact (the latest
+ * contact wins; an omitted honorific, phone or locale keeps the stored one). A soft-deleted customer is never
+ * touched: the partial unique index covers live rows only, so the insert makes a new live customer.
+ */
+export async function upsertCustomer(trx: Knex.Transaction, contact: Contact): Promise<string> {
+  const email = contact.email.trim();
+  const { rows } = (await trx.raw(
+    `insert into customers (honorific, name, email, email_normalized, phone, locale)
+     values (?, ?, ?, ?, ?, ?)
+     on conflict (email_normalized) where not is_deleted do update set
+       name = excluded.name,
+       email = excluded.email,
+       honorific = coalesce(excluded.honorific, customers.honorific),
+       phone = coalesce(excluded.phone, customers.phone),
+       locale = coalesce(excluded.locale, customers.locale),
+       updated_at = now()
+     returning id`,
+    [contact.honorific ?? null, contact.name.trim(), email, normalizeEmail(email), contact.phone ?? null, contact.locale ?? null],
+  )) as { rows: Array<{ id: string }> };
+  const customerId = rows[0].id;
+  await trx.raw(
+    `insert into customer_emails (customer_id, email, email_normalized) values (?, ?, ?)
+     on conflict (customer_id, email_normalized) do update set last_seen_at = now(), email = excluded.email`,
+    [customerId, email, normalizeEmail(email)],
+  );
+  return customerId;
+}
+
+// ---- leads ----------------------------------------------------------------------------------------------------
+
+export interface AnalyticsIds {
+  sessionId?: string;
+  distinctId?: string;
+  localSessionId?: string;
+}
+
+export interface LeadInput extends Contact {
+  eventSlug?: string;
+  bookingPath?: string;
+  guestCount?: number;
+  experienceType?: string;
+  analytics?: AnalyticsIds;
+}
+
+/** Upserts the customer and records the lead; the same answer whether the e-mail was known or not. */
+export async function captureLead(knex: Knex, input: LeadInput, now = new Date()): Promise<{ leadReference: string; expiresAt: Date }> {
+  const leadReference = newLeadReference();
+  const expiresAt = new Date(now.getTime() + LEAD_TTL_HOURS * 3_600_000);
+  await knex.transaction(async (trx) => {
+    const customerId = await upsertCustomer(trx, input);
+    const event = input.eventSlug ? await trx('show_events').where({ slug: input.eventSlug }).first('id') : undefined;
+    await trx('customer_leads').insert({
+      customer_id: customerId,
+      reference_hash: digest(leadReference),
+      show_event_id: event?.id ?? null,
+      booking_path: input.bookingPath ?? null,
+      guest_count: input.guestCount ?? null,
+      experience_type: input.experienceType ?? null,
+      analytics_session_id: input.analytics?.sessionId ?? null,
+      analytics_distinct_id: input.analytics?.distinctId ?? null,
+      analytics_local_session_id: input.analytics?.localSessionId ?? null,
+      expires_at: expiresAt,
+    });
+  });
+  return { leadReference, expiresAt };
+}
+
+// ---- the hold -------------------------------------------------------------------------------------------------
+
+export interface HoldInput {
+  eventSlug: string;
+  offerCode: string;
+  guestCount: number;
+  leadReference?: string;
+  contact?: Contact;
+  customerNote?: string;
+  locale?: string;
+  analytics?: AnalyticsIds;
+  promoCode?: string;
+  voucherCode?: string;
+  referral?: { code?: string; linkSlug?: string; partnerSlug?: string };
+}
+
+interface LockedEvent {
+  id: string;
+  show_id: string;
+  slug: string;
+  starts_at: Date;
+  capacity: number;
+  sales_open: boolean;
+  status: string;
+  show_status: string;
+}
+
+/**
+ * Takes seats: in one transaction, the event row locked (`select … for update`, so concurrent holds on one event
+ * queue here), its bookability and the offer checked, the seats taken counted with the catalog's expression,
+ * and the HELD reservation written with its price. Returns the reservation's id and the access token (once).
+ */
+export async function createHold(trx: Knex.Transaction, input: HoldInput, now: Date): Promise<{ reservationId: string; accessToken: string }> {
+  const { rows: events } = (await trx.raw(
+    `select e.id, e.show_id, e.slug, e.starts_at, e.capacity, e.sales_open, e.status, s.status as show_status
+       from show_events e join shows s on s.id = e.show_id
+      where e.slug = ?
+      for update of e`,
+    [input.eventSlug],
+  )) as { rows: LockedEvent[] };
+  const event = events[0];
+  if (!event || event.show_status !== 'PUBLISHED') throw NotFound('No such show event.');
+
+  const setup = await trx('commercial_setup').where({ id: 1 }).first();
+  const startsAt = new Date(event.starts_at);
+  if (event.status !== 'SCHEDULED') throw Conflict('event_not_bookable', `The event is ${event.status.toLowerCase()}.`);
+  if (!event.sales_open) throw Conflict('sales_closed', 'Sales for this event are closed.');
+  if (now.getTime() >= startsAt.getTime() - Number(setup.booking_cutoff_minutes) * 60_000) {
+    throw Conflict('booking_closed', 'Booking for this event has closed (the booking cut-off has passed).');
+  }
+
+  const offer = await trx('offers').where({ code: input.offerCode }).first();
+  if (!offer || offer.status !== 'ACTIVE' || (offer.show_id !== null && offer.show_id !== event.show_id)) {
+    throw Unprocessable('offer_unavailable', 'No such offer on sale for this event.', [{ path: 'body/offerCode', message: 'is not on sale for this event', code: 'offer_unavailable' }]);
+  }
+  const salesStart = offer.sales_starts_at ? new Date(offer.sales_starts_at) : null;
+  const salesEnd = offer.sales_ends_at ? new Date(offer.sales_ends_at) : null;
+  if ((salesStart && now < salesStart) || (salesEnd && now >= salesEnd)) {
+    throw Conflict('offer_sales_closed', 'This offer is not on sale now.');
+  }
+  if (input.guestCount < offer.min_guests || input.guestCount > offer.max_guests) {
+    throw Unprocessable('guest_count_out_of_range', `This offer takes ${offer.min_guests} to ${offer.max_guests} guests.`, [
+      { path: 'body/guestCount', message: `must be between ${offer.min_guests} and ${offer.max_guests}`, code: 'guest_count_out_of_range' },
+    ]);
+  }
+
+  const { customerId, leadId, locale } = await bookingCustomer(trx, input, now);
+  const seatsTaken = await seatsTakenOf(trx, event.id, now);
+  const left = event.capacity - seatsTaken;
+  if (left <= 0) throw Conflict('sold_out', 'The event is sold out.');
+  if (left < input.guestCount) throw Conflict('not_enough_seats', `Only ${left} seats are left.`);
+
+  const price = quote(offer.price_per_guest_vnd, input.guestCount, {
+    serviceChargePercent: Number(setup.service_charge_percent),
+    vatPercent: Number(setup.vat_percent),
+  });
+  const accessToken = newAccessToken();
+  const reference = await freeReference(trx);
+  const [row] = await trx('reservations')
+    .insert({
+      reference,
+      show_event_id: event.id,
+      offer_id: offer.id,
+      customer_id: customerId,
+      lead_id: leadId,
+      guest_count: input.guestCount,
+      status: 'HELD',
+      hold_expires_at: new Date(now.getTime() + Number(setup.hold_minutes) * 60_000),
+      price_per_guest_vnd: price.pricePerGuestVnd,
+      subtotal_vnd: price.subtotalVnd,
+      discount_vnd: 0,
+      service_charge_vnd: price.serviceChargeVnd,
+      vat_vnd: price.vatVnd,
+      total_vnd: price.totalVnd,
+      service_charge_percent: Number(setup.service_charge_percent),
+      vat_percent: Number(setup.vat_percent),
+      booking_path: offer.booking_path,
+      experience_type: offer.experience_type,
+      locale,
+      access_token_hash: digest(accessToken),
+      customer_note: input.customerNote ?? null,
+      analytics_session_id: input.analytics?.sessionId ?? null,
+      analytics_distinct_id: input.analytics?.distinctId ?? null,
+      analytics_local_session_id: input.analytics?.localSessionId ?? null,
+      promo_code: input.promoCode ?? null,
+      voucher_code: input.voucherCode ?? null,
+      referral_code: input.referral?.code ?? null,
+      referral_link_slug: input.referral?.linkSlug ?? null,
+      referral_partner_slug: input.referral?.partnerSlug ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning(['id']);
+  return { reservationId: row.id, accessToken };
+}
+
+/** Guests holding seats of one event at `now` (the catalog's expression, so both agree). */
+export async function seatsTakenOf(knex: Knex, eventId: string, now: Date): Promise<number> {
+  const row = await knex('show_events as e').where('e.id', eventId).first(knex.raw('? as seats_taken', [seatsTakenSql(knex, 'e.id', now)]));
+  return Number(row?.seats_taken ?? 0);
+}
+
+/** The lead's customer (a live, unexpired lead) or the contact's, upserted. */
+async function bookingCustomer(trx: Knex.Transaction, input: HoldInput, now: Date): Promise<{ customerId: string; leadId: string | null; locale: string | null }> {
+  if (input.contact) {
+    const customerId = await upsertCustomer(trx, input.contact);
+    const lead = input.leadReference ? await liveLead(trx, input.leadReference, now) : undefined;
+    return { customerId, leadId: lead?.id ?? null, locale: input.locale ?? input.contact.locale ?? null };
+  }
+  if (!input.leadReference) {
+    throw Unprocessable('contact_required', 'Send a lead reference or the contact.', [{ path: 'body/contact', message: 'is required without leadReference', code: 'required' }]);
+  }
+  const lead = await liveLead(trx, input.leadReference, now);
+  if (!lead) {
+    throw Unprocessable('unknown_lead', 'The lead reference is unknown or has expired; send the contact.', [
+      { path: 'body/leadReference', message: 'is unknown or expired', code: 'unknown_lead' },
+    ]);
+  }
+  return { customerId: lead.customer_id, leadId: lead.id, locale: input.locale ?? lead.locale ?? null };
+}
+
+async function liveLead(trx: Knex.Transaction, reference: string, now: Date) {
+  return trx('customer_leads as l')
+    .join('customers as c', 'c.id', 'l.customer_id')
+    .where('l.reference_hash', digest(reference))
+    .andWhere('l.expires_at', '>', now)
+    .andWhere('c.is_deleted', false)
+    .first('l.id', 'l.customer_id', 'c.locale');
+}
+
+async function freeReference(trx: Knex.Transaction): Promise<string> {
+  for (;;) {
+    const reference = newReservationReference();
+    if (!(await trx('reservations').where({ reference }).first('id'))) return reference;
+  }
+}
+
+// ---- reading and cancelling with the token ----------------------------------------------------------------
+
+export interface ReservationView {
+  id: string;
+  reference: string;
+  status: ReservationStatus;
+  hold_expires_at: Date | null;
+  guest_count: number;
+  locale: string | null;
+  customer_note: string | null;
+  price_per_guest_vnd: number;
+  subtotal_vnd: number;
+  discount_vnd: number;
+  service_charge_vnd: number;
+  vat_vnd: number;
+  total_vnd: number;
+  service_charge_percent: string | number;
+  vat_percent: string | number;
+  booking_path: BookingPath;
+  promo_code: string | null;
+  voucher_code: string | null;
+  referral_code: string | null;
+  access_token_hash: Buffer;
+  cancelled_at: Date | null;
+  created_at: Date;
+  event_slug: string;
+  event_starts_at: Date;
+  event_doors_at: Date | null;
+  event_status: ShowEventStatus;
+  show_slug: string;
+  show_code: string;
+  show_title: Record<string, string>;
+  offer_code: string;
+  offer_name: Record<string, string>;
+  customer_honorific: string | null;
+  customer_name: string;
+  customer_email: string;
+  customer_phone: string | null;
+}
+
+export function reservationQuery(knex: Knex) {
+  return knex('reservations as r')
+    .join('show_events as e', 'e.id', 'r.show_event_id')
+    .join('shows as s', 's.id', 'e.show_id')
+    .join('offers as o', 'o.id', 'r.offer_id')
+    .join('customers as c', 'c.id', 'r.customer_id')
+    .select(
+      'r.*',
+      'e.slug as event_slug',
+      'e.starts_at as event_starts_at',
+      'e.doors_at as event_doors_at',
+      'e.status as event_status',
+      's.slug as show_slug',
+      's.code as show_code',
+      's.title as show_title',
+      'o.code as offer_code',
+      'o.name as offer_name',
+      'c.honorific as customer_honorific',
+      'c.name as customer_name',
+      'c.email as customer_email',
+      'c.phone as customer_phone',
+    );
+}
+
+export async function reservationById(knex: Knex, id: string): Promise<ReservationView> {
+  return (await reservationQuery(knex).where('r.id', id).first()) as ReservationView;
+}
+
+/**
+ * The reservation of `reference` when `token` opens it; otherwise undefined — an unknown reference, a wrong
+ * token and a missing one are the same answer (the token's digest is compared in constant time either way).
+ */
+export async function reservationForGuest(knex: Knex, rawReference: string, token: string | undefined): Promise<ReservationView | undefined> {
+  const reference = normalizeReference(rawReference);
+  const row = reference ? ((await reservationQuery(knex).where('r.reference', reference).first()) as ReservationView | undefined) : undefined;
+  const ok = tokenMatches(token, row?.access_token_hash ?? DUMMY_HASH);
+  return row && ok ? row : undefined;
+}
+
+const DUMMY_HASH = digest('no reservation');
+
+/** The status a guest sees: a HELD reservation past its hold is EXPIRED, whether or not the job has run yet. */
+export function effectiveStatus(row: Pick<ReservationView, 'status' | 'hold_expires_at'>, now: Date): ReservationStatus {
+  if (row.status === 'HELD' && row.hold_expires_at && new Date(row.hold_expires_at) <= now) return 'EXPIRED';
+  return row.status;
+}
+
+/** Until when the guest may cancel: the event's start − the setup's cancellation window. */
+export const cancellableUntil = (startsAt: Date, windowHours: number) => new Date(new Date(startsAt).getTime() - windowHours * 3_600_000);
+
+/**
+ * The guest cancels (HELD or CONFIRMED, before the cancellation window closes). Cancelling a cancelled
+ * reservation answers it as it is (idempotent). Returns undefined when the token does not open the reservation.
+ */
+export async function cancelByGuest(knex: Knex, rawReference: string, token: string | undefined, reason: string | undefined, now = new Date()): Promise<ReservationView | undefined> {
+  const found = await reservationForGuest(knex, rawReference, token);
+  if (!found) return undefined;
+  await knex.transaction(async (trx) => {
+    const row = await trx('reservations').where({ id: found.id }).forUpdate().first('status', 'hold_expires_at');
+    if (row.status === 'CANCELLED') return;
+    const status = effectiveStatus(row, now);
+    if (status !== 'HELD' && status !== 'CONFIRMED') {
+      throw Conflict('reservation_not_cancellable', `A ${status.toLowerCase()} reservation cannot be cancelled.`);
+    }
+    const setup = await trx('commercial_setup').where({ id: 1 }).first('cancellation_window_hours');
+    if (now >= cancellableUntil(found.event_starts_at, Number(setup.cancellation_window_hours))) {
+      throw Conflict('cancellation_window_closed', 'The cancellation window for this event has closed.');
+    }
+    await trx('reservations')
+      .where({ id: found.id })
+      .update({ status: 'CANCELLED', cancelled_at: now, cancelled_by: 'GUEST', cancellation_reason: reason ?? null, hold_expires_at: null, updated_at: now });
+  });
+  return reservationById(knex, found.id);
+}
+
+// ---- hold expiry ------------------------------------------------------------------------------------------
+
+/** Marks HELD reservations whose hold ended by `now` EXPIRED; the count. Idempotent (bookkeeping only). */
+export async function expireHolds(knex: Knex, now = new Date()): Promise<number> {
+  const expired = await knex('reservations')
+    .where('status', 'HELD')
+    .andWhere('hold_expires_at', '<=', now)
+    .update({ status: 'EXPIRED', expired_at: now, updated_at: now });
+  return Number(expired);
+}

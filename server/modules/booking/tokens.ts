@@ -1,0 +1,56 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+
+/**
+ * The booking module's secrets: guest access tokens and lead references (random, only their SHA-256 at rest,
+ * compared in constant time), reservation references (short, unambiguous) and the sealing of remembered
+ * Idempotency-Key answers.
+ */
+
+/** 32 random bytes, base64url: returned to the guest once. */
+export const newAccessToken = (): string => randomBytes(32).toString('base64url');
+
+/** `L` + 24 random bytes, base64url: the lead reference a guest carries from lead capture into booking. */
+export const newLeadReference = (): string => `L${randomBytes(24).toString('base64url')}`;
+
+export const digest = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+
+/** Whether `presented` hashes to `stored`, in constant time (a missing token never matches). */
+export function tokenMatches(presented: string | undefined, stored: Buffer | null | undefined): boolean {
+  if (!presented || !stored || stored.length !== 32) return false;
+  return timingSafeEqual(digest(presented), stored);
+}
+
+/** No 0/O, 1/I/L: a reference read over the phone is not misheard. */
+const REFERENCE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+
+/** `VN-7K3Q9P`: six characters of a 31-letter alphabet (≈ 887 million references). */
+export function newReservationReference(): string {
+  let code = '';
+  for (let i = 0; i < 6; i++) code += REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)];
+  return `VN-${code}`;
+}
+
+/** A reference as typed (`vn-7k3q9p`, spaces) in its stored form, or undefined when it cannot be one. */
+export function normalizeReference(raw: string): string | undefined {
+  const value = raw.trim().toUpperCase();
+  return /^VN-[0-9A-Z]{6}$/.test(value) ? value : undefined;
+}
+
+// ---- Idempotency-Key answers, sealed with a key derived from the client's Idempotency-Key --------------------
+
+const sealKey = (idempotencyKey: string) => createHash('sha256').update(`booking-idempotency-seal\0${idempotencyKey}`, 'utf8').digest();
+
+/** AES-256-GCM under a key only the client's Idempotency-Key yields: `iv.tag.ciphertext`, base64url. */
+export function seal(idempotencyKey: string, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(idempotencyKey), iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+}
+
+export function unseal(idempotencyKey: string, sealed: string): string {
+  const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+  const decipher = createDecipheriv('aes-256-gcm', sealKey(idempotencyKey), iv);
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+}
