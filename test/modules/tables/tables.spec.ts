@@ -2,12 +2,13 @@ import { expect } from 'chai';
 import { errorPaths } from '../../helpers/accounts.ts';
 import { buildMemberSession } from '../../helpers/factories.ts';
 import { cookieHeader } from '../../helpers/server.ts';
+import { contact, bookableEvent } from '../booking/fixtures.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 
 /**
  * Tables are Staff+ for every operation (spec §4.3) and hard-deleted (spec §3). Reservations and guest profiles
- * (later issues) reference `venue_tables` with `ON DELETE SET NULL`, so a deleted table leaves them with a null
- * table; those specs check that side once the tables exist.
+ * reference `venue_tables` with `ON DELETE SET NULL`, so a deleted table leaves them with a null table (checked
+ * below for reservations; the guest-profile spec checks its side when profiles land).
  */
 describe('tables: /api/tables', () => {
   const spec = catalogSpec();
@@ -39,6 +40,23 @@ describe('tables: /api/tables', () => {
     expect(await spec.server.db.knex('venue_tables').where('id', created.body.id)).to.have.length(0);
     expect((await staff().get(`/api/tables/${created.body.id}`)).status).to.equal(404);
     expect((await staff().delete(`/api/tables/${created.body.id}`)).status).to.equal(404);
+  });
+
+  it('deletes a table a reservation sits at: the reservation stays, its table becomes null (spec §2.3)', async () => {
+    const table = (await staff().post('/api/tables', { code: 'FK1', zone: 'VIP', seats: 6 })).body;
+    const { event, offer } = await bookableEvent(spec.server.db.knex);
+    const held = await as({ 'x-forwarded-for': '203.0.113.77' }).post('/api/public/reservations', { eventSlug: event.slug, offerCode: offer.code, guestCount: 2, contact: contact(77) });
+    expect(held.status).to.equal(201);
+    const knex = spec.server.db.knex;
+    await knex('reservations').where('reference', held.body.reference).update({ table_id: table.id });
+    const seated = await knex('reservations').where('table_id', table.id);
+    expect(seated).to.have.length(1);
+
+    expect((await staff().delete(`/api/tables/${table.id}`)).status).to.equal(204);
+    const after = await knex('reservations').where('id', seated[0].id).first();
+    expect(after, 'the reservation is kept').to.exist;
+    expect(after.table_id).to.equal(null);
+    expect(after.status).to.equal('HELD');
   });
 
   it('takes API keys with tables:read / tables:write for their own operations only', async () => {
