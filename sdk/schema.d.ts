@@ -1407,6 +1407,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CRM customers, newest first; search by name, e-mail, phone or reservation reference.
+         * @description Ordered by creation time (newest first), then id. `q` matches, case-insensitively, a part of the name,
+         *     the current e-mail, the phone, or a reference of one of the customer's reservations. Soft-deleted
+         *     customers are left out unless `includeDeleted=true`.
+         */
+        get: operations["listCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customers/{customerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One customer with its booking history and e-mail history.
+         * @description Bookings newest first, at most 50 (`bookingsTotal` counts them all); e-mail addresses by first use.
+         *     A soft-deleted customer is still readable (`isDeleted: true`).
+         */
+        get: operations["getCustomer"];
+        put?: never;
+        post?: never;
+        /**
+         * Soft-delete a customer (history kept; idempotent).
+         * @description Marks the customer deleted (`isDeleted`, `deletedAt`); reservations and e-mail history stay. Deleting a
+         *     deleted customer answers 204 again. A later booking with the same e-mail creates a new live customer; the
+         *     deleted one is never brought back.
+         */
+        delete: operations["deleteCustomer"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a customer's contact fields.
+         * @description A new e-mail is stored trimmed, compared in lower case, and added to the e-mail history. An address
+         *     another live customer has is 409 `email_taken`; a soft-deleted customer cannot be changed (409
+         *     `customer_deleted`).
+         */
+        patch: operations["updateCustomer"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2168,6 +2225,49 @@ export interface components {
             leadReference: components["schemas"]["LeadReference"];
             /** Format: date-time */
             expiresAt: string;
+        };
+        /**
+         * @description A CRM customer (keyed by its normalized e-mail among live rows). Deleted ones keep their history.
+         * @example {
+         *       "id": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "honorific": "Ms",
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "phone": "+84 90 123 4567",
+         *       "locale": "vi",
+         *       "isDeleted": false,
+         *       "deletedAt": null,
+         *       "createdAt": "2026-11-20T09:15:00.000Z",
+         *       "updatedAt": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        Customer: {
+            /** Format: uuid */
+            id: string;
+            honorific: string | null;
+            name: string;
+            email: string;
+            phone: string | null;
+            locale: string | null;
+            isDeleted: boolean;
+            /** Format: date-time */
+            deletedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        CustomerPage: {
+            items: components["schemas"]["Customer"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description The customer with its booking history (newest first, at most 50) and every e-mail address it had. */
+        CustomerDetail: {
+            customer: components["schemas"]["Customer"];
+            bookings: components["schemas"]["CustomerBooking"][];
+            /** @description All reservations of the customer (the list is capped). */
+            bookingsTotal: number;
+            emails: components["schemas"]["CustomerEmailAddress"][];
         };
         /**
          * @description A published show, its text in one locale.
@@ -3272,6 +3372,62 @@ export interface components {
          * @example 3q2-7wN0bX8dYw2mKp4sT7uVn1cR5eH6aZ9yJ0kLmNo
          */
         ReservationToken: string;
+        /**
+         * @description One reservation of the customer (booking history).
+         * @example {
+         *       "id": "8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *       "reference": "VN-7K2M9Q",
+         *       "status": "CONFIRMED",
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "eventStartsAt": "2026-12-05T12:30:00.000Z",
+         *       "showTitle": "Saigon Nights",
+         *       "guestCount": 2,
+         *       "totalVnd": 3564000,
+         *       "createdAt": "2026-11-20T09:15:00.000Z"
+         *     }
+         */
+        CustomerBooking: {
+            /** Format: uuid */
+            id: string;
+            /** @example VN-7K2M9Q */
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            eventSlug: string | null;
+            eventStartsAt: components["schemas"]["Timestamp"];
+            /** @description The show's title in the default locale. */
+            showTitle: string;
+            guestCount: number;
+            /** @description Whole VND. */
+            totalVnd: number;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description One address the customer ever had (`customer_emails`).
+         * @example {
+         *       "email": "lan.nguyen@example.com",
+         *       "firstSeenAt": "2026-11-20T09:15:00.000Z",
+         *       "lastSeenAt": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        CustomerEmailAddress: {
+            email: string;
+            firstSeenAt: components["schemas"]["Timestamp"];
+            lastSeenAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Contact fields to change; `null` clears an optional one.
+         * @example {
+         *       "email": "lan.nguyen@example.vn",
+         *       "phone": "+84 91 555 0000"
+         *     }
+         */
+        CustomerUpdate: {
+            honorific?: components["schemas"]["Honorific"] | null;
+            name?: components["schemas"]["GuestName"];
+            email?: components["schemas"]["GuestEmail"];
+            phone?: components["schemas"]["GuestPhone"] | null;
+            locale?: components["schemas"]["GuestLocale"] | null;
+        };
     };
     responses: {
         /** @description Malformed input; `errors` names each failing field (`body_too_deep` for JSON nested more than 64 levels). */
@@ -6149,6 +6305,125 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listCustomers: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive search in name, e-mail, phone and reservation references. */
+                q?: string;
+                /** @description Also list soft-deleted customers (default false). */
+                includeDeleted?: boolean;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of customers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or already deleted). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];

@@ -3,6 +3,7 @@ import { BASE_POLICY, type PolicyEntry } from '../http/policy.ts';
 import * as accounts from './accounts/handlers.ts';
 import * as apiKeys from './apiKeys/handlers.ts';
 import * as commercialSetup from './commercialSetup/handlers.ts';
+import * as customers from './customers/handlers.ts';
 import * as auth from './auth/handlers.ts';
 import * as booking from './booking/handlers.ts';
 import * as bookingPolicy from './booking/policy.ts';
@@ -50,6 +51,7 @@ export const MODULES: Record<string, Module> = {
   showEvents: { handlers: showEvents.handlers },
   catalog: { handlers: catalog.handlers, policy: catalogPolicy.policy },
   booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
+  customers: { handlers: customers.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -70,6 +72,7 @@ const typed: OperationHandlers = {
   ...showEvents.handlers,
   ...catalog.handlers,
   ...booking.handlers,
+  ...customers.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

@@ -1,0 +1,34 @@
+import type { OperationHandlers } from '../../http/handler.ts';
+import { json, noContent } from '../../http/handler.ts';
+import { presentCustomer, presentCustomerBooking, presentCustomerEmail } from './presenters.ts';
+import { customerDetail, deleteCustomer, listCustomers, updateCustomer } from './service.ts';
+
+export const handlers = {
+  async listCustomers(call) {
+    const { query } = call;
+    const limit = query.limit ?? 20;
+    const offset = query.offset ?? 0;
+    const page = await listCustomers(call.app.db.knex, { q: query.q, includeDeleted: query.includeDeleted ?? false, limit, offset });
+    return json(200, { items: page.items.map(presentCustomer), total: page.total, limit, offset });
+  },
+
+  async getCustomer(call) {
+    const detail = await customerDetail(call.app.db.knex, call.params.customerId);
+    const { defaultLocale } = call.app.config;
+    return json(200, {
+      customer: presentCustomer(detail.customer),
+      bookings: detail.bookings.map((row) => presentCustomerBooking(row, defaultLocale)),
+      bookingsTotal: detail.bookingsTotal,
+      emails: detail.emails.map(presentCustomerEmail),
+    });
+  },
+
+  async updateCustomer(call) {
+    return json(200, presentCustomer(await updateCustomer(call.app.db.knex, call.params.customerId, call.body)));
+  },
+
+  async deleteCustomer(call) {
+    await deleteCustomer(call.app.db.knex, call.params.customerId);
+    return noContent();
+  },
+} satisfies Partial<OperationHandlers>;
