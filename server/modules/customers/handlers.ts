@@ -1,7 +1,9 @@
 import type { OperationHandlers } from '../../http/handler.ts';
 import { json, noContent } from '../../http/handler.ts';
+import { listMessages } from '../email/service.ts';
+import { presentEmailListItem } from '../email/presenters.ts';
 import { presentCustomer, presentCustomerBooking, presentCustomerEmail } from './presenters.ts';
-import { customerDetail, deleteCustomer, listCustomers, updateCustomer } from './service.ts';
+import { customerDetail, deleteCustomer, findCustomerOrFail, listCustomers, updateCustomer } from './service.ts';
 
 export const handlers = {
   async listCustomers(call) {
@@ -25,6 +27,13 @@ export const handlers = {
 
   async updateCustomer(call) {
     return json(200, presentCustomer(await updateCustomer(call.app.db.knex, call.params.customerId, call.body)));
+  },
+
+  async listCustomerEmailMessages(call) {
+    const knex = call.app.db.knex;
+    await findCustomerOrFail(knex, call.params.customerId);
+    const page = await listMessages(knex, { customerId: call.params.customerId }, { limit: call.query.limit ?? 20, offset: call.query.offset ?? 0 });
+    return json(200, { ...page, items: page.items.map(presentEmailListItem) });
   },
 
   async deleteCustomer(call) {

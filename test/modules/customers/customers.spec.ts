@@ -14,7 +14,7 @@ describe('customers: /api/customers', () => {
   let ip = 10;
 
   /** Books `guests` seats for the contact through the public API; answers the created reservation. */
-  async function book(who: ReturnType<typeof contact>, guests = 2) {
+  async function book(who: Record<string, unknown>, guests = 2) {
     const { event, offer } = await bookableEvent(spec.server.db.knex);
     const res = await as({ 'x-forwarded-for': `203.0.113.${ip++}` }).post('/api/public/reservations', { eventSlug: event.slug, offerCode: offer.code, guestCount: guests, contact: who });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -175,5 +175,45 @@ describe('customers: /api/customers', () => {
     expect(old.bookingsTotal).to.equal(1);
     const both = await staff().get('/api/customers?q=guest151@&includeDeleted=true');
     expect(both.body.items.map((c: { id: string }) => c.id)).to.deep.equal([live, id]);
+  });
+});
+
+describe('customers: /api/customers/{customerId}/emails', () => {
+  const spec = catalogSpec();
+  const as = spec.as;
+
+  it("lists the ledger rows sent to the customer, newest first, paged; 401 anonymous, 404 unknown", async () => {
+    const knex = spec.server.db.knex;
+    const [customer] = await knex('customers').insert({ name: 'Mail Guest', email: 'mail.guest@example.com', email_normalized: 'mail.guest@example.com' }).returning('id');
+    const [other] = await knex('customers').insert({ name: 'Other', email: 'other.mail@example.com', email_normalized: 'other.mail@example.com' }).returning('id');
+    const row = (customerId: string, subject: string, at: string) => ({
+      to_address: 'mail.guest@example.com',
+      from_address: 'venue@example.com',
+      subject,
+      template: 'reservation-confirmation',
+      locale: 'en',
+      customer_id: customerId,
+      html_body: '<p>secret body</p>',
+      text_body: 'secret body',
+      created_at: at,
+    });
+    await knex('email_messages').insert([
+      row(customer.id, 'Older', '2026-11-01T10:00:00Z'),
+      row(customer.id, 'Newer', '2026-11-02T10:00:00Z'),
+      row(other.id, 'Not yours', '2026-11-03T10:00:00Z'),
+    ]);
+    const staff = as(spec.callers.staff);
+    const res = await staff.get(`/api/customers/${customer.id}/emails`);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ total: 2, limit: 20, offset: 0 });
+    expect(res.body.items.map((m: { subject: string }) => m.subject)).to.deep.equal(['Newer', 'Older']);
+    expect(res.body.items[0]).to.not.have.any.keys('htmlBody', 'textBody');
+    expect(res.body.items[0].customerId).to.equal(customer.id);
+    const page = await staff.get(`/api/customers/${customer.id}/emails?limit=1&offset=1`);
+    expect(page.body.items.map((m: { subject: string }) => m.subject)).to.deep.equal(['Older']);
+    expect(page.body.total).to.equal(2);
+
+    expect((await as({}).get(`/api/customers/${customer.id}/emails`)).status).to.equal(401);
+    expect((await staff.get(`/api/customers/${MISSING_ID}/emails`)).status).to.equal(404);
   });
 });
