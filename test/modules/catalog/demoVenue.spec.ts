@@ -3,6 +3,7 @@ import { unwrap, type VenueClient } from '../../../sdk/index.ts';
 import { DEMO_SHOWS, DEMO_WEEKS, seed } from '../../../seed/index.ts';
 import { addDays, localToday } from '../../../server/catalog/venueTime.ts';
 import { startTestServer, SUPERUSER_TOKEN, type TestResponse, type TestServer } from '../../helpers/server.ts';
+import { keysOf, STAFF_ONLY_KEYS } from './fixtures.ts';
 
 /**
  * The quality bar of issue 8: the public catalog of the demo venue (seeded as `npm start` seeds it, through the
@@ -16,44 +17,6 @@ const CANCEL_REASON = 'CANCELREASON-frob-0815';
 const DRAFT_TITLE = 'DRAFTTITLE-grault-42';
 const DRAFT_SLUG = 'draft-grault-show';
 const LOCALES = ['en', 'vi'];
-
-/** Keys only staff views have (the public presenters name events by slug and state, offers by code). */
-const STAFF_ONLY_KEYS = new Set([
-  'id',
-  'showId',
-  'eventId',
-  'capacity',
-  'seatsTaken',
-  'staffNotes',
-  'cancellationReason',
-  'cancelledAt',
-  'completedAt',
-  'salesOpen',
-  'status',
-  'canonical',
-  'sortOrder',
-  'salesStartsAt',
-  'salesEndsAt',
-  'imageBlobIds',
-  'untranslated',
-  'publishedAt',
-  'archivedAt',
-  'createdAt',
-  'updatedAt',
-  'fulfillmentItemId',
-]);
-
-/** Every key of a JSON value, at any depth. */
-function keysOf(value: unknown, found = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) for (const item of value) keysOf(item, found);
-  else if (value && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      found.add(key);
-      keysOf(inner, found);
-    }
-  }
-  return found;
-}
 
 describe('public catalog of the demo venue: no staff-only field or text', () => {
   let server: TestServer;
