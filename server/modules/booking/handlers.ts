@@ -3,7 +3,9 @@ import { json } from '../../http/handler.ts';
 import { NotFound } from '../../http/problem.ts';
 import { holdReservation } from './commands/holdReservation.ts';
 import { presentGuestReservation } from './presenters.ts';
-import { bookingLimits, cancelByGuest, captureLead, reservationForGuest, throttle } from './service.ts';
+import { cancelByGuest } from './commands/cancelByGuest.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from './events.ts';
+import { bookingLimits, captureLead, reservationForGuest, throttle } from './service.ts';
 
 /** Unknown reference, wrong token, missing token: one answer, so nothing says whether a reference exists. */
 const NoSuchReservation = () => NotFound('No such reservation, or the token does not open it.');
@@ -29,6 +31,7 @@ export const handlers = {
     await throttle(bookingLimits(call.app).holds, call.ip);
     const { siteLocales, defaultLocale } = call.app.config;
     const answer = await holdReservation(call.app.db.knex, call.app.jobs, call.body, key, { siteLocales, defaultLocale });
+    if (answer.reservationId) await captureBusinessEvent(call.app, BUSINESS_EVENTS.reservationCreated, answer.reservationId);
     return json(201, answer.body, { 'Cache-Control': 'no-store', ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
   },
 
@@ -39,7 +42,7 @@ export const handlers = {
   },
 
   async cancelPublicReservation(call) {
-    const row = await cancelByGuest(call.app.db.knex, call.params.reference, token(call), call.body?.reason);
+    const row = await cancelByGuest(call.app, call.params.reference, token(call), call.body?.reason);
     if (!row) throw NoSuchReservation();
     return json(200, presentGuestReservation(row, await presentation(call)), { 'Cache-Control': 'no-store' });
   },

@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import type { ShowEventStatus } from '../showEvents/models.ts';
 import type { BookingPath } from '../offers/models.ts';
 import { seatsTakenSql } from '../../catalog/availability.ts';
-import { quote } from '../../catalog/pricing.ts';
 import type { AppContext } from '../../context.ts';
 import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
 import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
+import { priceBooking } from './adjustments.ts';
 import { digest, newAccessToken, newLeadReference, newReservationReference, normalizeReference, tokenMatches } from './tokens.ts';
 
 /**
@@ -198,10 +198,10 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
   if (left <= 0) throw Conflict('sold_out', 'The event is sold out.');
   if (left < input.guestCount) throw Conflict('not_enough_seats', `Only ${left} seats are left.`);
 
-  const price = quote(offer.price_per_guest_vnd, input.guestCount, {
-    serviceChargePercent: Number(setup.service_charge_percent),
-    vatPercent: Number(setup.vat_percent),
-  });
+  const { price, columns, adjustments } = await priceBooking(
+    { trx, input, event, offer, guestCount: input.guestCount, subtotalVnd: offer.price_per_guest_vnd * input.guestCount, now },
+    { serviceChargePercent: Number(setup.service_charge_percent), vatPercent: Number(setup.vat_percent) },
+  );
   const accessToken = newAccessToken();
   const reference = await freeReference(trx);
   const [row] = await trx('reservations')
@@ -216,7 +216,7 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
       hold_expires_at: new Date(now.getTime() + Number(setup.hold_minutes) * 60_000),
       price_per_guest_vnd: price.pricePerGuestVnd,
       subtotal_vnd: price.subtotalVnd,
-      discount_vnd: 0,
+      discount_vnd: price.discountVnd,
       service_charge_vnd: price.serviceChargeVnd,
       vat_vnd: price.vatVnd,
       total_vnd: price.totalVnd,
@@ -235,10 +235,12 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
       referral_code: input.referral?.code ?? null,
       referral_link_slug: input.referral?.linkSlug ?? null,
       referral_partner_slug: input.referral?.partnerSlug ?? null,
+      ...columns,
       created_at: now,
       updated_at: now,
     })
     .returning(['id']);
+  for (const adjustment of adjustments) await adjustment.afterInsert?.(row.id);
   return { reservationId: row.id, accessToken };
 }
 
@@ -372,31 +374,6 @@ export function effectiveStatus(row: Pick<ReservationView, 'status' | 'hold_expi
 
 /** Until when the guest may cancel: the event's start − the setup's cancellation window. */
 export const cancellableUntil = (startsAt: Date, windowHours: number) => new Date(new Date(startsAt).getTime() - windowHours * 3_600_000);
-
-/**
- * The guest cancels (HELD or CONFIRMED, before the cancellation window closes). Cancelling a cancelled
- * reservation answers it as it is (idempotent). Returns undefined when the token does not open the reservation.
- */
-export async function cancelByGuest(knex: Knex, rawReference: string, token: string | undefined, reason: string | undefined, now = new Date()): Promise<ReservationView | undefined> {
-  const found = await reservationForGuest(knex, rawReference, token);
-  if (!found) return undefined;
-  await knex.transaction(async (trx) => {
-    const row = await trx('reservations').where({ id: found.id }).forUpdate().first('status', 'hold_expires_at');
-    if (row.status === 'CANCELLED') return;
-    const status = effectiveStatus(row, now);
-    if (status !== 'HELD' && status !== 'CONFIRMED') {
-      throw Conflict('reservation_not_cancellable', `A ${status.toLowerCase()} reservation cannot be cancelled.`);
-    }
-    const setup = await trx('commercial_setup').where({ id: 1 }).first('cancellation_window_hours');
-    if (now >= cancellableUntil(found.event_starts_at, Number(setup.cancellation_window_hours))) {
-      throw Conflict('cancellation_window_closed', 'The cancellation window for this event has closed.');
-    }
-    await trx('reservations')
-      .where({ id: found.id })
-      .update({ status: 'CANCELLED', cancelled_at: now, cancelled_by: 'GUEST', cancellation_reason: reason ?? null, hold_expires_at: null, updated_at: now });
-  });
-  return reservationById(knex, found.id);
-}
 
 // ---- hold expiry ------------------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ export const HOLD_ROUTE = 'POST /api/public/reservations';
 /** A key is remembered this long. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
-export type HoldAnswer = { status: 201; body: ReturnType<typeof presentGuestReservation> & { accessToken: string }; replayed: boolean };
+export type HoldAnswer = { status: 201; body: ReturnType<typeof presentGuestReservation> & { accessToken: string }; replayed: boolean; /** Only for a new hold (a replay writes nothing). */ reservationId?: string };
 
 /** JSON with object keys sorted: the same body hashes the same whatever its key order. */
 function canonical(value: unknown): string {
@@ -81,6 +81,6 @@ export async function holdReservation(knex: Knex, jobs: Pick<JobEngine, 'enqueue
         created_at: now,
       });
     }
-    return { status: 201 as const, body, replayed: false };
+    return { status: 201 as const, body, replayed: false, reservationId };
   });
 }

@@ -1,0 +1,39 @@
+/**
+ * The agent's interface (issue 10): one agent, used by every entry point — the website chat (streaming), the
+ * demo route, the chat-platform webhook, the WhatsApp webhook. Entry points other than the website stream call
+ * `reply`; they never see how it is made (offline grounded model or Mistral, tools over HTTP, link audit).
+ */
+export type AssistantChannel = 'web' | 'demo' | 'facebook' | 'messenger' | 'instagram' | 'whatsapp' | 'telegram';
+
+export interface AssistantMessage {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+export interface AssistantTurn {
+  /** The conversation so far, oldest first; the last one is the guest's question. */
+  messages: AssistantMessage[];
+  /** A site locale (`en`, `vi`); the agent answers in it. */
+  locale: string;
+  channel: AssistantChannel;
+  /** Aborts generation (a disconnected client, a shutdown). */
+  abortSignal?: AbortSignal;
+  /** Correlates the turn's logs and observability events. */
+  traceId?: string;
+}
+
+export interface LinkAudit {
+  /** Internal links of the answer that are not public routes. */
+  invalid: string[];
+}
+
+export interface AssistantReply {
+  text: string;
+  /** Absolute URLs the answer links to (every one a public route). */
+  links: string[];
+  audit: LinkAudit;
+}
+
+export interface Assistant {
+  reply(turn: AssistantTurn): Promise<AssistantReply>;
+}

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import { breakdown, type PriceBreakdown } from '../../catalog/pricing.ts';
+import type { HoldInput } from './service.ts';
+
+/**
+ * What changes a booking's price besides the offer and the commercial setup: a promo code (issue 13), a voucher
+ * (issue 13), a referral attribution (issue 12). Each module registers one adjustment at import; a hold (and a
+ * staff re-pricing) runs them all inside its transaction and prices the booking with the sum
+ * (server/catalog/pricing.ts `breakdown`):
+ *
+ * - `discountVnd` comes off the subtotal before the service charge and VAT (promo, referral);
+ * - `creditVnd` comes off the total after VAT (a voucher's stored value).
+ *
+ * An adjustment that refuses the request (an unknown or expired code) throws a 4xx problem; one that does not
+ * apply returns null. `columns` are written on the reservation row (e.g. `promo_code_id`); `afterInsert` runs
+ * once the row exists, in the same transaction (redemption rows, voucher balance).
+ */
+export type AdjustmentKind = 'promo' | 'referral' | 'voucher';
+
+export interface AdjustmentContext {
+  trx: Knex.Transaction;
+  input: HoldInput;
+  event: { id: string; show_id: string; starts_at: Date };
+  offer: { id: string; code: string; show_id: string | null; price_per_guest_vnd: number };
+  guestCount: number;
+  subtotalVnd: number;
+  now: Date;
+}
+
+export interface Adjustment {
+  kind: AdjustmentKind;
+  discountVnd?: number;
+  creditVnd?: number;
+  columns?: Record<string, unknown>;
+  afterInsert?: (reservationId: string) => Promise<void>;
+}
+
+export type AdjustmentProvider = (context: AdjustmentContext) => Promise<Adjustment | null>;
+
+const providers = new Map<string, AdjustmentProvider>();
+
+/** Registers a provider once per name (at import); returns its removal (tests). */
+export function registerPriceAdjustment(name: string, provider: AdjustmentProvider): () => void {
+  if (providers.has(name)) throw new Error(`price adjustment ${name} is already registered`);
+  providers.set(name, provider);
+  return () => {
+    if (providers.get(name) === provider) providers.delete(name);
+  };
+}
+
+export interface PricedBooking {
+  price: PriceBreakdown;
+  /** The reservation columns: the amounts by kind and whatever the adjustments set. */
+  columns: Record<string, unknown>;
+  adjustments: Adjustment[];
+}
+
+/** Runs every registered adjustment (in registration order) and prices the booking with their sum. */
+export async function priceBooking(context: AdjustmentContext, rules: { serviceChargePercent: number; vatPercent: number }): Promise<PricedBooking> {
+  const adjustments: Adjustment[] = [];
+  for (const provider of providers.values()) {
+    const adjustment = await provider(context);
+    if (adjustment) adjustments.push(adjustment);
+  }
+  const sum = (kind: AdjustmentKind, field: 'discountVnd' | 'creditVnd') =>
+    adjustments.filter((a) => a.kind === kind).reduce((total, a) => total + Math.max(0, Math.round(a[field] ?? 0)), 0);
+  const promo = sum('promo', 'discountVnd');
+  const referral = sum('referral', 'discountVnd');
+  const voucher = adjustments.reduce((total, a) => total + Math.max(0, Math.round(a.creditVnd ?? 0)), 0);
+  const price = breakdown(context.offer.price_per_guest_vnd, context.guestCount, rules, { discountVnd: promo + referral, creditVnd: voucher });
+  // Capped amounts are shared out in order: promo first, then referral.
+  const promoApplied = Math.min(promo, price.discountVnd);
+  const columns: Record<string, unknown> = Object.assign(
+    {
+      promo_discount_vnd: promoApplied,
+      referral_discount_vnd: price.discountVnd - promoApplied,
+      voucher_credit_vnd: price.creditVnd,
+    },
+    ...adjustments.map((a) => a.columns ?? {}),
+  );
+  return { price, columns, adjustments };
+}

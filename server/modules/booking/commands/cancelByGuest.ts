@@ -1,0 +1,32 @@
+import type { AppContext } from '../../../context.ts';
+import { Conflict } from '../../../http/problem.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../events.ts';
+import { cancelReservation, inTransition } from '../lifecycle.ts';
+import { cancellableUntil, reservationById, reservationForGuest, type ReservationView } from '../service.ts';
+
+/**
+ * The guest cancels with its token: HELD or CONFIRMED, before the cancellation window closes (409
+ * `cancellation_window_closed` after). Cancelling a cancelled reservation answers it as it is (idempotent). The
+ * shared transition runs the registered effects (refund requests for what was paid). Returns undefined when the
+ * token does not open the reservation; `reservation cancelled` after commit.
+ */
+export async function cancelByGuest(app: AppContext, rawReference: string, token: string | undefined, reason: string | undefined, now = new Date()): Promise<ReservationView | undefined> {
+  const found = await reservationForGuest(app.db.knex, rawReference, token);
+  if (!found) return undefined;
+  await inTransition(
+    app,
+    'GUEST',
+    async (ctx) => {
+      if (found.status !== 'CANCELLED') {
+        const setup = await ctx.trx('commercial_setup').where({ id: 1 }).first('cancellation_window_hours');
+        if (now >= cancellableUntil(found.event_starts_at, Number(setup.cancellation_window_hours))) {
+          throw Conflict('cancellation_window_closed', 'The cancellation window for this event has closed.');
+        }
+      }
+      const { changed } = await cancelReservation(ctx, found.id, { by: 'GUEST', reason: reason ?? null });
+      if (changed) ctx.afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.reservationCancelled, found.id, { cancelled_by: 'GUEST' }));
+    },
+    now,
+  );
+  return reservationById(app.db.knex, found.id);
+}

@@ -1,0 +1,90 @@
+import type { Knex } from 'knex';
+import { toLocal } from '../../catalog/venueTime.ts';
+import type { AppContext } from '../../context.ts';
+
+/**
+ * Business events of booking (spec §6.1–6.2): the names, and the properties of one reservation they carry.
+ * Property keys are snake_case (PostHog's convention). Allow-listed: never a name, an e-mail, a phone, a note, a
+ * token or a payment's gateway ids — only what describes the booking (show, date, amount, path, party size,
+ * referral attribution, the reservation's reference).
+ *
+ * Commands call `captureBusinessEvent` from an after-commit task, so an event exists only for what was saved.
+ */
+export const BUSINESS_EVENTS = {
+  reservationCreated: 'reservation created',
+  checkoutStarted: 'checkout started',
+  paymentCompleted: 'payment completed',
+  paymentFailed: 'payment failed',
+  reservationCancelled: 'reservation cancelled',
+  refundProcessed: 'refund processed',
+  inquirySubmitted: 'inquiry submitted',
+  operatorCheckInCompleted: 'operator check-in completed',
+} as const;
+export type BusinessEvent = (typeof BUSINESS_EVENTS)[keyof typeof BUSINESS_EVENTS];
+
+export interface ReservationEventProperties {
+  reservation_reference: string;
+  show_code: string;
+  show_slug: string;
+  /** The event's local date and time in VENUE_TIMEZONE (`2026-12-05`, `19:30`). */
+  event_date: string;
+  event_time: string;
+  amount_vnd: number;
+  booking_path: string;
+  guest_count: number;
+  has_referral: boolean;
+  referral_code?: string;
+  referral_partner_type?: string;
+  referral_channel?: string;
+  referral_discount_vnd?: number;
+  [extra: string]: unknown;
+}
+
+interface EventRow {
+  reference: string;
+  total_vnd: number;
+  guest_count: number;
+  booking_path: string;
+  referral_code: string | null;
+  analytics_distinct_id: string | null;
+  show_code: string;
+  show_slug: string;
+  starts_at: Date;
+}
+
+/** The reservation's event properties and the distinct id to send them under (the guest's analytics id, else the reference). */
+export async function reservationEventSubject(knex: Knex, reservationId: string, timezone: string): Promise<{ distinctId: string; properties: ReservationEventProperties } | undefined> {
+  const row = (await knex('reservations as r')
+    .join('show_events as e', 'e.id', 'r.show_event_id')
+    .join('shows as s', 's.id', 'e.show_id')
+    .where('r.id', reservationId)
+    .first('r.reference', 'r.total_vnd', 'r.guest_count', 'r.booking_path', 'r.referral_code', 'r.analytics_distinct_id', 's.code as show_code', 's.slug as show_slug', 'e.starts_at')) as
+    | EventRow
+    | undefined;
+  if (!row) return undefined;
+  const local = toLocal(new Date(row.starts_at), timezone);
+  const properties: ReservationEventProperties = {
+    reservation_reference: row.reference,
+    show_code: row.show_code,
+    show_slug: row.show_slug,
+    event_date: local.date,
+    event_time: local.time,
+    amount_vnd: row.total_vnd,
+    booking_path: row.booking_path,
+    guest_count: row.guest_count,
+    has_referral: row.referral_code !== null,
+    ...(row.referral_code !== null ? { referral_code: row.referral_code } : {}),
+  };
+  return { distinctId: row.analytics_distinct_id ?? `reservation:${row.reference}`, properties };
+}
+
+/**
+ * Sends `event` for one reservation with its properties and `extra` (e.g. `payment_gateway`, `payment_status`).
+ * Reads after the commit, outside the command's transaction; does nothing at all when analytics is off.
+ */
+export async function captureBusinessEvent(app: AppContext, event: BusinessEvent, reservationId: string, extra: Record<string, unknown> = {}): Promise<void> {
+  if (!app.analytics.enabled) return;
+  const subject = await reservationEventSubject(app.db.knex, reservationId, app.config.venueTimezone);
+  if (!subject) return;
+  app.analytics.capture({ distinctId: subject.distinctId, event, properties: { ...subject.properties, ...extra } });
+}

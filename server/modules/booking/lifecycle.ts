@@ -1,0 +1,253 @@
+import type { Knex } from 'knex';
+import type { AppContext } from '../../context.ts';
+import { Conflict, NotFound } from '../../http/problem.ts';
+import { recordEmail } from '../email/service.ts';
+import type { CancellationActor } from '../showEvents/cancellationHooks.ts';
+import { effectiveStatus, seatsTakenOf, type ReservationStatus } from './service.ts';
+import { digest, newAccessToken } from './tokens.ts';
+
+/**
+ * A reservation's state machine (DOMAIN.md "Booking") and the transitions every entry point shares: the guest's
+ * cancel, the payment callback's confirm, staff confirm/cancel/no-show, the batch update, a cancelled event.
+ *
+ *   HELD → CONFIRMED | EXPIRED | CANCELLED;  CONFIRMED → CHECKED_IN | CANCELLED | NO_SHOW.
+ *
+ * Anything else is 409 `illegal_transition` (`reservation_not_cancellable` for a cancel, the code guests see). Each function acts inside the caller's transaction (`ctx.trx`) and
+ * locks what it changes; lock order is always show event → reservation → payment, so two commands never wait on
+ * each other in a cycle. Other modules attach their part of a transition with `onReservationStatus` (payments:
+ * refund requests on CANCELLED; the waiting list: seats freed), run in the same transaction.
+ */
+
+export const TRANSITIONS: Readonly<Record<ReservationStatus, readonly ReservationStatus[]>> = Object.freeze({
+  HELD: ['CONFIRMED', 'EXPIRED', 'CANCELLED'],
+  CONFIRMED: ['CHECKED_IN', 'CANCELLED', 'NO_SHOW'],
+  CHECKED_IN: [],
+  CANCELLED: [],
+  EXPIRED: [],
+  NO_SHOW: [],
+});
+
+export const canTransition = (from: ReservationStatus, to: ReservationStatus) => TRANSITIONS[from].includes(to);
+
+export function illegalTransition(from: ReservationStatus, to: ReservationStatus) {
+  return Conflict('illegal_transition', `A ${from.toLowerCase().replace('_', '-')} reservation cannot become ${to.toLowerCase().replace('_', '-')}.`);
+}
+
+export function assertTransition(from: ReservationStatus, to: ReservationStatus): void {
+  if (!canTransition(from, to)) throw illegalTransition(from, to);
+}
+
+/** Who acts: a staff member or key (an actor), the guest with its token, or the system (jobs, callbacks). */
+export type TransitionActor = CancellationActor | 'GUEST' | 'SYSTEM';
+
+export const actorLabel = (actor: TransitionActor): string =>
+  typeof actor === 'string' ? actor : (actor.accountId ?? (actor.apiKeyId ? `api-key:${actor.apiKeyId}` : 'superuser-token'));
+
+export interface TransitionContext {
+  trx: Knex.Transaction;
+  app: AppContext;
+  actor: TransitionActor;
+  now: Date;
+  /** Runs `task` once the transaction has committed (business events, anything outside the database). */
+  afterCommit(task: () => void | Promise<void>): void;
+}
+
+/** Collects after-commit tasks for a command and runs them once it has committed (a failing task is logged). */
+export class AfterCommit {
+  private readonly tasks: Array<() => void | Promise<void>> = [];
+  readonly add = (task: () => void | Promise<void>) => {
+    this.tasks.push(task);
+  };
+  async run(app: AppContext): Promise<void> {
+    for (const task of this.tasks.splice(0)) {
+      try {
+        await task();
+      } catch (err) {
+        app.logger.error({ err }, 'an after-commit task failed');
+      }
+    }
+  }
+}
+
+/** Runs `work` in a transaction with a TransitionContext; its after-commit tasks run once it has committed. */
+export async function inTransition<T>(app: AppContext, actor: TransitionActor, work: (ctx: TransitionContext) => Promise<T>, now = new Date()): Promise<T> {
+  const after = new AfterCommit();
+  const result = await app.db.knex.transaction((trx) => work({ trx, app, actor, now, afterCommit: after.add }));
+  await after.run(app);
+  return result;
+}
+
+// ---- effects other modules attach ------------------------------------------------------------------------
+
+export interface StatusEffectContext extends TransitionContext {
+  reservationId: string;
+  from: ReservationStatus;
+  to: ReservationStatus;
+  reason: string | null;
+}
+
+export type StatusEffect = (context: StatusEffectContext) => Promise<void>;
+
+const effects = new Map<string, { to: ReservationStatus; effect: StatusEffect }>();
+
+/** Adds `effect` to every transition into `to` (registered once per name, at import); returns its removal. */
+export function onReservationStatus(to: ReservationStatus, name: string, effect: StatusEffect): () => void {
+  if (effects.has(name)) throw new Error(`reservation status effect ${name} is already registered`);
+  const entry = { to, effect };
+  effects.set(name, entry);
+  return () => {
+    if (effects.get(name) === entry) effects.delete(name);
+  };
+}
+
+async function runEffects(context: StatusEffectContext): Promise<void> {
+  for (const { to, effect } of effects.values()) if (to === context.to) await effect(context);
+}
+
+// ---- locking ----------------------------------------------------------------------------------------------
+
+export interface ReservationRow {
+  id: string;
+  reference: string;
+  show_event_id: string;
+  customer_id: string;
+  guest_count: number;
+  status: ReservationStatus;
+  hold_expires_at: Date | null;
+  total_vnd: number;
+  locale: string | null;
+}
+
+/** The reservation row, locked (`for update`); 404 when there is none. */
+export async function lockReservation(trx: Knex.Transaction, id: string): Promise<ReservationRow> {
+  const row = await trx('reservations').where({ id }).forUpdate().first();
+  if (!row) throw NotFound('No such reservation.');
+  return row as ReservationRow;
+}
+
+/** Locks the reservation's event row first, then the reservation (the lock order above). */
+async function lockEventThenReservation(trx: Knex.Transaction, id: string): Promise<ReservationRow> {
+  const found = await trx('reservations').where({ id }).first('show_event_id');
+  if (!found) throw NotFound('No such reservation.');
+  await trx('show_events').where({ id: found.show_event_id }).forUpdate().first('id');
+  return lockReservation(trx, id);
+}
+
+// ---- transitions ---------------------------------------------------------------------------------------------
+
+export interface ConfirmOptions {
+  by: 'PAYMENT' | 'STAFF' | 'SYSTEM';
+}
+
+export interface ConfirmResult {
+  /** False when it was already confirmed (or checked in): nothing was written. */
+  changed: boolean;
+  status: ReservationStatus;
+  /** The new check-in token (in the confirmation e-mail's QR code); only when `changed`. */
+  checkInToken?: string;
+}
+
+/**
+ * HELD → CONFIRMED: stores a fresh check-in token (hashed), ends the hold and queues the confirmation e-mail
+ * (guest's locale, QR of the token) through the ledger, in the caller's transaction. Already CONFIRMED or
+ * CHECKED_IN: unchanged. A payment that lands after the hold ran out (EXPIRED, or HELD past its expiry) still
+ * confirms when the seats are free — the event row is locked and the seats recounted — and is 409
+ * `seats_released` otherwise (the payment command then refunds). Staff cannot confirm an expired hold.
+ */
+export async function confirmReservation(ctx: TransitionContext, id: string, options: ConfirmOptions): Promise<ConfirmResult> {
+  const row = await lockEventThenReservation(ctx.trx, id);
+  if (row.status === 'CONFIRMED' || row.status === 'CHECKED_IN') return { changed: false, status: row.status };
+  const from = effectiveStatus(row, ctx.now);
+  if (from === 'EXPIRED' && options.by === 'PAYMENT') {
+    const event = await ctx.trx('show_events').where({ id: row.show_event_id }).first('capacity');
+    // A HELD row past its expiry is not counted by the availability expression, so this counts the others.
+    const taken = await seatsTakenOf(ctx.trx, row.show_event_id, ctx.now);
+    if (event.capacity - taken < row.guest_count) throw Conflict('seats_released', 'The hold ran out and its seats have been taken.');
+  } else {
+    assertTransition(from, 'CONFIRMED');
+  }
+  const checkInToken = newAccessToken();
+  await ctx
+    .trx('reservations')
+    .where({ id })
+    .update({
+      status: 'CONFIRMED',
+      confirmed_at: ctx.now,
+      confirmed_by: options.by,
+      hold_expires_at: null,
+      expired_at: null,
+      check_in_token_hash: digest(checkInToken),
+      updated_at: ctx.now,
+    });
+  await queueConfirmationEmail(ctx, id, checkInToken);
+  await runEffects({ ...ctx, reservationId: id, from: row.status, to: 'CONFIRMED', reason: null });
+  return { changed: true, status: 'CONFIRMED', checkInToken };
+}
+
+/** The confirmation e-mail (booking details, QR of `checkInToken`) in the guest's locale, through the ledger. */
+export async function queueConfirmationEmail(ctx: Pick<TransitionContext, 'trx' | 'app'>, id: string, checkInToken: string): Promise<void> {
+  const details = await ctx
+    .trx('reservations as r')
+    .join('customers as c', 'c.id', 'r.customer_id')
+    .join('show_events as e', 'e.id', 'r.show_event_id')
+    .join('shows as s', 's.id', 'e.show_id')
+    .where('r.id', id)
+    .first('r.reference', 'r.guest_count', 'r.total_vnd', 'r.locale', 'r.customer_id', 'c.name', 'c.email', 'c.honorific', 's.title', 'e.starts_at');
+  const locale = details.locale ?? ctx.app.config.defaultLocale;
+  const title = details.title as Record<string, string>;
+  await recordEmail(
+    ctx.trx,
+    {
+      template: 'reservation-confirmation',
+      to: details.email,
+      locale,
+      customerId: details.customer_id,
+      reservationId: id,
+      data: {
+        guestName: [details.honorific, details.name].filter(Boolean).join(' '),
+        showName: title[locale] ?? title[ctx.app.config.defaultLocale] ?? Object.values(title)[0] ?? '',
+        startsAt: details.starts_at,
+        partySize: details.guest_count,
+        totalVnd: details.total_vnd,
+        reservationReference: details.reference,
+        checkInToken,
+      },
+    },
+    { enqueue: (queue, data, options) => ctx.app.jobs.enqueue(queue, data, options), emailFrom: ctx.app.config.emailFrom },
+  );
+}
+
+export interface CancelOptions {
+  by: 'GUEST' | 'STAFF' | 'SYSTEM';
+  reason?: string | null;
+}
+
+/**
+ * HELD or CONFIRMED → CANCELLED, then the registered CANCELLED effects (refund requests for what was paid, the
+ * waiting list). Already CANCELLED: unchanged (`changed: false`), so retries and a re-run event cancellation
+ * are harmless. The cancellation window is the guest entry point's rule, not this one's.
+ */
+export async function cancelReservation(ctx: TransitionContext, id: string, options: CancelOptions): Promise<{ changed: boolean; from: ReservationStatus }> {
+  const row = await lockReservation(ctx.trx, id);
+  if (row.status === 'CANCELLED') return { changed: false, from: row.status };
+  const from = effectiveStatus(row, ctx.now);
+  if (!canTransition(from, 'CANCELLED')) throw Conflict('reservation_not_cancellable', `A ${from.toLowerCase().replace('_', '-')} reservation cannot be cancelled.`);
+  await ctx
+    .trx('reservations')
+    .where({ id })
+    .update({ status: 'CANCELLED', cancelled_at: ctx.now, cancelled_by: options.by, cancellation_reason: options.reason ?? null, hold_expires_at: null, updated_at: ctx.now });
+  await runEffects({ ...ctx, reservationId: id, from, to: 'CANCELLED', reason: options.reason ?? null });
+  return { changed: true, from };
+}
+
+/** CONFIRMED → NO_SHOW, only once the event has started (409 `event_not_started` before). */
+export async function markNoShow(ctx: TransitionContext, id: string): Promise<{ changed: boolean }> {
+  const row = await lockReservation(ctx.trx, id);
+  if (row.status === 'NO_SHOW') return { changed: false };
+  assertTransition(effectiveStatus(row, ctx.now), 'NO_SHOW');
+  const event = await ctx.trx('show_events').where({ id: row.show_event_id }).first('starts_at');
+  if (new Date(event.starts_at) > ctx.now) throw Conflict('event_not_started', 'A guest can be marked a no-show only once the event has started.');
+  await ctx.trx('reservations').where({ id }).update({ status: 'NO_SHOW', no_show_at: ctx.now, updated_at: ctx.now });
+  await runEffects({ ...ctx, reservationId: id, from: 'CONFIRMED', to: 'NO_SHOW', reason: null });
+  return { changed: true };
+}
