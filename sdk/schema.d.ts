@@ -1487,6 +1487,216 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/reservations/{reference}/checkout": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token (never in the URL). */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path: {
+                reference: components["schemas"]["ReservationReference"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The guest reads the payment methods enabled now and the amount due.
+         * @description Methods: `VNPAY` when VNPay is configured (`VNPAY_TMN_CODE`, `VNPAY_HASH_SECRET`) and the commercial
+         *     setup's `paymentGateways` holds `VNPAY`; `BANK_TRANSFER` when the venue's bank account is configured
+         *     (`BANK_TRANSFER_ACCOUNT_NAME`, `BANK_TRANSFER_ACCOUNT_NUMBER`, `BANK_TRANSFER_BANK`); `PAY_AT_VENUE` when the
+         *     commercial setup's `paymentGateways` holds `CASH`. Unknown reference, wrong or missing token: the same 404.
+         */
+        get: operations["getCheckoutOptions"];
+        put?: never;
+        /**
+         * The guest starts paying for a held reservation.
+         * @description Only a `HELD` reservation whose hold has not run out can start checkout (409 `hold_expired`,
+         *     `reservation_already_confirmed`, `reservation_not_payable`; `nothing_to_pay` when nothing is due). A
+         *     method that is not enabled is 422 `payment_method_unavailable`, whose `errors[0].message` lists the
+         *     enabled ones (also `GET …/checkout`) — never a fake success.
+         *     - `VNPAY`: a new `PENDING` payment with a fresh `vnp_TxnRef` per attempt, and VNPay's signed payment URL
+         *       (HMAC-SHA512, amount × 100, `vnp_ReturnUrl` = `<PUBLIC_API_URL>/api/payments/vnpay/return`; the IPN URL
+         *       `<PUBLIC_API_URL>/api/payments/vnpay/ipn` is registered with VNPay). It expires with the hold, at most 15
+         *       minutes ahead. The IPN confirms the reservation.
+         *     - `BANK_TRANSFER`: the venue's account, the amount and a transfer reference to quote (one `PENDING`
+         *       payment per reservation and amount: asking again answers the same reference). Staff record the transfer
+         *       once it arrives (`POST /api/payments`), which confirms the reservation.
+         *     - `PAY_AT_VENUE`: instructions only. Nothing is recorded; the reservation stays `HELD` until staff confirm
+         *       it or record the payment, and its hold runs out as any other.
+         *     `checkout started` is sent after the commit (gateway, amount, no personal data).
+         */
+        post: operations["startCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/vnpay/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * VNPay sends the guest's browser back here (shows the result; changes nothing).
+         * @description Verifies the signature (constant time) and answers what VNPay says of the attempt next to our own record
+         *     of the payment (which only the IPN changes). The call is audited (`payment_callbacks`, kind `RETURN`). The
+         *     public site may call this with the query it received and render the answer.
+         */
+        get: operations["vnpayReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/vnpay/ipn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * VNPay's server-to-server payment notification (IPN).
+         * @description Always HTTP 200 with VNPay's `{RspCode, Message}`: `97` bad signature (checked in constant time, with our TMN
+         *     code), `01` no payment with that `vnp_TxnRef`, `04` the amount differs, `02` already processed (a replay
+         *     changes nothing), `00` recorded, `99` anything else. On success the payment becomes `SUCCEEDED` and the
+         *     reservation `CONFIRMED` (confirmation e-mail with the check-in QR). If the reservation can no longer take
+         *     it — cancelled meanwhile, or the hold ran out and the seats are gone (`seats_released`), or it was already
+         *     paid in full — the money stays recorded and a refund of it is requested (VNPay refund job). A failure code
+         *     marks the payment `FAILED`. Every call is audited (`payment_callbacks`, kind `IPN`).
+         *     `payment completed` / `payment failed` after the commit.
+         */
+        get: operations["vnpayIpn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payments, newest first (filters reservation, status, gateway, creation date). */
+        get: operations["listPayments"];
+        put?: never;
+        /**
+         * Record a payment received on site (cash, card) or a bank transfer that arrived.
+         * @description A `SUCCEEDED` payment of the amount received (default: what is due; more is 422 `amount_exceeds_balance`,
+         *     nothing due is 409 `nothing_to_pay`). A `BANK_TRANSFER` settles the guest's pending transfer reference when
+         *     there is one. Once nothing is due, a `HELD` reservation is confirmed (confirmation e-mail); a hold that ran
+         *     out confirms only while its seats are free (409 `seats_released` otherwise, nothing recorded). A cancelled,
+         *     no-show or unknown reservation is 409 `reservation_not_payable` / 404. `payment completed` after the commit.
+         */
+        post: operations["recordPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        /** One payment with its refunds and its audited gateway callbacks. */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/{paymentId}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund (part of) a payment.
+         * @description The payment row is locked; the amount must be at most what is left (paid − refunded − refunds still
+         *     pending: 422 `refund_exceeds_remaining`), and the payment must have succeeded (409 `payment_not_refundable`).
+         *     - VNPay payments: refunded through VNPay's refund API (signed request; full `02` or partial `03`), sent at
+         *       once, within this request. VNPay's answer decides: `SUCCEEDED`, or `FAILED` (declined; the amount is free
+         *       again). When VNPay cannot be reached or its answer cannot be trusted, the refund stays `PENDING` and the
+         *       durable `payments.vnpay-refund` job sends it again later (it is never sent twice at once).
+         *     - Cash, card on site, bank transfer: the money is handed back by staff; the refund is recorded `SUCCEEDED`.
+         *     The payment becomes `PARTIALLY_REFUNDED` or `REFUNDED`. `refund processed` (refund status, final payment
+         *     status) after the commit of a final outcome.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Refunds, newest first (filters payment, status). */
+        get: operations["listRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refunds/{refundId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff handed back the money of a pending on-site refund.
+         * @description A cancellation requests a refund of what was paid; for cash, card on site and bank transfer payments that
+         *     refund waits `PENDING` until staff give the money back and say so here (`SUCCEEDED`; the payment's status
+         *     follows; `refund processed`). Completing a completed refund answers it unchanged. A VNPay refund is sent by
+         *     the server (409 `refund_via_gateway`); a failed one is 409 `refund_not_pending`.
+         */
+        post: operations["completeRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2291,6 +2501,166 @@ export interface components {
             /** @description All reservations of the customer (the list is capped). */
             bookingsTotal: number;
             emails: components["schemas"]["CustomerEmailAddress"][];
+        };
+        /**
+         * @example {
+         *       "id": "6d1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "reservationId": "8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *       "reservationReference": "VN-7K2M9Q",
+         *       "gateway": "VNPAY",
+         *       "status": "SUCCEEDED",
+         *       "amountVnd": 3564000,
+         *       "refundedVnd": 0,
+         *       "txnRef": "7K2M9Q-5F3A9C1D",
+         *       "gatewayTransactionId": "14226112",
+         *       "bankCode": "NCB",
+         *       "cardType": "ATM",
+         *       "gatewayResponseCode": "00",
+         *       "gatewayPaidAt": "2026-11-23T10:05:01.000Z",
+         *       "recordedBy": null,
+         *       "note": null,
+         *       "expiresAt": "2026-11-23T10:15:00.000Z",
+         *       "succeededAt": "2026-11-23T10:05:02.000Z",
+         *       "failedAt": null,
+         *       "createdAt": "2026-11-23T10:00:00.000Z",
+         *       "updatedAt": "2026-11-23T10:05:02.000Z"
+         *     }
+         */
+        Payment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            reservationId: string;
+            reservationReference: string;
+            gateway: components["schemas"]["PaymentGateway-2"];
+            status: components["schemas"]["PaymentStatus"];
+            amountVnd: number;
+            /** @description Sum of the succeeded refunds. */
+            refundedVnd: number;
+            /** @description VNPay's `vnp_TxnRef`, the bank transfer reference, or our own reference of an on-site payment. */
+            txnRef: string;
+            gatewayTransactionId: string | null;
+            bankCode: string | null;
+            cardType: string | null;
+            gatewayResponseCode: string | null;
+            /** Format: date-time */
+            gatewayPaidAt: string | null;
+            recordedBy: string | null;
+            note: string | null;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: date-time */
+            succeededAt: string | null;
+            /** Format: date-time */
+            failedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        PaymentDetail: {
+            payment: components["schemas"]["Payment"];
+            refunds: components["schemas"]["Refund"][];
+            callbacks: components["schemas"]["PaymentCallback"][];
+        };
+        /**
+         * @example {
+         *       "id": "1a2b3c4d-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "paymentId": "6d1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "amountVnd": 1000000,
+         *       "reason": "Guest left after the first act",
+         *       "status": "SUCCEEDED",
+         *       "requestedBy": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "gatewayRefundId": "14226113",
+         *       "gatewayResponseCode": "00",
+         *       "failureReason": null,
+         *       "attempts": 1,
+         *       "completedAt": "2026-11-23T11:00:00.000Z",
+         *       "createdAt": "2026-11-23T11:00:00.000Z",
+         *       "updatedAt": "2026-11-23T11:00:00.000Z"
+         *     }
+         */
+        Refund: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            paymentId: string;
+            amountVnd: number;
+            reason: string | null;
+            status: components["schemas"]["RefundStatus"];
+            /** @description An account id, `api-key:<id>`, `superuser-token`, or `SYSTEM` (a cancellation, a payment that could not be used). */
+            requestedBy: string | null;
+            /** @description VNPay's transaction number of the refund. */
+            gatewayRefundId: string | null;
+            gatewayResponseCode: string | null;
+            failureReason: string | null;
+            /** @description Times the refund was sent to VNPay. */
+            attempts: number;
+            /** Format: date-time */
+            completedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description The started checkout. `VNPAY`: `vnpay.paymentUrl` (send the guest's browser there) and its expiry.
+         *     `BANK_TRANSFER`: the account and the `transferReference` to quote in the transfer's description.
+         *     `PAY_AT_VENUE`: instructions; nothing is charged online.
+         * @example {
+         *       "method": "VNPAY",
+         *       "reference": "VN-7K2M9Q",
+         *       "amountVnd": 3564000,
+         *       "holdExpiresAt": "2026-11-23T10:15:00.000Z",
+         *       "paymentId": "6d1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "vnpay": {
+         *         "paymentUrl": "https://sandbox.vnpayment.vn/paymentv2/vpcpay.html?vnp_Amount=356400000&vnp_Command=pay&vnp_SecureHash=ab12",
+         *         "txnRef": "7K2M9Q-5F3A9C1D",
+         *         "expiresAt": "2026-11-23T10:15:00.000Z"
+         *       }
+         *     }
+         */
+        Checkout: {
+            method: components["schemas"]["CheckoutMethod"];
+            /**
+             * @description The reservation's reference.
+             * @example VN-7K2M9Q
+             */
+            reference: string;
+            /** @description Whole VND to pay. */
+            amountVnd: number;
+            /**
+             * Format: date-time
+             * @description The seats are held until then; a later payment still confirms when seats are free, and is refunded otherwise.
+             */
+            holdExpiresAt: string | null;
+            /**
+             * Format: uuid
+             * @description The pending payment (null for `PAY_AT_VENUE`).
+             */
+            paymentId: string | null;
+            vnpay?: {
+                /**
+                 * Format: uri
+                 * @description VNPay's payment page with the signed `vnp_*` parameters.
+                 */
+                paymentUrl: string;
+                /** @description `vnp_TxnRef` of this attempt (new for each checkout). */
+                txnRef: string;
+                /**
+                 * Format: date-time
+                 * @description `vnp_ExpireDate`: VNPay refuses the payment after it.
+                 */
+                expiresAt: string;
+            };
+            bankTransfer?: {
+                account: components["schemas"]["BankAccount"];
+                /**
+                 * @description Put this in the transfer's description so staff can match it.
+                 * @example BT7K2M9QX4
+                 */
+                transferReference: string;
+                amountVnd: number;
+            };
+            payAtVenue?: {
+                instructions: string;
+            };
         };
         /**
          * @description A published show, its text in one locale.
@@ -3450,6 +3820,159 @@ export interface components {
             email?: components["schemas"]["GuestEmail"];
             phone?: components["schemas"]["GuestPhone"] | null;
             locale?: components["schemas"]["GuestLocale"] | null;
+        };
+        /**
+         * @description How the guest pays: `VNPAY` (online, VNPay 2.1 payment page), `BANK_TRANSFER` (to the venue's account,
+         *     quoting a transfer reference; staff record it once received), `PAY_AT_VENUE` (cash or card at the venue,
+         *     recorded by staff).
+         * @enum {string}
+         */
+        CheckoutMethod: "VNPAY" | "BANK_TRANSFER" | "PAY_AT_VENUE";
+        /**
+         * @description What the guest can pay with now, and how much is due.
+         * @example {
+         *       "reference": "VN-7K2M9Q",
+         *       "status": "HELD",
+         *       "payable": true,
+         *       "amountDueVnd": 3564000,
+         *       "holdExpiresAt": "2026-11-23T10:15:00.000Z",
+         *       "methods": [
+         *         "VNPAY",
+         *         "PAY_AT_VENUE"
+         *       ]
+         *     }
+         */
+        CheckoutOptions: {
+            /** @example VN-7K2M9Q */
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            /** @description True when checkout can start now (a `HELD`, unexpired reservation with something left to pay and at least one method enabled). */
+            payable: boolean;
+            /** @description Whole VND: the total minus what was paid (net of refunds). */
+            amountDueVnd: number;
+            /** Format: date-time */
+            holdExpiresAt: string | null;
+            /** @description The enabled methods, in the order the site should offer them. */
+            methods: components["schemas"]["CheckoutMethod"][];
+        };
+        /**
+         * @example {
+         *       "method": "VNPAY",
+         *       "locale": "en"
+         *     }
+         */
+        CheckoutInput: {
+            method: components["schemas"]["CheckoutMethod"];
+            /**
+             * @description Language of the VNPay page (`vn` or `en`); default from the reservation's locale (`vi…` → `vn`, else `en`).
+             * @enum {string}
+             */
+            locale?: "vn" | "en";
+            /** @description VNPay `vnp_BankCode` pre-selecting a method (e.g. `VNPAYQR`, `VNBANK`, `INTCARD`); omitted → the guest chooses on VNPay's page. */
+            bankCode?: string;
+        };
+        BankAccount: {
+            accountName: string;
+            accountNumber: string;
+            bankName: string;
+        };
+        /**
+         * @description `PENDING` → `SUCCEEDED` | `FAILED`; `SUCCEEDED` → `PARTIALLY_REFUNDED` → `REFUNDED`.
+         * @enum {string}
+         */
+        PaymentStatus: "PENDING" | "SUCCEEDED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+        /**
+         * @description What the browser return says (shown to the guest; it changes nothing). `valid`: VNPay's signature held.
+         *     `gatewaySuccess`: VNPay reported success for this attempt. `paymentStatus`: our record (set by the IPN).
+         * @example {
+         *       "valid": true,
+         *       "gatewaySuccess": true,
+         *       "responseCode": "00",
+         *       "paymentStatus": "SUCCEEDED",
+         *       "reservationReference": "VN-7K2M9Q",
+         *       "reservationStatus": "CONFIRMED"
+         *     }
+         */
+        VnpayReturnResult: {
+            valid: boolean;
+            gatewaySuccess: boolean;
+            responseCode: string | null;
+            paymentStatus: components["schemas"]["PaymentStatus"] | null;
+            reservationReference: string | null;
+            reservationStatus: components["schemas"]["ReservationStatus"] | null;
+        };
+        /**
+         * @description VNPay's expected IPN answer: `00` confirmed, `01` order not found, `02` already processed, `04` wrong amount, `97` bad signature, `99` other error.
+         * @example {
+         *       "RspCode": "00",
+         *       "Message": "Confirm Success"
+         *     }
+         */
+        VnpayIpnAnswer: {
+            /** @enum {string} */
+            RspCode: "00" | "01" | "02" | "04" | "97" | "99";
+            Message: string;
+        };
+        /**
+         * @description How a payment was (or is being) made.
+         * @enum {string}
+         */
+        "PaymentGateway-2": "VNPAY" | "BANK_TRANSFER" | "CASH" | "CARD_ON_SITE";
+        PaymentPage: {
+            items: components["schemas"]["Payment"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description Whole VND. */
+        Vnd: number;
+        /**
+         * @description A payment received on site (or a bank transfer seen on the venue's account).
+         * @example {
+         *       "reservationId": "8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *       "method": "CASH",
+         *       "note": "Paid at the box office"
+         *     }
+         */
+        PaymentRecordInput: {
+            /** Format: uuid */
+            reservationId: string;
+            /** @enum {string} */
+            method: "CASH" | "CARD_ON_SITE" | "BANK_TRANSFER";
+            /** @description Whole VND received; default: what is still due. At most what is due (422 `amount_exceeds_balance`). */
+            amountVnd?: components["schemas"]["Vnd"];
+            /** @description Staff note (card slip number, transfer id …). */
+            note?: string;
+        };
+        /**
+         * @description `PENDING` (requested: being sent to VNPay, or money to hand back on site) → `SUCCEEDED` | `FAILED`.
+         * @enum {string}
+         */
+        RefundStatus: "PENDING" | "SUCCEEDED" | "FAILED";
+        /** @description One audited gateway callback (the raw parameters stay in the database). */
+        PaymentCallback: {
+            /** @enum {string} */
+            kind: "IPN" | "RETURN";
+            signatureValid: boolean;
+            /** @description IPN: the RspCode answered; RETURN: the response code shown. */
+            outcome: string | null;
+            receivedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @example {
+         *       "amountVnd": 1000000,
+         *       "reason": "Guest left after the first act"
+         *     }
+         */
+        RefundInput: {
+            amountVnd: components["schemas"]["Vnd"];
+            reason: string;
+        };
+        RefundPage: {
+            items: components["schemas"]["Refund"][];
+            total: number;
+            limit: number;
+            offset: number;
         };
     };
     responses: {
@@ -6483,6 +7006,369 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCheckoutOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token (never in the URL). */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path: {
+                reference: components["schemas"]["ReservationReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    startCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token (never in the URL). */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path: {
+                reference: components["schemas"]["ReservationReference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutInput"];
+            };
+        };
+        responses: {
+            /** @description The checkout. */
+            201: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    vnpayReturn: {
+        parameters: {
+            query?: {
+                /** @description VNPay's `vnp_TmnCode` (signed with the others). */
+                vnp_TmnCode?: string;
+                /** @description VNPay's `vnp_Amount` (signed with the others). */
+                vnp_Amount?: string;
+                /** @description VNPay's `vnp_BankCode` (signed with the others). */
+                vnp_BankCode?: string;
+                /** @description VNPay's `vnp_BankTranNo` (signed with the others). */
+                vnp_BankTranNo?: string;
+                /** @description VNPay's `vnp_CardType` (signed with the others). */
+                vnp_CardType?: string;
+                /** @description VNPay's `vnp_PayDate` (signed with the others). */
+                vnp_PayDate?: string;
+                /** @description VNPay's `vnp_OrderInfo` (signed with the others). */
+                vnp_OrderInfo?: string;
+                /** @description VNPay's `vnp_TransactionNo` (signed with the others). */
+                vnp_TransactionNo?: string;
+                /** @description VNPay's `vnp_ResponseCode` (signed with the others). */
+                vnp_ResponseCode?: string;
+                /** @description VNPay's `vnp_TransactionStatus` (signed with the others). */
+                vnp_TransactionStatus?: string;
+                /** @description VNPay's `vnp_TxnRef` (signed with the others). */
+                vnp_TxnRef?: string;
+                /** @description VNPay's `vnp_SecureHashType` (signed with the others). */
+                vnp_SecureHashType?: string;
+                /** @description VNPay's `vnp_SecureHash` (signed with the others). */
+                vnp_SecureHash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VnpayReturnResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    vnpayIpn: {
+        parameters: {
+            query?: {
+                /** @description VNPay's `vnp_TmnCode` (signed with the others). */
+                vnp_TmnCode?: string;
+                /** @description VNPay's `vnp_Amount` (signed with the others). */
+                vnp_Amount?: string;
+                /** @description VNPay's `vnp_BankCode` (signed with the others). */
+                vnp_BankCode?: string;
+                /** @description VNPay's `vnp_BankTranNo` (signed with the others). */
+                vnp_BankTranNo?: string;
+                /** @description VNPay's `vnp_CardType` (signed with the others). */
+                vnp_CardType?: string;
+                /** @description VNPay's `vnp_PayDate` (signed with the others). */
+                vnp_PayDate?: string;
+                /** @description VNPay's `vnp_OrderInfo` (signed with the others). */
+                vnp_OrderInfo?: string;
+                /** @description VNPay's `vnp_TransactionNo` (signed with the others). */
+                vnp_TransactionNo?: string;
+                /** @description VNPay's `vnp_ResponseCode` (signed with the others). */
+                vnp_ResponseCode?: string;
+                /** @description VNPay's `vnp_TransactionStatus` (signed with the others). */
+                vnp_TransactionStatus?: string;
+                /** @description VNPay's `vnp_TxnRef` (signed with the others). */
+                vnp_TxnRef?: string;
+                /** @description VNPay's `vnp_SecureHashType` (signed with the others). */
+                vnp_SecureHashType?: string;
+                /** @description VNPay's `vnp_SecureHash` (signed with the others). */
+                vnp_SecureHash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description VNPay's answer format. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VnpayIpnAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description Payments of this reservation. */
+                reservationId?: string;
+                /** @description Only this status. */
+                status?: components["schemas"]["PaymentStatus"];
+                /** @description Only this gateway. */
+                gateway?: components["schemas"]["PaymentGateway-2"];
+                /** @description Created at or after this instant. */
+                from?: string;
+                /** @description Created before this instant. */
+                to?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    recordPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRecordInput"];
+            };
+        };
+        responses: {
+            /** @description The recorded payment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundInput"];
+            };
+        };
+        responses: {
+            /** @description The refund (its status says how it ended). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /** @description Refunds of this payment. */
+                paymentId?: string;
+                /** @description Only this status. */
+                status?: components["schemas"]["RefundStatus"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    completeRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Unexpected"];
         };
     };
