@@ -15,6 +15,8 @@ import * as authPolicy from './auth/policy.ts';
 import * as jobs from './jobs/handlers.ts';
 import * as maintenance from './maintenance/handlers.ts';
 import * as offers from './offers/handlers.ts';
+import * as payments from './payments/handlers.ts';
+import * as paymentsPolicy from './payments/policy.ts';
 import * as shows from './shows/handlers.ts';
 import * as showEvents from './showEvents/handlers.ts';
 import * as storage from './storage/handlers.ts';
@@ -52,6 +54,7 @@ export const MODULES: Record<string, Module> = {
   catalog: { handlers: catalog.handlers, policy: catalogPolicy.policy },
   booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
   customers: { handlers: customers.handlers },
+  payments: { handlers: payments.handlers, policy: paymentsPolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -73,6 +76,7 @@ const typed: OperationHandlers = {
   ...catalog.handlers,
   ...booking.handlers,
   ...customers.handlers,
+  ...payments.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;
