@@ -12,7 +12,7 @@ export const PUBLIC_API = 'https://api.venue.test';
 export const BANK = { accountName: 'CONG TY GIAI TRI VENUE', accountNumber: '0071000123456', bankName: 'Vietcombank' };
 
 /** A spec's fake VNPay and server (VNPay configured, bank transfer configured, CASH enabled in the setup). */
-export function paymentsSpec(options: { vnpay?: boolean; bank?: boolean; cash?: boolean; config?: Partial<Config> } = {}) {
+export function paymentsSpec(options: { vnpay?: boolean; bank?: boolean; cash?: boolean; config?: () => Partial<Config> } = {}) {
   const spec = { server: undefined as unknown as TestServer, vnpay: undefined as unknown as FakeVnpay };
   before(async () => {
     spec.vnpay = await startFakeVnpay({ tmnCode: TMN, secret: SECRET });
@@ -25,7 +25,7 @@ export function paymentsSpec(options: { vnpay?: boolean; bank?: boolean; cash?: 
         vnpayTimeoutMs: 1_000,
         ...(options.vnpay === false ? {} : { vnpayTmnCode: TMN, vnpayHashSecret: SECRET }),
         ...(options.bank === false ? {} : { bankTransfer: BANK }),
-        ...options.config,
+        ...options.config?.(),
       },
     });
   });
