@@ -207,6 +207,35 @@ describe('payments: guest checkout and VNPay callbacks', () => {
       expect(await runRefundJob(spec.server, refund.id)).to.deep.equal({ status: 'SUCCEEDED' });
       expect(spec.vnpay.apiRequests).to.have.length(1);
     });
+    it('the same IPN twice at once: one 00, one 02, one confirmation', async () => {
+      const held = await hold(spec.server);
+      const started = await checkout(spec.server, held, { method: 'VNPAY' });
+      const params = callbackFor(spec.vnpay, started.body.vnpay.paymentUrl);
+      const answers = await Promise.all([ipn(spec.server, params), ipn(spec.server, params)]);
+      expect(answers.map((a) => a.body.RspCode).sort()).to.deep.equal(['00', '02']);
+      expect(await spec.server.db.knex('email_messages').where({ reservation_id: held.id })).to.have.length(1);
+    });
+
+    it('a payment for a reservation cancelled meanwhile, or already paid by another attempt, is kept and refunded', async () => {
+      const held = await hold(spec.server);
+      const started = await checkout(spec.server, held, { method: 'VNPAY' });
+      const cancelled = await spec.server.request<any>('POST', `/api/public/reservations/${held.reference}/cancel`, { headers: { 'x-reservation-token': held.token } });
+      expect(cancelled.status).to.equal(200);
+      expect((await ipn(spec.server, callbackFor(spec.vnpay, started.body.vnpay.paymentUrl))).body.RspCode).to.equal('00');
+      const [refund] = await spec.server.db.knex('refunds').where({ payment_id: started.body.paymentId });
+      expect(refund).to.include({ status: 'PENDING', amount_vnd: held.totalVnd });
+      expect(refund.reason).to.match(/^reservation_cancelled/);
+
+      const twice = await hold(spec.server, { who: 2 });
+      const a = await checkout(spec.server, twice, { method: 'VNPAY' });
+      const b = await checkout(spec.server, twice, { method: 'VNPAY' });
+      expect((await ipn(spec.server, callbackFor(spec.vnpay, a.body.vnpay.paymentUrl))).body.RspCode).to.equal('00');
+      expect((await ipn(spec.server, callbackFor(spec.vnpay, b.body.vnpay.paymentUrl, { vnp_TransactionNo: '14226999' }))).body.RspCode).to.equal('00');
+      expect(await spec.server.db.knex('refunds').where({ payment_id: a.body.paymentId })).to.have.length(0);
+      const [duplicate] = await spec.server.db.knex('refunds').where({ payment_id: b.body.paymentId });
+      expect(duplicate).to.include({ status: 'PENDING', amount_vnd: twice.totalVnd });
+      expect(duplicate.reason).to.match(/^already_paid/);
+    });
   });
 
   describe('GET /api/payments/vnpay/return', () => {
