@@ -20,7 +20,7 @@ describe('payments: guest checkout and VNPay callbacks', () => {
       await spec.server.db.knex('commercial_setup').update({ payment_gateways: JSON.stringify(['CASH']) });
       const cashOnly = await spec.server.request<any>('GET', `/api/public/reservations/${held.reference}/checkout`, { headers: { 'x-reservation-token': held.token } });
       expect(cashOnly.body.methods).to.deep.equal(['BANK_TRANSFER', 'PAY_AT_VENUE']);
-      for (const headers of [{}, { 'x-reservation-token': 'wrong' }]) {
+      for (const headers of [{}, { 'x-reservation-token': 'wrong' }] as Array<Record<string, string>>) {
         const missing = await spec.server.request<any>('GET', `/api/public/reservations/${held.reference}/checkout`, { headers });
         expect(missing.status).to.equal(404);
       }

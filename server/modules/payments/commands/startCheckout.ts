@@ -70,7 +70,8 @@ export async function startCheckout(app: AppContext, found: ReservationView, inp
           amountVnd,
           orderInfo: `Thanh toan dat cho ${row.reference}`,
           locale: input.locale ?? ((row.locale ?? app.config.defaultLocale).startsWith('vi') ? 'vn' : 'en'),
-          ipAddr: ip,
+          // VNPay wants the guest's address; one it would refuse (none, a proxy's placeholder) is sent as loopback.
+          ipAddr: /^(::ffff:)?[0-9A-Fa-f.:]{2,45}$/.test(ip) ? ip : '127.0.0.1',
           returnUrl: `${app.config.publicApiUrl}/api/payments/vnpay/return`,
           createdAt: now,
           expiresAt,
