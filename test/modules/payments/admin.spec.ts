@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import { onPaymentOutcome, type PaymentHookContext } from '../../../server/modules/payments/hooks.ts';
 import { apiKeyWith, catalogCallers, MISSING_ID, requestsAs, type CatalogCallers } from '../shows/catalog.ts';
-import { checkout, hold, paidByVnpay, paymentsSpec, queuedRefundJobs, runRefundJob } from './helpers.ts';
+import { callbackFor, checkout, hold, paidByVnpay, paymentsSpec, queuedRefundJobs, runRefundJob } from './helpers.ts';
 
 /**
  * The admin side of payments (issue 9): on-site payments, the payment and refund lists, refunds (VNPay through
@@ -39,6 +40,33 @@ describe('payments: admin routes, refunds and cancellations', () => {
     expect(refused.status).to.equal(403);
     expect(refused.body.code).to.equal('missing_permission');
     expect((await requestsAs(spec.server, await apiKeyWith('payments:refund')).post(`/api/payments/${paymentId}/refunds`, { amountVnd: 1000, reason: 'key' })).status).to.equal(201);
+  });
+
+  it('runs the payment hooks in the command\'s transaction for each outcome, once (a replayed IPN calls none)', async () => {
+    const calls: Array<[string, string, number, number]> = [];
+    const seen = (context: PaymentHookContext) => {
+      expect(context.trx.isTransaction).to.equal(true);
+      calls.push([context.outcome, context.gateway, context.amountVnd, context.refundedVnd]);
+      return Promise.resolve();
+    };
+    const removals = (['SUCCEEDED', 'FAILED', 'PARTIALLY_REFUNDED', 'REFUNDED'] as const).map((outcome) => onPaymentOutcome(outcome, `test.${outcome}`, seen));
+    try {
+      const { held, paymentId, paymentUrl } = await paidByVnpay(spec);
+      await spec.server.request('GET', `/api/payments/vnpay/ipn?${new URLSearchParams(callbackFor(spec.vnpay, paymentUrl)).toString()}`);
+      await admin().post(`/api/payments/${paymentId}/refunds`, { amountVnd: 1_000, reason: 'part' });
+      await admin().post(`/api/payments/${paymentId}/refunds`, { amountVnd: held.totalVnd - 1_000, reason: 'rest' });
+      const other = await hold(spec.server, { who: 2 });
+      const started = await checkout(spec.server, other, { method: 'VNPAY' });
+      await spec.server.request('GET', `/api/payments/vnpay/ipn?${new URLSearchParams(callbackFor(spec.vnpay, started.body.vnpay.paymentUrl, { vnp_ResponseCode: '11', vnp_TransactionStatus: '02' })).toString()}`);
+      expect(calls).to.deep.equal([
+        ['SUCCEEDED', 'VNPAY', held.totalVnd, 0],
+        ['PARTIALLY_REFUNDED', 'VNPAY', held.totalVnd, 1_000],
+        ['REFUNDED', 'VNPAY', held.totalVnd, held.totalVnd],
+        ['FAILED', 'VNPAY', other.totalVnd, 0],
+      ]);
+    } finally {
+      removals.forEach((remove) => remove());
+    }
   });
 
   describe('POST /api/payments (on-site payments)', () => {
