@@ -1697,6 +1697,334 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/referral-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Referral links, newest first (filters partner, status, channel). */
+        get: operations["listReferralLinks"];
+        put?: never;
+        /**
+         * Create a friendly `/go/{slug}` link for a partner.
+         * @description An explicit slug that exists is 409 `slug_taken` (a unique index decides, also between concurrent
+         *     requests); without one a readable unique slug is generated from the partner's slug and channel. The
+         *     destination (default `/`) must be a public site route (422 `invalid_destination`); `codeId` must be one of
+         *     the partner's active codes (422 `invalid_code`); an unknown partner is 422 `unknown_partner`.
+         */
+        post: operations["createReferralLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/referral-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id. */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a link's slug, destination, channel, label or status.
+         * @description A slug another link has is 409 `slug_taken`; a destination off the public site is 422 `invalid_destination`.
+         */
+        patch: operations["updateReferralLink"];
+        trace?: never;
+    };
+    "/api/referral-links/resolve/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `/go/{slug}` link's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a `/go/{slug}` link (the public site calls this, then redirects).
+         * @description For an active link of an active partner: counts one click (the link and the hour; nothing about the
+         *     visitor) and answers the destination, absolute and locale-prefixed, with the hidden booking attribution to
+         *     carry into `POST /api/public/reservations`: the code to apply and a signed attribution token good for 30
+         *     days. Unknown, paused or archived links (or a partner not active) are 404 and nothing is recorded.
+         *     Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["resolveReferralLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/referral-partners/admin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Referral partners (admin view, with their commercial terms), newest first. */
+        get: operations["listReferralPartners"];
+        put?: never;
+        /**
+         * Create a referral partner (status `PENDING` unless given).
+         * @description The public slug is unique (409 `slug_taken`); without one it is made from the name. The commission rule
+         *     (`PERCENT` of the booking's net amount, or `FIXED_PER_GUEST` VND), payout details, external place id and
+         *     notes are never shown on the public pages.
+         */
+        post: operations["createReferralPartner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/referral-partners/admin/{partnerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The partner's id. */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        /** One partner (admin view). */
+        get: operations["getReferralPartner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a partner's identity, status, public slug, contact fields, commercial terms or notes.
+         * @description A taken public slug is 409 `slug_taken`.
+         */
+        patch: operations["updateReferralPartner"];
+        trace?: never;
+    };
+    "/api/referral-partners/admin/{partnerId}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The partner's id. */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A partner's aggregate metrics: clicks, bookings, guests, revenue, commissions by status.
+         * @description Clicks are the resolutions of the partner's links; bookings, guests and revenue count the attributed
+         *     reservations that are confirmed or checked in (revenue = their totals, VND); commissions are summed by status.
+         */
+        get: operations["getReferralPartnerMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/referral-partners/directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public directory of active partners.
+         * @description Active partners only, by name: name, type, public slug, public contact fields, their active codes with the
+         *     guest-discount flag, and the channels of their active links. Never ids, notes, commission values, payout
+         *     details or external place ids.
+         */
+        get: operations["getReferralPartnerDirectory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/referral-partners/{slug}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The partner's public slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * An active partner's public profile.
+         * @description The safe summary, earning rules written from the commission rule in the guest's locale (`locale` query, else
+         *     the default site locale), aggregate stats (bookings, guests), active codes and active links. A partner that
+         *     is not active is 404, as is an unknown slug.
+         */
+        get: operations["getReferralPartnerProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/referral-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Referral codes, newest first (filters partner, status). */
+        get: operations["listReferralCodes"];
+        put?: never;
+        /**
+         * Create a partner's referral code.
+         * @description Codes are unique case-insensitively (stored upper case; 409 `code_taken`). A code with
+         *     `guestDiscountPercent` > 0 lowers the price of a booking that carries it (`referral.code` or an attribution
+         *     token), before the service charge and VAT. An unknown partner is 422 `unknown_partner`.
+         */
+        post: operations["createReferralCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/referral-codes/{codeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code's id. */
+                codeId: string;
+            };
+            cookie?: never;
+        };
+        /** One referral code. */
+        get: operations["getReferralCode"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive a code (status `ARCHIVED`; idempotent).
+         * @description The code stops applying to new bookings; reservations and commissions that carry it keep it.
+         */
+        delete: operations["deleteReferralCode"];
+        options?: never;
+        head?: never;
+        /** Change a code's guest discount, commission rule, description or status. */
+        patch: operations["updateReferralCode"];
+        trace?: never;
+    };
+    "/api/referral-commissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Earned commissions, newest first (filters partner, status, creation date). */
+        get: operations["listReferralCommissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/referral-commissions/{commissionId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The commission's id. */
+                commissionId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move a commission through its settlement states.
+         * @description Legal moves: `PENDING` → `APPROVED` or `VOID`; `APPROVED` → `PENDING` or `VOID`. `PAID` is set by a payout
+         *     batch only, and `PAID` and `VOID` are final: anything else is 409 `illegal_transition`. The same status
+         *     again answers the commission unchanged.
+         */
+        patch: operations["updateReferralCommissionStatus"];
+        trace?: never;
+    };
+    "/api/referral-commissions/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payout batches, newest first (filter partner). */
+        get: operations["listReferralPayouts"];
+        put?: never;
+        /**
+         * Pay approved commissions out, one batch per partner.
+         * @description In one transaction, every `APPROVED` commission (of `partnerId`, or of every partner) not yet in a batch
+         *     joins a new batch of its partner, with a reference (`RP-YYYYMMDD-XXXXXX`) and total, and becomes `PAID`.
+         *     A commission is claimed by one conditional update, so two concurrent requests never put it in two
+         *     batches. Nothing approved is 409 `nothing_to_pay`. `Idempotency-Key`: the same key and body within 24
+         *     hours answer the first answer again (`Idempotent-Replayed: true`, nothing written); another body is 422
+         *     `idempotency_key_reused`.
+         */
+        post: operations["createReferralPayouts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/referral-commissions/payouts/{payoutId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The batch's id. */
+                payoutId: string;
+            };
+            cookie?: never;
+        };
+        /** One payout batch with its commissions. */
+        get: operations["getReferralPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3627,11 +3955,18 @@ export interface components {
             promoCode?: components["schemas"]["ShortCode"];
             /** @description Accepted and stored as given; not applied to the price yet (a later part of issue 9/10). */
             voucherCode?: components["schemas"]["ShortCode"];
-            /** @description Referral attribution carried from `/go/{slug}`; stored as given, not yet applied or validated. */
+            /**
+             * @description Referral attribution carried from `/go/{slug}` (`POST /api/referral-links/resolve/{slug}`), stored as given.
+             *     A valid `attributionToken` attributes the booking to its link, partner and code; else an active `code` of an
+             *     active partner does. A guest-discount code lowers the price; an unknown code is stored but not applied; a
+             *     tampered token is 422 `invalid_attribution_token`, an expired one is ignored.
+             */
             referral?: {
                 code?: components["schemas"]["ShortCode"];
                 linkSlug?: components["schemas"]["ShortCode"];
                 partnerSlug?: components["schemas"]["ShortCode"];
+                /** @description The signed token of the resolution. */
+                attributionToken?: string;
             };
         };
         /** @description Whole VND computed on the server from the offer and the commercial setup at creation (kept as quoted). */
@@ -3973,6 +4308,562 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+        };
+        /** @enum {string} */
+        LinkStatus: "ACTIVE" | "PAUSED" | "ARCHIVED";
+        /** @enum {string} */
+        Channel: "QR_STICKER" | "INFLUENCER" | "BAR" | "WEBSITE" | "SOCIAL";
+        /**
+         * @example {
+         *       "id": "9b1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "slug": "riverside-lobby",
+         *       "url": "https://venue.example/go/riverside-lobby",
+         *       "destination": "/shows",
+         *       "channel": "QR_STICKER",
+         *       "label": "Lobby sticker",
+         *       "status": "ACTIVE",
+         *       "partnerId": "3f1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "codeId": "7a1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "code": "RIVERSIDE10",
+         *       "stickerUrl": null,
+         *       "createdAt": "2026-11-20T09:15:00.000Z",
+         *       "updatedAt": "2026-11-20T09:15:00.000Z"
+         *     }
+         */
+        Link: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            /** @description The friendly `<PUBLIC_SITE_URL>/go/{slug}` URL. */
+            url: string;
+            destination: string;
+            channel: components["schemas"]["Channel"];
+            label: string | null;
+            status: components["schemas"]["LinkStatus"];
+            /** Format: uuid */
+            partnerId: string;
+            /** Format: uuid */
+            codeId: string | null;
+            code: string | null;
+            stickerUrl: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        LinkPage: {
+            items: components["schemas"]["Link"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @example riverside-lobby */
+        LinkSlug: string;
+        /**
+         * @description A public site route: a path (`/`, `/shows`, `/shows/{slug}`, `/book/{eventSlug}`, `/inquiries`, `/waitlist`,
+         *     `/partners`, optionally prefixed by a site locale, e.g. `/vi/shows/saigon-nights`) or the same as an absolute
+         *     URL on PUBLIC_SITE_URL's host. Anything else is 422 `invalid_destination`.
+         * @example /shows/saigon-nights
+         */
+        Destination: string;
+        /**
+         * @example {
+         *       "partnerId": "3f1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "slug": "riverside-lobby",
+         *       "destination": "/shows",
+         *       "channel": "QR_STICKER",
+         *       "label": "Lobby sticker"
+         *     }
+         */
+        LinkCreate: {
+            /** Format: uuid */
+            partnerId: string;
+            /**
+             * Format: uuid
+             * @description The partner's code the link applies (its guest discount and commission rule).
+             */
+            codeId?: string | null;
+            slug?: components["schemas"]["LinkSlug"];
+            destination?: components["schemas"]["Destination"];
+            channel: components["schemas"]["Channel"];
+            label?: string | null;
+        };
+        /**
+         * @example {
+         *       "status": "PAUSED"
+         *     }
+         */
+        LinkUpdate: {
+            slug?: components["schemas"]["LinkSlug"];
+            destination?: components["schemas"]["Destination"];
+            channel?: components["schemas"]["Channel"];
+            label?: string | null;
+            status?: components["schemas"]["LinkStatus"];
+        };
+        /**
+         * @example {
+         *       "locale": "vi"
+         *     }
+         */
+        ResolveInput: {
+            /** @description The guest's locale (one of SITE_LOCALES; else the default). */
+            locale?: string;
+        };
+        /**
+         * @example {
+         *       "destination": "https://venue.example/vi/shows",
+         *       "attribution": {
+         *         "code": "RIVERSIDE10",
+         *         "linkSlug": "riverside-lobby",
+         *         "partnerSlug": "riverside-hotel",
+         *         "token": "ra1.eyJsIjoiOWIxZSJ9.c2ln",
+         *         "expiresAt": "2026-12-20T09:15:00.000Z"
+         *       }
+         *     }
+         */
+        Resolution: {
+            /** @description Absolute and locale-prefixed: `<PUBLIC_SITE_URL>/<locale>/…`. */
+            destination: string;
+            /** @description Carry into `POST /api/public/reservations` as `referral` (`code`, `linkSlug`, `partnerSlug`, `attributionToken` = `token`). */
+            attribution: {
+                code: string | null;
+                linkSlug: string;
+                partnerSlug: string;
+                /** @description Signed attribution (link, code, expiry); no personal data. */
+                token: string;
+                expiresAt: components["schemas"]["Timestamp"];
+            };
+        };
+        /** @enum {string} */
+        PartnerStatus: "PENDING" | "ACTIVE" | "SUSPENDED" | "ARCHIVED";
+        /** @enum {string} */
+        PartnerType: "HOTEL" | "TOUR_COMPANY" | "CONCIERGE" | "INFLUENCER" | "BAR" | "OTHER";
+        /**
+         * @description `PERCENT`: `value`% of the booking's net amount (subtotal less discounts); `FIXED_PER_GUEST`: `value` VND per guest.
+         * @example {
+         *       "kind": "PERCENT",
+         *       "value": 10
+         *     }
+         */
+        CommissionRule: {
+            /** @enum {string} */
+            kind: "PERCENT" | "FIXED_PER_GUEST";
+            value: number;
+        };
+        /**
+         * @description A partner as admins see it, with its commercial terms and notes.
+         * @example {
+         *       "id": "3f1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "name": "Riverside Hotel",
+         *       "type": "HOTEL",
+         *       "status": "ACTIVE",
+         *       "publicSlug": "riverside-hotel",
+         *       "contactEmail": "concierge@riverside.example",
+         *       "contactPhone": "+84 28 3823 0000",
+         *       "websiteUrl": "https://riverside.example",
+         *       "city": "Ho Chi Minh City",
+         *       "description": "Boutique hotel by the river.",
+         *       "commissionRule": {
+         *         "kind": "PERCENT",
+         *         "value": 10
+         *       },
+         *       "payoutDetails": "Vietcombank 0071000999999",
+         *       "externalPlaceId": "ChIJ-example",
+         *       "notes": "Prefers monthly payouts.",
+         *       "createdAt": "2026-11-20T09:15:00.000Z",
+         *       "updatedAt": "2026-11-20T09:15:00.000Z"
+         *     }
+         */
+        Partner: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            type: components["schemas"]["PartnerType"];
+            status: components["schemas"]["PartnerStatus"];
+            publicSlug: string;
+            contactEmail: string | null;
+            contactPhone: string | null;
+            websiteUrl: string | null;
+            city: string | null;
+            description: string | null;
+            commissionRule: components["schemas"]["CommissionRule"];
+            payoutDetails: string | null;
+            externalPlaceId: string | null;
+            notes: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        PartnerPage: {
+            items: components["schemas"]["Partner"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @example riverside-hotel */
+        "PublicSlug-2": string;
+        PartnerFields: {
+            name?: string;
+            type?: components["schemas"]["PartnerType"];
+            status?: components["schemas"]["PartnerStatus"];
+            publicSlug?: components["schemas"]["PublicSlug-2"];
+            /** Format: email */
+            contactEmail?: string | null;
+            contactPhone?: string | null;
+            /** Format: uri */
+            websiteUrl?: string | null;
+            city?: string | null;
+            description?: string | null;
+            commissionRule?: components["schemas"]["CommissionRule"];
+            /** @description Bank account or other payout instructions (never public). */
+            payoutDetails?: string | null;
+            /** @description An outside directory's place id (never public). */
+            externalPlaceId?: string | null;
+            /** @description Private notes (never public). */
+            notes?: string | null;
+        };
+        /**
+         * @example {
+         *       "name": "Riverside Hotel",
+         *       "type": "HOTEL",
+         *       "publicSlug": "riverside-hotel",
+         *       "contactEmail": "concierge@riverside.example",
+         *       "commissionRule": {
+         *         "kind": "PERCENT",
+         *         "value": 10
+         *       }
+         *     }
+         */
+        PartnerCreate: components["schemas"]["PartnerFields"] & Record<string, never>;
+        /**
+         * @example {
+         *       "status": "ACTIVE"
+         *     }
+         */
+        PartnerUpdate: components["schemas"]["PartnerFields"];
+        /** @description Commission amounts (VND) by status. */
+        CommissionTotals: {
+            PENDING: number;
+            APPROVED: number;
+            PAID: number;
+            VOID: number;
+        };
+        /**
+         * @example {
+         *       "partnerId": "3f1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "clicks": 42,
+         *       "bookings": 3,
+         *       "guests": 7,
+         *       "revenueVnd": 12474000,
+         *       "commissions": {
+         *         "PENDING": 0,
+         *         "APPROVED": 350000,
+         *         "PAID": 720000,
+         *         "VOID": 0
+         *       }
+         *     }
+         */
+        PartnerMetrics: {
+            /** Format: uuid */
+            partnerId: string;
+            clicks: number;
+            bookings: number;
+            guests: number;
+            revenueVnd: number;
+            commissions: components["schemas"]["CommissionTotals"];
+        };
+        PublicCode: {
+            code: string;
+            guestDiscount: boolean;
+            guestDiscountPercent: number;
+        };
+        DirectoryEntry: {
+            name: string;
+            type: components["schemas"]["PartnerType"];
+            publicSlug: string;
+            contactEmail: string | null;
+            contactPhone: string | null;
+            websiteUrl: string | null;
+            city: string | null;
+            codes: components["schemas"]["PublicCode"][];
+            /** @description Whether one of its active codes gives guests a discount. */
+            guestDiscount: boolean;
+            channels: components["schemas"]["Channel"][];
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "name": "Riverside Hotel",
+         *           "type": "HOTEL",
+         *           "publicSlug": "riverside-hotel",
+         *           "contactEmail": "concierge@riverside.example",
+         *           "contactPhone": null,
+         *           "websiteUrl": "https://riverside.example",
+         *           "city": "Ho Chi Minh City",
+         *           "codes": [
+         *             {
+         *               "code": "RIVERSIDE10",
+         *               "guestDiscount": true,
+         *               "guestDiscountPercent": 10
+         *             }
+         *           ],
+         *           "guestDiscount": true,
+         *           "channels": [
+         *             "QR_STICKER"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        Directory: {
+            items: components["schemas"]["DirectoryEntry"][];
+        };
+        PublicLink: {
+            slug: string;
+            channel: components["schemas"]["Channel"];
+            label: string | null;
+            /** @description The link's `/go/{slug}` URL on the public site. */
+            url: string;
+        };
+        /**
+         * @example {
+         *       "name": "Riverside Hotel",
+         *       "type": "HOTEL",
+         *       "publicSlug": "riverside-hotel",
+         *       "contactEmail": "concierge@riverside.example",
+         *       "contactPhone": null,
+         *       "websiteUrl": "https://riverside.example",
+         *       "city": "Ho Chi Minh City",
+         *       "description": "Boutique hotel by the river.",
+         *       "locale": "en",
+         *       "earningRules": [
+         *         "10% of every paid booking",
+         *         "Guests using code RIVERSIDE10 get 10% off"
+         *       ],
+         *       "stats": {
+         *         "bookings": 3,
+         *         "guests": 7
+         *       },
+         *       "codes": [
+         *         {
+         *           "code": "RIVERSIDE10",
+         *           "guestDiscount": true,
+         *           "guestDiscountPercent": 10
+         *         }
+         *       ],
+         *       "links": [
+         *         {
+         *           "slug": "riverside-lobby",
+         *           "channel": "QR_STICKER",
+         *           "label": "Lobby sticker",
+         *           "url": "https://venue.example/go/riverside-lobby"
+         *         }
+         *       ]
+         *     }
+         */
+        Profile: {
+            name: string;
+            type: components["schemas"]["PartnerType"];
+            publicSlug: string;
+            contactEmail: string | null;
+            contactPhone: string | null;
+            websiteUrl: string | null;
+            city: string | null;
+            description: string | null;
+            /** @description The locale the earning rules are written in. */
+            locale: string;
+            /** @description Sentences such as "10% of every paid booking". */
+            earningRules: string[];
+            stats: {
+                bookings: number;
+                guests: number;
+            };
+            codes: components["schemas"]["PublicCode"][];
+            links: components["schemas"]["PublicLink"][];
+        };
+        /** @enum {string} */
+        CodeStatus: "ACTIVE" | "ARCHIVED";
+        /**
+         * @example {
+         *       "id": "7a1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "code": "RIVERSIDE10",
+         *       "partnerId": "3f1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "status": "ACTIVE",
+         *       "guestDiscount": true,
+         *       "guestDiscountPercent": 10,
+         *       "commissionRule": null,
+         *       "description": null,
+         *       "archivedAt": null,
+         *       "createdAt": "2026-11-20T09:15:00.000Z",
+         *       "updatedAt": "2026-11-20T09:15:00.000Z"
+         *     }
+         */
+        Code: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            /** Format: uuid */
+            partnerId: string;
+            status: components["schemas"]["CodeStatus"];
+            guestDiscount: boolean;
+            guestDiscountPercent: number;
+            commissionRule: components["schemas"]["CommissionRule"] | null;
+            description: string | null;
+            /** Format: date-time */
+            archivedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        CodePage: {
+            items: components["schemas"]["Code"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description Stored in upper case.
+         * @example RIVERSIDE10
+         */
+        CodeValue: string;
+        /**
+         * @example {
+         *       "code": "RIVERSIDE10",
+         *       "partnerId": "3f1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "guestDiscountPercent": 10
+         *     }
+         */
+        CodeCreate: {
+            code: components["schemas"]["CodeValue"];
+            /** Format: uuid */
+            partnerId: string;
+            /**
+             * @description % off the booking's subtotal for the guest (0: no guest discount).
+             * @default 0
+             */
+            guestDiscountPercent: number;
+            /** @description Overrides the partner's commission rule for bookings with this code. */
+            commissionRule?: components["schemas"]["CommissionRule"] | null;
+            description?: string | null;
+        };
+        /**
+         * @example {
+         *       "guestDiscountPercent": 5
+         *     }
+         */
+        CodeUpdate: {
+            guestDiscountPercent?: number;
+            commissionRule?: components["schemas"]["CommissionRule"] | null;
+            description?: string | null;
+            status?: components["schemas"]["CodeStatus"];
+        };
+        /** @enum {string} */
+        CommissionStatus: "PENDING" | "APPROVED" | "PAID" | "VOID";
+        /**
+         * @example {
+         *       "id": "1c1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "partnerId": "3f1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "codeId": "7a1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "code": "RIVERSIDE10",
+         *       "linkId": "9b1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "reservationId": "8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *       "reservationReference": "VN-7K2M9Q",
+         *       "baseVnd": 2700000,
+         *       "amountVnd": 270000,
+         *       "status": "PENDING",
+         *       "payoutId": null,
+         *       "voidReason": null,
+         *       "statusChangedAt": "2026-11-21T10:00:00.000Z",
+         *       "createdAt": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        Commission: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            partnerId: string;
+            /** Format: uuid */
+            codeId: string | null;
+            code: string | null;
+            /** Format: uuid */
+            linkId: string | null;
+            /** Format: uuid */
+            reservationId: string;
+            reservationReference: string;
+            /** @description The booking's net amount the commission is computed on (subtotal less discounts). */
+            baseVnd: number;
+            amountVnd: number;
+            status: components["schemas"]["CommissionStatus"];
+            /** Format: uuid */
+            payoutId: string | null;
+            voidReason: string | null;
+            statusChangedAt: components["schemas"]["Timestamp"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        CommissionPage: {
+            items: components["schemas"]["Commission"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "status": "APPROVED"
+         *     }
+         */
+        CommissionStatusUpdate: {
+            /** @enum {string} */
+            status: "PENDING" | "APPROVED" | "VOID";
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "id": "2d1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "reference": "RP-20261121-7K2M9Q",
+         *       "partnerId": "3f1e2d3c-4b5a-4678-9abc-def012345678",
+         *       "totalVnd": 620000,
+         *       "commissionCount": 2,
+         *       "commissionIds": [
+         *         "1c1e2d3c-4b5a-4678-9abc-def012345678",
+         *         "1c1e2d3c-4b5a-4678-9abc-def012345679"
+         *       ],
+         *       "note": "November",
+         *       "createdBy": null,
+         *       "createdAt": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        Payout: {
+            /** Format: uuid */
+            id: string;
+            /** @example RP-20261121-7K2M9Q */
+            reference: string;
+            /** Format: uuid */
+            partnerId: string;
+            totalVnd: number;
+            commissionCount: number;
+            commissionIds: string[];
+            note: string | null;
+            createdBy: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        PayoutPage: {
+            items: components["schemas"]["Payout"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "partnerId": "3f1e2d3c-4b5a-4678-9abc-def012345678"
+         *     }
+         */
+        PayoutCreate: {
+            /**
+             * Format: uuid
+             * @description Pay this partner only (default every partner with approved commissions).
+             */
+            partnerId?: string;
+            note?: string;
+        };
+        PayoutList: {
+            items: components["schemas"]["Payout"][];
         };
     };
     responses: {
@@ -7369,6 +8260,673 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listReferralLinks: {
+        parameters: {
+            query?: {
+                /** @description Links of this partner. */
+                partnerId?: string;
+                /** @description Only this status. */
+                status?: components["schemas"]["LinkStatus"];
+                /** @description Only this channel. */
+                channel?: components["schemas"]["Channel"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createReferralLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkCreate"];
+            };
+        };
+        responses: {
+            /** @description The link. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateReferralLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id. */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkUpdate"];
+            };
+        };
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    resolveReferralLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `/go/{slug}` link's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ResolveInput"];
+            };
+        };
+        responses: {
+            /** @description Where to send the guest, and the attribution. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Resolution"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listReferralPartners: {
+        parameters: {
+            query?: {
+                /** @description Only this status. */
+                status?: components["schemas"]["PartnerStatus"];
+                /** @description Only this type. */
+                type?: components["schemas"]["PartnerType"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of partners. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createReferralPartner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartnerCreate"];
+            };
+        };
+        responses: {
+            /** @description The partner. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Partner"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReferralPartner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The partner's id. */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The partner. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Partner"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateReferralPartner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The partner's id. */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartnerUpdate"];
+            };
+        };
+        responses: {
+            /** @description The partner. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Partner"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReferralPartnerMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The partner's id. */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerMetrics"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReferralPartnerDirectory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The directory. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Directory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReferralPartnerProfile: {
+        parameters: {
+            query?: {
+                /** @description The guest's locale (one of SITE_LOCALES; others fall back to the default). */
+                locale?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The partner's public slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listReferralCodes: {
+        parameters: {
+            query?: {
+                /** @description Codes of this partner. */
+                partnerId?: string;
+                /** @description Only this status. */
+                status?: components["schemas"]["CodeStatus"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createReferralCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeCreate"];
+            };
+        };
+        responses: {
+            /** @description The code. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Code"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReferralCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code's id. */
+                codeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Code"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteReferralCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code's id. */
+                codeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archived (or already archived). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateReferralCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code's id. */
+                codeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeUpdate"];
+            };
+        };
+        responses: {
+            /** @description The code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Code"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listReferralCommissions: {
+        parameters: {
+            query?: {
+                /** @description Commissions of this partner. */
+                partnerId?: string;
+                /** @description Only this status. */
+                status?: components["schemas"]["CommissionStatus"];
+                /** @description Created at or after this instant. */
+                from?: string;
+                /** @description Created before this instant. */
+                to?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of commissions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommissionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateReferralCommissionStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The commission's id. */
+                commissionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommissionStatusUpdate"];
+            };
+        };
+        responses: {
+            /** @description The commission. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Commission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listReferralPayouts: {
+        parameters: {
+            query?: {
+                /** @description Batches of this partner. */
+                partnerId?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payout batches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createReferralPayouts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen unique key for this payout run (16–200 printable characters). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutCreate"];
+            };
+        };
+        responses: {
+            /** @description The batches created. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the remembered answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReferralPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The batch's id. */
+                payoutId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
     };
