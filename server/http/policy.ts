@@ -9,7 +9,7 @@ import type { AppState, AuthContext } from './state.ts';
 export type PolicyLevel = 'public' | 'session' | 'staff' | 'admin' | 'superuser';
 
 export interface PolicyEntry {
-  /** A path (`exact`) or a prefix ending in `/` (`prefix`). */
+  /** A path (`exact`; a `{param}` segment matches the contract's templated segment) or a prefix ending in `/` (`prefix`). */
   path: string;
   match: 'exact' | 'prefix';
   /** Methods the entry covers; all when omitted. */
@@ -39,7 +39,7 @@ export function findPolicy(registry: PolicyEntry[], method: string, path: string
   let best: PolicyEntry | undefined;
   for (const entry of registry) {
     if (entry.methods && !entry.methods.includes(method)) continue;
-    const hit = entry.match === 'exact' ? path === entry.path : path.startsWith(entry.path);
+    const hit = entry.match === 'exact' ? path === entry.path || path === samplePath(entry.path) : path.startsWith(entry.path);
     if (!hit) continue;
     if (!best || specificity(entry) > specificity(best)) best = entry;
   }

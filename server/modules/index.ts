@@ -24,6 +24,12 @@ import * as storagePolicy from './storage/policy.ts';
 import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
 import * as tables from './tables/handlers.ts';
+import * as referralLinks from './referralLinks/handlers.ts';
+import * as referralLinksPolicy from './referralLinks/policy.ts';
+import * as referralPartners from './referralPartners/handlers.ts';
+import * as referralPartnersPolicy from './referralPartners/policy.ts';
+import * as referralCodes from './referralCodes/handlers.ts';
+import * as referralCommissions from './referralCommissions/handlers.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -55,6 +61,10 @@ export const MODULES: Record<string, Module> = {
   booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
   customers: { handlers: customers.handlers },
   payments: { handlers: payments.handlers, policy: paymentsPolicy.policy },
+  referralLinks: { handlers: referralLinks.handlers, policy: referralLinksPolicy.policy },
+  referralPartners: { handlers: referralPartners.handlers, policy: referralPartnersPolicy.policy },
+  referralCodes: { handlers: referralCodes.handlers },
+  referralCommissions: { handlers: referralCommissions.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -77,6 +87,10 @@ const typed: OperationHandlers = {
   ...booking.handlers,
   ...customers.handlers,
   ...payments.handlers,
+  ...referralLinks.handlers,
+  ...referralPartners.handlers,
+  ...referralCodes.handlers,
+  ...referralCommissions.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

@@ -46,6 +46,9 @@ interface EventRow {
   guest_count: number;
   booking_path: string;
   referral_code: string | null;
+  referral_discount_vnd: number;
+  referral_partner_type: string | null;
+  referral_channel: string | null;
   analytics_distinct_id: string | null;
   show_code: string;
   show_slug: string;
@@ -57,8 +60,10 @@ export async function reservationEventSubject(knex: Knex, reservationId: string,
   const row = (await knex('reservations as r')
     .join('show_events as e', 'e.id', 'r.show_event_id')
     .join('shows as s', 's.id', 'e.show_id')
+    .leftJoin('referral_partners as rp', 'rp.id', 'r.referral_partner_id')
+    .leftJoin('referral_links as rl', 'rl.id', 'r.referral_link_id')
     .where('r.id', reservationId)
-    .first('r.reference', 'r.total_vnd', 'r.guest_count', 'r.booking_path', 'r.referral_code', 'r.analytics_distinct_id', 's.code as show_code', 's.slug as show_slug', 'e.starts_at')) as
+    .first('r.reference', 'r.total_vnd', 'r.guest_count', 'r.booking_path', 'r.referral_code', 'r.referral_discount_vnd', 'rp.type as referral_partner_type', 'rl.channel as referral_channel', 'r.analytics_distinct_id', 's.code as show_code', 's.slug as show_slug', 'e.starts_at')) as
     | EventRow
     | undefined;
   if (!row) return undefined;
@@ -74,6 +79,8 @@ export async function reservationEventSubject(knex: Knex, reservationId: string,
     guest_count: row.guest_count,
     has_referral: row.referral_code !== null,
     ...(row.referral_code !== null ? { referral_code: row.referral_code } : {}),
+    ...(row.referral_partner_type !== null ? { referral_partner_type: row.referral_partner_type, referral_discount_vnd: row.referral_discount_vnd } : {}),
+    ...(row.referral_channel !== null ? { referral_channel: row.referral_channel } : {}),
   };
   return { distinctId: row.analytics_distinct_id ?? `reservation:${row.reference}`, properties };
 }

@@ -139,7 +139,7 @@ export interface HoldInput {
   analytics?: AnalyticsIds;
   promoCode?: string;
   voucherCode?: string;
-  referral?: { code?: string; linkSlug?: string; partnerSlug?: string };
+  referral?: { code?: string; linkSlug?: string; partnerSlug?: string; attributionToken?: string };
 }
 
 interface LockedEvent {

@@ -1,0 +1,61 @@
+import { registerPriceAdjustment, type AdjustmentContext, type Adjustment } from '../booking/adjustments.ts';
+import { Unprocessable } from '../../http/problem.ts';
+import { normalizeCode } from '../referralCodes/service.ts';
+import { verifyAttribution } from './tokens.ts';
+
+/**
+ * The referral price adjustment (server/modules/booking/adjustments.ts): a hold's `referral` attributes the
+ * booking to a partner — by a valid attribution token (its link, the link's code when still active), else by an
+ * active `code` of an active partner. A guest-discount code takes its percent off the subtotal. The reservation
+ * stores the partner, code and link ids (for the commission and the metrics) and the code as applied.
+ * An unknown code or an expired token attributes nothing; a tampered token is 422 `invalid_attribution_token`.
+ */
+export async function referralAdjustment(context: AdjustmentContext): Promise<Adjustment | null> {
+  const referral = context.input.referral;
+  if (!referral) return null;
+  const { trx } = context;
+  let partnerId: string | undefined;
+  let linkId: string | null = null;
+  let codeId: string | null = null;
+
+  if (referral.attributionToken) {
+    const attribution = await verifyAttribution(trx, referral.attributionToken, context.now);
+    if (attribution === 'invalid') {
+      throw Unprocessable('invalid_attribution_token', 'The referral attribution token is not valid.', [
+        { path: 'body/referral/attributionToken', message: 'is not a valid attribution token', code: 'invalid_attribution_token' },
+      ]);
+    }
+    if (attribution !== 'expired') {
+      partnerId = attribution.partnerId;
+      linkId = attribution.linkId;
+      codeId = attribution.codeId;
+    }
+  }
+  if (!partnerId && referral.code) {
+    const code = await trx('referral_codes').where({ code: normalizeCode(referral.code), status: 'ACTIVE' }).first('id', 'partner_id');
+    if (code) {
+      partnerId = code.partner_id;
+      codeId = code.id;
+    }
+  }
+  if (!partnerId) return null;
+  const partner = await trx('referral_partners').where({ id: partnerId, status: 'ACTIVE' }).first('id', 'public_slug');
+  if (!partner) return null;
+  const code = codeId ? await trx('referral_codes').where({ id: codeId, partner_id: partnerId, status: 'ACTIVE' }).first('id', 'code', 'guest_discount_percent') : undefined;
+  const link = linkId ? await trx('referral_links').where({ id: linkId, partner_id: partnerId }).first('id', 'slug') : undefined;
+  const discountVnd = code ? Math.round((context.subtotalVnd * code.guest_discount_percent) / 100) : 0;
+  return {
+    kind: 'referral',
+    discountVnd,
+    columns: {
+      referral_partner_id: partner.id,
+      referral_code_id: code?.id ?? null,
+      referral_link_id: link?.id ?? null,
+      referral_code: code?.code ?? referral.code ?? null,
+      referral_partner_slug: partner.public_slug,
+      referral_link_slug: link?.slug ?? referral.linkSlug ?? null,
+    },
+  };
+}
+
+registerPriceAdjustment('referral', referralAdjustment);

@@ -1,0 +1,27 @@
+import type { OperationHandlers } from '../../http/handler.ts';
+import { json } from '../../http/handler.ts';
+import './attribution.ts';
+import { presentLink } from './presenters.ts';
+import { createLink, listLinks, resolveLink, updateLink } from './service.ts';
+
+export const handlers = {
+  async listReferralLinks(call) {
+    const limit = call.query.limit ?? 20;
+    const offset = call.query.offset ?? 0;
+    const page = await listLinks(call.app.db.knex, { partnerId: call.query.partnerId, status: call.query.status, channel: call.query.channel, limit, offset });
+    return json(200, { items: page.items.map((row) => presentLink(row, call.app.config.publicSiteUrl)), total: page.total, limit, offset });
+  },
+
+  async createReferralLink(call) {
+    return json(201, presentLink(await createLink(call.app.db.knex, call.body, call.app.config), call.app.config.publicSiteUrl));
+  },
+
+  async updateReferralLink(call) {
+    return json(200, presentLink(await updateLink(call.app.db.knex, call.params.linkId, call.body, call.app.config), call.app.config.publicSiteUrl));
+  },
+
+  async resolveReferralLink(call) {
+    const answer = await resolveLink(call.app, call.ip, call.params.slug, call.body?.locale);
+    return json(200, answer, { 'Cache-Control': 'no-store' });
+  },
+} satisfies Partial<OperationHandlers>;

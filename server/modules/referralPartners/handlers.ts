@@ -1,0 +1,39 @@
+import type { OperationHandlers } from '../../http/handler.ts';
+import { json } from '../../http/handler.ts';
+import { presentDirectoryEntry, presentPartner, presentProfile } from './presenters.ts';
+import { createPartner, directory, findPartnerOrFail, listPartners, partnerMetrics, profile, updatePartner } from './service.ts';
+
+export const handlers = {
+  async listReferralPartners(call) {
+    const limit = call.query.limit ?? 20;
+    const offset = call.query.offset ?? 0;
+    const page = await listPartners(call.app.db.knex, { status: call.query.status, type: call.query.type, limit, offset });
+    return json(200, { items: page.items.map(presentPartner), total: page.total, limit, offset });
+  },
+
+  async createReferralPartner(call) {
+    return json(201, presentPartner(await createPartner(call.app.db.knex, call.body)));
+  },
+
+  async getReferralPartner(call) {
+    return json(200, presentPartner(await findPartnerOrFail(call.app.db.knex, call.params.partnerId)));
+  },
+
+  async updateReferralPartner(call) {
+    return json(200, presentPartner(await updatePartner(call.app.db.knex, call.params.partnerId, call.body)));
+  },
+
+  async getReferralPartnerMetrics(call) {
+    return json(200, await partnerMetrics(call.app.db.knex, call.params.partnerId));
+  },
+
+  async getReferralPartnerDirectory(call) {
+    return json(200, { items: (await directory(call.app.db.knex)).map(presentDirectoryEntry) });
+  },
+
+  async getReferralPartnerProfile(call) {
+    const { siteLocales, defaultLocale, publicSiteUrl } = call.app.config;
+    const locale = call.query.locale && siteLocales.includes(call.query.locale) ? call.query.locale : defaultLocale;
+    return json(200, presentProfile(await profile(call.app.db.knex, call.params.slug), locale, publicSiteUrl));
+  },
+} satisfies Partial<OperationHandlers>;
