@@ -117,7 +117,7 @@ export async function createPayouts(
 export async function findPayoutOrFail(knex: Knex, id: string): Promise<PayoutRow> {
   const row = await knex('referral_payouts').where({ id }).first();
   if (!row) throw NotFound('No such payout batch.');
-  const commissions = await knex('referral_commissions').where({ payout_id: id }).orderBy('created_at').select('id');
+  const commissions = await knex('referral_commissions').where({ payout_id: id }).orderBy(['created_at', 'id']).select('id');
   return { ...row, commission_ids: commissions.map((c: { id: string }) => c.id) };
 }
 
