@@ -1771,6 +1771,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/referral-links/{linkId}/sticker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id. */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload the link's printed sticker (a PNG) and attach its public asset URL.
+         * @description A locally rendered PNG, as the raw body (`Content-Type: image/png`) or a form's `file` field. The bytes must
+         *     start with the PNG signature and an IHDR chunk (else 400 `invalid_png`), be at most 2 MiB (413) and
+         *     between 64 and 4096 pixels on each side (422 `sticker_dimensions`). Stored as a `sticker` blob (public);
+         *     the link's `stickerUrl` becomes its public asset URL (`<PUBLIC_API_URL>/api/public/assets?key=…`).
+         */
+        post: operations["uploadReferralLinkSticker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/referral-links/{linkId}/qr.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id. */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        /** The link's `<PUBLIC_SITE_URL>/go/{slug}` URL as a QR code (SVG), for printing stickers. */
+        get: operations["getReferralLinkQr"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/referral-partners/admin": {
         parameters: {
             query?: never;
@@ -8398,6 +8444,76 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    uploadReferralLinkSticker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id. */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/png": string;
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The PNG.
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The link with its sticker URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Link"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReferralLinkQr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's id. */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
     };

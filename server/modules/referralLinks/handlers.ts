@@ -1,8 +1,9 @@
 import type { OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
+import { bytes, json } from '../../http/handler.ts';
 import './attribution.ts';
 import { presentLink } from './presenters.ts';
 import { createLink, listLinks, resolveLink, updateLink } from './service.ts';
+import { attachSticker, linkQrSvg } from './sticker.ts';
 
 export const handlers = {
   async listReferralLinks(call) {
@@ -23,5 +24,18 @@ export const handlers = {
   async resolveReferralLink(call) {
     const answer = await resolveLink(call.app, call.ip, call.params.slug, call.body?.locale);
     return json(200, answer, { 'Cache-Control': 'no-store' });
+  },
+
+  async uploadReferralLinkSticker(call) {
+    const file = call.file('file');
+    const body = file ? Buffer.from(file.bytes) : call.rawBody;
+    const uploader = call.auth.authSource === 'session' ? (call.auth.identity.accountId ?? null) : null;
+    const link = await attachSticker(call.app, call.params.linkId, body ?? Buffer.alloc(0), uploader);
+    return json(200, presentLink(link, call.app.config.publicSiteUrl));
+  },
+
+  async getReferralLinkQr(call) {
+    const svg = await linkQrSvg(call.app, call.params.linkId);
+    return bytes(Buffer.from(svg, 'utf8'), 'image/svg+xml', { headers: { 'Cache-Control': 'private, no-cache' } });
   },
 } satisfies Partial<OperationHandlers>;
