@@ -34,7 +34,7 @@ describe('referralLinks: stickers and QR codes', () => {
   it('takes a multipart file too', async () => {
     const { link } = await program(server);
     const form = new FormData();
-    form.append('file', new Blob([await png(128)], { type: 'image/png' }), 'sticker.png');
+    form.append('file', new Blob([new Uint8Array(await png(128))], { type: 'image/png' }), 'sticker.png');
     const res = await server.request<any>('POST', `/api/referral-links/${link.id}/sticker`, { headers: asSuperuser, rawBody: form });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.stickerUrl).to.be.a('string');
