@@ -4545,7 +4545,44 @@ export interface components {
         };
         /** @example riverside-hotel */
         "PublicSlug-2": string;
-        PartnerFields: {
+        /**
+         * @example {
+         *       "name": "Riverside Hotel",
+         *       "type": "HOTEL",
+         *       "publicSlug": "riverside-hotel",
+         *       "contactEmail": "concierge@riverside.example",
+         *       "commissionRule": {
+         *         "kind": "PERCENT",
+         *         "value": 10
+         *       }
+         *     }
+         */
+        PartnerCreate: {
+            name: string;
+            type: components["schemas"]["PartnerType"];
+            status?: components["schemas"]["PartnerStatus"];
+            publicSlug?: components["schemas"]["PublicSlug-2"];
+            /** Format: email */
+            contactEmail?: string | null;
+            contactPhone?: string | null;
+            /** Format: uri */
+            websiteUrl?: string | null;
+            city?: string | null;
+            description?: string | null;
+            commissionRule: components["schemas"]["CommissionRule"];
+            /** @description Bank account or other payout instructions (never public). */
+            payoutDetails?: string | null;
+            /** @description An outside directory's place id (never public). */
+            externalPlaceId?: string | null;
+            /** @description Private notes (never public). */
+            notes?: string | null;
+        };
+        /**
+         * @example {
+         *       "status": "ACTIVE"
+         *     }
+         */
+        PartnerUpdate: {
             name?: string;
             type?: components["schemas"]["PartnerType"];
             status?: components["schemas"]["PartnerStatus"];
@@ -4565,25 +4602,6 @@ export interface components {
             /** @description Private notes (never public). */
             notes?: string | null;
         };
-        /**
-         * @example {
-         *       "name": "Riverside Hotel",
-         *       "type": "HOTEL",
-         *       "publicSlug": "riverside-hotel",
-         *       "contactEmail": "concierge@riverside.example",
-         *       "commissionRule": {
-         *         "kind": "PERCENT",
-         *         "value": 10
-         *       }
-         *     }
-         */
-        PartnerCreate: components["schemas"]["PartnerFields"] & Record<string, never>;
-        /**
-         * @example {
-         *       "status": "ACTIVE"
-         *     }
-         */
-        PartnerUpdate: components["schemas"]["PartnerFields"];
         /** @description Commission amounts (VND) by status. */
         CommissionTotals: {
             PENDING: number;

@@ -12,7 +12,7 @@ export interface SeedCounts {
 export const zero = (): SeedCounts => ({ created: 0, updated: 0, unchanged: 0 });
 
 /** The steps of the demo venue, in the order they run (each needs the ones before it). */
-export const CATALOG_STEPS = ['fulfillment items', 'shows', 'offers', 'tables', 'commercial setup', 'events'] as const;
+export const CATALOG_STEPS = ['fulfillment items', 'shows', 'offers', 'tables', 'commercial setup', 'events', 'referrals'] as const;
 export type CatalogStep = (typeof CATALOG_STEPS)[number];
 
 type Result<T> = { data?: T; error?: unknown; response: Response };

@@ -207,6 +207,7 @@ describe('cli: seeder, the demo venue', () => {
       tables: [20, 0, 0],
       'commercial setup': [0, 1, 0],
       events: [totalEvents, 0, 0],
+      referrals: [10, 0, 0],
     });
     expect(result.changed).to.equal(true);
     expect(progress).to.deep.equal(SEED_STEPS.flatMap((step) => [`${step}:running`, `${step}:done`]));
@@ -259,6 +260,7 @@ describe('cli: seeder, the demo venue', () => {
       tables: [0, 0, 20],
       'commercial setup': [0, 0, 1],
       events: [0, 0, totalEvents],
+      referrals: [0, 0, 6],
     });
     expect(second.changed).to.equal(false);
     expect(formatSeedResult(second)).to.contain('Nothing changed: everything was already seeded.');
