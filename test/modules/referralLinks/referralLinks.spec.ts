@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { paymentsSpec, hold, paidByVnpay } from '../payments/helpers.ts';
 import { bookableEvent, contact } from '../booking/fixtures.ts';
+import { reservationEventSubject } from '../../../server/modules/booking/events.ts';
 import { admin, newAddress, program, resolve } from '../referralPartners/fixtures.ts';
 
 /** Referral links (issue 12): admin CRUD, slugs, destinations, and resolving `/go/{slug}` into a booking's attribution. */
@@ -94,6 +95,10 @@ describe('referralLinks: /api/referral-links', () => {
     const held = await hold(spec.server, { guests: 2, extra: { referral: { code: attribution.code, linkSlug: attribution.linkSlug, partnerSlug: attribution.partnerSlug, attributionToken: attribution.token } } });
     const row = await spec.server.db.knex('reservations').where({ id: held.id }).first();
     expect(row).to.include({ referral_partner_id: partner.id, referral_code_id: code.id, referral_link_id: link.id, referral_code: code.code, subtotal_vnd: 3_000_000, referral_discount_vnd: 300_000, discount_vnd: 300_000 });
+    // The business events' referral properties (spec §6.2): code, partner type, channel, discount, has referral.
+    const subject = await reservationEventSubject(spec.server.db.knex, held.id, spec.server.config.venueTimezone);
+    expect(subject!.properties).to.include({ has_referral: true, referral_code: code.code, referral_partner_type: 'HOTEL', referral_channel: 'QR_STICKER', referral_discount_vnd: 300_000 });
+    expect(JSON.stringify(subject!.properties)).not.to.include(attribution.token);
 
     const [, payload, sig] = attribution.token.split('.');
     const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), c: null })).toString('base64url');
