@@ -4,6 +4,7 @@ import * as accounts from './accounts/handlers.ts';
 import * as apiKeys from './apiKeys/handlers.ts';
 import * as commercialSetup from './commercialSetup/handlers.ts';
 import * as customers from './customers/handlers.ts';
+import * as checkIns from './checkIns/handlers.ts';
 import * as auth from './auth/handlers.ts';
 import * as booking from './booking/handlers.ts';
 import * as bookingPolicy from './booking/policy.ts';
@@ -52,6 +53,7 @@ export const MODULES: Record<string, Module> = {
   catalog: { handlers: catalog.handlers, policy: catalogPolicy.policy },
   booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
   customers: { handlers: customers.handlers },
+  checkIns: { handlers: checkIns.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -73,6 +75,7 @@ const typed: OperationHandlers = {
   ...catalog.handlers,
   ...booking.handlers,
   ...customers.handlers,
+  ...checkIns.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;
