@@ -1565,7 +1565,7 @@ export interface paths {
          * @deprecated
          * @description Deprecated (spec §9 item 2): use `GET /api/check-ins/lookup?token=…`, which answers the same. This route
          *     answers exactly what its successor does, plus `Deprecation` (RFC 9745) and
-         *     `Link: </api/check-ins/lookup>; rel="successor-version"`. A token in a path ends up in logs: this
+         *     `Link: </api/check-ins/lookup>; rel="successor-version"` (on its 404 too). A token in a path ends up in logs: this
          *     operation's access line (and any policy line) names the route template `/api/check-ins/by-token/{token}`,
          *     never the token (`x-log-path: template`). The role is checked before the token is normalized: a caller
          *     below staff gets 401/403 without any database read.

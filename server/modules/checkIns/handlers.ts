@@ -1,6 +1,6 @@
 import type { Call, OperationHandlers } from '../../http/handler.ts';
 import { json } from '../../http/handler.ts';
-import { ValidationFailed } from '../../http/problem.ts';
+import { Problem, ValidationFailed } from '../../http/problem.ts';
 import { redeemCheckIn } from './commands/redeemCheckIn.ts';
 import { presentCheckIn, presentDoorReservation } from './presenters.ts';
 import { doorRow, history, isInside, NoSuchReservation, refusal, resolveTarget, type Target } from './service.ts';
@@ -48,7 +48,13 @@ export const handlers = {
   },
 
   async getCheckInByToken(call) {
-    return json(200, await lookup(call, { token: call.params.token }, call.query.showEventId), { ...BY_TOKEN_HEADERS, ...NO_STORE });
+    try {
+      return json(200, await lookup(call, { token: call.params.token }, call.query.showEventId), { ...BY_TOKEN_HEADERS, ...NO_STORE });
+    } catch (err) {
+      // Its refusals name the successor too (a 401/403 is answered before this handler runs).
+      if (err instanceof Problem) throw new Problem(err.status, err.code, err.title, { detail: err.detail, errors: err.errors, headers: { ...err.headers, ...BY_TOKEN_HEADERS } });
+      throw err;
+    }
   },
 
   async redeemCheckIn(call) {

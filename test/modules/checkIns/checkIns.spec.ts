@@ -5,6 +5,7 @@ import { doorDay, isDoorDay, normalizeToken } from '../../../server/modules/chec
 import { buildApiKey, buildMemberSession, permissionMap } from '../../helpers/factories.ts';
 import { capturedEvents, startFakePostHog, type FakePostHog } from '../../helpers/fakePosthog.ts';
 import { cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { contract } from '../../helpers/contract.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 import { countQueries, doorBooking } from './fixtures.ts';
 
@@ -145,7 +146,9 @@ describe('checkIns: /api/check-ins', () => {
       expect(res.headers.get('deprecation')).to.equal(`@${Date.UTC(2026, 10, 27) / 1000}`);
       expect(res.headers.get('link')).to.equal('</api/check-ins/lookup>; rel="successor-version"');
       expect(successor.headers.get('deprecation')).to.equal(null);
-      expect((await staff().get(`/api/check-ins/by-token/${'B'.repeat(43)}`)).status).to.equal(404);
+      const unknown = await staff().get(`/api/check-ins/by-token/${'B'.repeat(43)}`);
+      expect(unknown.status).to.equal(404);
+      expect(unknown.headers.get('link')).to.equal('</api/check-ins/lookup>; rel="successor-version"');
       expect((await staff().get(`/api/check-ins/by-token/${booking.token}?showEventId=${MISSING_ID}`)).body.entry.reason).to.equal('wrong_event');
     });
 
@@ -171,7 +174,8 @@ describe('checkIns: /api/check-ins', () => {
       const policy = spec.server.logs.filter((line) => String(line.msg).includes('[public-api-policy]'));
       expect(policy).to.have.length(1);
       expect(policy[0].path).to.equal('/api/check-ins/by-token/{token}');
-      // Other routes still log their real path.
+      // Only the deprecated route is marked in the contract; other routes still log their real path.
+      expect(contract.operations.filter((op) => op.logTemplate).map((op) => op.operationId)).to.deep.equal(['getCheckInByToken']);
       spec.server.logs.length = 0;
       await staff().get(`/api/check-ins/${booking.id}`);
       expect(spec.server.logs.find((line) => line.msg === 'request')?.path).to.equal(`/api/check-ins/${booking.id}`);
