@@ -143,15 +143,20 @@ export async function doorRow(knex: Knex, id: string): Promise<DoorRow | undefin
   return { ...row, paid: Boolean(row.paid), paid_vnd: Number(row.paid_vnd), total_vnd: Number(row.total_vnd) } as DoorRow;
 }
 
-/** The reservation id a target names, or undefined (an unknown id, a token that is none or opens nothing). */
-export async function resolveTarget(knex: Knex, target: Target): Promise<string | undefined> {
-  if ('id' in target) {
-    const row = await knex('reservations').where({ id: target.id }).first('id');
-    return row?.id;
+/**
+ * The reservation id a target names, or undefined (an unknown id, a token that is none or opens nothing);
+ * with `lock`, the reservation row is locked (`for update`) in the caller's transaction.
+ */
+export async function resolveTarget(knex: Knex, target: Target, lock = false): Promise<string | undefined> {
+  let where: Record<string, unknown>;
+  if ('id' in target) where = { id: target.id };
+  else {
+    const token = normalizeToken(target.token);
+    if (!token) return undefined;
+    where = { check_in_token_hash: digest(token) };
   }
-  const token = normalizeToken(target.token);
-  if (!token) return undefined;
-  const row = await knex('reservations').where({ check_in_token_hash: digest(token) }).first('id');
+  const query = knex('reservations').where(where);
+  const row = await (lock ? query.forUpdate() : query).first('id');
   return row?.id;
 }
 

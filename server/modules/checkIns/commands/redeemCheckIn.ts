@@ -7,7 +7,7 @@ import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
 import { assertTransition, inTransition } from '../../booking/lifecycle.ts';
 import { digest } from '../../booking/tokens.ts';
 import { cancellationActor } from '../../showEvents/cancellationHooks.ts';
-import { doorRow, isInside, normalizeToken, operatorLabel, refusal, type CheckInReason, type CheckInRow, type CheckInType, type DoorRow, type Target } from '../service.ts';
+import { doorRow, isInside, normalizeToken, operatorLabel, refusal, resolveTarget, type CheckInReason, type CheckInRow, type CheckInType, type DoorRow, type Target } from '../service.ts';
 
 export interface RedeemInput {
   target: Target;
@@ -59,7 +59,7 @@ export async function redeemCheckIn(app: AppContext, input: RedeemInput, auth: A
       cancellationActor(auth),
       async (ctx) => {
         const { trx } = ctx;
-        const reservationId = await lockTarget(trx, input.target);
+        const reservationId = await resolveTarget(trx, input.target, true);
         const recorded = await trx('check_ins').where({ nonce: input.nonce }).first();
         if (recorded) return replay(recorded as CheckInRow, hash, recorded.reservation_id ? await doorRow(trx, recorded.reservation_id) : undefined);
 
@@ -107,18 +107,6 @@ export async function redeemCheckIn(app: AppContext, input: RedeemInput, auth: A
 function replay(recorded: CheckInRow, hash: Buffer, reservation: DoorRow | undefined): RedeemOutcome {
   if (!Buffer.from(recorded.request_hash).equals(hash)) throw NonceReused();
   return { checkIn: recorded, reservation, replayed: true };
-}
-
-/** The target's reservation id, its row locked; undefined when it names none. */
-async function lockTarget(trx: Knex.Transaction, target: Target): Promise<string | undefined> {
-  if ('id' in target) {
-    const row = await trx('reservations').where({ id: target.id }).forUpdate().first('id');
-    return row?.id;
-  }
-  const token = normalizeToken(target.token);
-  if (!token) return undefined;
-  const row = await trx('reservations').where({ check_in_token_hash: digest(token) }).forUpdate().first('id');
-  return row?.id;
 }
 
 /** The door's event id when such an event exists (an unknown one is still `wrong_event`, but is not stored). */
