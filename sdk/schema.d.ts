@@ -1122,7 +1122,7 @@ export interface paths {
         };
         /**
          * The event's mission-control workload for the floor and the kitchen.
-         * @description Guests expected and checked in, tables in use by zone, the fulfillment items to prepare (the sum over
+         * @description Guests (and parties: one per reservation) expected and checked in at the door, tables in use by zone, the fulfillment items to prepare (the sum over
          *     confirmed and checked-in bookings of each offer's items × guests) and their dietary tag counts, and the
          *     staff notes. The offers that apply to the event (the show's own and all-shows offers, `ACTIVE`) are
          *     listed with their per-guest bill of materials, and every zone with its tables and seats. Booking counts
@@ -1691,6 +1691,98 @@ export interface paths {
          *     the server (409 `refund_via_gateway`); a failed one is 409 `refund_not_pending`.
          */
         post: operations["completeRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/check-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem a scan at the door (ENTRY or EXIT); every attempt is recorded.
+         * @description Names the reservation by `reservationId` or by the QR's `token` (exactly one; normalized as
+         *     `CheckInToken` says). Answers 200 with the recorded attempt: `result: ok`, or `refused` with a `reason`
+         *     (`not_found`, `cancelled`, `unpaid`, `no_show`, `wrong_event`, `not_today`, `already_checked_in`,
+         *     `not_checked_in`, checked in that order).
+         *
+         *     - **ENTRY** on a `CONFIRMED` reservation checks it in (`CHECKED_IN`, `checkedInAt`) and emits
+         *       `operator check-in completed`; ENTRY on a checked-in guest who left (last accepted scan an EXIT) is a
+         *       re-entry (recorded, nothing else changes); ENTRY while inside is `already_checked_in`.
+         *     - **EXIT** is accepted only while a checked-in guest is inside (`not_checked_in` otherwise).
+         *     - **not_today**: the event must be on today's *door day* in `VENUE_TIMEZONE`; a door day runs from 06:00
+         *       to 06:00 the next morning, so a 23:30 show admits guests after midnight and a 00:30 show admits them the
+         *       evening before. EXIT is not bound to the day.
+         *     - **nonce**: a nonce already recorded answers that first attempt again (same body,
+         *       `Idempotent-Replayed: true`) and records nothing, also when the retries race; the same nonce with
+         *       another type, reservation, token or event is 422 `nonce_reused`.
+         */
+        post: operations["redeemCheckIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/check-ins/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A reservation's id (UUID), or the literal `lookup` to find the reservation by `?token=`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Look a reservation up at the door, by id or by the QR's token.
+         * @description `GET /api/check-ins/{reservationId}` or `GET /api/check-ins/lookup?token=<QR token>` (the token goes in
+         *     the query, which is never logged; `token` is required with `lookup` and refused with an id). The role is
+         *     checked before either lookup and before the token is read: a caller below staff gets 401/403 without any
+         *     database read. Answers the reservation as the door needs it (guest, party size, offer, table, event,
+         *     status, payment), whether ENTRY and EXIT would be accepted now (with `showEventId`, the event this door
+         *     serves, for `wrong_event`), and every recorded attempt. An unknown id or token is 404. Replaces the
+         *     deprecated `GET /api/check-ins/by-token/{token}`.
+         */
+        get: operations["getCheckIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/check-ins/by-token/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The QR's check-in token (normalized as `CheckInToken` says). */
+                token: components["schemas"]["CheckInToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Deprecated: look a reservation up by the QR's token in the path.
+         * @deprecated
+         * @description Deprecated (spec §9 item 2): use `GET /api/check-ins/lookup?token=…`, which answers the same. This route
+         *     answers exactly what its successor does, plus `Deprecation` (RFC 9745) and
+         *     `Link: </api/check-ins/lookup>; rel="successor-version"` (on its 404 too). A token in a path ends up in logs: this
+         *     operation's access line (and any policy line) names the route template `/api/check-ins/by-token/{token}`,
+         *     never the token (`x-log-path: template`). The role is checked before the token is normalized: a caller
+         *     below staff gets 401/403 without any database read.
+         */
+        get: operations["getCheckInByToken"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2663,6 +2755,94 @@ export interface components {
             };
         };
         /**
+         * @description A reservation as the door sees it, whether ENTRY or EXIT would be accepted now, and its check-in history.
+         * @example {
+         *       "reservation": {
+         *         "id": "5b0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *         "reference": "VN-7K3Q9P",
+         *         "status": "CONFIRMED",
+         *         "guestName": "Ms Nguyễn Thị Lan",
+         *         "partySize": 2,
+         *         "offer": {
+         *           "id": "0f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *           "code": "DINNER-SHOW",
+         *           "name": "Dinner and show"
+         *         },
+         *         "table": {
+         *           "id": "1f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *           "code": "V2",
+         *           "zone": "VIP"
+         *         },
+         *         "event": {
+         *           "id": "2f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *           "slug": "saigon-cabaret-2026-12-05-1930",
+         *           "status": "SCHEDULED",
+         *           "startsAt": "2026-12-05T12:30:00.000Z",
+         *           "doorsAt": null,
+         *           "localDate": "2026-12-05",
+         *           "localTime": "19:30",
+         *           "showCode": "SGC",
+         *           "showTitle": "Saigon Cabaret"
+         *         },
+         *         "confirmedBy": "PAYMENT",
+         *         "checkedInAt": null,
+         *         "payment": {
+         *           "paid": true,
+         *           "totalVnd": 3630000,
+         *           "paidVnd": 3630000,
+         *           "dueVnd": 0
+         *         },
+         *         "staffNotes": null
+         *       },
+         *       "inside": false,
+         *       "entry": {
+         *         "ok": true,
+         *         "reason": null
+         *       },
+         *       "exit": {
+         *         "ok": false,
+         *         "reason": "not_checked_in"
+         *       },
+         *       "history": []
+         *     }
+         */
+        CheckInLookup: {
+            reservation: components["schemas"]["CheckInReservation"];
+            /** @description Whether the guest's last accepted scan is an ENTRY. */
+            inside: boolean;
+            entry: components["schemas"]["CheckInVerdict"];
+            exit: components["schemas"]["CheckInVerdict"];
+            /** @description Every recorded attempt on this reservation, oldest first (at most 200). */
+            history: components["schemas"]["CheckInRecord"][];
+        };
+        /** @description The recorded attempt (`result` `ok`, or `refused` with its `reason`) and the reservation as it is now (null for `not_found`). */
+        CheckInOutcome: {
+            checkIn: components["schemas"]["CheckInRecord"];
+            reservation: components["schemas"]["CheckInReservation"] | null;
+        };
+        /** @description One recorded redeem attempt (every attempt is recorded, refused ones too). */
+        CheckInRecord: {
+            /** Format: uuid */
+            id: string;
+            nonce: components["schemas"]["CheckInNonce"];
+            type: components["schemas"]["CheckInType"];
+            /** @enum {string} */
+            result: "ok" | "refused";
+            reason: components["schemas"]["CheckInReason"] | null;
+            /**
+             * @description How the door named the reservation.
+             * @enum {string}
+             */
+            identifiedBy: "ID" | "TOKEN";
+            /** @description Null for `not_found`. */
+            reservationId: string | null;
+            /** @description The event the door said it serves, when it said one. */
+            showEventId: string | null;
+            /** @description Who scanned: the account id of a session, `api-key:<key id>` or `superuser-token:<n>` (never a name or an e-mail). */
+            operator: string;
+            at: components["schemas"]["Timestamp"];
+        };
+        /**
          * @description A published show, its text in one locale.
          * @example {
          *       "slug": "saigon-cabaret",
@@ -3348,6 +3528,8 @@ export interface components {
             showSpecific: boolean;
             /** @description Guests of confirmed or checked-in bookings on this offer. */
             guests: number;
+            /** @description Guests of checked-in bookings on this offer. */
+            checkedIn: number;
             items: components["schemas"]["LogisticsFulfillmentItem"][];
         };
         /**
@@ -3374,6 +3556,13 @@ export interface components {
                 checkedIn: number;
                 /** @description `capacity − expected` (negative only if capacity was lowered below the bookings). */
                 remaining: number;
+            };
+            /** @description The same bookings counted as parties (one per reservation), as the door checks them in. */
+            parties: {
+                /** @description Confirmed and checked-in reservations. */
+                expected: number;
+                /** @description Checked-in reservations. */
+                checkedIn: number;
             };
             /** @description Every zone of the floor, in floor order (`STAGE_FRONT`, `VIP`, `MAIN`, `BALCONY`). */
             zones: components["schemas"]["LogisticsZone"][];
@@ -3973,6 +4162,118 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+        };
+        /**
+         * @description The check-in token from the QR code of the confirmation e-mail (43 characters of base64url). Whitespace
+         *     anywhere (a scanner's trailing newline, spaces from copying) and `=` padding are dropped, and the standard
+         *     base64 characters `+` and `/` are read as `-` and `_`. Case is significant (base64url), so it is never
+         *     folded. A value that is not a token after that opens nothing.
+         * @example 3q2-7wEXAMPLEtokenxxxxxxxxxxxxxxxxxxxxxxxx0
+         */
+        CheckInToken: string;
+        /**
+         * @description `ENTRY` (the guest comes in: the first one checks the reservation in) or `EXIT` (a checked-in guest steps out).
+         * @enum {string}
+         */
+        CheckInType: "ENTRY" | "EXIT";
+        /**
+         * @description Generated by the door's client once per scan (a UUID is fine) and sent again with every retry of that
+         *     scan: a nonce already recorded answers the first attempt's result and records nothing new.
+         * @example 0193a1f2-7c4e-7b1a-9c2d-5e6f7a8b9c0d
+         */
+        CheckInNonce: string;
+        /**
+         * @description One scan at the door. Name the reservation by exactly one of `reservationId` and `token`. `showEventId` is
+         *     the event this door serves: a reservation for another event is refused (`wrong_event`).
+         * @example {
+         *       "token": "3q2-7wEXAMPLEtokenxxxxxxxxxxxxxxxxxxxxxxxx0",
+         *       "type": "ENTRY",
+         *       "nonce": "0193a1f2-7c4e-7b1a-9c2d-5e6f7a8b9c0d",
+         *       "showEventId": "2f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e"
+         *     }
+         */
+        CheckInRedeem: {
+            /** Format: uuid */
+            reservationId?: string;
+            token?: components["schemas"]["CheckInToken"];
+            type: components["schemas"]["CheckInType"];
+            nonce: components["schemas"]["CheckInNonce"];
+            /** Format: uuid */
+            showEventId?: string;
+        };
+        /**
+         * @description Why a redeem was refused, checked in this order:
+         *     `not_found` (no reservation has that id or token), `cancelled` (the reservation or its event is cancelled),
+         *     `unpaid` (the reservation is `HELD` or `EXPIRED`: never paid nor confirmed by staff — `CONFIRMED` means paid
+         *     or accepted by staff, e.g. pay at the venue), `no_show` (marked a no-show after the event),
+         *     `wrong_event` (the door said it serves another event), `not_today` (the event is not on today's door day;
+         *     ENTRY only), then `already_checked_in` (ENTRY while the guest is inside) or `not_checked_in` (EXIT while
+         *     the guest is not inside).
+         * @enum {string}
+         */
+        CheckInReason: "not_found" | "cancelled" | "unpaid" | "no_show" | "wrong_event" | "not_today" | "already_checked_in" | "not_checked_in";
+        /** @description What the door needs to know about a reservation. */
+        CheckInReservation: {
+            /** Format: uuid */
+            id: string;
+            /** @example VN-7K3Q9P */
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            /**
+             * @description The honorific and name of the guest who booked.
+             * @example Ms Nguyễn Thị Lan
+             */
+            guestName: string;
+            partySize: number;
+            offer: {
+                /** Format: uuid */
+                id: string;
+                code: string;
+                /** @description In the default locale. */
+                name: string;
+            };
+            /** @description The assigned table, if any. */
+            table: {
+                /** Format: uuid */
+                id: string;
+                code: components["schemas"]["TableCode"];
+                zone: components["schemas"]["TableZone"];
+            } | null;
+            event: {
+                /** Format: uuid */
+                id: string;
+                slug: string | null;
+                status: components["schemas"]["ShowEventStatus"];
+                startsAt: components["schemas"]["Timestamp"];
+                doorsAt: components["schemas"]["Timestamp"] | null;
+                localDate: components["schemas"]["EventLocalDate"];
+                localTime: components["schemas"]["EventLocalTime"];
+                showCode: string;
+                /** @description In the default locale. */
+                showTitle: string;
+            };
+            /** @description Who confirmed the reservation (`PAYMENT`, `STAFF`, `SYSTEM`), null while it never was. */
+            confirmedBy: ("PAYMENT" | "STAFF" | "SYSTEM") | null;
+            checkedInAt: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description `paid` is true when a payment of the reservation succeeded (`SUCCEEDED` or `PARTIALLY_REFUNDED`).
+             *     A reservation confirmed by staff without a payment (pay at the venue) is admitted but not `paid`:
+             *     `dueVnd` is what is left to collect.
+             */
+            payment: {
+                paid: boolean;
+                totalVnd: number;
+                /** @description Succeeded payments less their refunds. */
+                paidVnd: number;
+                /** @description `totalVnd − paidVnd`, never below 0. */
+                dueVnd: number;
+            };
+            staffNotes: string | null;
+        };
+        /** @description Whether a redeem of this type would be accepted now, and why not. */
+        CheckInVerdict: {
+            ok: boolean;
+            reason: components["schemas"]["CheckInReason"] | null;
         };
     };
     responses: {
@@ -7369,6 +7670,113 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    redeemCheckIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckInRedeem"];
+            };
+        };
+        responses: {
+            /** @description The attempt, recorded (or the first attempt with this nonce). */
+            200: {
+                headers: {
+                    /** @description `true` when this answers an earlier attempt with the same nonce. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInOutcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCheckIn: {
+        parameters: {
+            query?: {
+                /** @description The QR's check-in token (with `lookup` only). */
+                token?: components["schemas"]["CheckInToken"];
+                /** @description The event this door serves; a reservation for another one reads `wrong_event`. */
+                showEventId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A reservation's id (UUID), or the literal `lookup` to find the reservation by `?token=`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation at the door. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInLookup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCheckInByToken: {
+        parameters: {
+            query?: {
+                /** @description The event this door serves; a reservation for another one reads `wrong_event`. */
+                showEventId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The QR's check-in token (normalized as `CheckInToken` says). */
+                token: components["schemas"]["CheckInToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation at the door, as the successor answers it. */
+            200: {
+                headers: {
+                    /** @description When this route was deprecated (RFC 9745 structured date, `@<unix seconds>`). */
+                    Deprecation?: string;
+                    /** @description `</api/check-ins/lookup>; rel="successor-version"`. */
+                    Link?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInLookup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
     };

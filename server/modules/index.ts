@@ -4,6 +4,7 @@ import * as accounts from './accounts/handlers.ts';
 import * as apiKeys from './apiKeys/handlers.ts';
 import * as commercialSetup from './commercialSetup/handlers.ts';
 import * as customers from './customers/handlers.ts';
+import * as checkIns from './checkIns/handlers.ts';
 import * as auth from './auth/handlers.ts';
 import * as booking from './booking/handlers.ts';
 import * as bookingPolicy from './booking/policy.ts';
@@ -55,6 +56,7 @@ export const MODULES: Record<string, Module> = {
   booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
   customers: { handlers: customers.handlers },
   payments: { handlers: payments.handlers, policy: paymentsPolicy.policy },
+  checkIns: { handlers: checkIns.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -77,6 +79,7 @@ const typed: OperationHandlers = {
   ...booking.handlers,
   ...customers.handlers,
   ...payments.handlers,
+  ...checkIns.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;
