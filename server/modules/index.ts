@@ -22,6 +22,7 @@ import * as storagePolicy from './storage/policy.ts';
 import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
 import * as tables from './tables/handlers.ts';
+import * as reservations from './reservations/handlers.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -52,6 +53,7 @@ export const MODULES: Record<string, Module> = {
   catalog: { handlers: catalog.handlers, policy: catalogPolicy.policy },
   booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
   customers: { handlers: customers.handlers },
+  reservations: { handlers: reservations.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -73,6 +75,7 @@ const typed: OperationHandlers = {
   ...catalog.handlers,
   ...booking.handlers,
   ...customers.handlers,
+  ...reservations.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;
