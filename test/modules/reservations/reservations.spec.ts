@@ -307,6 +307,10 @@ describe('reservations: /api/reservations (staff)', () => {
       expect(refused.status).to.equal(409);
       expect(refused.body.code).to.equal('illegal_transition');
       expect(await row(expired)).to.include({ status: 'HELD', confirmed_at: null });
+      const cancelled = await guestHold(spec.server, event, offer, 2, contact(3));
+      await staff().post(`/api/reservations/${cancelled}/cancel`, {});
+      expect((await staff().post(`/api/reservations/${cancelled}/confirm`)).body).to.include({ status: 409, code: 'illegal_transition' });
+      expect(await row(cancelled)).to.include({ status: 'CANCELLED', confirmed_at: null });
     });
 
     it('cancels HELD or CONFIRMED with a reason (by STAFF, whatever the guest window); 409 reservation_not_cancellable otherwise', async () => {
