@@ -281,11 +281,15 @@ describe('reservations: /api/reservations (staff)', () => {
       for (const res of answers) expect([200, 201, 409], JSON.stringify(res.body)).to.include(res.status);
       const refused = answers.filter((res) => res.status === 409);
       for (const res of refused) expect(['not_enough_seats', 'sold_out']).to.include(res.body.code);
-      const taken = await knex()('reservations').where({ show_event_id: event.id, status: 'HELD' }).sum({ n: 'guest_count' }).first();
-      expect(Number(taken!.n)).to.equal(20);
+      const taken = Number((await knex()('reservations').where({ show_event_id: event.id, status: 'HELD' }).sum({ n: 'guest_count' }).first())!.n);
       const grown = answers.slice(0, 8).filter((res) => res.status === 200).length;
       const held = answers.slice(8).filter((res) => res.status === 201).length;
-      expect(8 + grown * 3 + held * 2).to.equal(20);
+      expect(taken).to.equal(8 + grown * 3 + held * 2);
+      expect(taken).to.be.at.most(20);
+      // Free seats only shrink, so whatever was refused still does not fit at the end.
+      if (grown < 8) expect(20 - taken).to.be.below(3);
+      if (held < 8) expect(20 - taken).to.be.below(2);
+      expect(grown + held, 'some of each race won').to.be.at.least(4);
     });
   });
 
