@@ -1480,7 +1480,15 @@ export interface paths {
          */
         get: operations["listCustomerEmailMessages"];
         put?: never;
-        post?: never;
+        /**
+         * Send the customer an e-mail through a template (recorded in the ledger).
+         * @description Renders `template` (today `customer-message`: the staff's subject and text in the venue's layout, with a
+         *     greeting and sign-off in the customer's language) in `locale`, or the customer's locale, or `en`, and
+         *     records it in the outbound e-mail ledger linked to the customer (and to `reservationId` when given, which
+         *     must be one of the customer's reservations: 422 `unknown_reservation`). The send job delivers it; the
+         *     answer is the `QUEUED` ledger row. A soft-deleted customer is 409 `customer_deleted`.
+         */
+        post: operations["sendCustomerEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1783,6 +1791,167 @@ export interface paths {
         get: operations["getCheckInByToken"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reservations for the operators, newest first or by event time; filters and search.
+         * @description Filters: `eventId`; `date`, the event's local date in `VENUE_TIMEZONE`; `status` (as read: a `HELD`
+         *     reservation past its hold counts as `EXPIRED`); `q`, a case-insensitive part of the reference, or the
+         *     customer's name, e-mail or phone. `sort=newest` (default: creation time, newest first, then id) or
+         *     `sort=eventTime` (the event's start, soonest first, then newest).
+         */
+        get: operations["listReservations"];
+        put?: never;
+        /**
+         * Book for a guest (a phone booking), held or confirmed at once.
+         * @description The guest's hold rules, in one transaction with the event row locked: the event bookable (404 for an
+         *     unknown event or an unpublished show; 409 `event_not_bookable`, `sales_closed`, `booking_closed`,
+         *     `offer_sales_closed`, `sold_out`, `not_enough_seats`; 422 `offer_unavailable`, `guest_count_out_of_range`,
+         *     `unknown_table`). The customer is upserted by the contact's normalized e-mail. Without `confirm` the
+         *     reservation is `HELD` for the commercial setup's hold time; with `confirm: true` it is `CONFIRMED` in the
+         *     same transaction (the confirmation e-mail with the check-in QR code is queued). No access token is made
+         *     visible. `reservation created` (booking path, `created_by: STAFF`) is sent once it is saved.
+         */
+        post: operations["createReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{reservationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        /** One reservation with contact, price, table, notes and payments. */
+        get: operations["getReservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the guest count (re-priced, seats checked), the table or the staff notes.
+         * @description One transaction; the event row is locked first (the booking lock order), then the reservation.
+         *     `guestCount` on anything but a `HELD` (unexpired) or `CONFIRMED` reservation is 409
+         *     `reservation_not_editable`; outside the offer's range 422 `guest_count_out_of_range`; more guests than
+         *     the event has free seats (this reservation's own seats count as free) 409 `not_enough_seats`; on a cancelled
+         *     or completed event 409 `event_not_bookable`. The price is recomputed with the per-guest price and the
+         *     percentages the booking was made with, and the registered price adjustments (promo, referral, voucher).
+         *     An unknown `tableId` is 422 `unknown_table`.
+         */
+        patch: operations["updateReservation"];
+        trace?: never;
+    };
+    "/api/reservations/{reservationId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a held reservation by hand (HELD → CONFIRMED).
+         * @description Through the reservation state machine: a fresh check-in token is stored (hashed) and the confirmation
+         *     e-mail queued. Already `CONFIRMED` or `CHECKED_IN`: answered unchanged. A hold past its expiry, or any
+         *     other state, is 409 `illegal_transition`.
+         */
+        post: operations["confirmReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{reservationId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a reservation (HELD or CONFIRMED → CANCELLED), with a reason.
+         * @description Through the reservation state machine, whatever the guest's cancellation window: the registered effects
+         *     run in the same transaction (refund requests for what was paid). Already `CANCELLED`: answered unchanged.
+         *     Any other state is 409 `reservation_not_cancellable`. `reservation cancelled` (`cancelled_by: STAFF`) after
+         *     the commit.
+         */
+        post: operations["cancelReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{reservationId}/no-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a confirmed guest a no-show once the event has started (CONFIRMED → NO_SHOW).
+         * @description Already `NO_SHOW`: answered unchanged. Before the event's start 409 `event_not_started`; any state but
+         *     `CONFIRMED` 409 `illegal_transition`.
+         */
+        post: operations["markReservationNoShow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sudo/batch-update-reservation-statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move many reservations to one status (legal transitions only); dry run first.
+         * @description The reservations are named by `ids` (up to 500) or chosen by `filter` (event, current status as read,
+         *     event's local date; up to 500 match, more is 422 `too_many_reservations`). Exactly one of `ids` and
+         *     `filter` (422 `selection_required`). One transaction: the events are locked first (in id order), then
+         *     each reservation moves through the state machine in its own savepoint — an illegal move is reported
+         *     with its code (`illegal_transition`, `reservation_not_cancellable`, `event_not_started`) and leaves that
+         *     reservation as it was; an unknown id is reported `not_found`. A reservation already in the target status
+         *     is `ok` with `changed: false`. `dryRun: true` runs the same moves and rolls them back (nothing written,
+         *     no e-mail, no event). `reservation cancelled` (`cancelled_by: STAFF`) for each cancellation after the commit.
+         */
+        post: operations["batchUpdateReservationStatuses"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2841,6 +3010,176 @@ export interface components {
             /** @description Who scanned: the account id of a session, `api-key:<key id>` or `superuser-token:<n>` (never a name or an e-mail). */
             operator: string;
             at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description One reservation as staff see it: contact, price breakdown, table, staff and guest notes, the payments
+         *     summary and the history of its state. Never its access token or check-in token (nor their hashes).
+         * @example {
+         *       "id": "8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *       "reference": "VN-7K3Q9P",
+         *       "status": "CONFIRMED",
+         *       "holdExpiresAt": null,
+         *       "guestCount": 2,
+         *       "locale": "vi",
+         *       "event": {
+         *         "id": "2f0b8f5e-4d1c-4b8a-9a51-6c2d7e8f9a0b",
+         *         "slug": "saigon-cabaret-2026-12-05-1930",
+         *         "startsAt": "2026-12-05T12:30:00.000Z",
+         *         "status": "SCHEDULED",
+         *         "show": {
+         *           "code": "SGC",
+         *           "slug": "saigon-cabaret",
+         *           "title": "Saigon Cabaret"
+         *         }
+         *       },
+         *       "offer": {
+         *         "id": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *         "code": "DINNER-SHOW",
+         *         "name": "Dinner and show",
+         *         "bookingPath": "DINNER_SHOW"
+         *       },
+         *       "customer": {
+         *         "id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *         "honorific": "Ms",
+         *         "name": "Nguyễn Thị Lan",
+         *         "email": "lan.nguyen@example.com",
+         *         "phone": "+84 90 123 4567",
+         *         "isDeleted": false
+         *       },
+         *       "table": {
+         *         "id": "0a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d",
+         *         "code": "A1",
+         *         "zone": "STAGE_FRONT",
+         *         "seats": 4
+         *       },
+         *       "price": {
+         *         "currency": "VND",
+         *         "pricePerGuestVnd": 1500000,
+         *         "subtotalVnd": 3000000,
+         *         "promoDiscountVnd": 0,
+         *         "referralDiscountVnd": 0,
+         *         "discountVnd": 0,
+         *         "serviceChargeVnd": 150000,
+         *         "vatVnd": 252000,
+         *         "voucherCreditVnd": 0,
+         *         "totalVnd": 3402000,
+         *         "serviceChargePercent": 5,
+         *         "vatPercent": 8
+         *       },
+         *       "attribution": {
+         *         "promoCode": null,
+         *         "voucherCode": null,
+         *         "referralCode": null,
+         *         "referralLinkSlug": null,
+         *         "referralPartnerSlug": null
+         *       },
+         *       "customerNote": "Birthday dinner.",
+         *       "staffNotes": "Regular guest.",
+         *       "payments": {
+         *         "paidVnd": 3402000,
+         *         "refundedVnd": 0,
+         *         "balanceVnd": 0,
+         *         "items": []
+         *       },
+         *       "confirmedAt": "2026-11-23T14:05:00.000Z",
+         *       "confirmedBy": "PAYMENT",
+         *       "checkedInAt": null,
+         *       "noShowAt": null,
+         *       "expiredAt": null,
+         *       "cancelledAt": null,
+         *       "cancelledBy": null,
+         *       "cancellationReason": null,
+         *       "createdAt": "2026-11-23T14:00:00.000Z",
+         *       "updatedAt": "2026-11-23T14:05:00.000Z"
+         *     }
+         */
+        StaffReservation: {
+            /** Format: uuid */
+            id: string;
+            /** @example VN-7K3Q9P */
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            /** @description While `HELD`, when the hold ends. */
+            holdExpiresAt: components["schemas"]["Timestamp"] | null;
+            guestCount: number;
+            locale: string | null;
+            event: components["schemas"]["StaffReservationEvent"];
+            offer: {
+                /** Format: uuid */
+                id: string;
+                code: string;
+                /** @description In the default locale. */
+                name: string;
+                bookingPath: components["schemas"]["BookingPath"];
+            };
+            customer: components["schemas"]["StaffReservationCustomer"];
+            table: components["schemas"]["StaffReservationTable"];
+            price: components["schemas"]["StaffReservationPrice"];
+            attribution: {
+                promoCode: string | null;
+                voucherCode: string | null;
+                referralCode: string | null;
+                referralLinkSlug: string | null;
+                referralPartnerSlug: string | null;
+            };
+            customerNote: string | null;
+            staffNotes: string | null;
+            payments: components["schemas"]["ReservationPayments"];
+            confirmedAt: components["schemas"]["Timestamp"] | null;
+            /** @enum {string|null} */
+            confirmedBy: "PAYMENT" | "STAFF" | "SYSTEM" | null;
+            checkedInAt: components["schemas"]["Timestamp"] | null;
+            noShowAt: components["schemas"]["Timestamp"] | null;
+            expiredAt: components["schemas"]["Timestamp"] | null;
+            cancelledAt: components["schemas"]["Timestamp"] | null;
+            /** @enum {string|null} */
+            cancelledBy: "GUEST" | "STAFF" | "SYSTEM" | null;
+            cancellationReason: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        ReservationPage: {
+            items: components["schemas"]["ReservationSummary"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "dryRun": true,
+         *       "targetStatus": "NO_SHOW",
+         *       "total": 2,
+         *       "changed": 1,
+         *       "failed": 1,
+         *       "items": [
+         *         {
+         *           "id": "8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *           "reference": "VN-7K3Q9P",
+         *           "from": "CONFIRMED",
+         *           "to": "NO_SHOW",
+         *           "ok": true,
+         *           "changed": true,
+         *           "code": null
+         *         },
+         *         {
+         *           "id": "1c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *           "reference": "VN-ABCDEF",
+         *           "from": "HELD",
+         *           "to": "NO_SHOW",
+         *           "ok": false,
+         *           "changed": false,
+         *           "code": "illegal_transition"
+         *         }
+         *       ]
+         *     }
+         */
+        BatchStatusReport: {
+            dryRun: boolean;
+            targetStatus: components["schemas"]["BatchStatusTarget"];
+            total: number;
+            changed: number;
+            failed: number;
+            items: components["schemas"]["BatchStatusItem"][];
         };
         /**
          * @description A published show, its text in one locale.
@@ -4011,6 +4350,35 @@ export interface components {
             locale?: components["schemas"]["GuestLocale"] | null;
         };
         /**
+         * @description An e-mail to the customer through a template.
+         * @example {
+         *       "template": "customer-message",
+         *       "subject": "Your table for Saturday",
+         *       "body": "We have kept a table near the stage for you.\n\nSee you on Saturday!",
+         *       "locale": "en"
+         *     }
+         */
+        CustomerEmailSend: {
+            /**
+             * @description The template: `customer-message` (the staff's subject and text, in the venue's layout).
+             * @enum {string}
+             */
+            template: "customer-message";
+            subject: string;
+            /** @description Plain text; blank lines separate paragraphs (no HTML is interpreted). */
+            body: string;
+            /**
+             * @description `en` or `vi`; default the customer's locale, else `en`.
+             * @enum {string}
+             */
+            locale?: "en" | "vi";
+            /**
+             * Format: uuid
+             * @description Links the message to one of the customer's reservations.
+             */
+            reservationId?: string;
+        };
+        /**
          * @description How the guest pays: `VNPAY` (online, VNPay 2.1 payment page), `BANK_TRANSFER` (to the venue's account,
          *     quoting a transfer reference; staff record it once received), `PAY_AT_VENUE` (cash or card at the venue,
          *     recorded by staff).
@@ -4274,6 +4642,214 @@ export interface components {
         CheckInVerdict: {
             ok: boolean;
             reason: components["schemas"]["CheckInReason"] | null;
+        };
+        /**
+         * Format: date
+         * @description A calendar date in the venue's time zone (`VENUE_TIMEZONE`), `YYYY-MM-DD`.
+         * @example 2026-12-05
+         */
+        "LocalDate-2": string;
+        /**
+         * @description `newest` (created, newest first; the default) or `eventTime` (the event's start, soonest first; then newest).
+         * @enum {string}
+         */
+        ReservationListSort: "newest" | "eventTime";
+        StaffReservationEvent: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            startsAt: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            status: "SCHEDULED" | "CANCELLED" | "COMPLETED";
+            show: {
+                code: string;
+                slug: string;
+                /** @description In the default locale. */
+                title: string;
+            };
+        };
+        StaffReservationCustomer: {
+            /** Format: uuid */
+            id: string;
+            honorific: string | null;
+            name: string;
+            email: string;
+            phone: string | null;
+            isDeleted: boolean;
+        };
+        StaffReservationTable: null | {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            zone: string;
+            seats: number;
+        };
+        /** @description One reservation in the operator's list. */
+        ReservationSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @example VN-7K3Q9P */
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            guestCount: number;
+            totalVnd: number;
+            event: components["schemas"]["StaffReservationEvent"];
+            offerCode: string;
+            customer: components["schemas"]["StaffReservationCustomer"];
+            table: components["schemas"]["StaffReservationTable"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Notes for the venue's staff (never shown to the guest).
+         * @example Regular guest; prefers a table near the stage.
+         */
+        StaffNotes: string;
+        /**
+         * @description A booking taken by staff (a phone booking). The same rules as the guest's hold apply.
+         * @example {
+         *       "eventId": "2f0b8f5e-4d1c-4b8a-9a51-6c2d7e8f9a0b",
+         *       "offerCode": "DINNER-SHOW",
+         *       "guestCount": 4,
+         *       "contact": {
+         *         "name": "Trần Văn Minh",
+         *         "email": "minh.tran@example.com",
+         *         "phone": "+84 90 765 4321",
+         *         "locale": "vi"
+         *       },
+         *       "customerNote": "Anniversary.",
+         *       "staffNotes": "Phone booking, will pay at the venue.",
+         *       "confirm": true
+         *     }
+         */
+        StaffReservationCreate: {
+            /** Format: uuid */
+            eventId: string;
+            /**
+             * @description The offer's code (one of the event's offers on sale).
+             * @example DINNER-SHOW
+             */
+            offerCode: string;
+            guestCount: components["schemas"]["GuestCount-2"];
+            contact: components["schemas"]["Contact"];
+            locale?: components["schemas"]["GuestLocale"];
+            /** @description The guest's own note (allergies, occasion), as they said it. */
+            customerNote?: string;
+            staffNotes?: components["schemas"]["StaffNotes"];
+            /**
+             * Format: uuid
+             * @description A table of the floor plan (must exist).
+             */
+            tableId?: string;
+            /**
+             * @description `true`: confirm at once (staff take the responsibility for payment); the confirmation e-mail is sent. Otherwise the reservation is `HELD` for the commercial setup's hold time.
+             * @default false
+             */
+            confirm: boolean;
+        };
+        /** @description Whole VND. `discountVnd` = promo + referral discounts (off the subtotal); the voucher's credit comes off after VAT. */
+        StaffReservationPrice: {
+            /** @enum {string} */
+            currency: "VND";
+            pricePerGuestVnd: number;
+            subtotalVnd: number;
+            promoDiscountVnd: number;
+            referralDiscountVnd: number;
+            discountVnd: number;
+            serviceChargeVnd: number;
+            vatVnd: number;
+            voucherCreditVnd: number;
+            totalVnd: number;
+            serviceChargePercent: number;
+            vatPercent: number;
+        };
+        ReservationPaymentLine: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            gateway: "VNPAY" | "BANK_TRANSFER" | "CASH" | "CARD_ON_SITE";
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+            amountVnd: number;
+            refundedVnd: number;
+            /** @description The reference the gateway (or a bank transfer) quotes. */
+            txnRef: string;
+            createdAt: components["schemas"]["Timestamp"];
+            succeededAt: components["schemas"]["Timestamp"] | null;
+        };
+        /**
+         * @description The reservation's payments as the payments table holds them. `paidVnd`: what succeeded (including what was
+         *     refunded later); `refundedVnd`: refunded of it; `balanceVnd`: `totalVnd − (paidVnd − refundedVnd)` (negative
+         *     when more was paid than the price, e.g. after fewer guests).
+         */
+        ReservationPayments: {
+            paidVnd: number;
+            refundedVnd: number;
+            balanceVnd: number;
+            items: components["schemas"]["ReservationPaymentLine"][];
+        };
+        /**
+         * @description What staff may change. `guestCount`: only on a `HELD` or `CONFIRMED` reservation, within the offer's
+         *     guests range and the event's free seats (checked with the event row locked); the price is recomputed.
+         *     `tableId`: a table of the floor plan, or `null` to clear it. `staffNotes`: replaced (`null` clears them).
+         * @example {
+         *       "guestCount": 5,
+         *       "staffNotes": "Added a guest by phone."
+         *     }
+         */
+        StaffReservationUpdate: {
+            guestCount?: components["schemas"]["GuestCount-2"];
+            /** Format: uuid */
+            tableId?: string | null;
+            staffNotes?: components["schemas"]["StaffNotes"] | null;
+        };
+        /**
+         * @description Why the reservation is cancelled (kept on the reservation).
+         * @example The guest called to cancel.
+         */
+        ReservationCancelReason: string;
+        /** @description The reservations to move, by their event, their (current) status and the event's local date; at least one. */
+        BatchStatusFilter: {
+            /** Format: uuid */
+            eventId?: string;
+            status?: components["schemas"]["ReservationStatus"];
+            date?: components["schemas"]["LocalDate-2"];
+        };
+        /**
+         * @description The status to move to, through the reservation state machine: `CONFIRMED` (from `HELD`), `CANCELLED` (from `HELD` or `CONFIRMED`), `NO_SHOW` (from `CONFIRMED`, once the event has started).
+         * @enum {string}
+         */
+        BatchStatusTarget: "CONFIRMED" | "CANCELLED" | "NO_SHOW";
+        /**
+         * @description Either `ids` or `filter` (not both).
+         * @example {
+         *       "filter": {
+         *         "eventId": "2f0b8f5e-4d1c-4b8a-9a51-6c2d7e8f9a0b",
+         *         "status": "CONFIRMED"
+         *       },
+         *       "targetStatus": "NO_SHOW",
+         *       "dryRun": true
+         *     }
+         */
+        BatchStatusUpdate: {
+            ids?: string[];
+            filter?: components["schemas"]["BatchStatusFilter"];
+            targetStatus: components["schemas"]["BatchStatusTarget"];
+            reason?: components["schemas"]["ReservationCancelReason"];
+            /** @description `true`: answer what would happen, write nothing. */
+            dryRun: boolean;
+        };
+        BatchStatusItem: {
+            /** Format: uuid */
+            id: string;
+            reference: string | null;
+            from: components["schemas"]["ReservationStatus"] | null;
+            to: components["schemas"]["BatchStatusTarget"];
+            /** @description The move is legal (and, unless a dry run, done). */
+            ok: boolean;
+            /** @description Whether it changed (or, dry run, would change) the reservation; false when it already had the target status. */
+            changed: boolean;
+            /** @description Why not: `illegal_transition`, `reservation_not_cancellable`, `event_not_started`, `not_found` … */
+            code: string | null;
         };
     };
     responses: {
@@ -7310,6 +7886,41 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    sendCustomerEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerEmailSend"];
+            };
+        };
+        responses: {
+            /** @description The ledger row, queued for sending. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailMessageSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     getCheckoutOptions: {
         parameters: {
             query?: never;
@@ -7777,6 +8388,265 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listReservations: {
+        parameters: {
+            query?: {
+                eventId?: string;
+                /** @description The event's local date (`YYYY-MM-DD` in `VENUE_TIMEZONE`). */
+                date?: components["schemas"]["LocalDate-2"];
+                status?: components["schemas"]["ReservationStatus"];
+                /** @description A part of the reference, or the customer's name, e-mail or phone (case-insensitive). */
+                q?: string;
+                sort?: components["schemas"]["ReservationListSort"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reservations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReservationPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffReservationCreate"];
+            };
+        };
+        responses: {
+            /** @description The reservation. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffReservationUpdate"];
+            };
+        };
+        responses: {
+            /** @description The reservation as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    confirmReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    cancelReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The guest called to cancel."
+                 *     }
+                 */
+                "application/json": {
+                    reason?: components["schemas"]["ReservationCancelReason"];
+                };
+            };
+        };
+        responses: {
+            /** @description The reservation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    markReservationNoShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    batchUpdateReservationStatuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchStatusUpdate"];
+            };
+        };
+        responses: {
+            /** @description The report, per reservation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchStatusReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             default: components["responses"]["Unexpected"];
         };
     };

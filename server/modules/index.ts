@@ -25,6 +25,7 @@ import * as storagePolicy from './storage/policy.ts';
 import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
 import * as tables from './tables/handlers.ts';
+import * as reservations from './reservations/handlers.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -57,6 +58,7 @@ export const MODULES: Record<string, Module> = {
   customers: { handlers: customers.handlers },
   payments: { handlers: payments.handlers, policy: paymentsPolicy.policy },
   checkIns: { handlers: checkIns.handlers },
+  reservations: { handlers: reservations.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -80,6 +82,7 @@ const typed: OperationHandlers = {
   ...customers.handlers,
   ...payments.handlers,
   ...checkIns.handlers,
+  ...reservations.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

@@ -36,10 +36,31 @@ export interface TestMessageData {
   note?: string;
 }
 
+/** A reservation cancelled because its show event was cancelled (server/modules/reservations/eventCancellation.ts). */
+export interface ReservationCancelledData {
+  guestName: string;
+  showName: string;
+  startsAt: string | Date;
+  partySize: number;
+  reservationReference: string;
+  /** What the guest paid and has not had back (integer VND); 0 when nothing was paid. */
+  paidVnd: number;
+}
+
+/** A message staff write to a customer (POST /api/customers/{customerId}/emails): their subject and plain text. */
+export interface CustomerMessageData {
+  guestName: string;
+  subject: string;
+  /** Plain text; blank lines separate paragraphs. */
+  body: string;
+}
+
 /** Template name → the data its caller gives. */
 export interface TemplateDataMap {
   'reservation-confirmation': ReservationConfirmationData;
   'test-message': TestMessageData;
+  'reservation-cancelled': ReservationCancelledData;
+  'customer-message': CustomerMessageData;
 }
 export type TemplateName = keyof TemplateDataMap;
 
@@ -77,6 +98,31 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
   'test-message': {
     async prepare() {
       return {};
+    },
+  },
+  'reservation-cancelled': {
+    async prepare(data) {
+      for (const field of ['guestName', 'showName', 'reservationReference'] as const) {
+        if (typeof data[field] !== 'string' || data[field] === '') throw new TypeError(`reservation-cancelled: ${field} is required`);
+      }
+      if (!Number.isInteger(data.partySize) || data.partySize < 1) throw new TypeError('reservation-cancelled: partySize must be a positive integer');
+      if (!Number.isSafeInteger(data.paidVnd) || data.paidVnd < 0) throw new TypeError('reservation-cancelled: paidVnd must be a whole number of VND');
+      if (Number.isNaN(new Date(data.startsAt).getTime())) throw new TypeError('reservation-cancelled: startsAt must be a date');
+      return {};
+    },
+  },
+  'customer-message': {
+    async prepare(data) {
+      for (const field of ['guestName', 'subject', 'body'] as const) {
+        if (typeof data[field] !== 'string' || data[field].trim() === '') throw new TypeError(`customer-message: ${field} is required`);
+      }
+      // Paragraphs (blank-line separated) and their line breaks; the template escapes every piece.
+      const paragraphs = data.body
+        .replace(/\r\n?/g, '\n')
+        .split(/\n\s*\n/)
+        .map((paragraph) => paragraph.split('\n').map((line) => line.trimEnd()))
+        .filter((lines) => lines.some((line) => line !== ''));
+      return { vars: { paragraphs } };
     },
   },
 };
