@@ -1594,7 +1594,7 @@ export interface paths {
         /**
          * The public site's routes for a locale, as absolute URLs.
          * @description Home, shows, one page per published show (`showUrl`), one booking page per bookable performance of the
-         *     next 60 local days (`bookingUrl`, at most 200), inquiries, waitlist and partners, as absolute
+         *     next 120 local days (`bookingUrl`, over at most 500 performances), inquiries, waitlist and partners, as absolute
          *     locale-prefixed URLs under `PUBLIC_SITE_URL`, plus the show and booking routes as templates. The assistant
          *     writes venue links only from these values, and audits its answers against them.
          *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
@@ -1619,9 +1619,10 @@ export interface paths {
          * Published knowledge documents, for the assistant.
          * @description Published documents only, one per topic in the asked locale, falling back to the default locale's
          *     document when a topic has none in it (each item's `locale` says which). `tag` keeps documents with that
-         *     tag; `q` keeps documents whose topic, title, body or tags contain at least one of its words (three letters
-         *     or more, case-insensitive), the best matches first (more words matched, then a title or topic match);
-         *     otherwise by topic.
+         *     tag; `q` keeps documents whose topic, title, body or tags hold at least one of its words (case- and
+         *     accent-insensitive, so `tre em` finds `trẻ em`; a word of four letters or more also matches as a prefix,
+         *     so `child` finds `children`; common short words are ignored), the best matches first (a word in the title,
+         *     topic or tags counts twice); otherwise by topic. A `q` with no usable word keeps every document.
          *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
          */
         get: operations["listAssistantKnowledge"];
@@ -3744,7 +3745,7 @@ export interface components {
             date: components["schemas"]["LocalDate"];
             time: components["schemas"]["LocalTime"];
             availability: components["schemas"]["AssistantAvailability"];
-            /** @description The event's booking page while it can be booked (`AVAILABLE` or `LIMITED`); null otherwise. */
+            /** @description The event's booking page while it can be booked (`AVAILABLE` or `LIMITED`, with an offer on sale); null otherwise. */
             bookingUrl: components["schemas"]["PublicUrl"] | null;
         };
         /** @description A published show, compact, its text in one locale. */
@@ -3757,7 +3758,7 @@ export interface components {
             showUrl: components["schemas"]["PublicUrl"];
             /** @description The lowest total for one guest (service charge and VAT included) over the show's offers on sale; null when none is. */
             priceFromVnd: number | null;
-            /** @description The show's next upcoming performances (at most 5), in start order, whatever their availability. */
+            /** @description The show's next upcoming performances (at most 5, within 120 days), in start order, whatever their availability. */
             nextDates: components["schemas"]["AssistantNextDate"][];
         };
         /**
@@ -3811,7 +3812,7 @@ export interface components {
             availability: components["schemas"]["AssistantAvailability"];
             /** @description Exact seats left only when `AVAILABLE`; null otherwise. */
             seatsLeft: number | null;
-            /** @description The event's booking page while it can be booked (`AVAILABLE` or `LIMITED`); null otherwise. */
+            /** @description The event's booking page while it can be booked (`AVAILABLE` or `LIMITED`, with an offer on sale); null otherwise. */
             bookingUrl: components["schemas"]["PublicUrl"] | null;
         };
         /**
@@ -4025,8 +4026,8 @@ export interface components {
         /**
          * @description The public site's routes for one locale, as absolute URLs (`<PUBLIC_SITE_URL>/<locale>/…`): the only venue
          *     links the assistant may write. `patterns` are the same routes as templates (`{slug}`, `{eventSlug}`) for
-         *     auditing links. `shows` holds every published show; `events` every bookable (`AVAILABLE` or `LIMITED`)
-         *     performance of the next 60 local days (at most 200), in start order.
+         *     auditing links. `shows` holds every published show; `events` every bookable performance (`AVAILABLE` or
+         *     `LIMITED`, with an offer on sale) of the next 120 local days (over at most 500 performances), in start order.
          * @example {
          *       "locale": "en",
          *       "baseUrl": "https://www.example.com/en",
@@ -4115,8 +4116,6 @@ export interface components {
             /** @description Markdown. */
             body: string;
             tags: string[];
-            /** Format: date-time */
-            updatedAt: string;
         };
         /**
          * @example {
@@ -4130,8 +4129,7 @@ export interface components {
          *           "tags": [
          *             "policy",
          *             "dress-code"
-         *           ],
-         *           "updatedAt": "2026-11-20T08:00:00.000Z"
+         *           ]
          *         }
          *       ]
          *     }

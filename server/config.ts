@@ -96,6 +96,8 @@ export interface Config {
   vnpayTimeoutMs: number;
   /** This server's public base URL (no trailing slash): VNPay return and IPN URLs are built on it. */
   publicApiUrl: string;
+  /** The public (guest) website's base URL (no trailing slash): the assistant's links are `<publicSiteUrl>/<locale>/…`. */
+  publicSiteUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -204,6 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
     venueTimezone: timezone(env),
     ...vnpay(env),
     publicApiUrl: httpUrl(env, 'PUBLIC_API_URL', 'http://localhost:3000'),
+    publicSiteUrl: httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173'),
   };
 }
 
