@@ -52,8 +52,9 @@ export interface Actor {
 /** Who acts, from the request's credential: an account (its e-mail), an API key (its name), or a superuser token. */
 export function actorOf(auth: AuthContext): Actor {
   const { identity } = auth;
-  if (identity.accountId) return { kind: 'account', id: identity.accountId, label: identity.email ?? identity.accountId };
+  // An API key's identity may also name the account that owns it: the key is who acted.
   if (identity.apiKeyId) return { kind: 'api-key', id: identity.apiKeyId, label: identity.apiKeyName ?? identity.apiKeyId };
+  if (identity.accountId) return { kind: 'account', id: identity.accountId, label: identity.email ?? identity.accountId };
   return { kind: 'superuser-token', id: null, label: 'superuser-token' };
 }
 
