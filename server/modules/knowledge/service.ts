@@ -72,8 +72,13 @@ export function assertSiteLocale(locale: string | undefined, siteLocales: readon
   ]);
 }
 
-/** The partial unique index on (topic, locale) of documents that are not archived. */
-export const isTopicTaken = (err: unknown) => isUniqueViolation(err);
+/** A violation of the partial unique index on (topic, locale) of documents that are not archived. */
+export function isTopicTaken(err: unknown): boolean {
+  if (!isUniqueViolation(err)) return false;
+  const e = err as { constraint?: string; nativeError?: { constraint?: string } };
+  const constraint = e.constraint ?? e.nativeError?.constraint;
+  return constraint === undefined || constraint === 'knowledge_documents_topic_locale_unique';
+}
 
 export async function findDocumentOrFail(knex: Knex | Knex.Transaction, id: string, options: { forUpdate?: boolean } = {}): Promise<KnowledgeRow> {
   const query = knex<KnowledgeRow>('knowledge_documents').where('id', id).first();
