@@ -4578,6 +4578,8 @@ export interface components {
             code: string;
             title: string;
             summary: string;
+            /** @description The show's longer text (who it suits, what it includes). */
+            description: string;
             durationMinutes: number;
             showUrl: components["schemas"]["PublicUrl"];
             /** @description The lowest total for one guest (service charge and VAT included) over the show's offers on sale; null when none is. */
@@ -4596,6 +4598,7 @@ export interface components {
          *           "code": "SGG",
          *           "title": "Saigon Glow",
          *           "summary": "Acrobatics, live music and lanterns over dinner.",
+         *           "description": "Ninety minutes of acrobatics, live music and lanterns over a four-course dinner. Suitable for children from six.",
          *           "durationMinutes": 90,
          *           "showUrl": "https://www.example.com/en/shows/saigon-glow",
          *           "priceFromVnd": 1020600,
