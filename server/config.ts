@@ -98,6 +98,8 @@ export interface Config {
   publicApiUrl: string;
   /** The venue's bank account guests transfer to (BANK_TRANSFER_ACCOUNT_NAME/NUMBER, BANK_TRANSFER_BANK); all three set → bank transfer is offered at checkout. */
   bankTransfer: { accountName: string; accountNumber: string; bankName: string } | undefined;
+  /** The public (guest) website's base URL (no trailing slash): the assistant's links are `<publicSiteUrl>/<locale>/…`. */
+  publicSiteUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -207,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...vnpay(env),
     publicApiUrl: httpUrl(env, 'PUBLIC_API_URL', 'http://localhost:3000'),
     bankTransfer: bankTransfer(env),
+    publicSiteUrl: httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173'),
   };
 }
 

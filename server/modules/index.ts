@@ -26,6 +26,9 @@ import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
 import * as tables from './tables/handlers.ts';
 import * as reservations from './reservations/handlers.ts';
+import * as assistantCatalog from './assistantCatalog/handlers.ts';
+import * as assistantCatalogPolicy from './assistantCatalog/policy.ts';
+import * as knowledge from './knowledge/handlers.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -59,6 +62,8 @@ export const MODULES: Record<string, Module> = {
   payments: { handlers: payments.handlers, policy: paymentsPolicy.policy },
   checkIns: { handlers: checkIns.handlers },
   reservations: { handlers: reservations.handlers },
+  assistantCatalog: { handlers: assistantCatalog.handlers, policy: assistantCatalogPolicy.policy },
+  knowledge: { handlers: knowledge.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -83,6 +88,8 @@ const typed: OperationHandlers = {
   ...payments.handlers,
   ...checkIns.handlers,
   ...reservations.handlers,
+  ...assistantCatalog.handlers,
+  ...knowledge.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;
