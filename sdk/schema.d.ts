@@ -1337,7 +1337,8 @@ export interface paths {
          *       offer's min/max guests), `contact_required` (neither `contact` nor `leadReference`), `unknown_lead`
          *       (an unknown or expired lead reference without `contact`).
          *     The customer is the lead's, or the contact's upserted by normalized e-mail (`contact` wins when both are sent).
-         *     `promoCode`, `voucherCode` and `referral` are accepted and stored as given, but not applied to the price yet.
+         *     `promoCode` and `voucherCode` are applied to the price (see their fields; a code's refusal is 422 or 409 and
+         *     writes nothing); `referral` is stored as given.
          *     The answer carries the reservation's `accessToken` this once (only its SHA-256 is stored): send it as the
          *     `x-reservation-token` header to read or cancel the reservation.
          *     `Idempotency-Key`: the same key and body within 24 hours answer the first (successful) answer again —
@@ -1481,6 +1482,140 @@ export interface paths {
         get: operations["listCustomerEmailMessages"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promo-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Promo codes, newest first; filter by status, search code and description. */
+        get: operations["listPromoCodes"];
+        put?: never;
+        /**
+         * Create a promo code (percent or fixed VND off the subtotal).
+         * @description The code is stored trimmed in upper case and matched case-insensitively (409 `code_taken` when another
+         *     code has it). `PERCENT` takes `percentOff` (1–100), `FIXED` takes `amountOffVnd` (422 `invalid_discount`
+         *     otherwise); `validFrom` must be before `validUntil` (422 `invalid_window`); `showIds`/`offerIds` restrict
+         *     the code (empty: any show, any offer; an unknown id is 422 `unknown_show`/`unknown_offer`).
+         *     Applied by `POST /api/public/reservations` (`promoCode`): the discount comes off the subtotal before the
+         *     service charge and VAT, rounded down to whole VND.
+         */
+        post: operations["createPromoCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promo-codes/{promoCodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoCodeId: string;
+            };
+            cookie?: never;
+        };
+        /** One promo code with its live redemption count. */
+        get: operations["getPromoCode"];
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate a promo code (status INACTIVE; idempotent).
+         * @description The code stays, so reservations keep their reference to it; it no longer applies to new bookings.
+         */
+        delete: operations["deletePromoCode"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a promo code (also ACTIVE ↔ INACTIVE).
+         * @description The same rules as create, checked on the result. `maxRedemptions` cannot go below the live redemptions
+         *     (422 `max_below_redemptions`). Changing a code does not re-price existing reservations.
+         */
+        patch: operations["updatePromoCode"];
+        trace?: never;
+    };
+    "/api/vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vouchers, newest first; filter by (effective) status, search code and recipient.
+         * @description An ACTIVE voucher past its expiry is listed (and filtered) as EXPIRED.
+         */
+        get: operations["listVouchers"];
+        put?: never;
+        /**
+         * Issue a voucher (a stored value in VND with an expiry).
+         * @description Without `code` one is generated (`GV-XXXX-XXXX`, no ambiguous letters); a given code is stored in upper
+         *     case (409 `code_taken` when another voucher has it). The expiry must be in the future (422
+         *     `expiry_in_past`). Guests redeem it with `voucherCode` on `POST /api/public/reservations`: what is left
+         *     pays part or all of the total (after service charge and VAT), taken from the voucher in the booking's
+         *     transaction.
+         */
+        post: operations["createVoucher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vouchers/{voucherId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voucherId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One voucher with its redemptions (newest first).
+         * @description A redemption with `releasedAt` was given back (its booking was cancelled or its hold expired).
+         */
+        get: operations["getVoucher"];
+        put?: never;
+        post?: never;
+        /**
+         * Expire a voucher and clear its remaining value (idempotent).
+         * @description The voucher becomes EXPIRED with 0 left; bookings that already used it keep their credit.
+         */
+        delete: operations["deleteVoucher"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a voucher's expiry, recipient or note.
+         * @description The value is not editable (issue a new voucher). A deleted (EXPIRED) voucher is 409 `voucher_expired`.
+         */
+        patch: operations["updateVoucher"];
+        trace?: never;
+    };
+    "/api/public/vouchers/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A voucher's remaining value and expiry, by its code (public).
+         * @description Reveals only the remaining value (0 once expired) and the expiry; an unknown code is 404. The code is sent
+         *     in the body so it stays out of URLs and access logs. Rate-limited per client address (429 with
+         *     `Retry-After`).
+         */
+        post: operations["checkVoucherBalance"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3253,9 +3388,17 @@ export interface components {
             customerNote?: string;
             locale?: components["schemas"]["GuestLocale"];
             analytics?: components["schemas"]["AnalyticsIds"];
-            /** @description Accepted and stored as given; not applied to the price yet (a later part of issue 9/10). */
+            /**
+             * @description A promo code (`/api/promo-codes`), matched case-insensitively: its discount comes off the subtotal.
+             *     422 `promo_code_invalid` (unknown, inactive, outside its window), `promo_code_not_applicable` (another
+             *     show or offer); 409 `promo_code_exhausted` (its maximum of redemptions reached).
+             */
             promoCode?: components["schemas"]["ShortCode"];
-            /** @description Accepted and stored as given; not applied to the price yet (a later part of issue 9/10). */
+            /**
+             * @description A voucher (`/api/vouchers`), matched case-insensitively: what is left on it pays part or all of the total
+             *     (after service charge and VAT) and is taken from it with the hold (given back when the booking is
+             *     cancelled or its hold expires). 422 `voucher_invalid`, `voucher_expired`, `voucher_empty`.
+             */
             voucherCode?: components["schemas"]["ShortCode"];
             /** @description Referral attribution carried from `/go/{slug}`; stored as given, not yet applied or validated. */
             referral?: {
@@ -3270,10 +3413,12 @@ export interface components {
             currency: "VND";
             pricePerGuestVnd: number;
             subtotalVnd: number;
-            /** @description Always 0 for now (promo codes, vouchers and referral discounts are not applied yet). */
+            /** @description Off the subtotal before service charge and VAT (promo code, referral discount). */
             discountVnd: number;
             serviceChargeVnd: number;
             vatVnd: number;
+            /** @description Paid by a voucher, off the total after VAT: totalVnd = subtotal − discount + service charge + VAT − voucher credit. */
+            voucherCreditVnd: number;
             totalVnd: number;
             serviceChargePercent: number;
             vatPercent: number;
@@ -3315,6 +3460,7 @@ export interface components {
          *         "discountVnd": 0,
          *         "serviceChargeVnd": 150000,
          *         "vatVnd": 252000,
+         *         "voucherCreditVnd": 0,
          *         "totalVnd": 3402000,
          *         "serviceChargePercent": 5,
          *         "vatPercent": 8
@@ -3450,6 +3596,245 @@ export interface components {
             email?: components["schemas"]["GuestEmail"];
             phone?: components["schemas"]["GuestPhone"] | null;
             locale?: components["schemas"]["GuestLocale"] | null;
+        };
+        /** @enum {string} */
+        PromoCodeStatus: "ACTIVE" | "INACTIVE";
+        /**
+         * @description `PERCENT`: `percentOff` % of the subtotal (rounded down); `FIXED`: `amountOffVnd` (at most the subtotal).
+         * @enum {string}
+         */
+        DiscountKind: "PERCENT" | "FIXED";
+        /**
+         * @example {
+         *       "id": "3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+         *       "code": "WELCOME10",
+         *       "description": "Ten percent off for newsletter subscribers",
+         *       "discountKind": "PERCENT",
+         *       "percentOff": 10,
+         *       "amountOffVnd": null,
+         *       "validFrom": "2026-12-01T00:00:00.000Z",
+         *       "validUntil": "2027-01-01T00:00:00.000Z",
+         *       "maxRedemptions": 100,
+         *       "redemptionCount": 12,
+         *       "showIds": [],
+         *       "offerIds": [],
+         *       "status": "ACTIVE",
+         *       "createdAt": "2026-11-20T09:15:00.000Z",
+         *       "updatedAt": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        PromoCode: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            description: string | null;
+            discountKind: components["schemas"]["DiscountKind"];
+            percentOff: number | null;
+            /** @description Whole VND. */
+            amountOffVnd: number | null;
+            /** Format: date-time */
+            validFrom: string | null;
+            /**
+             * Format: date-time
+             * @description Exclusive.
+             */
+            validUntil: string | null;
+            /** @description null: unlimited. */
+            maxRedemptions: number | null;
+            /** @description Live redemptions (a cancelled or expired booking gives its redemption back). */
+            redemptionCount: number;
+            /** @description Empty: any show. */
+            showIds: string[];
+            /** @description Empty: any offer. */
+            offerIds: string[];
+            status: components["schemas"]["PromoCodeStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        PromoCodePage: {
+            items: components["schemas"]["PromoCode"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description Letters, digits, `_`, `.`, `-`; stored in upper case, matched case-insensitively.
+         * @example WELCOME10
+         */
+        Code: string;
+        description: string | null;
+        percentOff: number | null;
+        amountOffVnd: number | null;
+        /** Format: date-time */
+        validFrom: string | null;
+        /** Format: date-time */
+        validUntil: string | null;
+        maxRedemptions: number | null;
+        showIds: string[];
+        offerIds: string[];
+        /**
+         * @example {
+         *       "code": "WELCOME10",
+         *       "discountKind": "PERCENT",
+         *       "percentOff": 10,
+         *       "validUntil": "2027-01-01T00:00:00.000Z",
+         *       "maxRedemptions": 100
+         *     }
+         */
+        PromoCodeCreate: {
+            code: components["schemas"]["Code"];
+            discountKind: components["schemas"]["DiscountKind"];
+            description?: components["schemas"]["description"];
+            percentOff?: components["schemas"]["percentOff"];
+            amountOffVnd?: components["schemas"]["amountOffVnd"];
+            validFrom?: components["schemas"]["validFrom"];
+            validUntil?: components["schemas"]["validUntil"];
+            maxRedemptions?: components["schemas"]["maxRedemptions"];
+            showIds?: components["schemas"]["showIds"];
+            offerIds?: components["schemas"]["offerIds"];
+        };
+        /**
+         * @example {
+         *       "status": "INACTIVE"
+         *     }
+         */
+        PromoCodeUpdate: {
+            code?: components["schemas"]["Code"];
+            discountKind?: components["schemas"]["DiscountKind"];
+            status?: components["schemas"]["PromoCodeStatus"];
+            description?: components["schemas"]["description"];
+            percentOff?: components["schemas"]["percentOff"];
+            amountOffVnd?: components["schemas"]["amountOffVnd"];
+            validFrom?: components["schemas"]["validFrom"];
+            validUntil?: components["schemas"]["validUntil"];
+            maxRedemptions?: components["schemas"]["maxRedemptions"];
+            showIds?: components["schemas"]["showIds"];
+            offerIds?: components["schemas"]["offerIds"];
+        };
+        /**
+         * @description ACTIVE → REDEEMED (nothing left) or EXPIRED (past `expiresAt`, or deleted: nothing left).
+         * @enum {string}
+         */
+        VoucherStatus: "ACTIVE" | "REDEEMED" | "EXPIRED";
+        /**
+         * @example {
+         *       "id": "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "code": "GV-7K3Q-9PXM",
+         *       "initialValueVnd": 2000000,
+         *       "remainingValueVnd": 598000,
+         *       "expiresAt": "2027-06-30T17:00:00.000Z",
+         *       "status": "ACTIVE",
+         *       "recipientName": "Trần Minh",
+         *       "recipientEmail": "minh.tran@example.com",
+         *       "note": "Birthday gift",
+         *       "expiredAt": null,
+         *       "createdAt": "2026-11-20T09:15:00.000Z",
+         *       "updatedAt": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        Voucher: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            /** @description Whole VND. */
+            initialValueVnd: number;
+            /** @description Whole VND. */
+            remainingValueVnd: number;
+            expiresAt: components["schemas"]["Timestamp"];
+            status: components["schemas"]["VoucherStatus"];
+            recipientName: string | null;
+            recipientEmail: string | null;
+            note: string | null;
+            /**
+             * Format: date-time
+             * @description When it was deleted (expired by staff).
+             */
+            expiredAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        VoucherPage: {
+            items: components["schemas"]["Voucher"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description Letters, digits, `_`, `.`, `-`; stored in upper case, matched case-insensitively.
+         * @example GV-7K3Q-9PXM
+         */
+        "Code-2": string;
+        /**
+         * @example {
+         *       "valueVnd": 2000000,
+         *       "expiresAt": "2027-06-30T17:00:00.000Z",
+         *       "recipientName": "Trần Minh",
+         *       "recipientEmail": "minh.tran@example.com"
+         *     }
+         */
+        VoucherCreate: {
+            code?: components["schemas"]["Code-2"];
+            /** @description Whole VND. */
+            valueVnd: number;
+            /** Format: date-time */
+            expiresAt: string;
+            recipientName?: string | null;
+            /** Format: email */
+            recipientEmail?: string | null;
+            note?: string | null;
+        };
+        VoucherRedemption: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            reservationId: string;
+            /** @example VN-7K3Q9P */
+            reservationReference: string;
+            reservationStatus: components["schemas"]["ReservationStatus"];
+            /** @description What the booking took from the voucher (whole VND). */
+            amountVnd: number;
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description When it was given back (booking cancelled or hold expired).
+             */
+            releasedAt: string | null;
+        };
+        VoucherDetail: {
+            voucher: components["schemas"]["Voucher"];
+            redemptions: components["schemas"]["VoucherRedemption"][];
+        };
+        /**
+         * @example {
+         *       "expiresAt": "2027-12-31T17:00:00.000Z"
+         *     }
+         */
+        VoucherUpdate: {
+            /** Format: date-time */
+            expiresAt?: string;
+            recipientName?: string | null;
+            /** Format: email */
+            recipientEmail?: string | null;
+            note?: string | null;
+        };
+        /**
+         * @example {
+         *       "code": "GV-7K3Q-9PXM"
+         *     }
+         */
+        VoucherBalanceQuery: {
+            code: components["schemas"]["Code-2"];
+        };
+        /**
+         * @example {
+         *       "remainingValueVnd": 598000,
+         *       "expiresAt": "2027-06-30T17:00:00.000Z"
+         *     }
+         */
+        VoucherBalance: {
+            /** @description Whole VND (0 once expired). */
+            remainingValueVnd: number;
+            expiresAt: components["schemas"]["Timestamp"];
         };
     };
     responses: {
@@ -6483,6 +6868,342 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPromoCodes: {
+        parameters: {
+            query?: {
+                /** @description Only codes in this state. */
+                status?: components["schemas"]["PromoCodeStatus"];
+                /** @description Case-insensitive search in the code and the description. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of promo codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCodePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createPromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoCodeCreate"];
+            };
+        };
+        responses: {
+            /** @description The new promo code. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoCodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The promo code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deletePromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoCodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deactivated (or already inactive). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updatePromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoCodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoCodeUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated promo code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listVouchers: {
+        parameters: {
+            query?: {
+                /** @description Only vouchers in this (effective) state. */
+                status?: components["schemas"]["VoucherStatus"];
+                /** @description Case-insensitive search in the code, the recipient's name and e-mail. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of vouchers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoucherCreate"];
+            };
+        };
+        responses: {
+            /** @description The new voucher. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Voucher"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voucherId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voucher and its redemptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voucherId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Expired (or already expired). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voucherId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoucherUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated voucher. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Voucher"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    checkVoucherBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoucherBalanceQuery"];
+            };
+        };
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherBalance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };
     };

@@ -300,6 +300,7 @@ export interface ReservationView {
   discount_vnd: number;
   service_charge_vnd: number;
   vat_vnd: number;
+  voucher_credit_vnd: number;
   total_vnd: number;
   service_charge_percent: string | number;
   vat_percent: string | number;
@@ -377,11 +378,33 @@ export const cancellableUntil = (startsAt: Date, windowHours: number) => new Dat
 
 // ---- hold expiry ------------------------------------------------------------------------------------------
 
-/** Marks HELD reservations whose hold ended by `now` EXPIRED; the count. Idempotent (bookkeeping only). */
+/**
+ * What other modules do, in the expiry's transaction, with the reservations it just marked EXPIRED (a bulk update
+ * runs no lifecycle effects): give back a promo code's redemption or a voucher's credit (issue 13).
+ */
+export type HoldsExpiredHook = (trx: Knex.Transaction, reservationIds: string[], now: Date) => Promise<void>;
+
+const holdsExpiredHooks = new Map<string, HoldsExpiredHook>();
+
+/** Registers `hook` once per name (at import); returns its removal. */
+export function onHoldsExpired(name: string, hook: HoldsExpiredHook): () => void {
+  if (holdsExpiredHooks.has(name)) throw new Error(`holds-expired hook ${name} is already registered`);
+  holdsExpiredHooks.set(name, hook);
+  return () => {
+    if (holdsExpiredHooks.get(name) === hook) holdsExpiredHooks.delete(name);
+  };
+}
+
+/** Marks HELD reservations whose hold ended by `now` EXPIRED, then runs the hooks; the count. Idempotent. */
 export async function expireHolds(knex: Knex, now = new Date()): Promise<number> {
-  const expired = await knex('reservations')
-    .where('status', 'HELD')
-    .andWhere('hold_expires_at', '<=', now)
-    .update({ status: 'EXPIRED', expired_at: now, updated_at: now });
-  return Number(expired);
+  return knex.transaction(async (trx) => {
+    const expired: Array<{ id: string }> = await trx('reservations')
+      .where('status', 'HELD')
+      .andWhere('hold_expires_at', '<=', now)
+      .update({ status: 'EXPIRED', expired_at: now, updated_at: now })
+      .returning(['id']);
+    const ids = expired.map((row) => row.id);
+    if (ids.length) for (const hook of holdsExpiredHooks.values()) await hook(trx, ids, now);
+    return ids.length;
+  });
 }
