@@ -139,7 +139,7 @@ describe('promoCodes: /api/promo-codes and promo codes on bookings', () => {
   it('never redeems a code more often than its maximum under concurrent bookings (different events)', async function () {
     this.timeout(120_000);
     const knex = spec.server.db.knex;
-    const targets = [];
+    const targets: Array<Awaited<ReturnType<typeof bookableEvent>>> = [];
     for (let i = 0; i < 6; i++) targets.push(await bookableEvent(knex));
     const code = await promo({ code: 'RUSH3', discountKind: 'PERCENT', percentOff: 20, maxRedemptions: 3 });
     const answers = await Promise.all(Array.from({ length: 18 }, (_, i) => hold(targets[i % 6].event, targets[i % 6].offer, { promoCode: 'RUSH3' }, 500 + i)));
