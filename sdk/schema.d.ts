@@ -1622,6 +1622,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/inquiries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Inquiries, newest first; archived ones only with `status=ARCHIVED`. */
+        get: operations["listInquiries"];
+        put?: never;
+        /**
+         * Send an inquiry (private event, group, corporate, general) — public, bot-checked.
+         * @description With `BOTCHECK_SECRET_KEY` configured, `botcheckToken` (the Cloudflare Turnstile widget's token) is required
+         *     and verified with siteverify before anything is stored: missing → 400 `botcheck_required`; rejected (or
+         *     another hostname/action than `BOTCHECK_HOSTNAME`/`BOTCHECK_ACTION` when those are set) → 400
+         *     `botcheck_failed`; siteverify unreachable or failing → 503 `botcheck_unavailable`, nothing stored. Without
+         *     the secret the token is optional and not checked. An `Idempotency-Key` header is passed on to siteverify.
+         *     The CRM customer is upserted by e-mail; an acknowledgement is e-mailed to the guest and a notification to
+         *     `VENUE_NOTIFICATIONS_EMAIL` (both through the ledger); `inquiry submitted` is emitted with the type.
+         *     Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["createInquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inquiries/{inquiryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        /** One inquiry with its follow-ups (oldest first). */
+        get: operations["getInquiry"];
+        put?: never;
+        post?: never;
+        /** Archive an inquiry (status ARCHIVED; idempotent). */
+        delete: operations["archiveInquiry"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an inquiry's status or assignee.
+         * @description Status NEW, IN_PROGRESS, FOLLOWED_UP or CLOSED (archive with DELETE); `assigneeId` an account id (422
+         *     `unknown_assignee`) or null. An archived inquiry is 409 `inquiry_archived`.
+         */
+        patch: operations["updateInquiry"];
+        trace?: never;
+    };
+    "/api/inquiries/{inquiryId}/follow-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follow up an inquiry by e-mail (through the ledger; recorded on the inquiry).
+         * @description Records the e-mail in the outbound ledger (guest's locale, linked to the customer), stores the follow-up
+         *     with the ledger row's id, and moves a NEW or IN_PROGRESS inquiry to FOLLOWED_UP (CLOSED stays CLOSED).
+         *     An archived inquiry is 409 `inquiry_archived`.
+         */
+        post: operations["followUpInquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3835,6 +3912,160 @@ export interface components {
             /** @description Whole VND (0 once expired). */
             remainingValueVnd: number;
             expiresAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description NEW → IN_PROGRESS → FOLLOWED_UP → CLOSED; any → ARCHIVED.
+         * @enum {string}
+         */
+        InquiryStatus: "NEW" | "IN_PROGRESS" | "FOLLOWED_UP" | "CLOSED" | "ARCHIVED";
+        /** @enum {string} */
+        InquiryType: "PRIVATE_EVENT" | "GROUP_BOOKING" | "CORPORATE" | "GENERAL";
+        /**
+         * @example {
+         *       "id": "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+         *       "type": "PRIVATE_EVENT",
+         *       "status": "NEW",
+         *       "customerId": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "phone": "+84 90 123 4567",
+         *       "locale": "vi",
+         *       "preferredDate": "2026-12-24",
+         *       "guestCount": 40,
+         *       "message": "We would like to book the venue for a company year-end party.",
+         *       "assigneeId": null,
+         *       "botcheckVerified": true,
+         *       "archivedAt": null,
+         *       "createdAt": "2026-11-23T14:00:00.000Z",
+         *       "updatedAt": "2026-11-23T14:00:00.000Z"
+         *     }
+         */
+        Inquiry: {
+            /** Format: uuid */
+            id: string;
+            type: components["schemas"]["InquiryType"];
+            status: components["schemas"]["InquiryStatus"];
+            /** Format: uuid */
+            customerId: string | null;
+            name: string;
+            email: string;
+            phone: string | null;
+            locale: string | null;
+            /** Format: date */
+            preferredDate: string | null;
+            guestCount: number | null;
+            message: string;
+            /** Format: uuid */
+            assigneeId: string | null;
+            /** @description Whether a bot-check token was verified at creation. */
+            botcheckVerified: boolean;
+            /** Format: date-time */
+            archivedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        InquiryPage: {
+            items: components["schemas"]["Inquiry"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "type": "PRIVATE_EVENT",
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "phone": "+84 90 123 4567",
+         *       "locale": "vi",
+         *       "preferredDate": "2026-12-24",
+         *       "guestCount": 40,
+         *       "message": "We would like to book the venue for a company year-end party.",
+         *       "botcheckToken": "XXXX.DUMMY.TOKEN.XXXX"
+         *     }
+         */
+        InquiryCreate: {
+            type: components["schemas"]["InquiryType"];
+            name: string;
+            /** Format: email */
+            email: string;
+            phone?: string;
+            /**
+             * @description The guest's language (acknowledgement and follow-ups).
+             * @enum {string}
+             */
+            locale?: "en" | "vi";
+            /** Format: date */
+            preferredDate?: string;
+            guestCount?: number;
+            message: string;
+            /** @description The Turnstile widget's response token; required when the server has `BOTCHECK_SECRET_KEY`. */
+            botcheckToken?: string;
+        };
+        /**
+         * @description Receipt of an inquiry (nothing of the CRM).
+         * @example {
+         *       "id": "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+         *       "type": "PRIVATE_EVENT",
+         *       "status": "NEW",
+         *       "createdAt": "2026-11-23T14:00:00.000Z"
+         *     }
+         */
+        SubmittedInquiry: {
+            /** Format: uuid */
+            id: string;
+            type: components["schemas"]["InquiryType"];
+            status: components["schemas"]["InquiryStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @example {
+         *       "id": "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "emailMessageId": "2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a",
+         *       "subject": "Your year-end party",
+         *       "message": "Thank you for your inquiry. We can host 40 guests on 24 December; a proposal is attached.",
+         *       "sentBy": "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b",
+         *       "createdAt": "2026-11-23T15:00:00.000Z"
+         *     }
+         */
+        FollowUp: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The ledger row (`GET /api/email/messages/{id}`).
+             */
+            emailMessageId: string | null;
+            subject: string;
+            message: string;
+            /** @description The staff account id (or API key) that sent it. */
+            sentBy: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        InquiryDetail: {
+            inquiry: components["schemas"]["Inquiry"];
+            followUps: components["schemas"]["FollowUp"][];
+        };
+        /**
+         * @example {
+         *       "status": "IN_PROGRESS",
+         *       "assigneeId": "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b"
+         *     }
+         */
+        InquiryUpdate: {
+            /** @enum {string} */
+            status?: "NEW" | "IN_PROGRESS" | "FOLLOWED_UP" | "CLOSED";
+            /** Format: uuid */
+            assigneeId?: string | null;
+        };
+        /**
+         * @example {
+         *       "subject": "Your year-end party",
+         *       "message": "Thank you for your inquiry. We can host 40 guests on 24 December; a proposal is attached."
+         *     }
+         */
+        FollowUpCreate: {
+            subject: string;
+            message: string;
         };
     };
     responses: {
@@ -7204,6 +7435,208 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listInquiries: {
+        parameters: {
+            query?: {
+                /** @description Only inquiries in this state (default — every state but ARCHIVED). */
+                status?: components["schemas"]["InquiryStatus"];
+                /** @description Only inquiries of this type. */
+                type?: components["schemas"]["InquiryType"];
+                /** @description Only inquiries assigned to this account. */
+                assigneeId?: string;
+                /** @description Case-insensitive search in name, e-mail, phone and message. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inquiries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InquiryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createInquiry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Passed to siteverify as its idempotency key (a retry of the same check is not a second use of the token). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InquiryCreate"];
+            };
+        };
+        responses: {
+            /** @description Received. */
+            201: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmittedInquiry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The bot check (siteverify) is unavailable (`botcheck_unavailable`); nothing was stored. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inquiry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InquiryDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    archiveInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archived (or already archived). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InquiryUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated inquiry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inquiry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    followUpInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FollowUpCreate"];
+            };
+        };
+        responses: {
+            /** @description The follow-up. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowUp"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             default: components["responses"]["Unexpected"];
         };
     };

@@ -96,6 +96,18 @@ export interface Config {
   vnpayTimeoutMs: number;
   /** This server's public base URL (no trailing slash): VNPay return and IPN URLs are built on it. */
   publicApiUrl: string;
+  /** Cloudflare Turnstile secret (BOTCHECK_SECRET_KEY); set → `POST /api/inquiries` requires a verified token. */
+  botcheckSecretKey: string | undefined;
+  /** Turnstile siteverify endpoint. */
+  botcheckVerifyUrl: string;
+  /** Time-out of one siteverify request; past it the inquiry is refused with 503 (nothing stored). */
+  botcheckTimeoutMs: number;
+  /** When set, siteverify's `hostname` must equal it. */
+  botcheckHostname: string | undefined;
+  /** When set, siteverify's `action` must equal it. */
+  botcheckAction: string | undefined;
+  /** Where the venue is told of new inquiries (VENUE_NOTIFICATIONS_EMAIL); unset → no notification. */
+  venueNotificationsEmail: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -204,6 +216,12 @@ export function loadConfig(env: Env = process.env): Config {
     venueTimezone: timezone(env),
     ...vnpay(env),
     publicApiUrl: httpUrl(env, 'PUBLIC_API_URL', 'http://localhost:3000'),
+    botcheckSecretKey: str(env, 'BOTCHECK_SECRET_KEY'),
+    botcheckVerifyUrl: httpUrl(env, 'BOTCHECK_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+    botcheckTimeoutMs: int(env, 'BOTCHECK_TIMEOUT_MS', 5_000, 100, 60_000),
+    botcheckHostname: str(env, 'BOTCHECK_HOSTNAME'),
+    botcheckAction: str(env, 'BOTCHECK_ACTION'),
+    venueNotificationsEmail: str(env, 'VENUE_NOTIFICATIONS_EMAIL'),
   };
 }
 

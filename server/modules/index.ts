@@ -25,6 +25,8 @@ import * as tables from './tables/handlers.ts';
 import * as promoCodes from './promoCodes/handlers.ts';
 import * as vouchers from './vouchers/handlers.ts';
 import * as vouchersPolicy from './vouchers/policy.ts';
+import * as inquiries from './inquiries/handlers.ts';
+import * as inquiriesPolicy from './inquiries/policy.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -57,6 +59,7 @@ export const MODULES: Record<string, Module> = {
   customers: { handlers: customers.handlers },
   promoCodes: { handlers: promoCodes.handlers },
   vouchers: { handlers: vouchers.handlers, policy: vouchersPolicy.policy },
+  inquiries: { handlers: inquiries.handlers, policy: inquiriesPolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -80,6 +83,7 @@ const typed: OperationHandlers = {
   ...customers.handlers,
   ...promoCodes.handlers,
   ...vouchers.handlers,
+  ...inquiries.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

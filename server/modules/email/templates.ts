@@ -36,10 +36,40 @@ export interface TestMessageData {
   note?: string;
 }
 
+export interface InquiryAcknowledgementData {
+  guestName: string;
+  /** The inquiry type in the guest's words (e.g. `Private event`). */
+  typeLabel: string;
+  /** `YYYY-MM-DD`, or null. */
+  preferredDate: string | null;
+  guestCount: number | null;
+  message: string;
+}
+
+export interface InquiryNotificationData {
+  inquiryId: string;
+  type: string;
+  guestName: string;
+  guestEmail: string;
+  guestPhone: string | null;
+  preferredDate: string | null;
+  guestCount: number | null;
+  message: string;
+}
+
+export interface InquiryFollowUpData {
+  guestName: string;
+  subject: string;
+  message: string;
+}
+
 /** Template name → the data its caller gives. */
 export interface TemplateDataMap {
   'reservation-confirmation': ReservationConfirmationData;
   'test-message': TestMessageData;
+  'inquiry-acknowledgement': InquiryAcknowledgementData;
+  'inquiry-notification': InquiryNotificationData;
+  'inquiry-follow-up': InquiryFollowUpData;
 }
 export type TemplateName = keyof TemplateDataMap;
 
@@ -79,6 +109,9 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
       return {};
     },
   },
+  'inquiry-acknowledgement': { prepare: async () => ({}) },
+  'inquiry-notification': { prepare: async () => ({}) },
+  'inquiry-follow-up': { prepare: async () => ({}) },
 };
 
 export function isTemplateName(name: string): name is TemplateName {
