@@ -1699,6 +1699,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join the waiting list of a sold-out event (public).
+         * @description Only for a published, scheduled event with fewer seats left than the party (409 `seats_available`
+         *     otherwise: book instead); 409 `event_not_bookable` for a cancelled or completed event, 404 for an unknown
+         *     one; one live entry per e-mail and event (409 `already_waiting`). The CRM customer is upserted by e-mail.
+         *     When seats free up (a cancellation, an expired hold, an expired offer) a job offers them, in joining order,
+         *     to each waiting party that fits: an e-mail with a link that holds the seats for `WAITLIST_OFFER_HOURS`;
+         *     booking with its token (`waitlistToken` on `POST /api/public/reservations`) converts the entry.
+         *     Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["joinWaitlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Waiting-list entries in joining order; filter by event and status. */
+        get: operations["listWaitlistEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/waitlist/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        /** One waiting-list entry. */
+        get: operations["getWaitlistEntry"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive an entry (status EXPIRED; idempotent). A converted entry is protected (409).
+         * @description An open offer stops holding its seats. A CONVERTED entry is 409 `entry_converted`.
+         */
+        delete: operations["archiveWaitlistEntry"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a waiting entry's party size, name, phone or note.
+         * @description Only a WAITING entry can be changed (409 `entry_not_waiting`).
+         */
+        patch: operations["updateWaitlistEntry"];
+        trace?: never;
+    };
+    "/api/waitlist/{entryId}/notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer seats to this entry now (e-mail with an offer link that holds them).
+         * @description WAITING (or NOTIFIED: a new link and expiry replace the old) → NOTIFIED: the party's seats are held for
+         *     `WAITLIST_OFFER_HOURS` and the link e-mailed through the ledger. 409 `not_enough_seats` when the party
+         *     does not fit, `entry_not_waiting` (converted or expired), `event_not_bookable`.
+         */
+        post: operations["notifyWaitlistEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3477,6 +3571,12 @@ export interface components {
              *     cancelled or its hold expires). 422 `voucher_invalid`, `voucher_expired`, `voucher_empty`.
              */
             voucherCode?: components["schemas"]["ShortCode"];
+            /**
+             * @description The token of a waiting-list offer link (`/api/waitlist`): books the seats the offer holds for this event
+             *     and converts the entry. 422 `waitlist_offer_invalid` (unknown, expired, used, or another event),
+             *     `waitlist_party_too_large` (more guests than the entry).
+             */
+            waitlistToken?: string;
             /** @description Referral attribution carried from `/go/{slug}`; stored as given, not yet applied or validated. */
             referral?: {
                 code?: components["schemas"]["ShortCode"];
@@ -4066,6 +4166,121 @@ export interface components {
         FollowUpCreate: {
             subject: string;
             message: string;
+        };
+        /**
+         * @example {
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "guestCount": 2,
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "locale": "vi"
+         *     }
+         */
+        WaitlistJoin: {
+            eventSlug: string;
+            guestCount: number;
+            name: string;
+            /** Format: email */
+            email: string;
+            phone?: string;
+            /** @enum {string} */
+            locale?: "en" | "vi";
+            note?: string;
+        };
+        /**
+         * @description WAITING → NOTIFIED (an offer holds seats until `offerExpiresAt`) → CONVERTED (booked) or EXPIRED.
+         * @enum {string}
+         */
+        WaitlistStatus: "WAITING" | "NOTIFIED" | "CONVERTED" | "EXPIRED";
+        /**
+         * @example {
+         *       "id": "4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b",
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "guestCount": 2,
+         *       "status": "WAITING",
+         *       "createdAt": "2026-11-23T14:00:00.000Z"
+         *     }
+         */
+        JoinedWaitlist: {
+            /** Format: uuid */
+            id: string;
+            eventSlug: string;
+            guestCount: number;
+            status: components["schemas"]["WaitlistStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @example {
+         *       "id": "4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b",
+         *       "eventId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "eventStartsAt": "2026-12-05T12:30:00.000Z",
+         *       "customerId": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "phone": null,
+         *       "locale": "vi",
+         *       "guestCount": 2,
+         *       "status": "NOTIFIED",
+         *       "note": null,
+         *       "notifiedAt": "2026-11-24T09:00:00.000Z",
+         *       "offerExpiresAt": "2026-11-25T09:00:00.000Z",
+         *       "reservationReference": null,
+         *       "convertedAt": null,
+         *       "expiredAt": null,
+         *       "createdAt": "2026-11-23T14:00:00.000Z",
+         *       "updatedAt": "2026-11-24T09:00:00.000Z"
+         *     }
+         */
+        WaitlistEntry: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            eventId: string;
+            eventSlug: string;
+            eventStartsAt: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            customerId: string | null;
+            name: string;
+            email: string;
+            phone: string | null;
+            locale: string | null;
+            guestCount: number;
+            status: components["schemas"]["WaitlistStatus"];
+            note: string | null;
+            /** Format: date-time */
+            notifiedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the offer holds its seats.
+             */
+            offerExpiresAt: string | null;
+            /** @description The booking that converted it. */
+            reservationReference: string | null;
+            /** Format: date-time */
+            convertedAt: string | null;
+            /** Format: date-time */
+            expiredAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        WaitlistPage: {
+            items: components["schemas"]["WaitlistEntry"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "guestCount": 3,
+         *       "note": "Celebrating an anniversary"
+         *     }
+         */
+        WaitlistUpdate: {
+            guestCount?: number;
+            name?: string;
+            phone?: string | null;
+            note?: string | null;
         };
     };
     responses: {
@@ -7637,6 +7852,189 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    joinWaitlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistJoin"];
+            };
+        };
+        responses: {
+            /** @description On the list. */
+            201: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedWaitlist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listWaitlistEntries: {
+        parameters: {
+            query?: {
+                /** @description Only entries of this show event. */
+                eventId?: string;
+                /** @description Only entries in this state. */
+                status?: components["schemas"]["WaitlistStatus"];
+                /** @description Case-insensitive search in name and e-mail. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    archiveWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archived (or already expired). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    notifyWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notified entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Unexpected"];
         };
     };

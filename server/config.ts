@@ -108,6 +108,10 @@ export interface Config {
   botcheckAction: string | undefined;
   /** Where the venue is told of new inquiries (VENUE_NOTIFICATIONS_EMAIL); unset → no notification. */
   venueNotificationsEmail: string | undefined;
+  /** How long a waiting-list offer holds its seats (WAITLIST_OFFER_HOURS). */
+  waitlistOfferHours: number;
+  /** The guest site's page for a waiting-list offer; the e-mailed link is `<url>?event=<slug>&token=<token>`. */
+  waitlistOfferUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -222,6 +226,8 @@ export function loadConfig(env: Env = process.env): Config {
     botcheckHostname: str(env, 'BOTCHECK_HOSTNAME'),
     botcheckAction: str(env, 'BOTCHECK_ACTION'),
     venueNotificationsEmail: str(env, 'VENUE_NOTIFICATIONS_EMAIL'),
+    waitlistOfferHours: int(env, 'WAITLIST_OFFER_HOURS', 24, 1, 336),
+    waitlistOfferUrl: httpUrl(env, 'WAITLIST_OFFER_URL', 'http://localhost:3000/waitlist-offer'),
   };
 }
 

@@ -27,6 +27,8 @@ import * as vouchers from './vouchers/handlers.ts';
 import * as vouchersPolicy from './vouchers/policy.ts';
 import * as inquiries from './inquiries/handlers.ts';
 import * as inquiriesPolicy from './inquiries/policy.ts';
+import * as waitlist from './waitlist/handlers.ts';
+import * as waitlistPolicy from './waitlist/policy.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -60,6 +62,7 @@ export const MODULES: Record<string, Module> = {
   promoCodes: { handlers: promoCodes.handlers },
   vouchers: { handlers: vouchers.handlers, policy: vouchersPolicy.policy },
   inquiries: { handlers: inquiries.handlers, policy: inquiriesPolicy.policy },
+  waitlist: { handlers: waitlist.handlers, policy: waitlistPolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -84,6 +87,7 @@ const typed: OperationHandlers = {
   ...promoCodes.handlers,
   ...vouchers.handlers,
   ...inquiries.handlers,
+  ...waitlist.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

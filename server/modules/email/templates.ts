@@ -63,6 +63,16 @@ export interface InquiryFollowUpData {
   message: string;
 }
 
+export interface WaitlistOfferData {
+  guestName: string;
+  showName: string;
+  startsAt: string | Date;
+  partySize: number;
+  /** The offer link (carries the offer token). */
+  offerUrl: string;
+  offerExpiresAt: string | Date;
+}
+
 /** Template name → the data its caller gives. */
 export interface TemplateDataMap {
   'reservation-confirmation': ReservationConfirmationData;
@@ -70,6 +80,7 @@ export interface TemplateDataMap {
   'inquiry-acknowledgement': InquiryAcknowledgementData;
   'inquiry-notification': InquiryNotificationData;
   'inquiry-follow-up': InquiryFollowUpData;
+  'waitlist-offer': WaitlistOfferData;
 }
 export type TemplateName = keyof TemplateDataMap;
 
@@ -112,6 +123,7 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
   'inquiry-acknowledgement': { prepare: async () => ({}) },
   'inquiry-notification': { prepare: async () => ({}) },
   'inquiry-follow-up': { prepare: async () => ({}) },
+  'waitlist-offer': { prepare: async () => ({}) },
 };
 
 export function isTemplateName(name: string): name is TemplateName {
