@@ -1793,6 +1793,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a guest profile to one's party (with the reservation's access token).
+         * @description The reservation of `reservationReference` must be opened by `x-reservation-token` (404 otherwise — one
+         *     answer for an unknown reference, a wrong or a missing token) and live (HELD, CONFIRMED or CHECKED_IN; 409
+         *     `reservation_not_active`); at most one profile per guest of the party (409 `party_full`). The answer
+         *     carries the profile's own token this once (only its SHA-256 is stored): send it as `x-profile-token` to
+         *     read or update this profile and to react. Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["createGuestProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/profiles/me": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token (from its creation). */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The guest reads their own profile (with the profile's token).
+         * @description A missing, wrong or deleted profile's token is the same 404.
+         */
+        get: operations["getOwnProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * The guest changes their display name or dietary preferences.
+         * @description Rate-limited per client address (429 with `Retry-After`). A missing, wrong or deleted profile's token is 404.
+         */
+        patch: operations["updateOwnProfile"];
+        trace?: never;
+    };
+    "/api/public/profiles/me/reactions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token. */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * React during or after the show (an emoji from a fixed set, an optional short comment).
+         * @description From the event's doors (or start) on, for a CONFIRMED, CHECKED_IN or NO_SHOW reservation (409
+         *     `show_not_started`, `reservation_not_active`). Rate-limited per profile and per client address (429 with
+         *     `Retry-After`).
+         */
+        post: operations["createReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The guest profiles of one event, by table (the floor's dietary list).
+         * @description Ordered by table (sort order, code; unassigned last), then reservation and creation. Deleted ones only with `includeDeleted=true`.
+         */
+        get: operations["listProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/{profileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Soft-delete a profile (isDeleted; its token stops working; idempotent). */
+        delete: operations["deleteProfile"];
+        options?: never;
+        head?: never;
+        /**
+         * Assign a table to a profile (or none).
+         * @description An unknown table is 422 `unknown_table`; a deleted profile is 409 `profile_deleted`. Deleting the table later sets it back to null.
+         */
+        patch: operations["updateProfile"];
+        trace?: never;
+    };
+    "/api/guest-reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reactions of one event, newest first (deleted profiles' reactions left out). */
+        get: operations["listReactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4281,6 +4417,143 @@ export interface components {
             name?: string;
             phone?: string | null;
             note?: string | null;
+        };
+        /** @enum {string} */
+        DietaryPreference: "VEGETARIAN" | "VEGAN" | "PESCATARIAN" | "GLUTEN_FREE" | "DAIRY_FREE" | "NUT_ALLERGY" | "SHELLFISH_ALLERGY" | "HALAL" | "KOSHER" | "NO_PORK" | "NO_BEEF" | "NO_ALCOHOL";
+        /**
+         * @example {
+         *       "reservationReference": "VN-7K3Q9P",
+         *       "displayName": "Lan",
+         *       "dietaryPreferences": [
+         *         "VEGETARIAN",
+         *         "NUT_ALLERGY"
+         *       ],
+         *       "dietaryNote": "No peanuts at all, please."
+         *     }
+         */
+        GuestProfileCreate: {
+            reservationReference: components["schemas"]["ReservationReference"];
+            displayName: string;
+            dietaryPreferences?: components["schemas"]["DietaryPreference"][];
+            dietaryNote?: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+         *       "displayName": "Lan",
+         *       "dietaryPreferences": [
+         *         "VEGETARIAN",
+         *         "NUT_ALLERGY"
+         *       ],
+         *       "dietaryNote": "No peanuts at all, please.",
+         *       "reservationReference": "VN-7K3Q9P",
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "eventStartsAt": "2026-12-05T12:30:00.000Z",
+         *       "tableCode": "A1",
+         *       "createdAt": "2026-11-23T14:00:00.000Z",
+         *       "updatedAt": "2026-11-23T14:00:00.000Z"
+         *     }
+         */
+        OwnGuestProfileFields: {
+            /** Format: uuid */
+            id: string;
+            displayName: string;
+            dietaryPreferences: components["schemas"]["DietaryPreference"][];
+            dietaryNote: string | null;
+            reservationReference: string;
+            eventSlug: string;
+            eventStartsAt: components["schemas"]["Timestamp"];
+            /** @description The table staff assigned, if any. */
+            tableCode: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A profile's token (43 base64url characters). */
+        ProfileToken: string;
+        /** @description The new profile with its token — returned this once. */
+        CreatedGuestProfile: components["schemas"]["OwnGuestProfileFields"] & {
+            profileToken: components["schemas"]["ProfileToken"];
+        };
+        /** @description A profile as its own guest sees it. */
+        OwnGuestProfile: components["schemas"]["OwnGuestProfileFields"];
+        /**
+         * @example {
+         *       "dietaryPreferences": [
+         *         "VEGAN"
+         *       ]
+         *     }
+         */
+        GuestProfileUpdate: {
+            displayName?: string;
+            dietaryPreferences?: components["schemas"]["DietaryPreference"][];
+            dietaryNote?: string | null;
+        };
+        /**
+         * @description One of a fixed set.
+         * @enum {string}
+         */
+        Emoji: "👏" | "❤️" | "😂" | "😮" | "🔥" | "🎉" | "😢" | "👍";
+        /**
+         * @example {
+         *       "emoji": "👏",
+         *       "comment": "Amazing finale!"
+         *     }
+         */
+        ReactionCreate: {
+            emoji: components["schemas"]["Emoji"];
+            comment?: string;
+        };
+        Reaction: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            profileId: string;
+            displayName: string;
+            tableCode: string | null;
+            emoji: components["schemas"]["Emoji"];
+            comment: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        GuestProfile: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            reservationId: string;
+            reservationReference: string;
+            /** Format: uuid */
+            eventId: string;
+            displayName: string;
+            dietaryPreferences: components["schemas"]["DietaryPreference"][];
+            dietaryNote: string | null;
+            /** Format: uuid */
+            tableId: string | null;
+            tableCode: string | null;
+            isDeleted: boolean;
+            /** Format: date-time */
+            deletedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        GuestProfilePage: {
+            items: components["schemas"]["GuestProfile"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "tableId": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f"
+         *     }
+         */
+        GuestProfileAssign: {
+            /** Format: uuid */
+            tableId: string | null;
+        };
+        ReactionPage: {
+            items: components["schemas"]["Reaction"][];
+            total: number;
+            limit: number;
+            offset: number;
         };
     };
     responses: {
@@ -8035,6 +8308,265 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createGuestProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token. */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuestProfileCreate"];
+            };
+        };
+        responses: {
+            /** @description The profile, with its token (shown once). */
+            201: {
+                headers: {
+                    /** @description `no-store`: the answer carries a secret. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedGuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getOwnProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token (from its creation). */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnGuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateOwnProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token (from its creation). */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuestProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated profile. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnGuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createReaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token. */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionCreate"];
+            };
+        };
+        responses: {
+            /** @description The reaction. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listProfiles: {
+        parameters: {
+            query: {
+                /** @description The show event. */
+                eventId: string;
+                /** @description Also list soft-deleted profiles. */
+                includeDeleted?: boolean;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of profiles. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestProfilePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or already deleted). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuestProfileAssign"];
+            };
+        };
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listReactions: {
+        parameters: {
+            query: {
+                /** @description The show event. */
+                eventId: string;
+                /** @description Only reactions after this instant (polling a live wall). */
+                since?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReactionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Unexpected"];
         };
     };

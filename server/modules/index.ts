@@ -29,6 +29,8 @@ import * as inquiries from './inquiries/handlers.ts';
 import * as inquiriesPolicy from './inquiries/policy.ts';
 import * as waitlist from './waitlist/handlers.ts';
 import * as waitlistPolicy from './waitlist/policy.ts';
+import * as profiles from './profiles/handlers.ts';
+import * as profilesPolicy from './profiles/policy.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -63,6 +65,7 @@ export const MODULES: Record<string, Module> = {
   vouchers: { handlers: vouchers.handlers, policy: vouchersPolicy.policy },
   inquiries: { handlers: inquiries.handlers, policy: inquiriesPolicy.policy },
   waitlist: { handlers: waitlist.handlers, policy: waitlistPolicy.policy },
+  profiles: { handlers: profiles.handlers, policy: profilesPolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -88,6 +91,7 @@ const typed: OperationHandlers = {
   ...vouchers.handlers,
   ...inquiries.handlers,
   ...waitlist.handlers,
+  ...profiles.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;
