@@ -96,6 +96,8 @@ export interface Config {
   vnpayTimeoutMs: number;
   /** This server's public base URL (no trailing slash): VNPay return and IPN URLs are built on it. */
   publicApiUrl: string;
+  /** The venue's bank account guests transfer to (BANK_TRANSFER_ACCOUNT_NAME/NUMBER, BANK_TRANSFER_BANK); all three set → bank transfer is offered at checkout. */
+  bankTransfer: { accountName: string; accountNumber: string; bankName: string } | undefined;
   /** Cloudflare Turnstile secret (BOTCHECK_SECRET_KEY); set → `POST /api/inquiries` requires a verified token. */
   botcheckSecretKey: string | undefined;
   /** Turnstile siteverify endpoint. */
@@ -220,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     venueTimezone: timezone(env),
     ...vnpay(env),
     publicApiUrl: httpUrl(env, 'PUBLIC_API_URL', 'http://localhost:3000'),
+    bankTransfer: bankTransfer(env),
     botcheckSecretKey: str(env, 'BOTCHECK_SECRET_KEY'),
     botcheckVerifyUrl: httpUrl(env, 'BOTCHECK_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
     botcheckTimeoutMs: int(env, 'BOTCHECK_TIMEOUT_MS', 5_000, 100, 60_000),
@@ -229,6 +232,17 @@ export function loadConfig(env: Env = process.env): Config {
     waitlistOfferHours: int(env, 'WAITLIST_OFFER_HOURS', 24, 1, 336),
     waitlistOfferUrl: httpUrl(env, 'WAITLIST_OFFER_URL', 'http://localhost:3000/waitlist-offer'),
   };
+}
+
+/** Bank transfer details: all three or none (none: bank transfer is not offered). */
+function bankTransfer(env: Env): Config['bankTransfer'] {
+  const accountName = str(env, 'BANK_TRANSFER_ACCOUNT_NAME');
+  const accountNumber = str(env, 'BANK_TRANSFER_ACCOUNT_NUMBER');
+  const bankName = str(env, 'BANK_TRANSFER_BANK');
+  const set = [accountName, accountNumber, bankName].filter(Boolean).length;
+  if (set === 0) return undefined;
+  if (set !== 3) throw new ConfigError('BANK_TRANSFER_ACCOUNT_NAME, BANK_TRANSFER_ACCOUNT_NUMBER and BANK_TRANSFER_BANK are set together (all unset: bank transfer is off)');
+  return { accountName: accountName!, accountNumber: accountNumber!, bankName: bankName! };
 }
 
 function locales(env: Env): string[] {
