@@ -1337,7 +1337,8 @@ export interface paths {
          *       offer's min/max guests), `contact_required` (neither `contact` nor `leadReference`), `unknown_lead`
          *       (an unknown or expired lead reference without `contact`).
          *     The customer is the lead's, or the contact's upserted by normalized e-mail (`contact` wins when both are sent).
-         *     `promoCode`, `voucherCode` and `referral` are accepted and stored as given, but not applied to the price yet.
+         *     `promoCode` and `voucherCode` are applied to the price (see their fields; a code's refusal is 422 or 409 and
+         *     writes nothing); `referral` is stored as given.
          *     The answer carries the reservation's `accessToken` this once (only its SHA-256 is stored): send it as the
          *     `x-reservation-token` header to read or cancel the reservation.
          *     `Idempotency-Key`: the same key and body within 24 hours answer the first (successful) answer again —
@@ -2218,6 +2219,447 @@ export interface paths {
          * @description Gated with the management routes (spec §4.1): Admin+.
          */
         get: operations["listKnowledgeRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promo-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Promo codes, newest first; filter by status, search code and description. */
+        get: operations["listPromoCodes"];
+        put?: never;
+        /**
+         * Create a promo code (percent or fixed VND off the subtotal).
+         * @description The code is stored trimmed in upper case and matched case-insensitively (409 `code_taken` when another
+         *     code has it). `PERCENT` takes `percentOff` (1–100), `FIXED` takes `amountOffVnd` (422 `invalid_discount`
+         *     otherwise); `validFrom` must be before `validUntil` (422 `invalid_window`); `showIds`/`offerIds` restrict
+         *     the code (empty: any show, any offer; an unknown id is 422 `unknown_show`/`unknown_offer`).
+         *     Applied by `POST /api/public/reservations` (`promoCode`): the discount comes off the subtotal before the
+         *     service charge and VAT, rounded down to whole VND.
+         */
+        post: operations["createPromoCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promo-codes/{promoCodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoCodeId: string;
+            };
+            cookie?: never;
+        };
+        /** One promo code with its live redemption count. */
+        get: operations["getPromoCode"];
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate a promo code (status INACTIVE; idempotent).
+         * @description The code stays, so reservations keep their reference to it; it no longer applies to new bookings.
+         */
+        delete: operations["deletePromoCode"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a promo code (also ACTIVE ↔ INACTIVE).
+         * @description The same rules as create, checked on the result. `maxRedemptions` cannot go below the live redemptions
+         *     (422 `max_below_redemptions`). Changing a code does not re-price existing reservations.
+         */
+        patch: operations["updatePromoCode"];
+        trace?: never;
+    };
+    "/api/vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vouchers, newest first; filter by (effective) status, search code and recipient.
+         * @description An ACTIVE voucher past its expiry is listed (and filtered) as EXPIRED.
+         */
+        get: operations["listVouchers"];
+        put?: never;
+        /**
+         * Issue a voucher (a stored value in VND with an expiry).
+         * @description Without `code` one is generated (`GV-XXXX-XXXX`, no ambiguous letters); a given code is stored in upper
+         *     case (409 `code_taken` when another voucher has it). The expiry must be in the future (422
+         *     `expiry_in_past`). Guests redeem it with `voucherCode` on `POST /api/public/reservations`: what is left
+         *     pays part or all of the total (after service charge and VAT), taken from the voucher in the booking's
+         *     transaction.
+         */
+        post: operations["createVoucher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vouchers/{voucherId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voucherId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One voucher with its redemptions (newest first).
+         * @description A redemption with `releasedAt` was given back (its booking was cancelled or its hold expired).
+         */
+        get: operations["getVoucher"];
+        put?: never;
+        post?: never;
+        /**
+         * Expire a voucher and clear its remaining value (idempotent).
+         * @description The voucher becomes EXPIRED with 0 left; bookings that already used it keep their credit.
+         */
+        delete: operations["deleteVoucher"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a voucher's expiry, recipient or note.
+         * @description The value is not editable (issue a new voucher). A deleted (EXPIRED) voucher is 409 `voucher_expired`.
+         */
+        patch: operations["updateVoucher"];
+        trace?: never;
+    };
+    "/api/public/vouchers/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A voucher's remaining value and expiry, by its code (public).
+         * @description Reveals only the remaining value (0 once expired) and the expiry; an unknown code is 404. The code is sent
+         *     in the body so it stays out of URLs and access logs. Rate-limited per client address (429 with
+         *     `Retry-After`).
+         */
+        post: operations["checkVoucherBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inquiries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Inquiries, newest first; archived ones only with `status=ARCHIVED`. */
+        get: operations["listInquiries"];
+        put?: never;
+        /**
+         * Send an inquiry (private event, group, corporate, general) — public, bot-checked.
+         * @description With `BOTCHECK_SECRET_KEY` configured, `botcheckToken` (the Cloudflare Turnstile widget's token) is required
+         *     and verified with siteverify before anything is stored: missing → 400 `botcheck_required`; rejected (or
+         *     another hostname/action than `BOTCHECK_HOSTNAME`/`BOTCHECK_ACTION` when those are set) → 400
+         *     `botcheck_failed`; siteverify unreachable or failing → 503 `botcheck_unavailable`, nothing stored. Without
+         *     the secret the token is optional and not checked. An `Idempotency-Key` header is passed on to siteverify.
+         *     The CRM customer is upserted by e-mail; an acknowledgement is e-mailed to the guest and a notification to
+         *     `VENUE_NOTIFICATIONS_EMAIL` (both through the ledger); `inquiry submitted` is emitted with the type.
+         *     Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["createInquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inquiries/{inquiryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        /** One inquiry with its follow-ups (oldest first). */
+        get: operations["getInquiry"];
+        put?: never;
+        post?: never;
+        /** Archive an inquiry (status ARCHIVED; idempotent). */
+        delete: operations["archiveInquiry"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an inquiry's status or assignee.
+         * @description Status NEW, IN_PROGRESS, FOLLOWED_UP or CLOSED (archive with DELETE); `assigneeId` an account id (422
+         *     `unknown_assignee`) or null. An archived inquiry is 409 `inquiry_archived`.
+         */
+        patch: operations["updateInquiry"];
+        trace?: never;
+    };
+    "/api/inquiries/{inquiryId}/follow-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follow up an inquiry by e-mail (through the ledger; recorded on the inquiry).
+         * @description Records the e-mail in the outbound ledger (guest's locale, linked to the customer), stores the follow-up
+         *     with the ledger row's id, and moves a NEW or IN_PROGRESS inquiry to FOLLOWED_UP (CLOSED stays CLOSED).
+         *     An archived inquiry is 409 `inquiry_archived`.
+         */
+        post: operations["followUpInquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join the waiting list of a sold-out event (public).
+         * @description Only for a published, scheduled event with fewer seats left than the party (409 `seats_available`
+         *     otherwise: book instead); 409 `event_not_bookable` for a cancelled or completed event, 404 for an unknown
+         *     one; one live entry per e-mail and event (409 `already_waiting`). The CRM customer is upserted by e-mail.
+         *     When seats free up (a cancellation, an expired hold, an expired offer) a job offers them, in joining order,
+         *     to each waiting party that fits: an e-mail with a link that holds the seats for `WAITLIST_OFFER_HOURS`;
+         *     booking with its token (`waitlistToken` on `POST /api/public/reservations`) converts the entry.
+         *     Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["joinWaitlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Waiting-list entries in joining order; filter by event and status. */
+        get: operations["listWaitlistEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/waitlist/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        /** One waiting-list entry. */
+        get: operations["getWaitlistEntry"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive an entry (status EXPIRED; idempotent). A converted entry is protected (409).
+         * @description An open offer stops holding its seats. A CONVERTED entry is 409 `entry_converted`.
+         */
+        delete: operations["archiveWaitlistEntry"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a waiting entry's party size, name, phone or note.
+         * @description Only a WAITING entry can be changed (409 `entry_not_waiting`).
+         */
+        patch: operations["updateWaitlistEntry"];
+        trace?: never;
+    };
+    "/api/waitlist/{entryId}/notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer seats to this entry now (e-mail with an offer link that holds them).
+         * @description WAITING (or NOTIFIED: a new link and expiry replace the old) → NOTIFIED: the party's seats are held for
+         *     `WAITLIST_OFFER_HOURS` and the link e-mailed through the ledger. 409 `not_enough_seats` when the party
+         *     does not fit, `entry_not_waiting` (converted or expired), `event_not_bookable`.
+         */
+        post: operations["notifyWaitlistEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a guest profile to one's party (with the reservation's access token).
+         * @description The reservation of `reservationReference` must be opened by `x-reservation-token` (404 otherwise — one
+         *     answer for an unknown reference, a wrong or a missing token) and live (HELD, CONFIRMED or CHECKED_IN; 409
+         *     `reservation_not_active`); at most one profile per guest of the party (409 `party_full`). The answer
+         *     carries the profile's own token this once (only its SHA-256 is stored): send it as `x-profile-token` to
+         *     read or update this profile and to react. Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["createGuestProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/profiles/me": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token (from its creation). */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The guest reads their own profile (with the profile's token).
+         * @description A missing, wrong or deleted profile's token is the same 404.
+         */
+        get: operations["getOwnProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * The guest changes their display name or dietary preferences.
+         * @description Rate-limited per client address (429 with `Retry-After`). A missing, wrong or deleted profile's token is 404.
+         */
+        patch: operations["updateOwnProfile"];
+        trace?: never;
+    };
+    "/api/public/profiles/me/reactions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token. */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * React during or after the show (an emoji from a fixed set, an optional short comment).
+         * @description From the event's doors (or start) on, for a CONFIRMED, CHECKED_IN or NO_SHOW reservation (409
+         *     `show_not_started`, `reservation_not_active`). Rate-limited per profile and per client address (429 with
+         *     `Retry-After`).
+         */
+        post: operations["createReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The guest profiles of one event, by table (the floor's dietary list).
+         * @description Ordered by table (sort order, code; unassigned last), then reservation and creation. Deleted ones only with `includeDeleted=true`.
+         */
+        get: operations["listProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/{profileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Soft-delete a profile (isDeleted; its token stops working; idempotent). */
+        delete: operations["deleteProfile"];
+        options?: never;
+        head?: never;
+        /**
+         * Assign a table to a profile (or none).
+         * @description An unknown table is 422 `unknown_table`; a deleted profile is 409 `profile_deleted`. Deleting the table later sets it back to null.
+         */
+        patch: operations["updateProfile"];
+        trace?: never;
+    };
+    "/api/guest-reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reactions of one event, newest first (deleted profiles' reactions left out). */
+        get: operations["listReactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4419,10 +4861,24 @@ export interface components {
             customerNote?: string;
             locale?: components["schemas"]["GuestLocale"];
             analytics?: components["schemas"]["AnalyticsIds"];
-            /** @description Accepted and stored as given; not applied to the price yet (a later part of issue 9/10). */
+            /**
+             * @description A promo code (`/api/promo-codes`), matched case-insensitively: its discount comes off the subtotal.
+             *     422 `promo_code_invalid` (unknown, inactive, outside its window), `promo_code_not_applicable` (another
+             *     show or offer); 409 `promo_code_exhausted` (its maximum of redemptions reached).
+             */
             promoCode?: components["schemas"]["ShortCode"];
-            /** @description Accepted and stored as given; not applied to the price yet (a later part of issue 9/10). */
+            /**
+             * @description A voucher (`/api/vouchers`), matched case-insensitively: what is left on it pays part or all of the total
+             *     (after service charge and VAT) and is taken from it with the hold (given back when the booking is
+             *     cancelled or its hold expires). 422 `voucher_invalid`, `voucher_expired`, `voucher_empty`.
+             */
             voucherCode?: components["schemas"]["ShortCode"];
+            /**
+             * @description The token of a waiting-list offer link (`/api/waitlist`): books the seats the offer holds for this event
+             *     and converts the entry. 422 `waitlist_offer_invalid` (unknown, expired, used, or another event),
+             *     `waitlist_party_too_large` (more guests than the entry).
+             */
+            waitlistToken?: string;
             /** @description Referral attribution carried from `/go/{slug}`; stored as given, not yet applied or validated. */
             referral?: {
                 code?: components["schemas"]["ShortCode"];
@@ -4436,10 +4892,12 @@ export interface components {
             currency: "VND";
             pricePerGuestVnd: number;
             subtotalVnd: number;
-            /** @description Always 0 for now (promo codes, vouchers and referral discounts are not applied yet). */
+            /** @description Off the subtotal before service charge and VAT (promo code, referral discount). */
             discountVnd: number;
             serviceChargeVnd: number;
             vatVnd: number;
+            /** @description Paid by a voucher, off the total after VAT: totalVnd = subtotal − discount + service charge + VAT − voucher credit. */
+            voucherCreditVnd: number;
             totalVnd: number;
             serviceChargePercent: number;
             vatPercent: number;
@@ -4481,6 +4939,7 @@ export interface components {
          *         "discountVnd": 0,
          *         "serviceChargeVnd": 150000,
          *         "vatVnd": 252000,
+         *         "voucherCreditVnd": 0,
          *         "totalVnd": 3402000,
          *         "serviceChargePercent": 5,
          *         "vatPercent": 8
@@ -5711,6 +6170,651 @@ export interface components {
             documentId: string;
             /** @description Newest first. */
             items: components["schemas"]["KnowledgeRevision"][];
+        };
+        /** @enum {string} */
+        PromoCodeStatus: "ACTIVE" | "INACTIVE";
+        /**
+         * @description `PERCENT`: `percentOff` % of the subtotal (rounded down); `FIXED`: `amountOffVnd` (at most the subtotal).
+         * @enum {string}
+         */
+        DiscountKind: "PERCENT" | "FIXED";
+        /**
+         * @example {
+         *       "id": "3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+         *       "code": "WELCOME10",
+         *       "description": "Ten percent off for newsletter subscribers",
+         *       "discountKind": "PERCENT",
+         *       "percentOff": 10,
+         *       "amountOffVnd": null,
+         *       "validFrom": "2026-12-01T00:00:00.000Z",
+         *       "validUntil": "2027-01-01T00:00:00.000Z",
+         *       "maxRedemptions": 100,
+         *       "redemptionCount": 12,
+         *       "showIds": [],
+         *       "offerIds": [],
+         *       "status": "ACTIVE",
+         *       "createdAt": "2026-11-20T09:15:00.000Z",
+         *       "updatedAt": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        PromoCode: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            description: string | null;
+            discountKind: components["schemas"]["DiscountKind"];
+            percentOff: number | null;
+            /** @description Whole VND. */
+            amountOffVnd: number | null;
+            /** Format: date-time */
+            validFrom: string | null;
+            /**
+             * Format: date-time
+             * @description Exclusive.
+             */
+            validUntil: string | null;
+            /** @description null: unlimited. */
+            maxRedemptions: number | null;
+            /** @description Live redemptions (a cancelled or expired booking gives its redemption back). */
+            redemptionCount: number;
+            /** @description Empty: any show. */
+            showIds: string[];
+            /** @description Empty: any offer. */
+            offerIds: string[];
+            status: components["schemas"]["PromoCodeStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        PromoCodePage: {
+            items: components["schemas"]["PromoCode"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description Letters, digits, `_`, `.`, `-`; stored in upper case, matched case-insensitively.
+         * @example WELCOME10
+         */
+        Code: string;
+        description: string | null;
+        percentOff: number | null;
+        amountOffVnd: number | null;
+        /** Format: date-time */
+        validFrom: string | null;
+        /** Format: date-time */
+        validUntil: string | null;
+        maxRedemptions: number | null;
+        showIds: string[];
+        offerIds: string[];
+        /**
+         * @example {
+         *       "code": "WELCOME10",
+         *       "discountKind": "PERCENT",
+         *       "percentOff": 10,
+         *       "validUntil": "2027-01-01T00:00:00.000Z",
+         *       "maxRedemptions": 100
+         *     }
+         */
+        PromoCodeCreate: {
+            code: components["schemas"]["Code"];
+            discountKind: components["schemas"]["DiscountKind"];
+            description?: components["schemas"]["description"];
+            percentOff?: components["schemas"]["percentOff"];
+            amountOffVnd?: components["schemas"]["amountOffVnd"];
+            validFrom?: components["schemas"]["validFrom"];
+            validUntil?: components["schemas"]["validUntil"];
+            maxRedemptions?: components["schemas"]["maxRedemptions"];
+            showIds?: components["schemas"]["showIds"];
+            offerIds?: components["schemas"]["offerIds"];
+        };
+        /**
+         * @example {
+         *       "status": "INACTIVE"
+         *     }
+         */
+        PromoCodeUpdate: {
+            code?: components["schemas"]["Code"];
+            discountKind?: components["schemas"]["DiscountKind"];
+            status?: components["schemas"]["PromoCodeStatus"];
+            description?: components["schemas"]["description"];
+            percentOff?: components["schemas"]["percentOff"];
+            amountOffVnd?: components["schemas"]["amountOffVnd"];
+            validFrom?: components["schemas"]["validFrom"];
+            validUntil?: components["schemas"]["validUntil"];
+            maxRedemptions?: components["schemas"]["maxRedemptions"];
+            showIds?: components["schemas"]["showIds"];
+            offerIds?: components["schemas"]["offerIds"];
+        };
+        /**
+         * @description ACTIVE → REDEEMED (nothing left) or EXPIRED (past `expiresAt`, or deleted: nothing left).
+         * @enum {string}
+         */
+        VoucherStatus: "ACTIVE" | "REDEEMED" | "EXPIRED";
+        /**
+         * @example {
+         *       "id": "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "code": "GV-7K3Q-9PXM",
+         *       "initialValueVnd": 2000000,
+         *       "remainingValueVnd": 598000,
+         *       "expiresAt": "2027-06-30T17:00:00.000Z",
+         *       "status": "ACTIVE",
+         *       "recipientName": "Trần Minh",
+         *       "recipientEmail": "minh.tran@example.com",
+         *       "note": "Birthday gift",
+         *       "expiredAt": null,
+         *       "createdAt": "2026-11-20T09:15:00.000Z",
+         *       "updatedAt": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        Voucher: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            /** @description Whole VND. */
+            initialValueVnd: number;
+            /** @description Whole VND. */
+            remainingValueVnd: number;
+            expiresAt: components["schemas"]["Timestamp"];
+            status: components["schemas"]["VoucherStatus"];
+            recipientName: string | null;
+            recipientEmail: string | null;
+            note: string | null;
+            /**
+             * Format: date-time
+             * @description When it was deleted (expired by staff).
+             */
+            expiredAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        VoucherPage: {
+            items: components["schemas"]["Voucher"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description Letters, digits, `_`, `.`, `-`; stored in upper case, matched case-insensitively.
+         * @example GV-7K3Q-9PXM
+         */
+        "Code-2": string;
+        /**
+         * @example {
+         *       "valueVnd": 2000000,
+         *       "expiresAt": "2027-06-30T17:00:00.000Z",
+         *       "recipientName": "Trần Minh",
+         *       "recipientEmail": "minh.tran@example.com"
+         *     }
+         */
+        VoucherCreate: {
+            code?: components["schemas"]["Code-2"];
+            /** @description Whole VND. */
+            valueVnd: number;
+            /** Format: date-time */
+            expiresAt: string;
+            recipientName?: string | null;
+            /** Format: email */
+            recipientEmail?: string | null;
+            note?: string | null;
+        };
+        VoucherRedemption: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            reservationId: string;
+            /** @example VN-7K3Q9P */
+            reservationReference: string;
+            reservationStatus: components["schemas"]["ReservationStatus"];
+            /** @description What the booking took from the voucher (whole VND). */
+            amountVnd: number;
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description When it was given back (booking cancelled or hold expired).
+             */
+            releasedAt: string | null;
+        };
+        VoucherDetail: {
+            voucher: components["schemas"]["Voucher"];
+            redemptions: components["schemas"]["VoucherRedemption"][];
+        };
+        /**
+         * @example {
+         *       "expiresAt": "2027-12-31T17:00:00.000Z"
+         *     }
+         */
+        VoucherUpdate: {
+            /** Format: date-time */
+            expiresAt?: string;
+            recipientName?: string | null;
+            /** Format: email */
+            recipientEmail?: string | null;
+            note?: string | null;
+        };
+        /**
+         * @example {
+         *       "code": "GV-7K3Q-9PXM"
+         *     }
+         */
+        VoucherBalanceQuery: {
+            code: components["schemas"]["Code-2"];
+        };
+        /**
+         * @example {
+         *       "remainingValueVnd": 598000,
+         *       "expiresAt": "2027-06-30T17:00:00.000Z"
+         *     }
+         */
+        VoucherBalance: {
+            /** @description Whole VND (0 once expired). */
+            remainingValueVnd: number;
+            expiresAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description NEW → IN_PROGRESS → FOLLOWED_UP → CLOSED; any → ARCHIVED.
+         * @enum {string}
+         */
+        InquiryStatus: "NEW" | "IN_PROGRESS" | "FOLLOWED_UP" | "CLOSED" | "ARCHIVED";
+        /** @enum {string} */
+        InquiryType: "PRIVATE_EVENT" | "GROUP_BOOKING" | "CORPORATE" | "GENERAL";
+        /**
+         * @example {
+         *       "id": "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+         *       "type": "PRIVATE_EVENT",
+         *       "status": "NEW",
+         *       "customerId": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "phone": "+84 90 123 4567",
+         *       "locale": "vi",
+         *       "preferredDate": "2026-12-24",
+         *       "guestCount": 40,
+         *       "message": "We would like to book the venue for a company year-end party.",
+         *       "assigneeId": null,
+         *       "botcheckVerified": true,
+         *       "archivedAt": null,
+         *       "createdAt": "2026-11-23T14:00:00.000Z",
+         *       "updatedAt": "2026-11-23T14:00:00.000Z"
+         *     }
+         */
+        Inquiry: {
+            /** Format: uuid */
+            id: string;
+            type: components["schemas"]["InquiryType"];
+            status: components["schemas"]["InquiryStatus"];
+            /** Format: uuid */
+            customerId: string | null;
+            name: string;
+            email: string;
+            phone: string | null;
+            locale: string | null;
+            /** Format: date */
+            preferredDate: string | null;
+            guestCount: number | null;
+            message: string;
+            /** Format: uuid */
+            assigneeId: string | null;
+            /** @description Whether a bot-check token was verified at creation. */
+            botcheckVerified: boolean;
+            /** Format: date-time */
+            archivedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        InquiryPage: {
+            items: components["schemas"]["Inquiry"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "type": "PRIVATE_EVENT",
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "phone": "+84 90 123 4567",
+         *       "locale": "vi",
+         *       "preferredDate": "2026-12-24",
+         *       "guestCount": 40,
+         *       "message": "We would like to book the venue for a company year-end party.",
+         *       "botcheckToken": "XXXX.DUMMY.TOKEN.XXXX"
+         *     }
+         */
+        InquiryCreate: {
+            type: components["schemas"]["InquiryType"];
+            name: string;
+            /** Format: email */
+            email: string;
+            phone?: string;
+            /**
+             * @description The guest's language (acknowledgement and follow-ups).
+             * @enum {string}
+             */
+            locale?: "en" | "vi";
+            /** Format: date */
+            preferredDate?: string;
+            guestCount?: number;
+            message: string;
+            /** @description The Turnstile widget's response token; required when the server has `BOTCHECK_SECRET_KEY`. */
+            botcheckToken?: string;
+        };
+        /**
+         * @description Receipt of an inquiry (nothing of the CRM).
+         * @example {
+         *       "id": "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+         *       "type": "PRIVATE_EVENT",
+         *       "status": "NEW",
+         *       "createdAt": "2026-11-23T14:00:00.000Z"
+         *     }
+         */
+        SubmittedInquiry: {
+            /** Format: uuid */
+            id: string;
+            type: components["schemas"]["InquiryType"];
+            status: components["schemas"]["InquiryStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @example {
+         *       "id": "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "emailMessageId": "2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a",
+         *       "subject": "Your year-end party",
+         *       "message": "Thank you for your inquiry. We can host 40 guests on 24 December; a proposal is attached.",
+         *       "sentBy": "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b",
+         *       "createdAt": "2026-11-23T15:00:00.000Z"
+         *     }
+         */
+        FollowUp: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The ledger row (`GET /api/email/messages/{id}`).
+             */
+            emailMessageId: string | null;
+            subject: string;
+            message: string;
+            /** @description The staff account id (or API key) that sent it. */
+            sentBy: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        InquiryDetail: {
+            inquiry: components["schemas"]["Inquiry"];
+            followUps: components["schemas"]["FollowUp"][];
+        };
+        /**
+         * @example {
+         *       "status": "IN_PROGRESS",
+         *       "assigneeId": "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b"
+         *     }
+         */
+        InquiryUpdate: {
+            /** @enum {string} */
+            status?: "NEW" | "IN_PROGRESS" | "FOLLOWED_UP" | "CLOSED";
+            /** Format: uuid */
+            assigneeId?: string | null;
+        };
+        /**
+         * @example {
+         *       "subject": "Your year-end party",
+         *       "message": "Thank you for your inquiry. We can host 40 guests on 24 December; a proposal is attached."
+         *     }
+         */
+        FollowUpCreate: {
+            subject: string;
+            message: string;
+        };
+        /**
+         * @example {
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "guestCount": 2,
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "locale": "vi"
+         *     }
+         */
+        WaitlistJoin: {
+            eventSlug: string;
+            guestCount: number;
+            name: string;
+            /** Format: email */
+            email: string;
+            phone?: string;
+            /** @enum {string} */
+            locale?: "en" | "vi";
+            note?: string;
+        };
+        /**
+         * @description WAITING → NOTIFIED (an offer holds seats until `offerExpiresAt`) → CONVERTED (booked) or EXPIRED.
+         * @enum {string}
+         */
+        WaitlistStatus: "WAITING" | "NOTIFIED" | "CONVERTED" | "EXPIRED";
+        /**
+         * @example {
+         *       "id": "4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b",
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "guestCount": 2,
+         *       "status": "WAITING",
+         *       "createdAt": "2026-11-23T14:00:00.000Z"
+         *     }
+         */
+        JoinedWaitlist: {
+            /** Format: uuid */
+            id: string;
+            eventSlug: string;
+            guestCount: number;
+            status: components["schemas"]["WaitlistStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @example {
+         *       "id": "4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b",
+         *       "eventId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "eventStartsAt": "2026-12-05T12:30:00.000Z",
+         *       "customerId": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "phone": null,
+         *       "locale": "vi",
+         *       "guestCount": 2,
+         *       "status": "NOTIFIED",
+         *       "note": null,
+         *       "notifiedAt": "2026-11-24T09:00:00.000Z",
+         *       "offerExpiresAt": "2026-11-25T09:00:00.000Z",
+         *       "reservationReference": null,
+         *       "convertedAt": null,
+         *       "expiredAt": null,
+         *       "createdAt": "2026-11-23T14:00:00.000Z",
+         *       "updatedAt": "2026-11-24T09:00:00.000Z"
+         *     }
+         */
+        WaitlistEntry: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            eventId: string;
+            eventSlug: string;
+            eventStartsAt: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            customerId: string | null;
+            name: string;
+            email: string;
+            phone: string | null;
+            locale: string | null;
+            guestCount: number;
+            status: components["schemas"]["WaitlistStatus"];
+            note: string | null;
+            /** Format: date-time */
+            notifiedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the offer holds its seats.
+             */
+            offerExpiresAt: string | null;
+            /** @description The booking that converted it. */
+            reservationReference: string | null;
+            /** Format: date-time */
+            convertedAt: string | null;
+            /** Format: date-time */
+            expiredAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        WaitlistPage: {
+            items: components["schemas"]["WaitlistEntry"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "guestCount": 3,
+         *       "note": "Celebrating an anniversary"
+         *     }
+         */
+        WaitlistUpdate: {
+            guestCount?: number;
+            name?: string;
+            phone?: string | null;
+            note?: string | null;
+        };
+        /** @enum {string} */
+        DietaryPreference: "VEGETARIAN" | "VEGAN" | "PESCATARIAN" | "GLUTEN_FREE" | "DAIRY_FREE" | "NUT_ALLERGY" | "SHELLFISH_ALLERGY" | "HALAL" | "KOSHER" | "NO_PORK" | "NO_BEEF" | "NO_ALCOHOL";
+        /**
+         * @example {
+         *       "reservationReference": "VN-7K3Q9P",
+         *       "displayName": "Lan",
+         *       "dietaryPreferences": [
+         *         "VEGETARIAN",
+         *         "NUT_ALLERGY"
+         *       ],
+         *       "dietaryNote": "No peanuts at all, please."
+         *     }
+         */
+        GuestProfileCreate: {
+            reservationReference: components["schemas"]["ReservationReference"];
+            displayName: string;
+            dietaryPreferences?: components["schemas"]["DietaryPreference"][];
+            dietaryNote?: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+         *       "displayName": "Lan",
+         *       "dietaryPreferences": [
+         *         "VEGETARIAN",
+         *         "NUT_ALLERGY"
+         *       ],
+         *       "dietaryNote": "No peanuts at all, please.",
+         *       "reservationReference": "VN-7K3Q9P",
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "eventStartsAt": "2026-12-05T12:30:00.000Z",
+         *       "tableCode": "A1",
+         *       "createdAt": "2026-11-23T14:00:00.000Z",
+         *       "updatedAt": "2026-11-23T14:00:00.000Z"
+         *     }
+         */
+        OwnGuestProfileFields: {
+            /** Format: uuid */
+            id: string;
+            displayName: string;
+            dietaryPreferences: components["schemas"]["DietaryPreference"][];
+            dietaryNote: string | null;
+            reservationReference: string;
+            eventSlug: string;
+            eventStartsAt: components["schemas"]["Timestamp"];
+            /** @description The table staff assigned, if any. */
+            tableCode: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A profile's token (43 base64url characters). */
+        ProfileToken: string;
+        /** @description The new profile with its token — returned this once. */
+        CreatedGuestProfile: components["schemas"]["OwnGuestProfileFields"] & {
+            profileToken: components["schemas"]["ProfileToken"];
+        };
+        /** @description A profile as its own guest sees it. */
+        OwnGuestProfile: components["schemas"]["OwnGuestProfileFields"];
+        /**
+         * @example {
+         *       "dietaryPreferences": [
+         *         "VEGAN"
+         *       ]
+         *     }
+         */
+        GuestProfileUpdate: {
+            displayName?: string;
+            dietaryPreferences?: components["schemas"]["DietaryPreference"][];
+            dietaryNote?: string | null;
+        };
+        /**
+         * @description One of a fixed set.
+         * @enum {string}
+         */
+        Emoji: "👏" | "❤️" | "😂" | "😮" | "🔥" | "🎉" | "😢" | "👍";
+        /**
+         * @example {
+         *       "emoji": "👏",
+         *       "comment": "Amazing finale!"
+         *     }
+         */
+        ReactionCreate: {
+            emoji: components["schemas"]["Emoji"];
+            comment?: string;
+        };
+        Reaction: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            profileId: string;
+            displayName: string;
+            tableCode: string | null;
+            emoji: components["schemas"]["Emoji"];
+            comment: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        GuestProfile: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            reservationId: string;
+            reservationReference: string;
+            /** Format: uuid */
+            eventId: string;
+            displayName: string;
+            dietaryPreferences: components["schemas"]["DietaryPreference"][];
+            dietaryNote: string | null;
+            /** Format: uuid */
+            tableId: string | null;
+            tableCode: string | null;
+            isDeleted: boolean;
+            /** Format: date-time */
+            deletedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        GuestProfilePage: {
+            items: components["schemas"]["GuestProfile"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "tableId": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f"
+         *     }
+         */
+        GuestProfileAssign: {
+            /** Format: uuid */
+            tableId: string | null;
+        };
+        ReactionPage: {
+            items: components["schemas"]["Reaction"][];
+            total: number;
+            limit: number;
+            offset: number;
         };
     };
     responses: {
@@ -9955,6 +11059,986 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPromoCodes: {
+        parameters: {
+            query?: {
+                /** @description Only codes in this state. */
+                status?: components["schemas"]["PromoCodeStatus"];
+                /** @description Case-insensitive search in the code and the description. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of promo codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCodePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createPromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoCodeCreate"];
+            };
+        };
+        responses: {
+            /** @description The new promo code. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoCodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The promo code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deletePromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoCodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deactivated (or already inactive). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updatePromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoCodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoCodeUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated promo code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listVouchers: {
+        parameters: {
+            query?: {
+                /** @description Only vouchers in this (effective) state. */
+                status?: components["schemas"]["VoucherStatus"];
+                /** @description Case-insensitive search in the code, the recipient's name and e-mail. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of vouchers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoucherCreate"];
+            };
+        };
+        responses: {
+            /** @description The new voucher. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Voucher"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voucherId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voucher and its redemptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voucherId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Expired (or already expired). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voucherId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoucherUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated voucher. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Voucher"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    checkVoucherBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoucherBalanceQuery"];
+            };
+        };
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherBalance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listInquiries: {
+        parameters: {
+            query?: {
+                /** @description Only inquiries in this state (default — every state but ARCHIVED). */
+                status?: components["schemas"]["InquiryStatus"];
+                /** @description Only inquiries of this type. */
+                type?: components["schemas"]["InquiryType"];
+                /** @description Only inquiries assigned to this account. */
+                assigneeId?: string;
+                /** @description Case-insensitive search in name, e-mail, phone and message. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inquiries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InquiryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createInquiry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Passed to siteverify as its idempotency key (a retry of the same check is not a second use of the token). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InquiryCreate"];
+            };
+        };
+        responses: {
+            /** @description Received. */
+            201: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmittedInquiry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The bot check (siteverify) is unavailable (`botcheck_unavailable`); nothing was stored. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inquiry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InquiryDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    archiveInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archived (or already archived). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InquiryUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated inquiry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inquiry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    followUpInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FollowUpCreate"];
+            };
+        };
+        responses: {
+            /** @description The follow-up. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowUp"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    joinWaitlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistJoin"];
+            };
+        };
+        responses: {
+            /** @description On the list. */
+            201: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedWaitlist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listWaitlistEntries: {
+        parameters: {
+            query?: {
+                /** @description Only entries of this show event. */
+                eventId?: string;
+                /** @description Only entries in this state. */
+                status?: components["schemas"]["WaitlistStatus"];
+                /** @description Case-insensitive search in name and e-mail. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    archiveWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archived (or already expired). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    notifyWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notified entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createGuestProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token. */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuestProfileCreate"];
+            };
+        };
+        responses: {
+            /** @description The profile, with its token (shown once). */
+            201: {
+                headers: {
+                    /** @description `no-store`: the answer carries a secret. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedGuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getOwnProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token (from its creation). */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnGuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateOwnProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token (from its creation). */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuestProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated profile. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnGuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createReaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token. */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionCreate"];
+            };
+        };
+        responses: {
+            /** @description The reaction. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listProfiles: {
+        parameters: {
+            query: {
+                /** @description The show event. */
+                eventId: string;
+                /** @description Also list soft-deleted profiles. */
+                includeDeleted?: boolean;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of profiles. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestProfilePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or already deleted). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuestProfileAssign"];
+            };
+        };
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listReactions: {
+        parameters: {
+            query: {
+                /** @description The show event. */
+                eventId: string;
+                /** @description Only reactions after this instant (polling a live wall). */
+                since?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReactionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Unexpected"];
         };
     };

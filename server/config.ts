@@ -100,6 +100,22 @@ export interface Config {
   bankTransfer: { accountName: string; accountNumber: string; bankName: string } | undefined;
   /** The public (guest) website's base URL (no trailing slash): the assistant's links are `<publicSiteUrl>/<locale>/…`. */
   publicSiteUrl: string;
+  /** Cloudflare Turnstile secret (BOTCHECK_SECRET_KEY); set → `POST /api/inquiries` requires a verified token. */
+  botcheckSecretKey: string | undefined;
+  /** Turnstile siteverify endpoint. */
+  botcheckVerifyUrl: string;
+  /** Time-out of one siteverify request; past it the inquiry is refused with 503 (nothing stored). */
+  botcheckTimeoutMs: number;
+  /** When set, siteverify's `hostname` must equal it. */
+  botcheckHostname: string | undefined;
+  /** When set, siteverify's `action` must equal it. */
+  botcheckAction: string | undefined;
+  /** Where the venue is told of new inquiries (VENUE_NOTIFICATIONS_EMAIL); unset → no notification. */
+  venueNotificationsEmail: string | undefined;
+  /** How long a waiting-list offer holds its seats (WAITLIST_OFFER_HOURS). */
+  waitlistOfferHours: number;
+  /** The guest site's page for a waiting-list offer; the e-mailed link is `<url>?event=<slug>&token=<token>`. */
+  waitlistOfferUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -210,6 +226,14 @@ export function loadConfig(env: Env = process.env): Config {
     publicApiUrl: httpUrl(env, 'PUBLIC_API_URL', 'http://localhost:3000'),
     bankTransfer: bankTransfer(env),
     publicSiteUrl: httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173'),
+    botcheckSecretKey: str(env, 'BOTCHECK_SECRET_KEY'),
+    botcheckVerifyUrl: httpUrl(env, 'BOTCHECK_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+    botcheckTimeoutMs: int(env, 'BOTCHECK_TIMEOUT_MS', 5_000, 100, 60_000),
+    botcheckHostname: str(env, 'BOTCHECK_HOSTNAME'),
+    botcheckAction: str(env, 'BOTCHECK_ACTION'),
+    venueNotificationsEmail: str(env, 'VENUE_NOTIFICATIONS_EMAIL'),
+    waitlistOfferHours: int(env, 'WAITLIST_OFFER_HOURS', 24, 1, 336),
+    waitlistOfferUrl: httpUrl(env, 'WAITLIST_OFFER_URL', 'http://localhost:3000/waitlist-offer'),
   };
 }
 

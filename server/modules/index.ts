@@ -29,6 +29,15 @@ import * as reservations from './reservations/handlers.ts';
 import * as assistantCatalog from './assistantCatalog/handlers.ts';
 import * as assistantCatalogPolicy from './assistantCatalog/policy.ts';
 import * as knowledge from './knowledge/handlers.ts';
+import * as promoCodes from './promoCodes/handlers.ts';
+import * as vouchers from './vouchers/handlers.ts';
+import * as vouchersPolicy from './vouchers/policy.ts';
+import * as inquiries from './inquiries/handlers.ts';
+import * as inquiriesPolicy from './inquiries/policy.ts';
+import * as waitlist from './waitlist/handlers.ts';
+import * as waitlistPolicy from './waitlist/policy.ts';
+import * as profiles from './profiles/handlers.ts';
+import * as profilesPolicy from './profiles/policy.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -64,6 +73,11 @@ export const MODULES: Record<string, Module> = {
   reservations: { handlers: reservations.handlers },
   assistantCatalog: { handlers: assistantCatalog.handlers, policy: assistantCatalogPolicy.policy },
   knowledge: { handlers: knowledge.handlers },
+  promoCodes: { handlers: promoCodes.handlers },
+  vouchers: { handlers: vouchers.handlers, policy: vouchersPolicy.policy },
+  inquiries: { handlers: inquiries.handlers, policy: inquiriesPolicy.policy },
+  waitlist: { handlers: waitlist.handlers, policy: waitlistPolicy.policy },
+  profiles: { handlers: profiles.handlers, policy: profilesPolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -90,6 +104,11 @@ const typed: OperationHandlers = {
   ...reservations.handlers,
   ...assistantCatalog.handlers,
   ...knowledge.handlers,
+  ...promoCodes.handlers,
+  ...vouchers.handlers,
+  ...inquiries.handlers,
+  ...waitlist.handlers,
+  ...profiles.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

@@ -55,12 +55,53 @@ export interface CustomerMessageData {
   body: string;
 }
 
+export interface InquiryAcknowledgementData {
+  guestName: string;
+  /** The inquiry type in the guest's words (e.g. `Private event`). */
+  typeLabel: string;
+  /** `YYYY-MM-DD`, or null. */
+  preferredDate: string | null;
+  guestCount: number | null;
+  message: string;
+}
+
+export interface InquiryNotificationData {
+  inquiryId: string;
+  type: string;
+  guestName: string;
+  guestEmail: string;
+  guestPhone: string | null;
+  preferredDate: string | null;
+  guestCount: number | null;
+  message: string;
+}
+
+export interface InquiryFollowUpData {
+  guestName: string;
+  subject: string;
+  message: string;
+}
+
+export interface WaitlistOfferData {
+  guestName: string;
+  showName: string;
+  startsAt: string | Date;
+  partySize: number;
+  /** The offer link (carries the offer token). */
+  offerUrl: string;
+  offerExpiresAt: string | Date;
+}
+
 /** Template name → the data its caller gives. */
 export interface TemplateDataMap {
   'reservation-confirmation': ReservationConfirmationData;
   'test-message': TestMessageData;
   'reservation-cancelled': ReservationCancelledData;
   'customer-message': CustomerMessageData;
+  'inquiry-acknowledgement': InquiryAcknowledgementData;
+  'inquiry-notification': InquiryNotificationData;
+  'inquiry-follow-up': InquiryFollowUpData;
+  'waitlist-offer': WaitlistOfferData;
 }
 export type TemplateName = keyof TemplateDataMap;
 
@@ -125,6 +166,10 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
       return { vars: { paragraphs } };
     },
   },
+  'inquiry-acknowledgement': { prepare: async () => ({}) },
+  'inquiry-notification': { prepare: async () => ({}) },
+  'inquiry-follow-up': { prepare: async () => ({}) },
+  'waitlist-offer': { prepare: async () => ({}) },
 };
 
 export function isTemplateName(name: string): name is TemplateName {
