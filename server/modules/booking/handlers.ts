@@ -30,7 +30,7 @@ export const handlers = {
     const key = call.header('idempotency-key') || undefined;
     await throttle(bookingLimits(call.app).holds, call.ip);
     const { siteLocales, defaultLocale } = call.app.config;
-    const answer = await holdReservation(call.app.db.knex, call.app.jobs, call.body, key, { siteLocales, defaultLocale });
+    const answer = await holdReservation(call.app, call.body, key, { siteLocales, defaultLocale });
     if (answer.reservationId) await captureBusinessEvent(call.app, BUSINESS_EVENTS.reservationCreated, answer.reservationId);
     return json(201, answer.body, { 'Cache-Control': 'no-store', ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
   },

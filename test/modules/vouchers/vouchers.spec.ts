@@ -72,6 +72,13 @@ describe('vouchers: /api/vouchers, the balance check and vouchers on bookings', 
     const big = await voucher({ code: 'BIG-1', valueVnd: 5_000_000 });
     const covered = await hold(target, 'BIG-1', 3);
     expect(covered.body.price).to.deep.include({ voucherCreditVnd: 3_402_000, totalVnd: 0 });
+    // Nothing left to pay: confirmed at once (no hold to run out), with its confirmation e-mail queued.
+    expect(covered.body).to.include({ status: 'CONFIRMED', holdExpiresAt: null });
+    const confirmed = await spec.server.db.knex('reservations').where({ reference: covered.body.reference }).first('confirmed_by', 'check_in_token_hash');
+    expect(confirmed.confirmed_by).to.equal('SYSTEM');
+    expect(confirmed.check_in_token_hash).to.not.equal(null);
+    const mails = await spec.server.db.knex('email_messages as m').join('reservations as r', 'r.id', 'm.reservation_id').where('r.reference', covered.body.reference).select('m.template');
+    expect(mails.map((m: any) => m.template)).to.deep.equal(['reservation-confirmation']);
     expect((await staff().get(`/api/vouchers/${big.id}`)).body.voucher).to.include({ remainingValueVnd: 1_598_000, status: 'ACTIVE' });
     expect((await staff().get('/api/vouchers?q=tr%E1%BA%A7n')).body.items.map((v: any) => v.code)).to.deep.equal(['PART-1']);
     expect((await staff().get('/api/vouchers?status=REDEEMED')).body.items.map((v: any) => v.code)).to.include('PART-1');
