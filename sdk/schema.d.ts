@@ -3857,22 +3857,26 @@ export interface components {
             bookings: "1" | "2" | "3" | "4" | "5+";
             customers: components["schemas"]["Count"];
         };
-        RevenueRow: {
-            customers: number | null;
-            bookings: number | null;
-            /** @description Net VND. */
-            revenueVnd: number | null;
-            /** @description The row describes fewer than 5 people; its figures are null. */
-            suppressed: boolean;
-        };
-        ShowRevenueRow: components["schemas"]["RevenueRow"] & {
+        /** @description Net revenue of the range's bookings of one show; null figures and `suppressed` when fewer than 5 people booked it. */
+        ShowRevenueRow: {
             /** Format: uuid */
             showId: string;
             code: string;
             title: string;
+            customers: number | null;
+            bookings: number | null;
+            /** @description Net VND. */
+            revenueVnd: number | null;
+            suppressed: boolean;
         };
-        BookingTypeRevenueRow: components["schemas"]["RevenueRow"] & {
+        /** @description Net revenue of the range's bookings of one booking path; null figures and `suppressed` when fewer than 5 people booked it. */
+        BookingTypeRevenueRow: {
             bookingPath: string;
+            customers: number | null;
+            bookings: number | null;
+            /** @description Net VND. */
+            revenueVnd: number | null;
+            suppressed: boolean;
         };
         /**
          * @example {

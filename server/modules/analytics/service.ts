@@ -247,7 +247,7 @@ export async function customerIntelligence(knex: Knex, range: DateRange, locale:
     knex,
     `with ${booked},
      people as (select person, count(*) as n from booked group by person),
-     returning as (
+     returners as (
        select pe.person from people pe
         where exists (
           select 1 from customers c join reservations p on p.customer_id = c.id
@@ -255,7 +255,7 @@ export async function customerIntelligence(knex: Knex, range: DateRange, locale:
         )
      )
      select (select count(*) from people) as active,
-            (select count(*) from returning) as returning,
+            (select count(*) from returners) as returners,
             count(*) filter (where n = 1) as f1, count(*) filter (where n = 2) as f2, count(*) filter (where n = 3) as f3,
             count(*) filter (where n = 4) as f4, count(*) filter (where n >= 5) as f5
        from people`,
@@ -277,7 +277,7 @@ export async function customerIntelligence(knex: Knex, range: DateRange, locale:
   const showById = new Map(shows.map((show: { id: string; code: string; title: unknown }) => [show.id, show]));
 
   const activeN = num(people?.active);
-  const returningN = num(people?.returning);
+  const returningN = num(people?.returners);
   const active = isSmall(activeN) ? hidden() : shown(activeN);
   const [newCount, returning] = suppressParts(active, [activeN - returningN, returningN]);
   const histogramN = [people?.f1, people?.f2, people?.f3, people?.f4, people?.f5].map(num);
