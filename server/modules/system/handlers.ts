@@ -58,7 +58,7 @@ export const handlers = {
     await countVisit(app.db.knex, buckets);
     const { notifier } = visitServices(app);
     if (notifier.enabled) {
-      const country = trustedCountry(app.config.trustProxy, call.header);
+      const country = trustedCountry(app.config.trustProxy, (name) => call.header(name));
       notifier.notify(noticeText({ path: call.body.path, referrer: call.body.referrer, userAgent: call.header('user-agent'), ip: call.ip, country }, buckets));
     }
     return json(202, buckets, { 'Cache-Control': 'no-store' });
