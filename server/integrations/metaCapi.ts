@@ -62,6 +62,7 @@ export function normalizePhone(phone: string, countryCode = DEFAULT_COUNTRY_CODE
 
 export function normalizeName(name: string): string {
   return name
+    .normalize('NFC')
     .trim()
     .toLowerCase()
     .replace(/[\p{P}\p{S}]/gu, '')
