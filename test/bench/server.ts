@@ -15,6 +15,9 @@
  *   (`pg`, or PGlite's own `query` on the embedded database) by a bare node:http server, the rows sent as JSON:
  *   what the app's chain (routing, validation, presentation, pricing, ETag) is measured against.
  *
+ * - `visit-sql`: the visit counter's increment (P7) as the app runs it — the day and ISO-week upserts in one
+ *   statement (`VISIT_UPSERT`) — straight through `pg` by a bare node:http server answering 202 with the buckets.
+ *
  * The peers are what one would write with those libraries' defaults, as their READMEs show them. All listen on
  * 127.0.0.1 on an ephemeral port and report it over IPC; stdout (the logs) is /dev/null, as the parent spawns us,
  * so our app and the pino-http peers write their JSON lines to the same sink.
@@ -26,7 +29,7 @@ import type { NextFunction, Request, Response } from 'express';
 import Koa from 'koa';
 import { CATALOG_PATH } from './catalogSeed.ts';
 
-export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov' | 'catalog-sql';
+export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov' | 'catalog-sql' | 'visit-sql';
 
 const LIVE_PATH = '/api/system/health/live';
 
@@ -175,6 +178,33 @@ async function catalogSql(): Promise<Peer> {
   return { server, extra: { database: db.kind }, cleanup: close };
 }
 
+/**
+ * The visit increment without the app (P7): the same statement (two `insert … on conflict do update`, one
+ * transaction), through a `pg` pool as large as the app's knex pool, on PostgreSQL (DATABASE_URL) only.
+ */
+async function visitSql(): Promise<Peer> {
+  const { loadConfig } = await import('../../server/config.ts');
+  const { VISIT_UPSERT, visitBuckets } = await import('../../server/modules/system/visits.ts');
+  const config = loadConfig();
+  if (!config.databaseUrl) throw new Error('visit-sql needs DATABASE_URL (PostgreSQL)');
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+  const server = await listen((req, res) => {
+    req.resume();
+    req.on('end', async () => {
+      const buckets = visitBuckets(new Date(), config.venueTimezone);
+      try {
+        await pool.query(VISIT_UPSERT, [buckets.day, buckets.week]);
+        const body = JSON.stringify(buckets);
+        res.writeHead(202, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+      } catch (err) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end((err as Error).message);
+      }
+    });
+  });
+  return { server, extra: { database: 'postgres' }, cleanup: () => pool.end() };
+}
+
 async function app() {
   const { createApp } = await import('../../server/app.ts');
   const { loadConfig } = await import('../../server/config.ts');
@@ -221,6 +251,7 @@ async function main(): Promise<void> {
     'koa-pino': koaPino,
     'express-eov': expressEov,
     'catalog-sql': catalogSql,
+    'visit-sql': visitSql,
   };
   const target = kind === 'app' ? await app() : Object.hasOwn(peers, kind) ? await peers[kind as keyof typeof peers]() : undefined;
   if (!target) throw new Error(`unknown target "${kind}" (app | ${Object.keys(peers).join(' | ')})`);
