@@ -87,9 +87,15 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('create index customers_email_normalized_index on customers (email_normalized)');
   await knex.raw('create index reservations_customer_confirmed_index on reservations (customer_id, created_at) where confirmed_at is not null');
   await knex.raw('create index customer_leads_created_at_index on customer_leads (created_at)');
+  await knex.raw(
+    'create index reservations_analytics_index on reservations (created_at) include (id, status, guest_count, confirmed_at, checked_in_at, show_event_id, customer_id, booking_path)',
+  );
+  await knex.raw('create index payments_analytics_index on payments (reservation_id) include (id, status, amount_vnd, gateway)');
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('drop index payments_analytics_index');
+  await knex.raw('drop index reservations_analytics_index');
   await knex.raw('drop index customer_leads_created_at_index');
   await knex.raw('drop index reservations_customer_confirmed_index');
   await knex.raw('drop index customers_email_normalized_index');

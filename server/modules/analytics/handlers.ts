@@ -2,7 +2,7 @@ import type { OperationHandlers } from '../../http/handler.ts';
 import { json } from '../../http/handler.ts';
 import { Unprocessable } from '../../http/problem.ts';
 import { metaEnabled, queueMetaEvent } from './meta.ts';
-import { customerIntelligence, resolveRange, summary, topShows } from './service.ts';
+import { customerIntelligence, readAggregate, resolveRange, summary, topShows } from './service.ts';
 import { throttleMetaEvent } from './throttle.ts';
 
 /** Longest a browser event may be late (Meta accepts events up to 7 days old) or early (clock skew). */
@@ -12,17 +12,17 @@ const MAX_EVENT_SKEW_SECONDS = 300;
 export const handlers = {
   async getAnalyticsSummary(call) {
     const range = resolveRange(call.query, call.app.config.venueTimezone);
-    return json(200, await summary(call.app.db.knex, range));
+    return json(200, await readAggregate(call.app.db.knex, (trx) => summary(trx, range)));
   },
 
   async getAnalyticsTopShows(call) {
     const range = resolveRange(call.query, call.app.config.venueTimezone);
-    return json(200, await topShows(call.app.db.knex, range, call.query.sort ?? 'revenue', call.query.limit ?? 10, call.app.config.defaultLocale));
+    return json(200, await readAggregate(call.app.db.knex, (trx) => topShows(trx, range, call.query.sort ?? 'revenue', call.query.limit ?? 10, call.app.config.defaultLocale)));
   },
 
   async getCustomerIntelligence(call) {
     const range = resolveRange(call.query, call.app.config.venueTimezone);
-    return json(200, await customerIntelligence(call.app.db.knex, range, call.app.config.defaultLocale));
+    return json(200, await readAggregate(call.app.db.knex, (trx) => customerIntelligence(trx, range, call.app.config.defaultLocale)));
   },
 
   async sendMetaOutboundEvent(call) {

@@ -10,7 +10,7 @@ import { Unprocessable } from '../../http/problem.ts';
  * refunded ones included) minus their SUCCEEDED refunds. Indexes and plans: migrations/20261130000000_analytics.ts.
  */
 
-export const MAX_RANGE_DAYS = 731;
+export const MAX_RANGE_DAYS = 366;
 /** Figures describing fewer people than this are suppressed (customer intelligence). */
 export const MIN_GROUP_SIZE = 5;
 
@@ -49,23 +49,36 @@ export function resolveRange(query: { from?: string; to?: string }, timezone: st
 const num = (value: unknown): number => (value == null ? 0 : Number(value));
 const rangeOut = (range: DateRange) => ({ from: range.from, to: range.to, timezone: range.timezone });
 
-/** SUCCEEDED refunds per payment: few rows next to payments, aggregated once and hash-joined. */
-const REFUNDED_PER_PAYMENT = `select payment_id, sum(amount_vnd) as refunded from refunds where status = 'SUCCEEDED' group by payment_id`;
-
-/** Net VND per reservation of `booked` (a CTE of reservation ids): paid minus refunded. */
-const NET_PER_RESERVATION = `
-  net as (
-    select p.reservation_id, sum(p.amount_vnd)::bigint as paid, sum(coalesce(f.refunded, 0))::bigint as refunded
-      from payments p
-      join booked b on b.id = p.reservation_id
-      left join (${REFUNDED_PER_PAYMENT}) f on f.payment_id = p.id
+/**
+ * The paid payments of the range's reservations (`booked`, a CTE with `id`), one row each: `paid` is the amount,
+ * `refunded` the payment's `refunded_vnd` — the sum of its SUCCEEDED refunds, kept by the refund command under the
+ * payment's row lock (migrations/20261127000000_payments.ts). Counts come from the reservations alone and money
+ * from this one join, so a reservation with two payments is never counted twice.
+ */
+const PAID_PAYMENTS = `paid as (
+    select b.*, p.gateway, p.amount_vnd::bigint as paid, p.refunded_vnd::bigint as refunded
+      from booked b join payments p on p.reservation_id = b.id
      where p.status in ${PAID}
-     group by p.reservation_id
   )`;
 
 async function rows<T>(knex: Knex, sql: string, bindings: unknown[]): Promise<T[]> {
   const result = (await knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: T[] };
   return result.rows;
+}
+
+/**
+ * Runs an aggregate's statements in one read-only transaction (one snapshot: the figures agree with each other)
+ * with room for its hash joins and aggregates in memory (`work_mem`; PostgreSQL's 4 MB default spills a year of
+ * payments to disk).
+ */
+export async function readAggregate<T>(knex: Knex, read: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return knex.transaction(
+    async (trx) => {
+      await trx.raw(`set local work_mem = '64MB'`);
+      return read(trx);
+    },
+    { readOnly: true },
+  );
 }
 
 export async function summary(knex: Knex, range: DateRange) {
@@ -74,26 +87,21 @@ export async function summary(knex: Knex, range: DateRange) {
       from reservations where created_at >= ? and created_at < ?
   )`;
   const base = [range.timezone, range.start, range.end];
-  const byDayAndStatus = await rows<{ day: string | Date; status: string; n: string; guests: string; confirmed: string; checked_in: string; paid: string; refunded: string }>(
+  const byDayAndStatus = await rows<{ day: string; status: string; n: string; guests: string; confirmed: string; checked_in: string }>(
     knex,
-    `with ${booked}, ${NET_PER_RESERVATION}
-     select to_char(b.day, 'YYYY-MM-DD') as day, b.status, count(*) as n, sum(b.guest_count) as guests,
-            count(b.confirmed_at) as confirmed, count(b.checked_in_at) as checked_in,
-            coalesce(sum(net.paid), 0) as paid, coalesce(sum(net.refunded), 0) as refunded
-       from booked b left join net on net.reservation_id = b.id
-      group by b.day, b.status`,
+    `with ${booked}
+     select to_char(day, 'YYYY-MM-DD') as day, status, count(*) as n, sum(guest_count) as guests,
+            count(confirmed_at) as confirmed, count(checked_in_at) as checked_in
+       from booked group by day, status`,
     base,
   );
-  const gateways = await rows<{ gateway: string; n: string; paid: string; refunded: string }>(
+  // Money by day and by gateway in one pass over the paid payments (grouping sets).
+  const money = await rows<{ day: string | null; gateway: string | null; by_gateway: number; n: string; paid: string; refunded: string }>(
     knex,
-    `with booked as (select id from reservations where created_at >= ? and created_at < ?)
-     select p.gateway, count(*) as n, sum(p.amount_vnd) as paid, coalesce(sum(f.refunded), 0) as refunded
-       from payments p
-       join booked b on b.id = p.reservation_id
-       left join (${REFUNDED_PER_PAYMENT}) f on f.payment_id = p.id
-      where p.status in ${PAID}
-      group by p.gateway order by p.gateway`,
-    [range.start, range.end],
+    `with ${booked}, ${PAID_PAYMENTS}
+     select to_char(day, 'YYYY-MM-DD') as day, gateway, grouping(day) as by_gateway, count(*) as n, sum(paid) as paid, sum(refunded) as refunded
+       from paid group by grouping sets ((day), (gateway))`,
+    base,
   );
   const [leads] = await rows<{ n: string }>(knex, 'select count(*) as n from customer_leads where created_at >= ? and created_at < ?', [range.start, range.end]);
 
@@ -105,8 +113,6 @@ export async function summary(knex: Knex, range: DateRange) {
   let guests = 0;
   let confirmed = 0;
   let checkedIn = 0;
-  let paid = 0;
-  let refunded = 0;
   for (const row of byDayAndStatus) {
     const n = num(row.n);
     const kept = row.status === 'CONFIRMED' || row.status === 'CHECKED_IN' || row.status === 'NO_SHOW';
@@ -114,13 +120,8 @@ export async function summary(knex: Knex, range: DateRange) {
     byStatus[row.status as keyof typeof byStatus] += n;
     confirmed += num(row.confirmed);
     checkedIn += num(row.checked_in);
-    paid += num(row.paid);
-    refunded += num(row.refunded);
-    const day = days.get(String(row.day));
-    if (day) {
-      day.holds += n;
-      day.netRevenueVnd += num(row.paid) - num(row.refunded);
-    }
+    const day = days.get(row.day);
+    if (day) day.holds += n;
     if (kept) {
       bookings += n;
       guests += num(row.guests);
@@ -130,6 +131,26 @@ export async function summary(knex: Knex, range: DateRange) {
       }
     }
   }
+  let paid = 0;
+  let refunded = 0;
+  const gateways = [];
+  for (const row of money) {
+    if (Number(row.by_gateway) === 1) {
+      gateways.push({
+        gateway: row.gateway as (typeof GATEWAYS)[number],
+        payments: num(row.n),
+        paidVnd: num(row.paid),
+        refundedVnd: num(row.refunded),
+        netVnd: num(row.paid) - num(row.refunded),
+      });
+    } else {
+      paid += num(row.paid);
+      refunded += num(row.refunded);
+      const day = days.get(row.day!);
+      if (day) day.netRevenueVnd += num(row.paid) - num(row.refunded);
+    }
+  }
+  gateways.sort((a, b) => a.gateway.localeCompare(b.gateway));
   return {
     range: rangeOut(range),
     reservations,
@@ -141,13 +162,7 @@ export async function summary(knex: Knex, range: DateRange) {
     funnel: { leads: num(leads?.n), holds: reservations, confirmed, checkedIn },
     cancellations: byStatus.CANCELLED,
     noShows: byStatus.NO_SHOW,
-    gateways: gateways.map((row) => ({
-      gateway: row.gateway as (typeof GATEWAYS)[number],
-      payments: num(row.n),
-      paidVnd: num(row.paid),
-      refundedVnd: num(row.refunded),
-      netVnd: num(row.paid) - num(row.refunded),
-    })),
+    gateways,
     daily: [...days.values()],
   };
 }
@@ -169,14 +184,16 @@ export async function topShows(knex: Knex, range: DateRange, sort: TopShowsSort,
        select r.id, r.status, r.guest_count, e.show_id
          from reservations r join show_events e on e.id = r.show_event_id
         where r.created_at >= ? and r.created_at < ?
-     ), ${NET_PER_RESERVATION},
+     ), ${PAID_PAYMENTS},
+     counts as (
+       select show_id, count(*) filter (where status in ${KEPT}) as bookings,
+              coalesce(sum(guest_count) filter (where status in ${KEPT}), 0) as guests
+         from booked group by show_id
+     ),
+     money as (select show_id, sum(paid - refunded) as revenue from paid group by show_id),
      per_show as (
-       select b.show_id,
-              count(*) filter (where b.status in ${KEPT}) as bookings,
-              coalesce(sum(b.guest_count) filter (where b.status in ${KEPT}), 0) as guests,
-              coalesce(sum(net.paid - net.refunded), 0) as revenue
-         from booked b left join net on net.reservation_id = b.id
-        group by b.show_id
+       select c.show_id, c.bookings, c.guests, coalesce(m.revenue, 0) as revenue
+         from counts c left join money m on m.show_id = c.show_id
      )
      select s.id, s.code, s.slug, s.title, p.bookings, p.guests, p.revenue
        from per_show p join shows s on s.id = p.show_id
@@ -260,17 +277,32 @@ export async function customerIntelligence(knex: Knex, range: DateRange, locale:
        from people`,
     [...bounds, range.start],
   );
-  const revenueRows = await rows<{ kind: string; key: string; customers: string; bookings: string; revenue: string }>(
-    knex,
-    `with ${booked}, ${NET_PER_RESERVATION}
-     select 'show' as kind, b.show_id::text as key, count(distinct b.person) as customers, count(*) as bookings,
-            coalesce(sum(net.paid - net.refunded), 0) as revenue
-       from booked b left join net on net.reservation_id = b.id group by b.show_id
-     union all
-     select 'path' as kind, b.booking_path as key, count(distinct b.person), count(*), coalesce(sum(net.paid - net.refunded), 0)
-       from booked b left join net on net.reservation_id = b.id group by b.booking_path`,
-    bounds,
+  // Both breakdowns in one pass over the range's bookings (grouping sets), per show and per booking path: people
+  // and bookings from the reservations, net revenue from their paid payments.
+  const breakdown = async (sql: string) =>
+    (await rows<{ show_id: string | null; booking_path: string | null; by_path: number; v1: string; v2: string }>(knex, sql, bounds)).map((row) => ({
+      key: `${Number(row.by_path) === 1 ? 'path' : 'show'}:${Number(row.by_path) === 1 ? row.booking_path : row.show_id}`,
+      v1: row.v1,
+      v2: row.v2,
+    }));
+  const people_ = await breakdown(
+    `with ${booked}
+     select show_id::text as show_id, booking_path, grouping(show_id) as by_path, count(distinct person) as v1, count(*) as v2
+       from booked group by grouping sets ((show_id), (booking_path))`,
   );
+  const money = new Map(
+    (
+      await breakdown(
+        `with ${booked}, ${PAID_PAYMENTS}
+         select show_id::text as show_id, booking_path, grouping(show_id) as by_path, sum(paid - refunded) as v1, 0 as v2
+           from paid group by grouping sets ((show_id), (booking_path))`,
+      )
+    ).map((row) => [row.key, row.v1]),
+  );
+  const revenueRows = people_.map((row) => {
+    const [kind, key] = [row.key.slice(0, row.key.indexOf(':')), row.key.slice(row.key.indexOf(':') + 1)];
+    return { kind, key, customers: row.v1, bookings: row.v2, revenue: money.get(row.key) ?? '0' };
+  });
   const showIds = revenueRows.filter((row) => row.kind === 'show').map((row) => row.key);
   const shows = showIds.length ? await knex('shows').whereIn('id', showIds).select('id', 'code', 'title') : [];
   const showById = new Map(shows.map((show: { id: string; code: string; title: unknown }) => [show.id, show]));
