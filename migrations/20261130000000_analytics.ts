@@ -13,26 +13,39 @@ import type { Knex } from 'knex';
  * - `meta_capi_events`: the audit of every send attempt: event name, `event_id`, source, outcome, HTTP status,
  *   Meta's `fbtrace_id` and `events_received`, error message, attempt, times. No user data, hashed or not.
  *
- * Indexes for the aggregates (server/modules/analytics/service.ts), measured by test/bench (100,000 customers,
- * 500,000 reservations, ~350,000 payments; PostgreSQL 16):
+ * Indexes for the aggregates (server/modules/analytics/service.ts), measured by `BENCH_ONLY=analytics npm run bench`
+ * (test/bench/analyticsSeed.ts: 100,000 customers, 500,000 reservations over two years, ~400,000 payments;
+ * PostgreSQL 16). Each aggregate runs in one read-only transaction with `work_mem` 64 MB (the 4 MB default made the
+ * payments hash spill to disk: "Batches: 4", temp files).
  *
- * - Every aggregate starts from the reservations booked in the range: `reservations (created_at)` (20261127000000)
- *   gives a Bitmap Index Scan on `reservations_created_at_index` for a 30-day range (~20,000 rows), a Seq Scan for a
- *   multi-year range (the planner's right choice when most rows qualify).
- * - Money per reservation: `payments (reservation_id, created_at)` and `refunds (payment_id, created_at)`
- *   (20261127000000) serve the grouped sums as Index Scans / a Hash Join against the range's reservations.
- * - Customer intelligence deduplicates customers by `customers.email_normalized` over every row, deleted ones
- *   included (a soft-deleted customer and the live one with the same address are one person); the existing unique
- *   index is partial (`where not is_deleted`), so `customers_email_normalized_index` covers all rows.
+ * - `reservations_analytics_index (created_at) include (id, status, guest_count, confirmed_at, checked_in_at,
+ *   show_event_id, customer_id, booking_path)`: every aggregate starts from the reservations created in the range;
+ *   with this index they are an Index Only Scan (30 days ≈ 20,000 rows in ~10 ms) instead of a Bitmap Heap Scan
+ *   over 11,000 heap pages of the 115 MB table (~165 ms), and for a year a narrow index range instead of a Seq Scan.
+ * - `payments_analytics_index (reservation_id) include (status, amount_vnd, refunded_vnd, gateway)`: the money of
+ *   those reservations is one join on their paid payments, an Index Only Scan (nested loop for short ranges, hash
+ *   join for long ones). Counts are taken from the reservations alone and money from that join, never a
+ *   per-reservation pre-aggregate joined back: the first version did, and PostgreSQL hashed all 400,000 payments
+ *   against a materialized CTE (~820 ms for 30 days, 9 s for two years); now summary is ~110 ms for 30 days.
+ *   Refunded money is `payments.refunded_vnd` (the sum of the payment's SUCCEEDED refunds), so refunds are not
+ *   scanned.
+ * - Customer intelligence deduplicates people by `customers.email_normalized` over every row, deleted ones included
+ *   (a soft-deleted customer and the live one with the same address are one person); the existing unique index is
+ *   partial (`where not is_deleted`), so `customers_email_normalized_index` covers all rows.
  * - "Returning" asks, per active person, whether a confirmed booking exists before the range:
  *   `reservations_customer_confirmed_index (customer_id, created_at) where confirmed_at is not null` answers it
- *   with an Index Only Scan per customer (Nested Loop Semi Join), never touching unconfirmed holds.
+ *   with an Index Only Scan — per person (Nested Loop Semi Join through customers_email_normalized_index) for a
+ *   short range, or as the hashed side of a Hash Semi Join (≈ 200,000 index entries) for a year.
  * - The funnel counts leads captured in the range: `customer_leads_created_at_index`.
+ * - `reservations_lead_id_index`: the foreign key `reservations.lead_id` (ON DELETE SET NULL) had no index, so
+ *   deleting a lead scanned every reservation.
  *
- * Typical plans (EXPLAIN ANALYZE, 30-day range): summary ≈ Bitmap Heap Scan on reservations + Hash Left Join on
- * the per-reservation payment sums (Index Scan using payments_reservation_id_created_at_index); customer
- * intelligence ≈ the same, + Hash Join on customers (by primary key) + Nested Loop Semi Join through
- * reservations_customer_confirmed_index for the prior bookings.
+ * Plans (EXPLAIN ANALYZE on the bench data): summary, 30 days — Index Only Scan using reservations_analytics_index
+ * → HashAggregate by (local day, status); paid money — Index Only Scan on reservations_analytics_index, Nested
+ * Loop / Hash Join with Index Only Scan using payments_analytics_index → HashAggregate over grouping sets (day),
+ * (gateway). Customer intelligence, a year — Index Only Scan on reservations_analytics_index, Hash Join customers
+ * (Seq Scan, 100,000 rows) → HashAggregate per person (78,000); Hash Semi Join against reservations_customer_
+ * confirmed_index ⋈ customers for the returning ones.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('visit_counters', (t) => {
@@ -90,10 +103,15 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(
     'create index reservations_analytics_index on reservations (created_at) include (id, status, guest_count, confirmed_at, checked_in_at, show_event_id, customer_id, booking_path)',
   );
-  await knex.raw('create index payments_analytics_index on payments (reservation_id) include (id, status, amount_vnd, gateway)');
+  await knex.raw('create index payments_analytics_index on payments (reservation_id) include (status, amount_vnd, refunded_vnd, gateway)');
+  // `reservations.lead_id` references customer_leads ON DELETE SET NULL without an index: every deleted lead made
+  // PostgreSQL scan all reservations (the bench's clean-up of 200,000 leads ran for many minutes). Partial: most
+  // reservations have no lead.
+  await knex.raw('create index reservations_lead_id_index on reservations (lead_id) where lead_id is not null');
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('drop index reservations_lead_id_index');
   await knex.raw('drop index payments_analytics_index');
   await knex.raw('drop index reservations_analytics_index');
   await knex.raw('drop index customer_leads_created_at_index');

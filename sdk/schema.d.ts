@@ -1547,7 +1547,7 @@ export interface paths {
          *     their SUCCEEDED refunds), the funnel (leads captured in the range → holds → ever confirmed → checked in),
          *     cancellations and no-shows, the split by payment gateway, and one row per local day. Aggregates only:
          *     no name, e-mail, phone, note, token or payment reference. 422 `invalid_range` when `from` is after `to` or
-         *     the range is longer than 731 days.
+         *     the range is longer than 366 days.
          */
         get: operations["getAnalyticsSummary"];
         put?: never;
