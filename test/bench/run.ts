@@ -12,7 +12,8 @@
  *       full chain: policy, validation, two statements, availability, pricing, presentation, ETag)
  *                                          vs the same two statements straight through the driver  target ≥ 0.50
  *
- * BENCH_ONLY=analytics runs the analytics rows instead (issue 11; PostgreSQL only, DATABASE_URL):
+ * BENCH_ONLY=analytics runs the analytics rows instead (issue 11; PostgreSQL only, DATABASE_URL; BENCH_KEEP=1 keeps
+ * the seeded data, BENCH_ANALYTICS_REUSE=1 times kept data instead of seeding again):
  *
  *   A1–A3  GET /api/analytics/summary, top-shows, customer-intelligence as their service functions run them,
  *          over 100,000 customers and 500,000 reservations bulk-seeded through SQL (test/bench/analyticsSeed.ts),
@@ -386,7 +387,7 @@ async function analyticsMain(): Promise<void> {
   const { openConfiguredDatabase } = await import('../../server/db/database.ts');
   const { migrateLatest } = await import('../../server/db/migrations.ts');
   const { customerIntelligence, readAggregate, resolveRange, summary, topShows } = await import('../../server/modules/analytics/service.ts');
-  const { removeAnalyticsSeed, seedAnalytics } = await import('./analyticsSeed.ts');
+  const { countAnalyticsSeed, removeAnalyticsSeed, seedAnalytics, settle } = await import('./analyticsSeed.ts');
   const config = loadConfig();
   const db = openConfiguredDatabase(config);
   const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cores: os.cpus().length };
@@ -394,7 +395,9 @@ async function analyticsMain(): Promise<void> {
     await migrateLatest(db.knex);
     console.log(`bench: ${os.cpus().length} cores, node ${process.version}; analytics rows on PostgreSQL`);
     const seedStarted = Date.now();
-    const seeded = await seedAnalytics(db.knex);
+    // BENCH_ANALYTICS_REUSE=1 times the data an earlier run left (BENCH_KEEP=1) instead of writing it again.
+    const kept = process.env.BENCH_ANALYTICS_REUSE === '1' ? await countAnalyticsSeed(db.knex) : undefined;
+    const seeded = kept?.reservations ? (await settle(db.knex), kept) : await seedAnalytics(db.knex);
     console.log(`bench: seeded ${seeded.customers} customers, ${seeded.reservations} reservations, ${seeded.payments} payments, ${seeded.leads} leads in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
     report.seeded = seeded;
     const today = new Date();
