@@ -2668,6 +2668,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/visit-notification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count one site visit in today's and this week's aggregate counters.
+         * @description Increments the day bucket (`2026-11-23`) and the ISO-week bucket (`2026-W48`), both local to
+         *     VENUE_TIMEZONE, with one `insert … on conflict do update` each, in one transaction: concurrent visits are
+         *     never lost. `path` and `referrer`, and the request's user agent, client address and country (from
+         *     `CF-IPCountry` / `X-Country-Code` only when TRUST_PROXY), are used only to format a notification to
+         *     VISIT_NOTIFICATION_WEBHOOK_URL when it is set, sent best-effort from memory (bounded; dropped when too many
+         *     are pending); none of them is stored anywhere. Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["recordVisit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/system/visit-notification/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today's and this week's visit counts, and the previous day's and week's.
+         * @description Local to VENUE_TIMEZONE; ISO weeks. Cacheable for 5 seconds (`Cache-Control public, max-age=5`).
+         */
+        get: operations["getVisitStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aggregate booking summary over a range of local dates (reservations booked in the range).
+         * @description The reservations created between `from` and `to` (local dates in VENUE_TIMEZONE, inclusive; default the
+         *     last 30 days ending today): counts by status, booked guests and average party size (CONFIRMED, CHECKED_IN
+         *     and NO_SHOW reservations), revenue in whole VND (their SUCCEEDED payments, refunded ones included, minus
+         *     their SUCCEEDED refunds), the funnel (leads captured in the range → holds → ever confirmed → checked in),
+         *     cancellations and no-shows, the split by payment gateway, and one row per local day. Aggregates only:
+         *     no name, e-mail, phone, note, token or payment reference. 422 `invalid_range` when `from` is after `to` or
+         *     the range is longer than 366 days.
+         */
+        get: operations["getAnalyticsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/top-shows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shows ranked by net revenue, booked guests or bookings over a range of local dates.
+         * @description Shows with at least one reservation booked in the range, ranked by `sort` (`revenue` default: net VND,
+         *     paid minus refunded; `guests`; `bookings`: CONFIRMED, CHECKED_IN and NO_SHOW reservations), ties by show
+         *     code; at most `limit` (1–50, default 10). 422 `invalid_range` as for the summary.
+         */
+        get: operations["getAnalyticsTopShows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/customer-intelligence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aggregate-only customer analytics (spec §6.4) with small groups suppressed.
+         * @description A customer is a person, counted once per normalized e-mail (trimmed, lower case) across CRM rows, deleted
+         *     ones included; the deduplication happens inside the query and no e-mail leaves it. A booking is a
+         *     reservation created in the range that was confirmed (it may have been checked in, marked no-show or
+         *     cancelled since). Active: a person with at least one booking in the range. New: an active person with no
+         *     booking created before the range. Returning: an active person with one. Returning rate = returning ÷
+         *     active. Frequency: active people with one booking in the range (one-time) or more (repeat), and a
+         *     histogram (1, 2, 3, 4, 5+). Revenue (net VND, paid minus refunded) by show and by booking path, over the
+         *     range's bookings.
+         *
+         *     Suppression: any figure that describes 1 to 4 people is reported as `suppressed: true` with a null value,
+         *     and when a published total would let a suppressed part be worked out by subtraction, the next smallest part
+         *     is suppressed too. With fewer than 5 active people everything is suppressed. The response never contains
+         *     names, e-mails, phones, notes, tokens or payment references. 422 `invalid_range` as for the summary.
+         */
+        get: operations["getCustomerIntelligence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/meta/outbound-event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Landing for a browser-origin conversion event, forwarded to the Meta Conversions API.
+         * @description Accepts `ViewContent`, `Lead`, `InitiateCheckout`, `Contact` and `Schedule` (anything else is 400). The
+         *     server normalizes and SHA-256-hashes the contact fields as Meta specifies (e-mail trimmed and lower-cased;
+         *     phone reduced to digits with its country code, `84` when none is given; names trimmed and lower-cased),
+         *     adds the client address and user agent unhashed, and queues one send to Meta (a durable job whose payload
+         *     holds only what Meta needs and is deleted when done). `eventId` is sent as Meta's `event_id`, so the
+         *     browser pixel's copy of the event is deduplicated. Nothing about this request is counted or stored besides
+         *     that job; each send attempt is audited (`GET /api/integration/meta/conversions-api-events`). With
+         *     META_PIXEL_ID or META_CAPI_ACCESS_TOKEN unset, nothing is queued and the answer says `queued: false`.
+         *     Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["sendMetaOutboundEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration/meta/conversions-api-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit rows of Meta Conversions API send attempts, newest first.
+         * @description One row per attempt to send one event to Meta: event name, `eventId`, source (`BROWSER`: through
+         *     `POST /api/analytics/meta/outbound-event`; `SERVER`: `Purchase` on a successful payment, `Lead` on a lead
+         *     capture), status (`SENT`; `RETRYING`: failed, another attempt follows; `FAILED`: refused by Meta (4xx, never
+         *     retried) or out of attempts), Meta's HTTP status, `fbtrace_id` and `events_received`, the error message,
+         *     the attempt number and times. No user data, hashed or not. Filters: `eventName`, `eventId`, `source`,
+         *     `status`, and a creation-time window (`createdFrom` inclusive, `createdTo` exclusive).
+         */
+        get: operations["listMetaConversionsApiEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6816,6 +6994,487 @@ export interface components {
             limit: number;
             offset: number;
         };
+        /**
+         * @example {
+         *       "path": "/shows/saigon-nights",
+         *       "referrer": "https://www.google.com/"
+         *     }
+         */
+        VisitInput: {
+            /** @description The page's path (used only in the notification; never stored). */
+            path: string;
+            /** @description The page's referrer (used only in the notification; never stored). */
+            referrer?: string;
+        };
+        /**
+         * @example {
+         *       "day": "2026-11-23",
+         *       "week": "2026-W48"
+         *     }
+         */
+        VisitRecorded: {
+            /**
+             * Format: date
+             * @description The local day bucket counted.
+             */
+            day: string;
+            /** @description The ISO week bucket counted. */
+            week: string;
+        };
+        VisitBucket: {
+            key: string;
+            count: number;
+        };
+        /**
+         * @example {
+         *       "timezone": "Asia/Ho_Chi_Minh",
+         *       "today": {
+         *         "key": "2026-11-23",
+         *         "count": 412
+         *       },
+         *       "yesterday": {
+         *         "key": "2026-11-22",
+         *         "count": 980
+         *       },
+         *       "thisWeek": {
+         *         "key": "2026-W48",
+         *         "count": 412
+         *       },
+         *       "lastWeek": {
+         *         "key": "2026-W47",
+         *         "count": 6120
+         *       }
+         *     }
+         */
+        VisitStats: {
+            timezone: string;
+            today: components["schemas"]["VisitBucket"];
+            yesterday: components["schemas"]["VisitBucket"];
+            thisWeek: components["schemas"]["VisitBucket"];
+            lastWeek: components["schemas"]["VisitBucket"];
+        };
+        DateRange: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description VENUE_TIMEZONE. */
+            timezone: string;
+        };
+        GatewaySplit: {
+            /** @enum {string} */
+            gateway: "VNPAY" | "BANK_TRANSFER" | "CASH" | "CARD_ON_SITE";
+            /** @description SUCCEEDED payments (refunded ones included). */
+            payments: number;
+            paidVnd: number;
+            refundedVnd: number;
+            netVnd: number;
+        };
+        SummaryDay: {
+            /** Format: date */
+            date: string;
+            /** @description Reservations created that day. */
+            holds: number;
+            /** @description Of those, CONFIRMED, CHECKED_IN or NO_SHOW now. */
+            bookings: number;
+            guests: number;
+            netRevenueVnd: number;
+        };
+        /**
+         * @example {
+         *       "range": {
+         *         "from": "2026-11-01",
+         *         "to": "2026-11-01",
+         *         "timezone": "Asia/Ho_Chi_Minh"
+         *       },
+         *       "reservations": 12,
+         *       "byStatus": {
+         *         "HELD": 1,
+         *         "CONFIRMED": 6,
+         *         "CHECKED_IN": 2,
+         *         "CANCELLED": 1,
+         *         "EXPIRED": 1,
+         *         "NO_SHOW": 1
+         *       },
+         *       "bookings": 9,
+         *       "guests": 24,
+         *       "averagePartySize": 2.67,
+         *       "revenue": {
+         *         "paidVnd": 42000000,
+         *         "refundedVnd": 1500000,
+         *         "netVnd": 40500000
+         *       },
+         *       "funnel": {
+         *         "leads": 20,
+         *         "holds": 12,
+         *         "confirmed": 10,
+         *         "checkedIn": 2
+         *       },
+         *       "cancellations": 1,
+         *       "noShows": 1,
+         *       "gateways": [
+         *         {
+         *           "gateway": "VNPAY",
+         *           "payments": 9,
+         *           "paidVnd": 42000000,
+         *           "refundedVnd": 1500000,
+         *           "netVnd": 40500000
+         *         }
+         *       ],
+         *       "daily": [
+         *         {
+         *           "date": "2026-11-01",
+         *           "holds": 12,
+         *           "bookings": 9,
+         *           "guests": 24,
+         *           "netRevenueVnd": 40500000
+         *         }
+         *       ]
+         *     }
+         */
+        AnalyticsSummary: {
+            range: components["schemas"]["DateRange"];
+            /** @description Reservations created in the range, whatever their status. */
+            reservations: number;
+            byStatus: {
+                HELD: number;
+                CONFIRMED: number;
+                CHECKED_IN: number;
+                CANCELLED: number;
+                EXPIRED: number;
+                NO_SHOW: number;
+            };
+            /** @description CONFIRMED + CHECKED_IN + NO_SHOW. */
+            bookings: number;
+            /** @description Guests of those bookings. */
+            guests: number;
+            /** @description guests ÷ bookings; null without bookings. */
+            averagePartySize: number | null;
+            revenue: {
+                paidVnd: number;
+                refundedVnd: number;
+                netVnd: number;
+            };
+            funnel: {
+                /** @description Customer leads captured in the range. */
+                leads: number;
+                /** @description Reservations created in the range (each starts as a hold). */
+                holds: number;
+                /** @description Of those, ever confirmed. */
+                confirmed: number;
+                /** @description Of those, checked in. */
+                checkedIn: number;
+            };
+            cancellations: number;
+            noShows: number;
+            gateways: components["schemas"]["GatewaySplit"][];
+            daily: components["schemas"]["SummaryDay"][];
+        };
+        TopShow: {
+            /** Format: uuid */
+            showId: string;
+            code: string;
+            slug: string;
+            /** @description The show's title in the default locale. */
+            title: string;
+            bookings: number;
+            guests: number;
+            /** @description Net VND (paid minus refunded). */
+            revenueVnd: number;
+        };
+        /**
+         * @example {
+         *       "range": {
+         *         "from": "2026-11-01",
+         *         "to": "2026-11-30",
+         *         "timezone": "Asia/Ho_Chi_Minh"
+         *       },
+         *       "sort": "revenue",
+         *       "items": [
+         *         {
+         *           "showId": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *           "code": "SGN",
+         *           "slug": "saigon-nights",
+         *           "title": "Saigon Nights",
+         *           "bookings": 40,
+         *           "guests": 96,
+         *           "revenueVnd": 171072000
+         *         }
+         *       ]
+         *     }
+         */
+        TopShows: {
+            range: components["schemas"]["DateRange"];
+            /** @enum {string} */
+            sort: "revenue" | "guests" | "bookings";
+            items: components["schemas"]["TopShow"][];
+        };
+        /** @description A number of people; null and `suppressed` when it describes 1 to 4 people (or would reveal such a figure). */
+        Count: {
+            value: number | null;
+            suppressed: boolean;
+        };
+        FrequencyBucket: {
+            /**
+             * @description Bookings in the range per person.
+             * @enum {string}
+             */
+            bookings: "1" | "2" | "3" | "4" | "5+";
+            customers: components["schemas"]["Count"];
+        };
+        /** @description Net revenue of the range's bookings of one show; null figures and `suppressed` when fewer than 5 people booked it. */
+        ShowRevenueRow: {
+            /** Format: uuid */
+            showId: string;
+            code: string;
+            title: string;
+            customers: number | null;
+            bookings: number | null;
+            /** @description Net VND. */
+            revenueVnd: number | null;
+            suppressed: boolean;
+        };
+        /** @description Net revenue of the range's bookings of one booking path; null figures and `suppressed` when fewer than 5 people booked it. */
+        BookingTypeRevenueRow: {
+            bookingPath: string;
+            customers: number | null;
+            bookings: number | null;
+            /** @description Net VND. */
+            revenueVnd: number | null;
+            suppressed: boolean;
+        };
+        /**
+         * @example {
+         *       "range": {
+         *         "from": "2026-11-01",
+         *         "to": "2026-11-30",
+         *         "timezone": "Asia/Ho_Chi_Minh"
+         *       },
+         *       "minimumGroupSize": 5,
+         *       "customers": {
+         *         "active": {
+         *           "value": 120,
+         *           "suppressed": false
+         *         },
+         *         "new": {
+         *           "value": 90,
+         *           "suppressed": false
+         *         },
+         *         "returning": {
+         *           "value": 30,
+         *           "suppressed": false
+         *         }
+         *       },
+         *       "returningRate": 0.25,
+         *       "frequency": {
+         *         "oneTime": {
+         *           "value": 110,
+         *           "suppressed": false
+         *         },
+         *         "repeat": {
+         *           "value": 10,
+         *           "suppressed": false
+         *         },
+         *         "histogram": [
+         *           {
+         *             "bookings": "1",
+         *             "customers": {
+         *               "value": 110,
+         *               "suppressed": false
+         *             }
+         *           },
+         *           {
+         *             "bookings": "2",
+         *             "customers": {
+         *               "value": 7,
+         *               "suppressed": false
+         *             }
+         *           },
+         *           {
+         *             "bookings": "3",
+         *             "customers": {
+         *               "value": null,
+         *               "suppressed": true
+         *             }
+         *           },
+         *           {
+         *             "bookings": "4",
+         *             "customers": {
+         *               "value": 0,
+         *               "suppressed": false
+         *             }
+         *           },
+         *           {
+         *             "bookings": "5+",
+         *             "customers": {
+         *               "value": null,
+         *               "suppressed": true
+         *             }
+         *           }
+         *         ]
+         *       },
+         *       "revenueByShow": [
+         *         {
+         *           "showId": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *           "code": "SGN",
+         *           "title": "Saigon Nights",
+         *           "customers": 80,
+         *           "bookings": 85,
+         *           "revenueVnd": 151470000,
+         *           "suppressed": false
+         *         }
+         *       ],
+         *       "revenueByBookingType": [
+         *         {
+         *           "bookingPath": "DINNER_SHOW",
+         *           "customers": 100,
+         *           "bookings": 104,
+         *           "revenueVnd": 185328000,
+         *           "suppressed": false
+         *         },
+         *         {
+         *           "bookingPath": "SHOW_ONLY",
+         *           "customers": null,
+         *           "bookings": null,
+         *           "revenueVnd": null,
+         *           "suppressed": true
+         *         }
+         *       ]
+         *     }
+         */
+        CustomerIntelligence: {
+            range: components["schemas"]["DateRange"];
+            /** @description Figures describing fewer people than this are suppressed (5). */
+            minimumGroupSize: number;
+            customers: {
+                active: components["schemas"]["Count"];
+                new: components["schemas"]["Count"];
+                returning: components["schemas"]["Count"];
+            };
+            /** @description returning ÷ active; null when either is suppressed or there is no one. */
+            returningRate: number | null;
+            frequency: {
+                oneTime: components["schemas"]["Count"];
+                repeat: components["schemas"]["Count"];
+                histogram: components["schemas"]["FrequencyBucket"][];
+            };
+            revenueByShow: components["schemas"]["ShowRevenueRow"][];
+            revenueByBookingType: components["schemas"]["BookingTypeRevenueRow"][];
+        };
+        /**
+         * @description The browser-origin conversion events accepted.
+         * @enum {string}
+         */
+        MetaEventName: "ViewContent" | "Lead" | "InitiateCheckout" | "Contact" | "Schedule";
+        /**
+         * @example {
+         *       "eventName": "InitiateCheckout",
+         *       "eventId": "3f6c2a8e-1b4d-4f7a-9c2e-5d8b7a6c4e21",
+         *       "eventSourceUrl": "https://venue.example/shows/saigon-nights",
+         *       "fbp": "fb.1.1732345678901.1234567890",
+         *       "userData": {
+         *         "email": "lan.nguyen@example.com",
+         *         "phone": "090 123 4567"
+         *       },
+         *       "customData": {
+         *         "value": 3564000,
+         *         "currency": "VND",
+         *         "contentIds": [
+         *           "saigon-nights-2026-12-05-1930"
+         *         ]
+         *       }
+         *     }
+         */
+        MetaOutboundEvent: {
+            eventName: components["schemas"]["MetaEventName"];
+            /** @description The browser pixel's `eventID` for the same event (Meta deduplicates on name + id). */
+            eventId: string;
+            /**
+             * Format: uri
+             * @description The page the event happened on.
+             */
+            eventSourceUrl: string;
+            /** @description Unix seconds; default now. Must be within the last 7 days (422 `event_time_out_of_range`). */
+            eventTime?: number;
+            /** @description The `_fbp` cookie. */
+            fbp?: string;
+            /** @description The `_fbc` cookie (or built from `fbclid`). */
+            fbc?: string;
+            /** @description Optional contact fields, hashed by the server before they leave it. */
+            userData?: {
+                email?: string;
+                phone?: string;
+                firstName?: string;
+                lastName?: string;
+                externalId?: string;
+            };
+            customData?: {
+                /** @description Whole VND. */
+                value?: number;
+                /** @enum {string} */
+                currency?: "VND";
+                contentName?: string;
+                contentIds?: string[];
+            };
+        };
+        /**
+         * @example {
+         *       "eventId": "3f6c2a8e-1b4d-4f7a-9c2e-5d8b7a6c4e21",
+         *       "queued": true
+         *     }
+         */
+        MetaOutboundEventAccepted: {
+            eventId: string;
+            /** @description false when the Meta integration is not configured (nothing is sent). */
+            queued: boolean;
+        };
+        /** @enum {string} */
+        MetaEventSource: "BROWSER" | "SERVER";
+        /** @enum {string} */
+        MetaEventStatus: "SENT" | "RETRYING" | "FAILED";
+        /**
+         * @description One attempt to send one event to the Meta Conversions API. Holds no user data.
+         * @example {
+         *       "id": "42",
+         *       "eventName": "Purchase",
+         *       "eventId": "VN-7K2M9Q",
+         *       "source": "SERVER",
+         *       "status": "SENT",
+         *       "httpStatus": 200,
+         *       "fbtraceId": "AbCdEfGhIjK",
+         *       "eventsReceived": 1,
+         *       "errorMessage": null,
+         *       "attempt": 1,
+         *       "startedAt": "2026-11-23T10:00:00.000Z",
+         *       "finishedAt": "2026-11-23T10:00:00.250Z",
+         *       "createdAt": "2026-11-23T10:00:00.251Z"
+         *     }
+         */
+        MetaConversionsApiEvent: {
+            id: string;
+            eventName: string;
+            eventId: string;
+            source: components["schemas"]["MetaEventSource"];
+            status: components["schemas"]["MetaEventStatus"];
+            /** @description Meta's HTTP status; null when no answer came (time-out, network). */
+            httpStatus: number | null;
+            fbtraceId: string | null;
+            eventsReceived: number | null;
+            errorMessage: string | null;
+            attempt: number;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            finishedAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        MetaConversionsApiEventPage: {
+            items: components["schemas"]["MetaConversionsApiEvent"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
     };
     responses: {
         /** @description Malformed input; `errors` names each failing field (`body_too_deep` for JSON nested more than 64 levels). */
@@ -6941,6 +7600,10 @@ export interface components {
         BlobId: string;
         /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
         IfNoneMatch: string;
+        /** @description First local date of the range (VENUE_TIMEZONE), inclusive; default 29 days before `to`. */
+        FromParameter: string;
+        /** @description Last local date of the range, inclusive; default today. */
+        ToParameter: string;
     };
     requestBodies: never;
     headers: {
@@ -12034,6 +12697,221 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReactionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    recordVisit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VisitInput"];
+            };
+        };
+        responses: {
+            /** @description Counted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitRecorded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getVisitStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counters. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitStats"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAnalyticsSummary: {
+        parameters: {
+            query?: {
+                /** @description First local date of the range (VENUE_TIMEZONE), inclusive; default 29 days before `to`. */
+                from?: components["parameters"]["FromParameter"];
+                /** @description Last local date of the range, inclusive; default today. */
+                to?: components["parameters"]["ToParameter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAnalyticsTopShows: {
+        parameters: {
+            query?: {
+                /** @description First local date of the range (VENUE_TIMEZONE), inclusive; default 29 days before `to`. */
+                from?: components["parameters"]["FromParameter"];
+                /** @description Last local date of the range, inclusive; default today. */
+                to?: components["parameters"]["ToParameter"];
+                /** @description What the shows are ranked by. */
+                sort?: "revenue" | "guests" | "bookings";
+                /** @description How many shows. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ranking. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopShows"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCustomerIntelligence: {
+        parameters: {
+            query?: {
+                /** @description First local date of the range (VENUE_TIMEZONE), inclusive; default 29 days before `to`. */
+                from?: components["parameters"]["FromParameter"];
+                /** @description Last local date of the range, inclusive; default today. */
+                to?: components["parameters"]["ToParameter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The aggregates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerIntelligence"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    sendMetaOutboundEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MetaOutboundEvent"];
+            };
+        };
+        responses: {
+            /** @description Queued for Meta (or not, when the integration is off). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaOutboundEventAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listMetaConversionsApiEvents: {
+        parameters: {
+            query?: {
+                /** @description Only this event name. */
+                eventName?: string;
+                /** @description Only this `event_id`. */
+                eventId?: string;
+                /** @description Only this source. */
+                source?: components["schemas"]["MetaEventSource"];
+                /** @description Only this outcome. */
+                status?: components["schemas"]["MetaEventStatus"];
+                /** @description Attempts audited at or after this instant. */
+                createdFrom?: string;
+                /** @description Attempts audited before this instant. */
+                createdTo?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit rows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaConversionsApiEventPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

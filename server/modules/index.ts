@@ -1,6 +1,8 @@
 import type { HandlerMap, OperationHandlers } from '../http/handler.ts';
 import { BASE_POLICY, type PolicyEntry } from '../http/policy.ts';
 import * as accounts from './accounts/handlers.ts';
+import * as analytics from './analytics/handlers.ts';
+import * as analyticsPolicy from './analytics/policy.ts';
 import * as apiKeys from './apiKeys/handlers.ts';
 import * as commercialSetup from './commercialSetup/handlers.ts';
 import * as customers from './customers/handlers.ts';
@@ -12,6 +14,7 @@ import * as catalog from './catalog/handlers.ts';
 import * as catalogPolicy from './catalog/policy.ts';
 import * as email from './email/handlers.ts';
 import * as fulfillment from './fulfillment/handlers.ts';
+import * as integrations from './integrations/handlers.ts';
 import * as authPolicy from './auth/policy.ts';
 import * as jobs from './jobs/handlers.ts';
 import * as maintenance from './maintenance/handlers.ts';
@@ -78,6 +81,8 @@ export const MODULES: Record<string, Module> = {
   inquiries: { handlers: inquiries.handlers, policy: inquiriesPolicy.policy },
   waitlist: { handlers: waitlist.handlers, policy: waitlistPolicy.policy },
   profiles: { handlers: profiles.handlers, policy: profilesPolicy.policy },
+  analytics: { handlers: analytics.handlers, policy: analyticsPolicy.policy },
+  integrations: { handlers: integrations.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -109,6 +114,8 @@ const typed: OperationHandlers = {
   ...inquiries.handlers,
   ...waitlist.handlers,
   ...profiles.handlers,
+  ...analytics.handlers,
+  ...integrations.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

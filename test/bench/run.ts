@@ -17,6 +17,15 @@
  *       the hold transaction, its expiry job, presentation)
  *                                          vs the hold transaction's statements straight through the driver  target ≥ 0.50
  *
+ * BENCH_ONLY=analytics runs the analytics rows instead (issue 11; PostgreSQL only, DATABASE_URL; BENCH_KEEP=1 keeps
+ * the seeded data, BENCH_ANALYTICS_REUSE=1 times kept data instead of seeding again):
+ *
+ *   A1–A3  GET /api/analytics/summary, top-shows, customer-intelligence as their service functions run them,
+ *          over 100,000 customers and 500,000 reservations bulk-seeded through SQL (test/bench/analyticsSeed.ts),
+ *          for 30-day, 365-day and 731-day ranges: the median of 3 timed runs each   target < 1 s each
+ *   P7     our app: POST /api/system/visit-notification (the full chain: policy, rate limit, validation, the two
+ *          upserts in one transaction)     vs the same transaction straight through `pg`     target ≥ 0.50, 0 lost
+ *
  * Each server runs in its own child process (test/bench/server.ts) with NODE_ENV=production, LOG_LEVEL=info
  * and its stdout on /dev/null: our app's access lines and the peers' pino-http lines go to the same sink. Our
  * app runs over the embedded PGlite database in a temporary DATA_DIR (or DATABASE_URL when set). autocannon
@@ -142,6 +151,9 @@ interface Target {
   path?: string;
   /** A request built anew for each send (method, body, headers), instead of a GET of `path`. */
   request?: autocannon.Request;
+  /** Default GET without a body. */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 interface Sample {
@@ -154,6 +166,8 @@ interface Sample {
   /** Share of one core used by the server and by the load generator (this process). */
   serverCpu: number;
   clientCpu: number;
+  /** 2xx answers counted. */
+  ok: number;
 }
 
 async function measure(target: Target, seconds: number): Promise<Sample> {
@@ -165,8 +179,10 @@ async function measure(target: Target, seconds: number): Promise<Sample> {
     connections: CONNECTIONS,
     pipelining: 1,
     duration: seconds,
-    headers: target.headers,
+    headers: target.body ? { 'content-type': 'application/json', ...target.headers } : target.headers,
     ...(target.request ? { requests: [target.request] } : {}),
+    ...(target.method ? { method: target.method } : {}),
+    ...(target.body ? { body: target.body } : {}),
   });
   const elapsedMicros = Number(process.hrtime.bigint() - started) / 1000;
   const client = process.cpuUsage(clientBefore);
@@ -183,6 +199,7 @@ async function measure(target: Target, seconds: number): Promise<Sample> {
     cpuPerRequest: serverMicros / Math.max(1, result.requests.total),
     serverCpu: serverMicros / elapsedMicros,
     clientCpu: (client.user + client.system) / elapsedMicros,
+    ok: result['2xx'],
   };
 }
 
@@ -509,10 +526,117 @@ async function main(): Promise<void> {
   if (STRICT && misses) process.exitCode = 1;
 }
 
+/** Rows A1–A3 and P7 (BENCH_ONLY=analytics): the aggregates over a bulk-seeded PostgreSQL, and the visit counter. */
+async function analyticsMain(): Promise<void> {
+  const started = Date.now();
+  if (!process.env.DATABASE_URL) throw new Error('BENCH_ONLY=analytics runs on PostgreSQL: set DATABASE_URL');
+  const { loadConfig } = await import('../../server/config.ts');
+  const { openConfiguredDatabase } = await import('../../server/db/database.ts');
+  const { migrateLatest } = await import('../../server/db/migrations.ts');
+  const { customerIntelligence, readAggregate, resolveRange, summary, topShows } = await import('../../server/modules/analytics/service.ts');
+  const { countAnalyticsSeed, removeAnalyticsSeed, seedAnalytics, settle } = await import('./analyticsSeed.ts');
+  const config = loadConfig();
+  const db = openConfiguredDatabase(config);
+  const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cores: os.cpus().length };
+  try {
+    await migrateLatest(db.knex);
+    console.log(`bench: ${os.cpus().length} cores, node ${process.version}; analytics rows on PostgreSQL`);
+    const seedStarted = Date.now();
+    // BENCH_ANALYTICS_REUSE=1 times the data an earlier run left (BENCH_KEEP=1) instead of writing it again.
+    const kept = process.env.BENCH_ANALYTICS_REUSE === '1' ? await countAnalyticsSeed(db.knex) : undefined;
+    const seeded = kept?.reservations ? (await settle(db.knex), kept) : await seedAnalytics(db.knex);
+    console.log(`bench: seeded ${seeded.customers} customers, ${seeded.reservations} reservations, ${seeded.payments} payments, ${seeded.leads} leads in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+    report.seeded = seeded;
+    const today = new Date();
+    const ranges = [30, 90, 366].map((days) => {
+      const to = today.toISOString().slice(0, 10);
+      const from = new Date(today.getTime() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+      return { days, range: resolveRange({ from, to }, config.venueTimezone) };
+    });
+    const reads = [
+      { id: 'A1', name: 'summary', run: (r: (typeof ranges)[number]['range']) => readAggregate(db.knex, (trx) => summary(trx, r)) },
+      { id: 'A2', name: 'top-shows', run: (r: (typeof ranges)[number]['range']) => readAggregate(db.knex, (trx) => topShows(trx, r, 'revenue', 10, config.defaultLocale)) },
+      { id: 'A3', name: 'customer-intelligence', run: (r: (typeof ranges)[number]['range']) => readAggregate(db.knex, (trx) => customerIntelligence(trx, r, config.defaultLocale)) },
+    ];
+    const timings: Array<{ id: string; name: string; days: number; ms: number; pass: boolean }> = [];
+    console.log('');
+    console.log(`${'row'.padEnd(5)}${'aggregate'.padEnd(24)}${'range'.padStart(9)}${'median ms'.padStart(11)}   runs (ms)`);
+    for (const read of reads) {
+      for (const { days, range } of ranges) {
+        await read.run(range); // warm-up (plan, cache)
+        const runs: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          const t0 = performance.now();
+          await read.run(range);
+          runs.push(performance.now() - t0);
+        }
+        const ms = median(runs);
+        timings.push({ id: read.id, name: read.name, days, ms, pass: ms < 1000 });
+        console.log(`${read.id.padEnd(5)}${read.name.padEnd(24)}${`${days} d`.padStart(9)}${ms.toFixed(0).padStart(11)}   ${runs.map((r) => r.toFixed(0)).join(' / ')}  ${ms < 1000 ? 'PASS' : 'MISS'} (target < 1000 ms)`);
+      }
+    }
+    report.aggregates = timings;
+    if (process.env.BENCH_KEEP !== '1') await removeAnalyticsSeed(db.knex);
+
+    // P7: the visit counter through the app vs the same transaction through pg.
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', VISIT_RATE_LIMIT_PER_MINUTE: '1000000' };
+    delete env.VALIDATE_RESPONSES;
+    const [appChild, sqlChild] = await Promise.all([startChild('app', env), startChild('visit-sql', env)]);
+    const body = JSON.stringify({ path: '/shows/saigon-nights', referrer: 'https://www.google.com/' });
+    const appVisit: Target = { name: 'app visit', child: appChild, headers: {}, path: '/api/system/visit-notification', method: 'POST', body };
+    const sqlVisit: Target = { name: 'visit sql', child: sqlChild, headers: {}, path: '/api/system/visit-notification', method: 'POST', body };
+    const totals = async () => {
+      const { rows } = (await db.knex.raw(`select bucket_type, coalesce(sum(visit_count), 0)::bigint as n from visit_counters group by bucket_type`)) as { rows: Array<{ bucket_type: string; n: string }> };
+      return { day: Number(rows.find((r) => r.bucket_type === 'DAY')?.n ?? 0), week: Number(rows.find((r) => r.bucket_type === 'WEEK')?.n ?? 0) };
+    };
+    const samples = new Map<Target, Sample[]>([[appVisit, []], [sqlVisit, []]]);
+    let counted = 0;
+    for (const target of [appVisit, sqlVisit]) counted += (await measure(target, WARMUP)).ok;
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 ? [sqlVisit, appVisit] : [appVisit, sqlVisit];
+      for (const target of order) {
+        const sample = await measure(target, DURATION);
+        counted += sample.ok;
+        samples.get(target)!.push(sample);
+      }
+      console.log(`bench: round ${round + 1}/${ROUNDS}: ${[appVisit, sqlVisit].map((t) => `${t.name} ${Math.round(samples.get(t)![round].rps)}`).join(', ')} req/s`);
+    }
+    // autocannon stops counting at the end of a measurement while requests are still in flight (the server
+    // completes them), so the timed rounds cannot be reconciled exactly: "lost" is checked by sending exactly
+    // VISIT_CHECK requests to each target (autocannon's `amount`, every answer awaited) and comparing the counters.
+    const VISIT_CHECK = 2000;
+    const lost: Record<string, { day: number; week: number }> = {};
+    for (const target of [appVisit, sqlVisit]) {
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // the last round's requests in flight land first
+      const before = await totals();
+      const result = await autocannon({ url: `http://127.0.0.1:${target.child.port}${target.path}`, connections: 50, amount: VISIT_CHECK, method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      const after = await totals();
+      if (result['2xx'] !== VISIT_CHECK) throw new Error(`${target.name}: ${result['2xx']} of ${VISIT_CHECK} visits answered 2xx`);
+      lost[target.name] = { day: before.day + VISIT_CHECK - after.day, week: before.week + VISIT_CHECK - after.week };
+    }
+    const lostAny = Object.values(lost).some((l) => l.day !== 0 || l.week !== 0);
+    const ratio = median(samples.get(appVisit)!.map((s, i) => s.rps / samples.get(sqlVisit)![i].rps));
+    const rps = (t: Target) => median(samples.get(t)!.map((s) => s.rps));
+    console.log('');
+    console.log(`P7  visit: app / direct pg ${ratio.toFixed(2)}  target ≥ 0.50  ${ratio >= 0.5 && !lostAny ? 'PASS' : 'MISS'}` +
+      `   (app ${rps(appVisit).toFixed(0)} req/s, pg ${rps(sqlVisit).toFixed(0)} req/s; ${counted} visits in the timed rounds; ` +
+      `${VISIT_CHECK} exact visits each: lost ${Object.entries(lost).map(([name, l]) => `${name} day ${l.day} week ${l.week}`).join(', ')})`);
+    report.visits = { ratio, appRps: rps(appVisit), sqlRps: rps(sqlVisit), counted, lost, pass: ratio >= 0.5 && !lostAny };
+    report.seconds = Math.round((Date.now() - started) / 1000);
+    console.log('');
+    console.log(`BENCH_JSON ${JSON.stringify(report)}`);
+    if (STRICT && (timings.some((t) => !t.pass) || !(report.visits as { pass: boolean }).pass)) process.exitCode = 1;
+  } finally {
+    await cleanup();
+    await db.close();
+  }
+}
+
 process.on('SIGINT', () => void cleanup().finally(() => process.exit(130)));
 process.on('SIGTERM', () => void cleanup().finally(() => process.exit(143)));
 
-main().catch(async (err) => {
+(process.env.BENCH_ONLY === 'analytics' ? analyticsMain() : main()).catch(async (err) => {
   console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
   await cleanup();
   process.exit(1);

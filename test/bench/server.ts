@@ -18,6 +18,9 @@
  *   `directHold`) through the driver, behind a bare node:http server answering `POST /api/public/reservations`.
  *   The app child seeds the booking rows with BENCH_HOLDS=1.
  *
+ * - `visit-sql`: the visit counter's increment (P7) as the app runs it — the day and ISO-week upserts in one
+ *   statement (`VISIT_UPSERT`) — straight through `pg` by a bare node:http server answering 202 with the buckets.
+ *
  * The peers are what one would write with those libraries' defaults, as their READMEs show them. All listen on
  * 127.0.0.1 on an ephemeral port and report it over IPC; stdout (the logs) is /dev/null, as the parent spawns us,
  * so our app and the pino-http peers write their JSON lines to the same sink.
@@ -30,7 +33,7 @@ import Koa from 'koa';
 import { CATALOG_PATH } from './catalogSeed.ts';
 import type { HoldBench } from './holdSeed.ts';
 
-export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov' | 'catalog-sql' | 'hold-sql';
+export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov' | 'catalog-sql' | 'hold-sql' | 'visit-sql';
 
 const LIVE_PATH = '/api/system/health/live';
 
@@ -179,6 +182,33 @@ async function catalogSql(): Promise<Peer> {
   return { server, extra: { database: db.kind }, cleanup: close };
 }
 
+/**
+ * The visit increment without the app (P7): the same statement (two `insert … on conflict do update`, one
+ * transaction), through a `pg` pool as large as the app's knex pool, on PostgreSQL (DATABASE_URL) only.
+ */
+async function visitSql(): Promise<Peer> {
+  const { loadConfig } = await import('../../server/config.ts');
+  const { VISIT_UPSERT, visitBuckets } = await import('../../server/modules/system/visits.ts');
+  const config = loadConfig();
+  if (!config.databaseUrl) throw new Error('visit-sql needs DATABASE_URL (PostgreSQL)');
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+  const server = await listen((req, res) => {
+    req.resume();
+    req.on('end', async () => {
+      const buckets = visitBuckets(new Date(), config.venueTimezone);
+      try {
+        await pool.query(VISIT_UPSERT, [buckets.day, buckets.week]);
+        const body = JSON.stringify(buckets);
+        res.writeHead(202, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+      } catch (err) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end((err as Error).message);
+      }
+    });
+  });
+  return { server, extra: { database: 'postgres' }, cleanup: () => pool.end() };
+}
+
 /** Reads a JSON body (small: a hold request). */
 function readJson(req: http.IncomingMessage): Promise<any> {
   return new Promise((resolve, reject) => {
@@ -314,6 +344,7 @@ async function main(): Promise<void> {
     'express-eov': expressEov,
     'catalog-sql': catalogSql,
     'hold-sql': holdSql,
+    'visit-sql': visitSql,
   };
   const target = kind === 'app' ? await app() : Object.hasOwn(peers, kind) ? await peers[kind as keyof typeof peers]() : undefined;
   if (!target) throw new Error(`unknown target "${kind}" (app | ${Object.keys(peers).join(' | ')})`);
