@@ -1122,7 +1122,7 @@ export interface paths {
         };
         /**
          * The event's mission-control workload for the floor and the kitchen.
-         * @description Guests expected and checked in, tables in use by zone, the fulfillment items to prepare (the sum over
+         * @description Guests (and parties: one per reservation) expected and checked in at the door, tables in use by zone, the fulfillment items to prepare (the sum over
          *     confirmed and checked-in bookings of each offer's items × guests) and their dietary tag counts, and the
          *     staff notes. The offers that apply to the event (the show's own and all-shows offers, `ACTIVE`) are
          *     listed with their per-guest bill of materials, and every zone with its tables and seats. Booking counts
@@ -1337,7 +1337,8 @@ export interface paths {
          *       offer's min/max guests), `contact_required` (neither `contact` nor `leadReference`), `unknown_lead`
          *       (an unknown or expired lead reference without `contact`).
          *     The customer is the lead's, or the contact's upserted by normalized e-mail (`contact` wins when both are sent).
-         *     `promoCode`, `voucherCode` and `referral` are accepted and stored as given, but not applied to the price yet.
+         *     `promoCode` and `voucherCode` are applied to the price (see their fields; a code's refusal is 422 or 409 and
+         *     writes nothing); `referral` is stored as given.
          *     The answer carries the reservation's `accessToken` this once (only its SHA-256 is stored): send it as the
          *     `x-reservation-token` header to read or cancel the reservation.
          *     `Idempotency-Key`: the same key and body within 24 hours answer the first (successful) answer again —
@@ -1480,7 +1481,15 @@ export interface paths {
          */
         get: operations["listCustomerEmailMessages"];
         put?: never;
-        post?: never;
+        /**
+         * Send the customer an e-mail through a template (recorded in the ledger).
+         * @description Renders `template` (today `customer-message`: the staff's subject and text in the venue's layout, with a
+         *     greeting and sign-off in the customer's language) in `locale`, or the customer's locale, or `en`, and
+         *     records it in the outbound e-mail ledger linked to the customer (and to `reservationId` when given, which
+         *     must be one of the customer's reservations: 422 `unknown_reservation`). The send job delivers it; the
+         *     answer is the `QUEUED` ledger row. A soft-deleted customer is 409 `customer_deleted`.
+         */
+        post: operations["sendCustomerEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1691,6 +1700,1146 @@ export interface paths {
          *     the server (409 `refund_via_gateway`); a failed one is 409 `refund_not_pending`.
          */
         post: operations["completeRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/check-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem a scan at the door (ENTRY or EXIT); every attempt is recorded.
+         * @description Names the reservation by `reservationId` or by the QR's `token` (exactly one; normalized as
+         *     `CheckInToken` says). Answers 200 with the recorded attempt: `result: ok`, or `refused` with a `reason`
+         *     (`not_found`, `cancelled`, `unpaid`, `no_show`, `wrong_event`, `not_today`, `already_checked_in`,
+         *     `not_checked_in`, checked in that order).
+         *
+         *     - **ENTRY** on a `CONFIRMED` reservation checks it in (`CHECKED_IN`, `checkedInAt`) and emits
+         *       `operator check-in completed`; ENTRY on a checked-in guest who left (last accepted scan an EXIT) is a
+         *       re-entry (recorded, nothing else changes); ENTRY while inside is `already_checked_in`.
+         *     - **EXIT** is accepted only while a checked-in guest is inside (`not_checked_in` otherwise).
+         *     - **not_today**: the event must be on today's *door day* in `VENUE_TIMEZONE`; a door day runs from 06:00
+         *       to 06:00 the next morning, so a 23:30 show admits guests after midnight and a 00:30 show admits them the
+         *       evening before. EXIT is not bound to the day.
+         *     - **nonce**: a nonce already recorded answers that first attempt again (same body,
+         *       `Idempotent-Replayed: true`) and records nothing, also when the retries race; the same nonce with
+         *       another type, reservation, token or event is 422 `nonce_reused`.
+         */
+        post: operations["redeemCheckIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/check-ins/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A reservation's id (UUID), or the literal `lookup` to find the reservation by `?token=`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Look a reservation up at the door, by id or by the QR's token.
+         * @description `GET /api/check-ins/{reservationId}` or `GET /api/check-ins/lookup?token=<QR token>` (the token goes in
+         *     the query, which is never logged; `token` is required with `lookup` and refused with an id). The role is
+         *     checked before either lookup and before the token is read: a caller below staff gets 401/403 without any
+         *     database read. Answers the reservation as the door needs it (guest, party size, offer, table, event,
+         *     status, payment), whether ENTRY and EXIT would be accepted now (with `showEventId`, the event this door
+         *     serves, for `wrong_event`), and every recorded attempt. An unknown id or token is 404. Replaces the
+         *     deprecated `GET /api/check-ins/by-token/{token}`.
+         */
+        get: operations["getCheckIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/check-ins/by-token/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The QR's check-in token (normalized as `CheckInToken` says). */
+                token: components["schemas"]["CheckInToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Deprecated: look a reservation up by the QR's token in the path.
+         * @deprecated
+         * @description Deprecated (spec §9 item 2): use `GET /api/check-ins/lookup?token=…`, which answers the same. This route
+         *     answers exactly what its successor does, plus `Deprecation` (RFC 9745) and
+         *     `Link: </api/check-ins/lookup>; rel="successor-version"` (on its 404 too). A token in a path ends up in logs: this
+         *     operation's access line (and any policy line) names the route template `/api/check-ins/by-token/{token}`,
+         *     never the token (`x-log-path: template`). The role is checked before the token is normalized: a caller
+         *     below staff gets 401/403 without any database read.
+         */
+        get: operations["getCheckInByToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reservations for the operators, newest first or by event time; filters and search.
+         * @description Filters: `eventId`; `date`, the event's local date in `VENUE_TIMEZONE`; `status` (as read: a `HELD`
+         *     reservation past its hold counts as `EXPIRED`); `q`, a case-insensitive part of the reference, or the
+         *     customer's name, e-mail or phone. `sort=newest` (default: creation time, newest first, then id) or
+         *     `sort=eventTime` (the event's start, soonest first, then newest).
+         */
+        get: operations["listReservations"];
+        put?: never;
+        /**
+         * Book for a guest (a phone booking), held or confirmed at once.
+         * @description The guest's hold rules, in one transaction with the event row locked: the event bookable (404 for an
+         *     unknown event or an unpublished show; 409 `event_not_bookable`, `sales_closed`, `booking_closed`,
+         *     `offer_sales_closed`, `sold_out`, `not_enough_seats`; 422 `offer_unavailable`, `guest_count_out_of_range`,
+         *     `unknown_table`). The customer is upserted by the contact's normalized e-mail. Without `confirm` the
+         *     reservation is `HELD` for the commercial setup's hold time; with `confirm: true` it is `CONFIRMED` in the
+         *     same transaction (the confirmation e-mail with the check-in QR code is queued). No access token is made
+         *     visible. `reservation created` (booking path, `created_by: STAFF`) is sent once it is saved.
+         */
+        post: operations["createReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{reservationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        /** One reservation with contact, price, table, notes and payments. */
+        get: operations["getReservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the guest count (re-priced, seats checked), the table or the staff notes.
+         * @description One transaction; the event row is locked first (the booking lock order), then the reservation.
+         *     `guestCount` on anything but a `HELD` (unexpired) or `CONFIRMED` reservation is 409
+         *     `reservation_not_editable`; outside the offer's range 422 `guest_count_out_of_range`; more guests than
+         *     the event has free seats (this reservation's own seats count as free) 409 `not_enough_seats`; on a cancelled
+         *     or completed event 409 `event_not_bookable`. The price is recomputed with the per-guest price and the
+         *     percentages the booking was made with, and the registered price adjustments (promo, referral, voucher).
+         *     An unknown `tableId` is 422 `unknown_table`.
+         */
+        patch: operations["updateReservation"];
+        trace?: never;
+    };
+    "/api/reservations/{reservationId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a held reservation by hand (HELD → CONFIRMED).
+         * @description Through the reservation state machine: a fresh check-in token is stored (hashed) and the confirmation
+         *     e-mail queued. Already `CONFIRMED` or `CHECKED_IN`: answered unchanged. A hold past its expiry, or any
+         *     other state, is 409 `illegal_transition`.
+         */
+        post: operations["confirmReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{reservationId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a reservation (HELD or CONFIRMED → CANCELLED), with a reason.
+         * @description Through the reservation state machine, whatever the guest's cancellation window: the registered effects
+         *     run in the same transaction (refund requests for what was paid). Already `CANCELLED`: answered unchanged.
+         *     Any other state is 409 `reservation_not_cancellable`. `reservation cancelled` (`cancelled_by: STAFF`) after
+         *     the commit.
+         */
+        post: operations["cancelReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservations/{reservationId}/no-show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a confirmed guest a no-show once the event has started (CONFIRMED → NO_SHOW).
+         * @description Already `NO_SHOW`: answered unchanged. Before the event's start 409 `event_not_started`; any state but
+         *     `CONFIRMED` 409 `illegal_transition`.
+         */
+        post: operations["markReservationNoShow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sudo/batch-update-reservation-statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move many reservations to one status (legal transitions only); dry run first.
+         * @description The reservations are named by `ids` (up to 500) or chosen by `filter` (event, current status as read,
+         *     event's local date; up to 500 match, more is 422 `too_many_reservations`). Exactly one of `ids` and
+         *     `filter` (422 `selection_required`). One transaction: the events are locked first (in id order), then
+         *     each reservation moves through the state machine in its own savepoint — an illegal move is reported
+         *     with its code (`illegal_transition`, `reservation_not_cancellable`, `event_not_started`) and leaves that
+         *     reservation as it was; an unknown id is reported `not_found`. A reservation already in the target status
+         *     is `ok` with `changed: false`. `dryRun: true` runs the same moves and rolls them back (nothing written,
+         *     no e-mail, no event). `reservation cancelled` (`cancelled_by: STAFF`) for each cancellation after the commit.
+         */
+        post: operations["batchUpdateReservationStatuses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support/catalog/shows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published shows, compact, for the assistant.
+         * @description Every published show in the venue's order, its text in one locale: what it is, how long, its public page
+         *     (`showUrl`), its price-from (the lowest total for one guest, service charge and VAT included, over the
+         *     offers on sale) and its next performances (at most 5) with their availability and booking page.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
+         */
+        get: operations["listAssistantShows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support/catalog/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Upcoming performances over local dates, compact, for the assistant.
+         * @description Scheduled performances of published shows that have not started, whose local date (in `VENUE_TIMEZONE`) is
+         *     from `from` to `to` inclusive, in start order: local date and time, doors, show, availability and the
+         *     booking page while bookable. Defaults: `from` today, `to` `from` + 13 days. Not a calendar date: 400;
+         *     `to` before `from`: 422 `invalid_date_range`; more than 120 days: 422 `date_range_too_long`. An unknown
+         *     `show` slug is an empty list.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
+         */
+        get: operations["listAssistantEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support/catalog/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which performances of a local date can take a party.
+         * @description Every upcoming performance of a published show on the local `date` (of `show` when given), with whether it
+         *     can take `guests` now (`fit`), the codes of the offers whose guest limits take the party, and the booking
+         *     page when it fits. Seats are counted as booking counts them (confirmed, checked-in and unexpired holds),
+         *     but an exact count is only ever shown above the venue's threshold. `available` says whether any fits. A
+         *     date in the past is an empty list.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
+         */
+        get: operations["getAssistantAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support/catalog/booking-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One performance's offers with prices, guest limits and booking page.
+         * @description The offers on sale for the performance `event` (its slug), each priced from the commercial setup for one
+         *     guest and, with `guests`, for the party (when inside the offer's limits); the guest limits over those
+         *     offers; the booking page while it can be booked. A cancelled, completed or started performance answers
+         *     `CLOSED` with no offers. A performance of a draft or archived show, or an unknown slug: 404.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
+         */
+        get: operations["getAssistantBookingOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support/catalog/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public site's routes for a locale, as absolute URLs.
+         * @description Home, shows, one page per published show (`showUrl`), one booking page per bookable performance of the
+         *     next 120 local days (`bookingUrl`, over at most 500 performances), inquiries, waitlist and partners, as absolute
+         *     locale-prefixed URLs under `PUBLIC_SITE_URL`, plus the show and booking routes as templates. The assistant
+         *     writes venue links only from these values, and audits its answers against them.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
+         */
+        get: operations["getAssistantRoutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support/knowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published knowledge documents, for the assistant.
+         * @description Published documents only, one per topic in the asked locale, falling back to the default locale's
+         *     document when a topic has none in it (each item's `locale` says which). `tag` keeps documents with that
+         *     tag; `q` keeps documents whose topic, title, body or tags hold at least one of its words (case- and
+         *     accent-insensitive, so `tre em` finds `trẻ em`; a word of four letters or more also matches as a prefix,
+         *     so `child` finds `children`; common short words are ignored), the best matches first (a word in the title,
+         *     topic or tags counts twice); otherwise by topic. A `q` with no usable word keeps every document.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
+         */
+        get: operations["listAssistantKnowledge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/knowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Knowledge documents (staff view), newest change first.
+         * @description Every document whatever its status, unless `status` narrows it; `locale` and `tag` narrow further; `q`
+         *     matches the topic, title or body (case-insensitive substring). Ordered by `updatedAt` descending, then `id`.
+         */
+        get: operations["listKnowledgeDocuments"];
+        put?: never;
+        /**
+         * Create a knowledge document (as a draft).
+         * @description Starts as `DRAFT` with revision 1 (action `CREATE`, every field as a change). `locale` must be one of
+         *     `SITE_LOCALES` (422 `unknown_locale`). A topic that already has a document in that locale which is not
+         *     archived is 409 `topic_taken`.
+         */
+        post: operations["createKnowledgeDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/knowledge/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        /** One knowledge document (staff view). */
+        get: operations["getKnowledgeDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a document's fields (not its status).
+         * @description A draft or published document can be edited (a published one stays published: the change is live at once);
+         *     an archived one is read-only (409 `knowledge_archived`). A change writes a revision (action `UPDATE`) with
+         *     each changed field's before and after; a request that changes nothing writes none and answers the document.
+         *     `unknown_locale` and `topic_taken` as on create.
+         */
+        patch: operations["updateKnowledgeDocument"];
+        trace?: never;
+    };
+    "/api/ai/knowledge/{documentId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft (DRAFT → PUBLISHED).
+         * @description Sets `publishedAt` and writes a revision (action `PUBLISH`). Publishing a published document changes
+         *     nothing (200, no revision); an archived one is 409 `illegal_transition`.
+         */
+        post: operations["publishKnowledgeDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/knowledge/{documentId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a document (PUBLISHED or DRAFT → ARCHIVED; final).
+         * @description Sets `archivedAt` and writes a revision (action `ARCHIVE`); the assistant no longer reads it, and its topic
+         *     and locale are free for a new document. Archiving an archived document changes nothing (200, no revision).
+         */
+        post: operations["archiveKnowledgeDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/knowledge/{documentId}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A document's revision history (who, when, what changed), newest first.
+         * @description Gated with the management routes (spec §4.1): Admin+.
+         */
+        get: operations["listKnowledgeRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promo-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Promo codes, newest first; filter by status, search code and description. */
+        get: operations["listPromoCodes"];
+        put?: never;
+        /**
+         * Create a promo code (percent or fixed VND off the subtotal).
+         * @description The code is stored trimmed in upper case and matched case-insensitively (409 `code_taken` when another
+         *     code has it). `PERCENT` takes `percentOff` (1–100), `FIXED` takes `amountOffVnd` (422 `invalid_discount`
+         *     otherwise); `validFrom` must be before `validUntil` (422 `invalid_window`); `showIds`/`offerIds` restrict
+         *     the code (empty: any show, any offer; an unknown id is 422 `unknown_show`/`unknown_offer`).
+         *     Applied by `POST /api/public/reservations` (`promoCode`): the discount comes off the subtotal before the
+         *     service charge and VAT, rounded down to whole VND.
+         */
+        post: operations["createPromoCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promo-codes/{promoCodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoCodeId: string;
+            };
+            cookie?: never;
+        };
+        /** One promo code with its live redemption count. */
+        get: operations["getPromoCode"];
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate a promo code (status INACTIVE; idempotent).
+         * @description The code stays, so reservations keep their reference to it; it no longer applies to new bookings.
+         */
+        delete: operations["deletePromoCode"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a promo code (also ACTIVE ↔ INACTIVE).
+         * @description The same rules as create, checked on the result. `maxRedemptions` cannot go below the live redemptions
+         *     (422 `max_below_redemptions`). Changing a code does not re-price existing reservations.
+         */
+        patch: operations["updatePromoCode"];
+        trace?: never;
+    };
+    "/api/vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vouchers, newest first; filter by (effective) status, search code and recipient.
+         * @description An ACTIVE voucher past its expiry is listed (and filtered) as EXPIRED.
+         */
+        get: operations["listVouchers"];
+        put?: never;
+        /**
+         * Issue a voucher (a stored value in VND with an expiry).
+         * @description Without `code` one is generated (`GV-XXXX-XXXX`, no ambiguous letters); a given code is stored in upper
+         *     case (409 `code_taken` when another voucher has it). The expiry must be in the future (422
+         *     `expiry_in_past`). Guests redeem it with `voucherCode` on `POST /api/public/reservations`: what is left
+         *     pays part or all of the total (after service charge and VAT), taken from the voucher in the booking's
+         *     transaction.
+         */
+        post: operations["createVoucher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vouchers/{voucherId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voucherId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One voucher with its redemptions (newest first).
+         * @description A redemption with `releasedAt` was given back (its booking was cancelled or its hold expired).
+         */
+        get: operations["getVoucher"];
+        put?: never;
+        post?: never;
+        /**
+         * Expire a voucher and clear its remaining value (idempotent).
+         * @description The voucher becomes EXPIRED with 0 left; bookings that already used it keep their credit.
+         */
+        delete: operations["deleteVoucher"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a voucher's expiry, recipient or note.
+         * @description The value is not editable (issue a new voucher). A deleted (EXPIRED) voucher is 409 `voucher_expired`.
+         */
+        patch: operations["updateVoucher"];
+        trace?: never;
+    };
+    "/api/public/vouchers/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A voucher's remaining value and expiry, by its code (public).
+         * @description Reveals only the remaining value (0 once expired) and the expiry; an unknown code is 404. The code is sent
+         *     in the body so it stays out of URLs and access logs. Rate-limited per client address (429 with
+         *     `Retry-After`).
+         */
+        post: operations["checkVoucherBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inquiries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Inquiries, newest first; archived ones only with `status=ARCHIVED`. */
+        get: operations["listInquiries"];
+        put?: never;
+        /**
+         * Send an inquiry (private event, group, corporate, general) — public, bot-checked.
+         * @description With `BOTCHECK_SECRET_KEY` configured, `botcheckToken` (the Cloudflare Turnstile widget's token) is required
+         *     and verified with siteverify before anything is stored: missing → 400 `botcheck_required`; rejected (or
+         *     another hostname/action than `BOTCHECK_HOSTNAME`/`BOTCHECK_ACTION` when those are set) → 400
+         *     `botcheck_failed`; siteverify unreachable or failing → 503 `botcheck_unavailable`, nothing stored. Without
+         *     the secret the token is optional and not checked. An `Idempotency-Key` header is passed on to siteverify.
+         *     The CRM customer is upserted by e-mail; an acknowledgement is e-mailed to the guest and a notification to
+         *     `VENUE_NOTIFICATIONS_EMAIL` (both through the ledger); `inquiry submitted` is emitted with the type.
+         *     Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["createInquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inquiries/{inquiryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        /** One inquiry with its follow-ups (oldest first). */
+        get: operations["getInquiry"];
+        put?: never;
+        post?: never;
+        /** Archive an inquiry (status ARCHIVED; idempotent). */
+        delete: operations["archiveInquiry"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an inquiry's status or assignee.
+         * @description Status NEW, IN_PROGRESS, FOLLOWED_UP or CLOSED (archive with DELETE); `assigneeId` an account id (422
+         *     `unknown_assignee`) or null. An archived inquiry is 409 `inquiry_archived`.
+         */
+        patch: operations["updateInquiry"];
+        trace?: never;
+    };
+    "/api/inquiries/{inquiryId}/follow-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follow up an inquiry by e-mail (through the ledger; recorded on the inquiry).
+         * @description Records the e-mail in the outbound ledger (guest's locale, linked to the customer), stores the follow-up
+         *     with the ledger row's id, and moves a NEW or IN_PROGRESS inquiry to FOLLOWED_UP (CLOSED stays CLOSED).
+         *     An archived inquiry is 409 `inquiry_archived`.
+         */
+        post: operations["followUpInquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join the waiting list of a sold-out event (public).
+         * @description Only for a published, scheduled event with fewer seats left than the party (409 `seats_available`
+         *     otherwise: book instead); 409 `event_not_bookable` for a cancelled or completed event, 404 for an unknown
+         *     one; one live entry per e-mail and event (409 `already_waiting`). The CRM customer is upserted by e-mail.
+         *     When seats free up (a cancellation, an expired hold, an expired offer) a job offers them, in joining order,
+         *     to each waiting party that fits: an e-mail with a link that holds the seats for `WAITLIST_OFFER_HOURS`;
+         *     booking with its token (`waitlistToken` on `POST /api/public/reservations`) converts the entry.
+         *     Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["joinWaitlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Waiting-list entries in joining order; filter by event and status. */
+        get: operations["listWaitlistEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/waitlist/{entryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        /** One waiting-list entry. */
+        get: operations["getWaitlistEntry"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive an entry (status EXPIRED; idempotent). A converted entry is protected (409).
+         * @description An open offer stops holding its seats. A CONVERTED entry is 409 `entry_converted`.
+         */
+        delete: operations["archiveWaitlistEntry"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a waiting entry's party size, name, phone or note.
+         * @description Only a WAITING entry can be changed (409 `entry_not_waiting`).
+         */
+        patch: operations["updateWaitlistEntry"];
+        trace?: never;
+    };
+    "/api/waitlist/{entryId}/notify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer seats to this entry now (e-mail with an offer link that holds them).
+         * @description WAITING (or NOTIFIED: a new link and expiry replace the old) → NOTIFIED: the party's seats are held for
+         *     `WAITLIST_OFFER_HOURS` and the link e-mailed through the ledger. 409 `not_enough_seats` when the party
+         *     does not fit, `entry_not_waiting` (converted or expired), `event_not_bookable`.
+         */
+        post: operations["notifyWaitlistEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a guest profile to one's party (with the reservation's access token).
+         * @description The reservation of `reservationReference` must be opened by `x-reservation-token` (404 otherwise — one
+         *     answer for an unknown reference, a wrong or a missing token) and live (HELD, CONFIRMED or CHECKED_IN; 409
+         *     `reservation_not_active`); at most one profile per guest of the party (409 `party_full`). The answer
+         *     carries the profile's own token this once (only its SHA-256 is stored): send it as `x-profile-token` to
+         *     read or update this profile and to react. Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["createGuestProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/profiles/me": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token (from its creation). */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The guest reads their own profile (with the profile's token).
+         * @description A missing, wrong or deleted profile's token is the same 404.
+         */
+        get: operations["getOwnProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * The guest changes their display name or dietary preferences.
+         * @description Rate-limited per client address (429 with `Retry-After`). A missing, wrong or deleted profile's token is 404.
+         */
+        patch: operations["updateOwnProfile"];
+        trace?: never;
+    };
+    "/api/public/profiles/me/reactions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token. */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * React during or after the show (an emoji from a fixed set, an optional short comment).
+         * @description From the event's doors (or start) on, for a CONFIRMED, CHECKED_IN or NO_SHOW reservation (409
+         *     `show_not_started`, `reservation_not_active`). Rate-limited per profile and per client address (429 with
+         *     `Retry-After`).
+         */
+        post: operations["createReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The guest profiles of one event, by table (the floor's dietary list).
+         * @description Ordered by table (sort order, code; unassigned last), then reservation and creation. Deleted ones only with `includeDeleted=true`.
+         */
+        get: operations["listProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/{profileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Soft-delete a profile (isDeleted; its token stops working; idempotent). */
+        delete: operations["deleteProfile"];
+        options?: never;
+        head?: never;
+        /**
+         * Assign a table to a profile (or none).
+         * @description An unknown table is 422 `unknown_table`; a deleted profile is 409 `profile_deleted`. Deleting the table later sets it back to null.
+         */
+        patch: operations["updateProfile"];
+        trace?: never;
+    };
+    "/api/guest-reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reactions of one event, newest first (deleted profiles' reactions left out). */
+        get: operations["listReactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/system/visit-notification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count one site visit in today's and this week's aggregate counters.
+         * @description Increments the day bucket (`2026-11-23`) and the ISO-week bucket (`2026-W48`), both local to
+         *     VENUE_TIMEZONE, with one `insert … on conflict do update` each, in one transaction: concurrent visits are
+         *     never lost. `path` and `referrer`, and the request's user agent, client address and country (from
+         *     `CF-IPCountry` / `X-Country-Code` only when TRUST_PROXY), are used only to format a notification to
+         *     VISIT_NOTIFICATION_WEBHOOK_URL when it is set, sent best-effort from memory (bounded; dropped when too many
+         *     are pending); none of them is stored anywhere. Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["recordVisit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/system/visit-notification/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today's and this week's visit counts, and the previous day's and week's.
+         * @description Local to VENUE_TIMEZONE; ISO weeks. Cacheable for 5 seconds (`Cache-Control public, max-age=5`).
+         */
+        get: operations["getVisitStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aggregate booking summary over a range of local dates (reservations booked in the range).
+         * @description The reservations created between `from` and `to` (local dates in VENUE_TIMEZONE, inclusive; default the
+         *     last 30 days ending today): counts by status, booked guests and average party size (CONFIRMED, CHECKED_IN
+         *     and NO_SHOW reservations), revenue in whole VND (their SUCCEEDED payments, refunded ones included, minus
+         *     their SUCCEEDED refunds), the funnel (leads captured in the range → holds → ever confirmed → checked in),
+         *     cancellations and no-shows, the split by payment gateway, and one row per local day. Aggregates only:
+         *     no name, e-mail, phone, note, token or payment reference. 422 `invalid_range` when `from` is after `to` or
+         *     the range is longer than 366 days.
+         */
+        get: operations["getAnalyticsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/top-shows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shows ranked by net revenue, booked guests or bookings over a range of local dates.
+         * @description Shows with at least one reservation booked in the range, ranked by `sort` (`revenue` default: net VND,
+         *     paid minus refunded; `guests`; `bookings`: CONFIRMED, CHECKED_IN and NO_SHOW reservations), ties by show
+         *     code; at most `limit` (1–50, default 10). 422 `invalid_range` as for the summary.
+         */
+        get: operations["getAnalyticsTopShows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/customer-intelligence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aggregate-only customer analytics (spec §6.4) with small groups suppressed.
+         * @description A customer is a person, counted once per normalized e-mail (trimmed, lower case) across CRM rows, deleted
+         *     ones included; the deduplication happens inside the query and no e-mail leaves it. A booking is a
+         *     reservation created in the range that was confirmed (it may have been checked in, marked no-show or
+         *     cancelled since). Active: a person with at least one booking in the range. New: an active person with no
+         *     booking created before the range. Returning: an active person with one. Returning rate = returning ÷
+         *     active. Frequency: active people with one booking in the range (one-time) or more (repeat), and a
+         *     histogram (1, 2, 3, 4, 5+). Revenue (net VND, paid minus refunded) by show and by booking path, over the
+         *     range's bookings.
+         *
+         *     Suppression: any figure that describes 1 to 4 people is reported as `suppressed: true` with a null value,
+         *     and when a published total would let a suppressed part be worked out by subtraction, the next smallest part
+         *     is suppressed too. With fewer than 5 active people everything is suppressed. The response never contains
+         *     names, e-mails, phones, notes, tokens or payment references. 422 `invalid_range` as for the summary.
+         */
+        get: operations["getCustomerIntelligence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/meta/outbound-event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Landing for a browser-origin conversion event, forwarded to the Meta Conversions API.
+         * @description Accepts `ViewContent`, `Lead`, `InitiateCheckout`, `Contact` and `Schedule` (anything else is 400). The
+         *     server normalizes and SHA-256-hashes the contact fields as Meta specifies (e-mail trimmed and lower-cased;
+         *     phone reduced to digits with its country code, `84` when none is given; names trimmed and lower-cased),
+         *     adds the client address and user agent unhashed, and queues one send to Meta (a durable job whose payload
+         *     holds only what Meta needs and is deleted when done). `eventId` is sent as Meta's `event_id`, so the
+         *     browser pixel's copy of the event is deduplicated. Nothing about this request is counted or stored besides
+         *     that job; each send attempt is audited (`GET /api/integration/meta/conversions-api-events`). With
+         *     META_PIXEL_ID or META_CAPI_ACCESS_TOKEN unset, nothing is queued and the answer says `queued: false`.
+         *     Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["sendMetaOutboundEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration/meta/conversions-api-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit rows of Meta Conversions API send attempts, newest first.
+         * @description One row per attempt to send one event to Meta: event name, `eventId`, source (`BROWSER`: through
+         *     `POST /api/analytics/meta/outbound-event`; `SERVER`: `Purchase` on a successful payment, `Lead` on a lead
+         *     capture), status (`SENT`; `RETRYING`: failed, another attempt follows; `FAILED`: refused by Meta (4xx, never
+         *     retried) or out of attempts), Meta's HTTP status, `fbtrace_id` and `events_received`, the error message,
+         *     the attempt number and times. No user data, hashed or not. Filters: `eventName`, `eventId`, `source`,
+         *     `status`, and a creation-time window (`createdFrom` inclusive, `createdTo` exclusive).
+         */
+        get: operations["listMetaConversionsApiEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3037,6 +4186,264 @@ export interface components {
             };
         };
         /**
+         * @description A reservation as the door sees it, whether ENTRY or EXIT would be accepted now, and its check-in history.
+         * @example {
+         *       "reservation": {
+         *         "id": "5b0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *         "reference": "VN-7K3Q9P",
+         *         "status": "CONFIRMED",
+         *         "guestName": "Ms Nguyễn Thị Lan",
+         *         "partySize": 2,
+         *         "offer": {
+         *           "id": "0f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *           "code": "DINNER-SHOW",
+         *           "name": "Dinner and show"
+         *         },
+         *         "table": {
+         *           "id": "1f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *           "code": "V2",
+         *           "zone": "VIP"
+         *         },
+         *         "event": {
+         *           "id": "2f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *           "slug": "saigon-cabaret-2026-12-05-1930",
+         *           "status": "SCHEDULED",
+         *           "startsAt": "2026-12-05T12:30:00.000Z",
+         *           "doorsAt": null,
+         *           "localDate": "2026-12-05",
+         *           "localTime": "19:30",
+         *           "showCode": "SGC",
+         *           "showTitle": "Saigon Cabaret"
+         *         },
+         *         "confirmedBy": "PAYMENT",
+         *         "checkedInAt": null,
+         *         "payment": {
+         *           "paid": true,
+         *           "totalVnd": 3630000,
+         *           "paidVnd": 3630000,
+         *           "dueVnd": 0
+         *         },
+         *         "staffNotes": null
+         *       },
+         *       "inside": false,
+         *       "entry": {
+         *         "ok": true,
+         *         "reason": null
+         *       },
+         *       "exit": {
+         *         "ok": false,
+         *         "reason": "not_checked_in"
+         *       },
+         *       "history": []
+         *     }
+         */
+        CheckInLookup: {
+            reservation: components["schemas"]["CheckInReservation"];
+            /** @description Whether the guest's last accepted scan is an ENTRY. */
+            inside: boolean;
+            entry: components["schemas"]["CheckInVerdict"];
+            exit: components["schemas"]["CheckInVerdict"];
+            /** @description Every recorded attempt on this reservation, oldest first (at most 200). */
+            history: components["schemas"]["CheckInRecord"][];
+        };
+        /** @description The recorded attempt (`result` `ok`, or `refused` with its `reason`) and the reservation as it is now (null for `not_found`). */
+        CheckInOutcome: {
+            checkIn: components["schemas"]["CheckInRecord"];
+            reservation: components["schemas"]["CheckInReservation"] | null;
+        };
+        /** @description One recorded redeem attempt (every attempt is recorded, refused ones too). */
+        CheckInRecord: {
+            /** Format: uuid */
+            id: string;
+            nonce: components["schemas"]["CheckInNonce"];
+            type: components["schemas"]["CheckInType"];
+            /** @enum {string} */
+            result: "ok" | "refused";
+            reason: components["schemas"]["CheckInReason"] | null;
+            /**
+             * @description How the door named the reservation.
+             * @enum {string}
+             */
+            identifiedBy: "ID" | "TOKEN";
+            /** @description Null for `not_found`. */
+            reservationId: string | null;
+            /** @description The event the door said it serves, when it said one. */
+            showEventId: string | null;
+            /** @description Who scanned: the account id of a session, `api-key:<key id>` or `superuser-token:<n>` (never a name or an e-mail). */
+            operator: string;
+            at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description One reservation as staff see it: contact, price breakdown, table, staff and guest notes, the payments
+         *     summary and the history of its state. Never its access token or check-in token (nor their hashes).
+         * @example {
+         *       "id": "8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *       "reference": "VN-7K3Q9P",
+         *       "status": "CONFIRMED",
+         *       "holdExpiresAt": null,
+         *       "guestCount": 2,
+         *       "locale": "vi",
+         *       "event": {
+         *         "id": "2f0b8f5e-4d1c-4b8a-9a51-6c2d7e8f9a0b",
+         *         "slug": "saigon-cabaret-2026-12-05-1930",
+         *         "startsAt": "2026-12-05T12:30:00.000Z",
+         *         "status": "SCHEDULED",
+         *         "show": {
+         *           "code": "SGC",
+         *           "slug": "saigon-cabaret",
+         *           "title": "Saigon Cabaret"
+         *         }
+         *       },
+         *       "offer": {
+         *         "id": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *         "code": "DINNER-SHOW",
+         *         "name": "Dinner and show",
+         *         "bookingPath": "DINNER_SHOW"
+         *       },
+         *       "customer": {
+         *         "id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *         "honorific": "Ms",
+         *         "name": "Nguyễn Thị Lan",
+         *         "email": "lan.nguyen@example.com",
+         *         "phone": "+84 90 123 4567",
+         *         "isDeleted": false
+         *       },
+         *       "table": {
+         *         "id": "0a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d",
+         *         "code": "A1",
+         *         "zone": "STAGE_FRONT",
+         *         "seats": 4
+         *       },
+         *       "price": {
+         *         "currency": "VND",
+         *         "pricePerGuestVnd": 1500000,
+         *         "subtotalVnd": 3000000,
+         *         "promoDiscountVnd": 0,
+         *         "referralDiscountVnd": 0,
+         *         "discountVnd": 0,
+         *         "serviceChargeVnd": 150000,
+         *         "vatVnd": 252000,
+         *         "voucherCreditVnd": 0,
+         *         "totalVnd": 3402000,
+         *         "serviceChargePercent": 5,
+         *         "vatPercent": 8
+         *       },
+         *       "attribution": {
+         *         "promoCode": null,
+         *         "voucherCode": null,
+         *         "referralCode": null,
+         *         "referralLinkSlug": null,
+         *         "referralPartnerSlug": null
+         *       },
+         *       "customerNote": "Birthday dinner.",
+         *       "staffNotes": "Regular guest.",
+         *       "payments": {
+         *         "paidVnd": 3402000,
+         *         "refundedVnd": 0,
+         *         "balanceVnd": 0,
+         *         "items": []
+         *       },
+         *       "confirmedAt": "2026-11-23T14:05:00.000Z",
+         *       "confirmedBy": "PAYMENT",
+         *       "checkedInAt": null,
+         *       "noShowAt": null,
+         *       "expiredAt": null,
+         *       "cancelledAt": null,
+         *       "cancelledBy": null,
+         *       "cancellationReason": null,
+         *       "createdAt": "2026-11-23T14:00:00.000Z",
+         *       "updatedAt": "2026-11-23T14:05:00.000Z"
+         *     }
+         */
+        StaffReservation: {
+            /** Format: uuid */
+            id: string;
+            /** @example VN-7K3Q9P */
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            /** @description While `HELD`, when the hold ends. */
+            holdExpiresAt: components["schemas"]["Timestamp"] | null;
+            guestCount: number;
+            locale: string | null;
+            event: components["schemas"]["StaffReservationEvent"];
+            offer: {
+                /** Format: uuid */
+                id: string;
+                code: string;
+                /** @description In the default locale. */
+                name: string;
+                bookingPath: components["schemas"]["BookingPath"];
+            };
+            customer: components["schemas"]["StaffReservationCustomer"];
+            table: components["schemas"]["StaffReservationTable"];
+            price: components["schemas"]["StaffReservationPrice"];
+            attribution: {
+                promoCode: string | null;
+                voucherCode: string | null;
+                referralCode: string | null;
+                referralLinkSlug: string | null;
+                referralPartnerSlug: string | null;
+            };
+            customerNote: string | null;
+            staffNotes: string | null;
+            payments: components["schemas"]["ReservationPayments"];
+            confirmedAt: components["schemas"]["Timestamp"] | null;
+            /** @enum {string|null} */
+            confirmedBy: "PAYMENT" | "STAFF" | "SYSTEM" | null;
+            checkedInAt: components["schemas"]["Timestamp"] | null;
+            noShowAt: components["schemas"]["Timestamp"] | null;
+            expiredAt: components["schemas"]["Timestamp"] | null;
+            cancelledAt: components["schemas"]["Timestamp"] | null;
+            /** @enum {string|null} */
+            cancelledBy: "GUEST" | "STAFF" | "SYSTEM" | null;
+            cancellationReason: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        ReservationPage: {
+            items: components["schemas"]["ReservationSummary"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "dryRun": true,
+         *       "targetStatus": "NO_SHOW",
+         *       "total": 2,
+         *       "changed": 1,
+         *       "failed": 1,
+         *       "items": [
+         *         {
+         *           "id": "8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *           "reference": "VN-7K3Q9P",
+         *           "from": "CONFIRMED",
+         *           "to": "NO_SHOW",
+         *           "ok": true,
+         *           "changed": true,
+         *           "code": null
+         *         },
+         *         {
+         *           "id": "1c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *           "reference": "VN-ABCDEF",
+         *           "from": "HELD",
+         *           "to": "NO_SHOW",
+         *           "ok": false,
+         *           "changed": false,
+         *           "code": "illegal_transition"
+         *         }
+         *       ]
+         *     }
+         */
+        BatchStatusReport: {
+            dryRun: boolean;
+            targetStatus: components["schemas"]["BatchStatusTarget"];
+            total: number;
+            changed: number;
+            failed: number;
+            items: components["schemas"]["BatchStatusItem"][];
+        };
+        /**
          * @description A published show, its text in one locale.
          * @example {
          *       "slug": "saigon-cabaret",
@@ -3722,6 +5129,8 @@ export interface components {
             showSpecific: boolean;
             /** @description Guests of confirmed or checked-in bookings on this offer. */
             guests: number;
+            /** @description Guests of checked-in bookings on this offer. */
+            checkedIn: number;
             items: components["schemas"]["LogisticsFulfillmentItem"][];
         };
         /**
@@ -3748,6 +5157,13 @@ export interface components {
                 checkedIn: number;
                 /** @description `capacity − expected` (negative only if capacity was lowered below the bookings). */
                 remaining: number;
+            };
+            /** @description The same bookings counted as parties (one per reservation), as the door checks them in. */
+            parties: {
+                /** @description Confirmed and checked-in reservations. */
+                expected: number;
+                /** @description Checked-in reservations. */
+                checkedIn: number;
             };
             /** @description Every zone of the floor, in floor order (`STAGE_FRONT`, `VIP`, `MAIN`, `BALCONY`). */
             zones: components["schemas"]["LogisticsZone"][];
@@ -3997,10 +5413,24 @@ export interface components {
             customerNote?: string;
             locale?: components["schemas"]["GuestLocale"];
             analytics?: components["schemas"]["AnalyticsIds"];
-            /** @description Accepted and stored as given; not applied to the price yet (a later part of issue 9/10). */
+            /**
+             * @description A promo code (`/api/promo-codes`), matched case-insensitively: its discount comes off the subtotal.
+             *     422 `promo_code_invalid` (unknown, inactive, outside its window), `promo_code_not_applicable` (another
+             *     show or offer); 409 `promo_code_exhausted` (its maximum of redemptions reached).
+             */
             promoCode?: components["schemas"]["ShortCode"];
-            /** @description Accepted and stored as given; not applied to the price yet (a later part of issue 9/10). */
+            /**
+             * @description A voucher (`/api/vouchers`), matched case-insensitively: what is left on it pays part or all of the total
+             *     (after service charge and VAT) and is taken from it with the hold (given back when the booking is
+             *     cancelled or its hold expires). 422 `voucher_invalid`, `voucher_expired`, `voucher_empty`.
+             */
             voucherCode?: components["schemas"]["ShortCode"];
+            /**
+             * @description The token of a waiting-list offer link (`/api/waitlist`): books the seats the offer holds for this event
+             *     and converts the entry. 422 `waitlist_offer_invalid` (unknown, expired, used, or another event),
+             *     `waitlist_party_too_large` (more guests than the entry).
+             */
+            waitlistToken?: string;
             /**
              * @description Referral attribution carried from `/go/{slug}` (`POST /api/referral-links/resolve/{slug}`), stored as given.
              *     A valid `attributionToken` attributes the booking to its link, partner and code; else an active `code` of an
@@ -4021,10 +5451,12 @@ export interface components {
             currency: "VND";
             pricePerGuestVnd: number;
             subtotalVnd: number;
-            /** @description Always 0 for now (promo codes, vouchers and referral discounts are not applied yet). */
+            /** @description Off the subtotal before service charge and VAT (promo code, referral discount). */
             discountVnd: number;
             serviceChargeVnd: number;
             vatVnd: number;
+            /** @description Paid by a voucher, off the total after VAT: totalVnd = subtotal − discount + service charge + VAT − voucher credit. */
+            voucherCreditVnd: number;
             totalVnd: number;
             serviceChargePercent: number;
             vatPercent: number;
@@ -4066,6 +5498,7 @@ export interface components {
          *         "discountVnd": 0,
          *         "serviceChargeVnd": 150000,
          *         "vatVnd": 252000,
+         *         "voucherCreditVnd": 0,
          *         "totalVnd": 3402000,
          *         "serviceChargePercent": 5,
          *         "vatPercent": 8
@@ -4201,6 +5634,35 @@ export interface components {
             email?: components["schemas"]["GuestEmail"];
             phone?: components["schemas"]["GuestPhone"] | null;
             locale?: components["schemas"]["GuestLocale"] | null;
+        };
+        /**
+         * @description An e-mail to the customer through a template.
+         * @example {
+         *       "template": "customer-message",
+         *       "subject": "Your table for Saturday",
+         *       "body": "We have kept a table near the stage for you.\n\nSee you on Saturday!",
+         *       "locale": "en"
+         *     }
+         */
+        CustomerEmailSend: {
+            /**
+             * @description The template: `customer-message` (the staff's subject and text, in the venue's layout).
+             * @enum {string}
+             */
+            template: "customer-message";
+            subject: string;
+            /** @description Plain text; blank lines separate paragraphs (no HTML is interpreted). */
+            body: string;
+            /**
+             * @description `en` or `vi`; default the customer's locale, else `en`.
+             * @enum {string}
+             */
+            locale?: "en" | "vi";
+            /**
+             * Format: uuid
+             * @description Links the message to one of the customer's reservations.
+             */
+            reservationId?: string;
         };
         /**
          * @description How the guest pays: `VNPAY` (online, VNPay 2.1 payment page), `BANK_TRANSFER` (to the venue's account,
@@ -4351,6 +5813,2045 @@ export interface components {
         };
         RefundPage: {
             items: components["schemas"]["Refund"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description The check-in token from the QR code of the confirmation e-mail (43 characters of base64url). Whitespace
+         *     anywhere (a scanner's trailing newline, spaces from copying) and `=` padding are dropped, and the standard
+         *     base64 characters `+` and `/` are read as `-` and `_`. Case is significant (base64url), so it is never
+         *     folded. A value that is not a token after that opens nothing.
+         * @example 3q2-7wEXAMPLEtokenxxxxxxxxxxxxxxxxxxxxxxxx0
+         */
+        CheckInToken: string;
+        /**
+         * @description `ENTRY` (the guest comes in: the first one checks the reservation in) or `EXIT` (a checked-in guest steps out).
+         * @enum {string}
+         */
+        CheckInType: "ENTRY" | "EXIT";
+        /**
+         * @description Generated by the door's client once per scan (a UUID is fine) and sent again with every retry of that
+         *     scan: a nonce already recorded answers the first attempt's result and records nothing new.
+         * @example 0193a1f2-7c4e-7b1a-9c2d-5e6f7a8b9c0d
+         */
+        CheckInNonce: string;
+        /**
+         * @description One scan at the door. Name the reservation by exactly one of `reservationId` and `token`. `showEventId` is
+         *     the event this door serves: a reservation for another event is refused (`wrong_event`).
+         * @example {
+         *       "token": "3q2-7wEXAMPLEtokenxxxxxxxxxxxxxxxxxxxxxxxx0",
+         *       "type": "ENTRY",
+         *       "nonce": "0193a1f2-7c4e-7b1a-9c2d-5e6f7a8b9c0d",
+         *       "showEventId": "2f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e"
+         *     }
+         */
+        CheckInRedeem: {
+            /** Format: uuid */
+            reservationId?: string;
+            token?: components["schemas"]["CheckInToken"];
+            type: components["schemas"]["CheckInType"];
+            nonce: components["schemas"]["CheckInNonce"];
+            /** Format: uuid */
+            showEventId?: string;
+        };
+        /**
+         * @description Why a redeem was refused, checked in this order:
+         *     `not_found` (no reservation has that id or token), `cancelled` (the reservation or its event is cancelled),
+         *     `unpaid` (the reservation is `HELD` or `EXPIRED`: never paid nor confirmed by staff — `CONFIRMED` means paid
+         *     or accepted by staff, e.g. pay at the venue), `no_show` (marked a no-show after the event),
+         *     `wrong_event` (the door said it serves another event), `not_today` (the event is not on today's door day;
+         *     ENTRY only), then `already_checked_in` (ENTRY while the guest is inside) or `not_checked_in` (EXIT while
+         *     the guest is not inside).
+         * @enum {string}
+         */
+        CheckInReason: "not_found" | "cancelled" | "unpaid" | "no_show" | "wrong_event" | "not_today" | "already_checked_in" | "not_checked_in";
+        /** @description What the door needs to know about a reservation. */
+        CheckInReservation: {
+            /** Format: uuid */
+            id: string;
+            /** @example VN-7K3Q9P */
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            /**
+             * @description The honorific and name of the guest who booked.
+             * @example Ms Nguyễn Thị Lan
+             */
+            guestName: string;
+            partySize: number;
+            offer: {
+                /** Format: uuid */
+                id: string;
+                code: string;
+                /** @description In the default locale. */
+                name: string;
+            };
+            /** @description The assigned table, if any. */
+            table: {
+                /** Format: uuid */
+                id: string;
+                code: components["schemas"]["TableCode"];
+                zone: components["schemas"]["TableZone"];
+            } | null;
+            event: {
+                /** Format: uuid */
+                id: string;
+                slug: string | null;
+                status: components["schemas"]["ShowEventStatus"];
+                startsAt: components["schemas"]["Timestamp"];
+                doorsAt: components["schemas"]["Timestamp"] | null;
+                localDate: components["schemas"]["EventLocalDate"];
+                localTime: components["schemas"]["EventLocalTime"];
+                showCode: string;
+                /** @description In the default locale. */
+                showTitle: string;
+            };
+            /** @description Who confirmed the reservation (`PAYMENT`, `STAFF`, `SYSTEM`), null while it never was. */
+            confirmedBy: ("PAYMENT" | "STAFF" | "SYSTEM") | null;
+            checkedInAt: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description `paid` is true when a payment of the reservation succeeded (`SUCCEEDED` or `PARTIALLY_REFUNDED`).
+             *     A reservation confirmed by staff without a payment (pay at the venue) is admitted but not `paid`:
+             *     `dueVnd` is what is left to collect.
+             */
+            payment: {
+                paid: boolean;
+                totalVnd: number;
+                /** @description Succeeded payments less their refunds. */
+                paidVnd: number;
+                /** @description `totalVnd − paidVnd`, never below 0. */
+                dueVnd: number;
+            };
+            staffNotes: string | null;
+        };
+        /** @description Whether a redeem of this type would be accepted now, and why not. */
+        CheckInVerdict: {
+            ok: boolean;
+            reason: components["schemas"]["CheckInReason"] | null;
+        };
+        /**
+         * Format: date
+         * @description A calendar date in the venue's time zone (`VENUE_TIMEZONE`), `YYYY-MM-DD`.
+         * @example 2026-12-05
+         */
+        "LocalDate-2": string;
+        /**
+         * @description `newest` (created, newest first; the default) or `eventTime` (the event's start, soonest first; then newest).
+         * @enum {string}
+         */
+        ReservationListSort: "newest" | "eventTime";
+        StaffReservationEvent: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            startsAt: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            status: "SCHEDULED" | "CANCELLED" | "COMPLETED";
+            show: {
+                code: string;
+                slug: string;
+                /** @description In the default locale. */
+                title: string;
+            };
+        };
+        StaffReservationCustomer: {
+            /** Format: uuid */
+            id: string;
+            honorific: string | null;
+            name: string;
+            email: string;
+            phone: string | null;
+            isDeleted: boolean;
+        };
+        StaffReservationTable: null | {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            zone: string;
+            seats: number;
+        };
+        /** @description One reservation in the operator's list. */
+        ReservationSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @example VN-7K3Q9P */
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            guestCount: number;
+            totalVnd: number;
+            event: components["schemas"]["StaffReservationEvent"];
+            offerCode: string;
+            customer: components["schemas"]["StaffReservationCustomer"];
+            table: components["schemas"]["StaffReservationTable"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Notes for the venue's staff (never shown to the guest).
+         * @example Regular guest; prefers a table near the stage.
+         */
+        StaffNotes: string;
+        /**
+         * @description A booking taken by staff (a phone booking). The same rules as the guest's hold apply.
+         * @example {
+         *       "eventId": "2f0b8f5e-4d1c-4b8a-9a51-6c2d7e8f9a0b",
+         *       "offerCode": "DINNER-SHOW",
+         *       "guestCount": 4,
+         *       "contact": {
+         *         "name": "Trần Văn Minh",
+         *         "email": "minh.tran@example.com",
+         *         "phone": "+84 90 765 4321",
+         *         "locale": "vi"
+         *       },
+         *       "customerNote": "Anniversary.",
+         *       "staffNotes": "Phone booking, will pay at the venue.",
+         *       "confirm": true
+         *     }
+         */
+        StaffReservationCreate: {
+            /** Format: uuid */
+            eventId: string;
+            /**
+             * @description The offer's code (one of the event's offers on sale).
+             * @example DINNER-SHOW
+             */
+            offerCode: string;
+            guestCount: components["schemas"]["GuestCount-2"];
+            contact: components["schemas"]["Contact"];
+            locale?: components["schemas"]["GuestLocale"];
+            /** @description The guest's own note (allergies, occasion), as they said it. */
+            customerNote?: string;
+            staffNotes?: components["schemas"]["StaffNotes"];
+            /**
+             * Format: uuid
+             * @description A table of the floor plan (must exist).
+             */
+            tableId?: string;
+            /**
+             * @description `true`: confirm at once (staff take the responsibility for payment); the confirmation e-mail is sent. Otherwise the reservation is `HELD` for the commercial setup's hold time.
+             * @default false
+             */
+            confirm: boolean;
+        };
+        /** @description Whole VND. `discountVnd` = promo + referral discounts (off the subtotal); the voucher's credit comes off after VAT. */
+        StaffReservationPrice: {
+            /** @enum {string} */
+            currency: "VND";
+            pricePerGuestVnd: number;
+            subtotalVnd: number;
+            promoDiscountVnd: number;
+            referralDiscountVnd: number;
+            discountVnd: number;
+            serviceChargeVnd: number;
+            vatVnd: number;
+            voucherCreditVnd: number;
+            totalVnd: number;
+            serviceChargePercent: number;
+            vatPercent: number;
+        };
+        ReservationPaymentLine: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            gateway: "VNPAY" | "BANK_TRANSFER" | "CASH" | "CARD_ON_SITE";
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+            amountVnd: number;
+            refundedVnd: number;
+            /** @description The reference the gateway (or a bank transfer) quotes. */
+            txnRef: string;
+            createdAt: components["schemas"]["Timestamp"];
+            succeededAt: components["schemas"]["Timestamp"] | null;
+        };
+        /**
+         * @description The reservation's payments as the payments table holds them. `paidVnd`: what succeeded (including what was
+         *     refunded later); `refundedVnd`: refunded of it; `balanceVnd`: `totalVnd − (paidVnd − refundedVnd)` (negative
+         *     when more was paid than the price, e.g. after fewer guests).
+         */
+        ReservationPayments: {
+            paidVnd: number;
+            refundedVnd: number;
+            balanceVnd: number;
+            items: components["schemas"]["ReservationPaymentLine"][];
+        };
+        /**
+         * @description What staff may change. `guestCount`: only on a `HELD` or `CONFIRMED` reservation, within the offer's
+         *     guests range and the event's free seats (checked with the event row locked); the price is recomputed.
+         *     `tableId`: a table of the floor plan, or `null` to clear it. `staffNotes`: replaced (`null` clears them).
+         * @example {
+         *       "guestCount": 5,
+         *       "staffNotes": "Added a guest by phone."
+         *     }
+         */
+        StaffReservationUpdate: {
+            guestCount?: components["schemas"]["GuestCount-2"];
+            /** Format: uuid */
+            tableId?: string | null;
+            staffNotes?: components["schemas"]["StaffNotes"] | null;
+        };
+        /**
+         * @description Why the reservation is cancelled (kept on the reservation).
+         * @example The guest called to cancel.
+         */
+        ReservationCancelReason: string;
+        /** @description The reservations to move, by their event, their (current) status and the event's local date; at least one. */
+        BatchStatusFilter: {
+            /** Format: uuid */
+            eventId?: string;
+            status?: components["schemas"]["ReservationStatus"];
+            date?: components["schemas"]["LocalDate-2"];
+        };
+        /**
+         * @description The status to move to, through the reservation state machine: `CONFIRMED` (from `HELD`), `CANCELLED` (from `HELD` or `CONFIRMED`), `NO_SHOW` (from `CONFIRMED`, once the event has started).
+         * @enum {string}
+         */
+        BatchStatusTarget: "CONFIRMED" | "CANCELLED" | "NO_SHOW";
+        /**
+         * @description Either `ids` or `filter` (not both).
+         * @example {
+         *       "filter": {
+         *         "eventId": "2f0b8f5e-4d1c-4b8a-9a51-6c2d7e8f9a0b",
+         *         "status": "CONFIRMED"
+         *       },
+         *       "targetStatus": "NO_SHOW",
+         *       "dryRun": true
+         *     }
+         */
+        BatchStatusUpdate: {
+            ids?: string[];
+            filter?: components["schemas"]["BatchStatusFilter"];
+            targetStatus: components["schemas"]["BatchStatusTarget"];
+            reason?: components["schemas"]["ReservationCancelReason"];
+            /** @description `true`: answer what would happen, write nothing. */
+            dryRun: boolean;
+        };
+        BatchStatusItem: {
+            /** Format: uuid */
+            id: string;
+            reference: string | null;
+            from: components["schemas"]["ReservationStatus"] | null;
+            to: components["schemas"]["BatchStatusTarget"];
+            /** @description The move is legal (and, unless a dry run, done). */
+            ok: boolean;
+            /** @description Whether it changed (or, dry run, would change) the reservation; false when it already had the target status. */
+            changed: boolean;
+            /** @description Why not: `illegal_transition`, `reservation_not_cancellable`, `event_not_started`, `not_found` … */
+            code: string | null;
+        };
+        /**
+         * @description A locale tag. One the site has (`SITE_LOCALES`, e.g. `en`, `vi`) picks the text and the URLs' locale prefix;
+         *     any other falls back to the default locale (the first of `SITE_LOCALES`), as does missing text. Every answer
+         *     says which locale it is in (`locale`, and `Content-Language`).
+         * @example vi
+         */
+        AssistantLocale: string;
+        /**
+         * Format: uri
+         * @description An absolute, locale-prefixed URL of the public site (`<PUBLIC_SITE_URL>/<locale>/…`).
+         * @example https://www.example.com/en/shows/saigon-glow
+         */
+        PublicUrl: string;
+        /**
+         * @description Whether a guest can book the event now: `AVAILABLE` (more seats than the venue's threshold, `seatsLeft` given);
+         *     `LIMITED` (a few left, count not shown); `SOLD_OUT`; `CLOSED` (sales closed, past the booking cut-off, or
+         *     cancelled).
+         * @enum {string}
+         */
+        AssistantAvailability: "AVAILABLE" | "LIMITED" | "SOLD_OUT" | "CLOSED";
+        /** @description One of a show's next performances. */
+        AssistantNextDate: {
+            eventSlug: components["schemas"]["PublicSlug"];
+            date: components["schemas"]["LocalDate"];
+            time: components["schemas"]["LocalTime"];
+            availability: components["schemas"]["AssistantAvailability"];
+            /** @description The event's booking page while it can be booked (`AVAILABLE` or `LIMITED`, with an offer on sale); null otherwise. */
+            bookingUrl: components["schemas"]["PublicUrl"] | null;
+        };
+        /** @description A published show, compact, its text in one locale. */
+        AssistantShow: {
+            slug: components["schemas"]["PublicSlug"];
+            code: string;
+            title: string;
+            summary: string;
+            /** @description The show's longer text (who it suits, what it includes). */
+            description: string;
+            durationMinutes: number;
+            showUrl: components["schemas"]["PublicUrl"];
+            /** @description The lowest total for one guest (service charge and VAT included) over the show's offers on sale; null when none is. */
+            priceFromVnd: number | null;
+            /** @description The show's next upcoming performances (at most 5, within 120 days), in start order, whatever their availability. */
+            nextDates: components["schemas"]["AssistantNextDate"][];
+        };
+        /**
+         * @example {
+         *       "locale": "en",
+         *       "currency": "VND",
+         *       "timeZone": "Asia/Ho_Chi_Minh",
+         *       "items": [
+         *         {
+         *           "slug": "saigon-glow",
+         *           "code": "SGG",
+         *           "title": "Saigon Glow",
+         *           "summary": "Acrobatics, live music and lanterns over dinner.",
+         *           "description": "Ninety minutes of acrobatics, live music and lanterns over a four-course dinner. Suitable for children from six.",
+         *           "durationMinutes": 90,
+         *           "showUrl": "https://www.example.com/en/shows/saigon-glow",
+         *           "priceFromVnd": 1020600,
+         *           "nextDates": [
+         *             {
+         *               "eventSlug": "saigon-glow-2026-12-05-1930",
+         *               "date": "2026-12-05",
+         *               "time": "19:30",
+         *               "availability": "AVAILABLE",
+         *               "bookingUrl": "https://www.example.com/en/book/saigon-glow-2026-12-05-1930"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        AssistantShowList: {
+            locale: string;
+            /** @constant */
+            currency: "VND";
+            /** @description The venue's IANA time zone (dates and times are local to it). */
+            timeZone: string;
+            items: components["schemas"]["AssistantShow"][];
+        };
+        AssistantShowRef: {
+            slug: components["schemas"]["PublicSlug"];
+            title: string;
+            showUrl: components["schemas"]["PublicUrl"];
+        };
+        /** @description An upcoming performance, compact (local date and time in the venue's time zone). */
+        AssistantEvent: {
+            eventSlug: components["schemas"]["PublicSlug"];
+            date: components["schemas"]["LocalDate"];
+            time: components["schemas"]["LocalTime"];
+            /** @description When doors open (local `HH:mm`), or null when not set. */
+            doorsTime: components["schemas"]["LocalTime"] | null;
+            show: components["schemas"]["AssistantShowRef"];
+            availability: components["schemas"]["AssistantAvailability"];
+            /** @description Exact seats left only when `AVAILABLE`; null otherwise. */
+            seatsLeft: number | null;
+            /** @description The event's booking page while it can be booked (`AVAILABLE` or `LIMITED`, with an offer on sale); null otherwise. */
+            bookingUrl: components["schemas"]["PublicUrl"] | null;
+        };
+        /**
+         * @example {
+         *       "locale": "en",
+         *       "timeZone": "Asia/Ho_Chi_Minh",
+         *       "from": "2026-12-01",
+         *       "to": "2026-12-07",
+         *       "total": 1,
+         *       "limit": 50,
+         *       "offset": 0,
+         *       "items": [
+         *         {
+         *           "eventSlug": "saigon-glow-2026-12-05-1930",
+         *           "date": "2026-12-05",
+         *           "time": "19:30",
+         *           "doorsTime": "18:30",
+         *           "show": {
+         *             "slug": "saigon-glow",
+         *             "title": "Saigon Glow",
+         *             "showUrl": "https://www.example.com/en/shows/saigon-glow"
+         *           },
+         *           "availability": "LIMITED",
+         *           "seatsLeft": null,
+         *           "bookingUrl": "https://www.example.com/en/book/saigon-glow-2026-12-05-1930"
+         *         }
+         *       ]
+         *     }
+         */
+        AssistantEventList: {
+            locale: string;
+            timeZone: string;
+            from: components["schemas"]["LocalDate"];
+            to: components["schemas"]["LocalDate"];
+            total: number;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["AssistantEvent"][];
+        };
+        /**
+         * @description Whether the event can take the party now: `FITS`; `NOT_ENOUGH_SEATS` (bookable, but fewer seats left than
+         *     guests); `PARTY_SIZE_NOT_OFFERED` (no offer on sale takes that many guests: a private-event or group inquiry
+         *     is the way); `SOLD_OUT`; `CLOSED`.
+         * @enum {string}
+         */
+        AssistantPartyFit: "FITS" | "NOT_ENOUGH_SEATS" | "PARTY_SIZE_NOT_OFFERED" | "SOLD_OUT" | "CLOSED";
+        AssistantAvailabilityEvent: {
+            eventSlug: components["schemas"]["PublicSlug"];
+            time: components["schemas"]["LocalTime"];
+            show: components["schemas"]["AssistantShowRef"];
+            availability: components["schemas"]["AssistantAvailability"];
+            fit: components["schemas"]["AssistantPartyFit"];
+            /** @description Codes of the offers on sale whose guest limits take the party (see booking-options for prices). */
+            offerCodes: string[];
+            /** @description The booking page when `fit` is `FITS`; null otherwise. */
+            bookingUrl: components["schemas"]["PublicUrl"] | null;
+        };
+        /**
+         * @example {
+         *       "locale": "en",
+         *       "timeZone": "Asia/Ho_Chi_Minh",
+         *       "date": "2026-12-05",
+         *       "guests": 4,
+         *       "available": true,
+         *       "events": [
+         *         {
+         *           "eventSlug": "saigon-glow-2026-12-05-1930",
+         *           "time": "19:30",
+         *           "show": {
+         *             "slug": "saigon-glow",
+         *             "title": "Saigon Glow",
+         *             "showUrl": "https://www.example.com/en/shows/saigon-glow"
+         *           },
+         *           "availability": "AVAILABLE",
+         *           "fit": "FITS",
+         *           "offerCodes": [
+         *             "DINNER-SHOW",
+         *             "SHOW-ONLY"
+         *           ],
+         *           "bookingUrl": "https://www.example.com/en/book/saigon-glow-2026-12-05-1930"
+         *         }
+         *       ],
+         *       "inquiryUrl": "https://www.example.com/en/inquiries"
+         *     }
+         */
+        AssistantAvailabilityAnswer: {
+            locale: string;
+            timeZone: string;
+            date: components["schemas"]["LocalDate"];
+            guests: number;
+            /** @description Whether at least one event of the date fits the party. */
+            available: boolean;
+            /** @description Every upcoming performance of a published show on that local date (of `show` when given), in start order. */
+            events: components["schemas"]["AssistantAvailabilityEvent"][];
+            /** @description The inquiry page (groups, private events, questions). */
+            inquiryUrl: components["schemas"]["PublicUrl"];
+        };
+        /** @description A price in whole VND from the commercial setup (service charge on the subtotal, VAT on subtotal plus service charge). */
+        AssistantPrice: {
+            guests: number;
+            pricePerGuestVnd: number;
+            subtotalVnd: number;
+            serviceChargeVnd: number;
+            vatVnd: number;
+            totalVnd: number;
+        };
+        AssistantOffer: {
+            code: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            bookingPath: "DINNER_SHOW" | "SHOW_ONLY" | "VIP_DINNER_SHOW" | "PRIVATE_EVENT";
+            minGuests: number;
+            maxGuests: number;
+            perGuest: components["schemas"]["AssistantPrice"];
+            /** @description The price for `guests` when asked and inside this offer's guest limits; null otherwise. */
+            forParty: components["schemas"]["AssistantPrice"] | null;
+            /** @description What each guest receives (names in the locale, with dietary tags). */
+            includes: {
+                name: string;
+                /** @enum {string} */
+                kind: "MEAL" | "DRINK" | "MERCH" | "SERVICE";
+                quantityPerGuest: number;
+                dietaryTags: string[];
+            }[];
+        };
+        /**
+         * @example {
+         *       "locale": "en",
+         *       "currency": "VND",
+         *       "event": {
+         *         "eventSlug": "saigon-glow-2026-12-05-1930",
+         *         "date": "2026-12-05",
+         *         "time": "19:30",
+         *         "show": {
+         *           "slug": "saigon-glow",
+         *           "title": "Saigon Glow",
+         *           "showUrl": "https://www.example.com/en/shows/saigon-glow"
+         *         },
+         *         "availability": "AVAILABLE",
+         *         "seatsLeft": 112
+         *       },
+         *       "bookable": true,
+         *       "guestLimits": {
+         *         "min": 1,
+         *         "max": 10
+         *       },
+         *       "offers": [
+         *         {
+         *           "code": "DINNER-SHOW",
+         *           "name": "Dinner and show",
+         *           "description": "Four courses, then the show.",
+         *           "bookingPath": "DINNER_SHOW",
+         *           "minGuests": 1,
+         *           "maxGuests": 10,
+         *           "perGuest": {
+         *             "guests": 1,
+         *             "pricePerGuestVnd": 1500000,
+         *             "subtotalVnd": 1500000,
+         *             "serviceChargeVnd": 75000,
+         *             "vatVnd": 126000,
+         *             "totalVnd": 1701000
+         *           },
+         *           "forParty": {
+         *             "guests": 2,
+         *             "pricePerGuestVnd": 1500000,
+         *             "subtotalVnd": 3000000,
+         *             "serviceChargeVnd": 150000,
+         *             "vatVnd": 252000,
+         *             "totalVnd": 3402000
+         *           },
+         *           "includes": [
+         *             {
+         *               "name": "Four-course dinner",
+         *               "kind": "MEAL",
+         *               "quantityPerGuest": 1,
+         *               "dietaryTags": [
+         *                 "vegetarian-option"
+         *               ]
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "bookingUrl": "https://www.example.com/en/book/saigon-glow-2026-12-05-1930"
+         *     }
+         */
+        AssistantBookingOptions: {
+            locale: string;
+            /** @constant */
+            currency: "VND";
+            event: {
+                eventSlug: components["schemas"]["PublicSlug"];
+                date: components["schemas"]["LocalDate"];
+                time: components["schemas"]["LocalTime"];
+                show: components["schemas"]["AssistantShowRef"];
+                availability: components["schemas"]["AssistantAvailability"];
+                seatsLeft: number | null;
+            };
+            /** @description `AVAILABLE` or `LIMITED`, with at least one offer on sale. */
+            bookable: boolean;
+            /** @description The smallest and largest party any offer on sale takes (null when none is on sale). */
+            guestLimits: {
+                min: number;
+                max: number;
+            } | null;
+            /** @description The offers on sale for the event (none once it is cancelled, completed or started), in the venue's order. */
+            offers: components["schemas"]["AssistantOffer"][];
+            /** @description The event's booking page while `bookable`; null otherwise. */
+            bookingUrl: components["schemas"]["PublicUrl"] | null;
+        };
+        /**
+         * @description The public site's routes for one locale, as absolute URLs (`<PUBLIC_SITE_URL>/<locale>/…`): the only venue
+         *     links the assistant may write. `patterns` are the same routes as templates (`{slug}`, `{eventSlug}`) for
+         *     auditing links. `shows` holds every published show; `events` every bookable performance (`AVAILABLE` or
+         *     `LIMITED`, with an offer on sale) of the next 120 local days (over at most 500 performances), in start order.
+         * @example {
+         *       "locale": "en",
+         *       "baseUrl": "https://www.example.com/en",
+         *       "locales": [
+         *         "en",
+         *         "vi"
+         *       ],
+         *       "pages": {
+         *         "home": "https://www.example.com/en",
+         *         "shows": "https://www.example.com/en/shows",
+         *         "inquiries": "https://www.example.com/en/inquiries",
+         *         "waitlist": "https://www.example.com/en/waitlist",
+         *         "partners": "https://www.example.com/en/partners"
+         *       },
+         *       "patterns": {
+         *         "show": "https://www.example.com/en/shows/{slug}",
+         *         "booking": "https://www.example.com/en/book/{eventSlug}"
+         *       },
+         *       "shows": [
+         *         {
+         *           "slug": "saigon-glow",
+         *           "title": "Saigon Glow",
+         *           "showUrl": "https://www.example.com/en/shows/saigon-glow"
+         *         }
+         *       ],
+         *       "events": [
+         *         {
+         *           "eventSlug": "saigon-glow-2026-12-05-1930",
+         *           "showSlug": "saigon-glow",
+         *           "date": "2026-12-05",
+         *           "time": "19:30",
+         *           "bookingUrl": "https://www.example.com/en/book/saigon-glow-2026-12-05-1930"
+         *         }
+         *       ]
+         *     }
+         */
+        AssistantRoutes: {
+            locale: string;
+            /** @description `<PUBLIC_SITE_URL>/<locale>`. */
+            baseUrl: components["schemas"]["PublicUrl"];
+            /** @description The site's locales (`SITE_LOCALES`); the first is the default. */
+            locales: string[];
+            pages: {
+                home: components["schemas"]["PublicUrl"];
+                shows: components["schemas"]["PublicUrl"];
+                inquiries: components["schemas"]["PublicUrl"];
+                waitlist: components["schemas"]["PublicUrl"];
+                partners: components["schemas"]["PublicUrl"];
+            };
+            patterns: {
+                /** @example https://www.example.com/en/shows/{slug} */
+                show: string;
+                /** @example https://www.example.com/en/book/{eventSlug} */
+                booking: string;
+            };
+            shows: {
+                slug: components["schemas"]["PublicSlug"];
+                title: string;
+                showUrl: components["schemas"]["PublicUrl"];
+            }[];
+            events: {
+                eventSlug: components["schemas"]["PublicSlug"];
+                showSlug: components["schemas"]["PublicSlug"];
+                date: components["schemas"]["LocalDate"];
+                time: components["schemas"]["LocalTime"];
+                bookingUrl: components["schemas"]["PublicUrl"];
+            }[];
+        };
+        /**
+         * @description A tag (lower-case words joined by `-`).
+         * @example policy
+         */
+        KnowledgeTag: string;
+        /**
+         * @description What the document is about, as a key shared by its translations (`dress-code` in `en` and in `vi`). At most one
+         *     document that is not archived per topic and locale (409 `topic_taken`).
+         * @example dress-code
+         */
+        KnowledgeTopic: string;
+        /** @description A published knowledge document, as the assistant reads it. */
+        AssistantKnowledgeItem: {
+            topic: components["schemas"]["KnowledgeTopic"];
+            /** @description The document's locale: the one asked for, or the default locale when the topic has no published text in it. */
+            locale: string;
+            title: string;
+            /** @description Markdown. */
+            body: string;
+            tags: string[];
+        };
+        /**
+         * @example {
+         *       "locale": "en",
+         *       "items": [
+         *         {
+         *           "topic": "dress-code",
+         *           "locale": "en",
+         *           "title": "Dress code",
+         *           "body": "Smart casual. No beachwear or flip-flops in the dining room.",
+         *           "tags": [
+         *             "policy",
+         *             "dress-code"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        AssistantKnowledgeList: {
+            locale: string;
+            items: components["schemas"]["AssistantKnowledgeItem"][];
+        };
+        /**
+         * @description `DRAFT` (not public) → `PUBLISHED` (read by the assistant) → `ARCHIVED` (final, read-only). A draft may also be archived.
+         * @enum {string}
+         */
+        KnowledgeStatus: "DRAFT" | "PUBLISHED" | "ARCHIVED";
+        /**
+         * @description A locale of `SITE_LOCALES` (422 `unknown_locale` otherwise).
+         * @example en
+         */
+        KnowledgeLocale: string;
+        /**
+         * @description A knowledge document as staff see it.
+         * @example {
+         *       "id": "8d7f6a43-3d1e-4b5e-9a53-5cf0d2b2c0a1",
+         *       "topic": "dress-code",
+         *       "locale": "en",
+         *       "title": "Dress code",
+         *       "body": "Smart casual. No beachwear or flip-flops in the dining room.",
+         *       "tags": [
+         *         "policy",
+         *         "dress-code"
+         *       ],
+         *       "status": "PUBLISHED",
+         *       "revision": 2,
+         *       "publishedAt": "2026-11-20T08:00:00.000Z",
+         *       "archivedAt": null,
+         *       "createdAt": "2026-11-19T08:00:00.000Z",
+         *       "updatedAt": "2026-11-20T08:00:00.000Z"
+         *     }
+         */
+        KnowledgeDocument: {
+            /** Format: uuid */
+            id: string;
+            topic: components["schemas"]["KnowledgeTopic"];
+            locale: string;
+            title: string;
+            body: string;
+            tags: string[];
+            status: components["schemas"]["KnowledgeStatus"];
+            /** @description The number of the document's latest revision (1 at creation). */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When it was first published.
+             */
+            publishedAt: string | null;
+            /** Format: date-time */
+            archivedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        KnowledgeDocumentPage: {
+            items: components["schemas"]["KnowledgeDocument"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        KnowledgeTitle: string;
+        /** @description Markdown. */
+        KnowledgeBody: string;
+        /** @description Tags (duplicates are dropped, order kept). */
+        KnowledgeTags: components["schemas"]["KnowledgeTag"][];
+        /**
+         * @example {
+         *       "topic": "dress-code",
+         *       "locale": "en",
+         *       "title": "Dress code",
+         *       "body": "Smart casual. No beachwear or flip-flops in the dining room.",
+         *       "tags": [
+         *         "policy",
+         *         "dress-code"
+         *       ]
+         *     }
+         */
+        KnowledgeCreate: {
+            topic: components["schemas"]["KnowledgeTopic"];
+            locale: components["schemas"]["KnowledgeLocale"];
+            title: components["schemas"]["KnowledgeTitle"];
+            body: components["schemas"]["KnowledgeBody"];
+            tags?: components["schemas"]["KnowledgeTags"];
+        };
+        /**
+         * @description The fields to change (at least one). Status moves through `publish` and `archive`.
+         * @example {
+         *       "body": "Smart casual. Long trousers for gentlemen in the VIP lounge."
+         *     }
+         */
+        KnowledgeUpdate: {
+            topic?: components["schemas"]["KnowledgeTopic"];
+            locale?: components["schemas"]["KnowledgeLocale"];
+            title?: components["schemas"]["KnowledgeTitle"];
+            body?: components["schemas"]["KnowledgeBody"];
+            tags?: components["schemas"]["KnowledgeTags"];
+        };
+        /** @description Who made a change: a dashboard account, an API key, or a superuser token (no id). */
+        KnowledgeActor: {
+            /** @enum {string} */
+            kind: "account" | "api-key" | "superuser-token";
+            /** @description The account's or the key's id. */
+            id: string | null;
+            /** @description The account's e-mail, the key's name, or `superuser-token`. */
+            label: string;
+        };
+        /** @description One field's change (`before` null at creation). */
+        KnowledgeChange: {
+            /** @enum {string} */
+            field: "topic" | "locale" | "title" | "body" | "tags" | "status";
+            /** @description The value before (null when created). */
+            before: string | string[] | null;
+            /** @description The value after. */
+            after: string | string[];
+        };
+        /** @description One edit of a document. */
+        KnowledgeRevision: {
+            revision: number;
+            /** @enum {string} */
+            action: "CREATE" | "UPDATE" | "PUBLISH" | "ARCHIVE";
+            actor: components["schemas"]["KnowledgeActor"];
+            changes: components["schemas"]["KnowledgeChange"][];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "documentId": "8d7f6a43-3d1e-4b5e-9a53-5cf0d2b2c0a1",
+         *       "items": [
+         *         {
+         *           "revision": 2,
+         *           "action": "PUBLISH",
+         *           "actor": {
+         *             "kind": "account",
+         *             "id": "0f1c5b1e-5d7a-4c1e-8a7e-2b9d3c4e5f60",
+         *             "label": "admin@example.com"
+         *           },
+         *           "changes": [
+         *             {
+         *               "field": "status",
+         *               "before": "DRAFT",
+         *               "after": "PUBLISHED"
+         *             }
+         *           ],
+         *           "createdAt": "2026-11-20T08:00:00.000Z"
+         *         },
+         *         {
+         *           "revision": 1,
+         *           "action": "CREATE",
+         *           "actor": {
+         *             "kind": "account",
+         *             "id": "0f1c5b1e-5d7a-4c1e-8a7e-2b9d3c4e5f60",
+         *             "label": "admin@example.com"
+         *           },
+         *           "changes": [
+         *             {
+         *               "field": "title",
+         *               "before": null,
+         *               "after": "Dress code"
+         *             }
+         *           ],
+         *           "createdAt": "2026-11-19T08:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        KnowledgeRevisionList: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description Newest first. */
+            items: components["schemas"]["KnowledgeRevision"][];
+        };
+        /** @enum {string} */
+        PromoCodeStatus: "ACTIVE" | "INACTIVE";
+        /**
+         * @description `PERCENT`: `percentOff` % of the subtotal (rounded down); `FIXED`: `amountOffVnd` (at most the subtotal).
+         * @enum {string}
+         */
+        DiscountKind: "PERCENT" | "FIXED";
+        /**
+         * @example {
+         *       "id": "3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b",
+         *       "code": "WELCOME10",
+         *       "description": "Ten percent off for newsletter subscribers",
+         *       "discountKind": "PERCENT",
+         *       "percentOff": 10,
+         *       "amountOffVnd": null,
+         *       "validFrom": "2026-12-01T00:00:00.000Z",
+         *       "validUntil": "2027-01-01T00:00:00.000Z",
+         *       "maxRedemptions": 100,
+         *       "redemptionCount": 12,
+         *       "showIds": [],
+         *       "offerIds": [],
+         *       "status": "ACTIVE",
+         *       "createdAt": "2026-11-20T09:15:00.000Z",
+         *       "updatedAt": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        PromoCode: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            description: string | null;
+            discountKind: components["schemas"]["DiscountKind"];
+            percentOff: number | null;
+            /** @description Whole VND. */
+            amountOffVnd: number | null;
+            /** Format: date-time */
+            validFrom: string | null;
+            /**
+             * Format: date-time
+             * @description Exclusive.
+             */
+            validUntil: string | null;
+            /** @description null: unlimited. */
+            maxRedemptions: number | null;
+            /** @description Live redemptions (a cancelled or expired booking gives its redemption back). */
+            redemptionCount: number;
+            /** @description Empty: any show. */
+            showIds: string[];
+            /** @description Empty: any offer. */
+            offerIds: string[];
+            status: components["schemas"]["PromoCodeStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        PromoCodePage: {
+            items: components["schemas"]["PromoCode"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description Letters, digits, `_`, `.`, `-`; stored in upper case, matched case-insensitively.
+         * @example WELCOME10
+         */
+        Code: string;
+        description: string | null;
+        percentOff: number | null;
+        amountOffVnd: number | null;
+        /** Format: date-time */
+        validFrom: string | null;
+        /** Format: date-time */
+        validUntil: string | null;
+        maxRedemptions: number | null;
+        showIds: string[];
+        offerIds: string[];
+        /**
+         * @example {
+         *       "code": "WELCOME10",
+         *       "discountKind": "PERCENT",
+         *       "percentOff": 10,
+         *       "validUntil": "2027-01-01T00:00:00.000Z",
+         *       "maxRedemptions": 100
+         *     }
+         */
+        PromoCodeCreate: {
+            code: components["schemas"]["Code"];
+            discountKind: components["schemas"]["DiscountKind"];
+            description?: components["schemas"]["description"];
+            percentOff?: components["schemas"]["percentOff"];
+            amountOffVnd?: components["schemas"]["amountOffVnd"];
+            validFrom?: components["schemas"]["validFrom"];
+            validUntil?: components["schemas"]["validUntil"];
+            maxRedemptions?: components["schemas"]["maxRedemptions"];
+            showIds?: components["schemas"]["showIds"];
+            offerIds?: components["schemas"]["offerIds"];
+        };
+        /**
+         * @example {
+         *       "status": "INACTIVE"
+         *     }
+         */
+        PromoCodeUpdate: {
+            code?: components["schemas"]["Code"];
+            discountKind?: components["schemas"]["DiscountKind"];
+            status?: components["schemas"]["PromoCodeStatus"];
+            description?: components["schemas"]["description"];
+            percentOff?: components["schemas"]["percentOff"];
+            amountOffVnd?: components["schemas"]["amountOffVnd"];
+            validFrom?: components["schemas"]["validFrom"];
+            validUntil?: components["schemas"]["validUntil"];
+            maxRedemptions?: components["schemas"]["maxRedemptions"];
+            showIds?: components["schemas"]["showIds"];
+            offerIds?: components["schemas"]["offerIds"];
+        };
+        /**
+         * @description ACTIVE → REDEEMED (nothing left) or EXPIRED (past `expiresAt`, or deleted: nothing left).
+         * @enum {string}
+         */
+        VoucherStatus: "ACTIVE" | "REDEEMED" | "EXPIRED";
+        /**
+         * @example {
+         *       "id": "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+         *       "code": "GV-7K3Q-9PXM",
+         *       "initialValueVnd": 2000000,
+         *       "remainingValueVnd": 598000,
+         *       "expiresAt": "2027-06-30T17:00:00.000Z",
+         *       "status": "ACTIVE",
+         *       "recipientName": "Trần Minh",
+         *       "recipientEmail": "minh.tran@example.com",
+         *       "note": "Birthday gift",
+         *       "expiredAt": null,
+         *       "createdAt": "2026-11-20T09:15:00.000Z",
+         *       "updatedAt": "2026-11-21T10:00:00.000Z"
+         *     }
+         */
+        Voucher: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            /** @description Whole VND. */
+            initialValueVnd: number;
+            /** @description Whole VND. */
+            remainingValueVnd: number;
+            expiresAt: components["schemas"]["Timestamp"];
+            status: components["schemas"]["VoucherStatus"];
+            recipientName: string | null;
+            recipientEmail: string | null;
+            note: string | null;
+            /**
+             * Format: date-time
+             * @description When it was deleted (expired by staff).
+             */
+            expiredAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        VoucherPage: {
+            items: components["schemas"]["Voucher"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description Letters, digits, `_`, `.`, `-`; stored in upper case, matched case-insensitively.
+         * @example GV-7K3Q-9PXM
+         */
+        "Code-2": string;
+        /**
+         * @example {
+         *       "valueVnd": 2000000,
+         *       "expiresAt": "2027-06-30T17:00:00.000Z",
+         *       "recipientName": "Trần Minh",
+         *       "recipientEmail": "minh.tran@example.com"
+         *     }
+         */
+        VoucherCreate: {
+            code?: components["schemas"]["Code-2"];
+            /** @description Whole VND. */
+            valueVnd: number;
+            /** Format: date-time */
+            expiresAt: string;
+            recipientName?: string | null;
+            /** Format: email */
+            recipientEmail?: string | null;
+            note?: string | null;
+        };
+        VoucherRedemption: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            reservationId: string;
+            /** @example VN-7K3Q9P */
+            reservationReference: string;
+            reservationStatus: components["schemas"]["ReservationStatus"];
+            /** @description What the booking took from the voucher (whole VND). */
+            amountVnd: number;
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description When it was given back (booking cancelled or hold expired).
+             */
+            releasedAt: string | null;
+        };
+        VoucherDetail: {
+            voucher: components["schemas"]["Voucher"];
+            redemptions: components["schemas"]["VoucherRedemption"][];
+        };
+        /**
+         * @example {
+         *       "expiresAt": "2027-12-31T17:00:00.000Z"
+         *     }
+         */
+        VoucherUpdate: {
+            /** Format: date-time */
+            expiresAt?: string;
+            recipientName?: string | null;
+            /** Format: email */
+            recipientEmail?: string | null;
+            note?: string | null;
+        };
+        /**
+         * @example {
+         *       "code": "GV-7K3Q-9PXM"
+         *     }
+         */
+        VoucherBalanceQuery: {
+            code: components["schemas"]["Code-2"];
+        };
+        /**
+         * @example {
+         *       "remainingValueVnd": 598000,
+         *       "expiresAt": "2027-06-30T17:00:00.000Z"
+         *     }
+         */
+        VoucherBalance: {
+            /** @description Whole VND (0 once expired). */
+            remainingValueVnd: number;
+            expiresAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description NEW → IN_PROGRESS → FOLLOWED_UP → CLOSED; any → ARCHIVED.
+         * @enum {string}
+         */
+        InquiryStatus: "NEW" | "IN_PROGRESS" | "FOLLOWED_UP" | "CLOSED" | "ARCHIVED";
+        /** @enum {string} */
+        InquiryType: "PRIVATE_EVENT" | "GROUP_BOOKING" | "CORPORATE" | "GENERAL";
+        /**
+         * @example {
+         *       "id": "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+         *       "type": "PRIVATE_EVENT",
+         *       "status": "NEW",
+         *       "customerId": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "phone": "+84 90 123 4567",
+         *       "locale": "vi",
+         *       "preferredDate": "2026-12-24",
+         *       "guestCount": 40,
+         *       "message": "We would like to book the venue for a company year-end party.",
+         *       "assigneeId": null,
+         *       "botcheckVerified": true,
+         *       "archivedAt": null,
+         *       "createdAt": "2026-11-23T14:00:00.000Z",
+         *       "updatedAt": "2026-11-23T14:00:00.000Z"
+         *     }
+         */
+        Inquiry: {
+            /** Format: uuid */
+            id: string;
+            type: components["schemas"]["InquiryType"];
+            status: components["schemas"]["InquiryStatus"];
+            /** Format: uuid */
+            customerId: string | null;
+            name: string;
+            email: string;
+            phone: string | null;
+            locale: string | null;
+            /** Format: date */
+            preferredDate: string | null;
+            guestCount: number | null;
+            message: string;
+            /** Format: uuid */
+            assigneeId: string | null;
+            /** @description Whether a bot-check token was verified at creation. */
+            botcheckVerified: boolean;
+            /** Format: date-time */
+            archivedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        InquiryPage: {
+            items: components["schemas"]["Inquiry"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "type": "PRIVATE_EVENT",
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "phone": "+84 90 123 4567",
+         *       "locale": "vi",
+         *       "preferredDate": "2026-12-24",
+         *       "guestCount": 40,
+         *       "message": "We would like to book the venue for a company year-end party.",
+         *       "botcheckToken": "XXXX.DUMMY.TOKEN.XXXX"
+         *     }
+         */
+        InquiryCreate: {
+            type: components["schemas"]["InquiryType"];
+            name: string;
+            /** Format: email */
+            email: string;
+            phone?: string;
+            /**
+             * @description The guest's language (acknowledgement and follow-ups).
+             * @enum {string}
+             */
+            locale?: "en" | "vi";
+            /** Format: date */
+            preferredDate?: string;
+            guestCount?: number;
+            message: string;
+            /** @description The Turnstile widget's response token; required when the server has `BOTCHECK_SECRET_KEY`. */
+            botcheckToken?: string;
+        };
+        /**
+         * @description Receipt of an inquiry (nothing of the CRM).
+         * @example {
+         *       "id": "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+         *       "type": "PRIVATE_EVENT",
+         *       "status": "NEW",
+         *       "createdAt": "2026-11-23T14:00:00.000Z"
+         *     }
+         */
+        SubmittedInquiry: {
+            /** Format: uuid */
+            id: string;
+            type: components["schemas"]["InquiryType"];
+            status: components["schemas"]["InquiryStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @example {
+         *       "id": "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "emailMessageId": "2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a",
+         *       "subject": "Your year-end party",
+         *       "message": "Thank you for your inquiry. We can host 40 guests on 24 December; a proposal is attached.",
+         *       "sentBy": "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b",
+         *       "createdAt": "2026-11-23T15:00:00.000Z"
+         *     }
+         */
+        FollowUp: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The ledger row (`GET /api/email/messages/{id}`).
+             */
+            emailMessageId: string | null;
+            subject: string;
+            message: string;
+            /** @description The staff account id (or API key) that sent it. */
+            sentBy: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        InquiryDetail: {
+            inquiry: components["schemas"]["Inquiry"];
+            followUps: components["schemas"]["FollowUp"][];
+        };
+        /**
+         * @example {
+         *       "status": "IN_PROGRESS",
+         *       "assigneeId": "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b"
+         *     }
+         */
+        InquiryUpdate: {
+            /** @enum {string} */
+            status?: "NEW" | "IN_PROGRESS" | "FOLLOWED_UP" | "CLOSED";
+            /** Format: uuid */
+            assigneeId?: string | null;
+        };
+        /**
+         * @example {
+         *       "subject": "Your year-end party",
+         *       "message": "Thank you for your inquiry. We can host 40 guests on 24 December; a proposal is attached."
+         *     }
+         */
+        FollowUpCreate: {
+            subject: string;
+            message: string;
+        };
+        /**
+         * @example {
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "guestCount": 2,
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "locale": "vi"
+         *     }
+         */
+        WaitlistJoin: {
+            eventSlug: string;
+            guestCount: number;
+            name: string;
+            /** Format: email */
+            email: string;
+            phone?: string;
+            /** @enum {string} */
+            locale?: "en" | "vi";
+            note?: string;
+        };
+        /**
+         * @description WAITING → NOTIFIED (an offer holds seats until `offerExpiresAt`) → CONVERTED (booked) or EXPIRED.
+         * @enum {string}
+         */
+        WaitlistStatus: "WAITING" | "NOTIFIED" | "CONVERTED" | "EXPIRED";
+        /**
+         * @example {
+         *       "id": "4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b",
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "guestCount": 2,
+         *       "status": "WAITING",
+         *       "createdAt": "2026-11-23T14:00:00.000Z"
+         *     }
+         */
+        JoinedWaitlist: {
+            /** Format: uuid */
+            id: string;
+            eventSlug: string;
+            guestCount: number;
+            status: components["schemas"]["WaitlistStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @example {
+         *       "id": "4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b",
+         *       "eventId": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "eventStartsAt": "2026-12-05T12:30:00.000Z",
+         *       "customerId": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "name": "Nguyễn Thị Lan",
+         *       "email": "lan.nguyen@example.com",
+         *       "phone": null,
+         *       "locale": "vi",
+         *       "guestCount": 2,
+         *       "status": "NOTIFIED",
+         *       "note": null,
+         *       "notifiedAt": "2026-11-24T09:00:00.000Z",
+         *       "offerExpiresAt": "2026-11-25T09:00:00.000Z",
+         *       "reservationReference": null,
+         *       "convertedAt": null,
+         *       "expiredAt": null,
+         *       "createdAt": "2026-11-23T14:00:00.000Z",
+         *       "updatedAt": "2026-11-24T09:00:00.000Z"
+         *     }
+         */
+        WaitlistEntry: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            eventId: string;
+            eventSlug: string;
+            eventStartsAt: components["schemas"]["Timestamp"];
+            /** Format: uuid */
+            customerId: string | null;
+            name: string;
+            email: string;
+            phone: string | null;
+            locale: string | null;
+            guestCount: number;
+            status: components["schemas"]["WaitlistStatus"];
+            note: string | null;
+            /** Format: date-time */
+            notifiedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until when the offer holds its seats.
+             */
+            offerExpiresAt: string | null;
+            /** @description The booking that converted it. */
+            reservationReference: string | null;
+            /** Format: date-time */
+            convertedAt: string | null;
+            /** Format: date-time */
+            expiredAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        WaitlistPage: {
+            items: components["schemas"]["WaitlistEntry"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "guestCount": 3,
+         *       "note": "Celebrating an anniversary"
+         *     }
+         */
+        WaitlistUpdate: {
+            guestCount?: number;
+            name?: string;
+            phone?: string | null;
+            note?: string | null;
+        };
+        /** @enum {string} */
+        DietaryPreference: "VEGETARIAN" | "VEGAN" | "PESCATARIAN" | "GLUTEN_FREE" | "DAIRY_FREE" | "NUT_ALLERGY" | "SHELLFISH_ALLERGY" | "HALAL" | "KOSHER" | "NO_PORK" | "NO_BEEF" | "NO_ALCOHOL";
+        /**
+         * @example {
+         *       "reservationReference": "VN-7K3Q9P",
+         *       "displayName": "Lan",
+         *       "dietaryPreferences": [
+         *         "VEGETARIAN",
+         *         "NUT_ALLERGY"
+         *       ],
+         *       "dietaryNote": "No peanuts at all, please."
+         *     }
+         */
+        GuestProfileCreate: {
+            reservationReference: components["schemas"]["ReservationReference"];
+            displayName: string;
+            dietaryPreferences?: components["schemas"]["DietaryPreference"][];
+            dietaryNote?: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e",
+         *       "displayName": "Lan",
+         *       "dietaryPreferences": [
+         *         "VEGETARIAN",
+         *         "NUT_ALLERGY"
+         *       ],
+         *       "dietaryNote": "No peanuts at all, please.",
+         *       "reservationReference": "VN-7K3Q9P",
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "eventStartsAt": "2026-12-05T12:30:00.000Z",
+         *       "tableCode": "A1",
+         *       "createdAt": "2026-11-23T14:00:00.000Z",
+         *       "updatedAt": "2026-11-23T14:00:00.000Z"
+         *     }
+         */
+        OwnGuestProfileFields: {
+            /** Format: uuid */
+            id: string;
+            displayName: string;
+            dietaryPreferences: components["schemas"]["DietaryPreference"][];
+            dietaryNote: string | null;
+            reservationReference: string;
+            eventSlug: string;
+            eventStartsAt: components["schemas"]["Timestamp"];
+            /** @description The table staff assigned, if any. */
+            tableCode: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A profile's token (43 base64url characters). */
+        ProfileToken: string;
+        /** @description The new profile with its token — returned this once. */
+        CreatedGuestProfile: components["schemas"]["OwnGuestProfileFields"] & {
+            profileToken: components["schemas"]["ProfileToken"];
+        };
+        /** @description A profile as its own guest sees it. */
+        OwnGuestProfile: components["schemas"]["OwnGuestProfileFields"];
+        /**
+         * @example {
+         *       "dietaryPreferences": [
+         *         "VEGAN"
+         *       ]
+         *     }
+         */
+        GuestProfileUpdate: {
+            displayName?: string;
+            dietaryPreferences?: components["schemas"]["DietaryPreference"][];
+            dietaryNote?: string | null;
+        };
+        /**
+         * @description One of a fixed set.
+         * @enum {string}
+         */
+        Emoji: "👏" | "❤️" | "😂" | "😮" | "🔥" | "🎉" | "😢" | "👍";
+        /**
+         * @example {
+         *       "emoji": "👏",
+         *       "comment": "Amazing finale!"
+         *     }
+         */
+        ReactionCreate: {
+            emoji: components["schemas"]["Emoji"];
+            comment?: string;
+        };
+        Reaction: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            profileId: string;
+            displayName: string;
+            tableCode: string | null;
+            emoji: components["schemas"]["Emoji"];
+            comment: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        GuestProfile: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            reservationId: string;
+            reservationReference: string;
+            /** Format: uuid */
+            eventId: string;
+            displayName: string;
+            dietaryPreferences: components["schemas"]["DietaryPreference"][];
+            dietaryNote: string | null;
+            /** Format: uuid */
+            tableId: string | null;
+            tableCode: string | null;
+            isDeleted: boolean;
+            /** Format: date-time */
+            deletedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        GuestProfilePage: {
+            items: components["schemas"]["GuestProfile"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "tableId": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f"
+         *     }
+         */
+        GuestProfileAssign: {
+            /** Format: uuid */
+            tableId: string | null;
+        };
+        ReactionPage: {
+            items: components["schemas"]["Reaction"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "path": "/shows/saigon-nights",
+         *       "referrer": "https://www.google.com/"
+         *     }
+         */
+        VisitInput: {
+            /** @description The page's path (used only in the notification; never stored). */
+            path: string;
+            /** @description The page's referrer (used only in the notification; never stored). */
+            referrer?: string;
+        };
+        /**
+         * @example {
+         *       "day": "2026-11-23",
+         *       "week": "2026-W48"
+         *     }
+         */
+        VisitRecorded: {
+            /**
+             * Format: date
+             * @description The local day bucket counted.
+             */
+            day: string;
+            /** @description The ISO week bucket counted. */
+            week: string;
+        };
+        VisitBucket: {
+            key: string;
+            count: number;
+        };
+        /**
+         * @example {
+         *       "timezone": "Asia/Ho_Chi_Minh",
+         *       "today": {
+         *         "key": "2026-11-23",
+         *         "count": 412
+         *       },
+         *       "yesterday": {
+         *         "key": "2026-11-22",
+         *         "count": 980
+         *       },
+         *       "thisWeek": {
+         *         "key": "2026-W48",
+         *         "count": 412
+         *       },
+         *       "lastWeek": {
+         *         "key": "2026-W47",
+         *         "count": 6120
+         *       }
+         *     }
+         */
+        VisitStats: {
+            timezone: string;
+            today: components["schemas"]["VisitBucket"];
+            yesterday: components["schemas"]["VisitBucket"];
+            thisWeek: components["schemas"]["VisitBucket"];
+            lastWeek: components["schemas"]["VisitBucket"];
+        };
+        DateRange: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description VENUE_TIMEZONE. */
+            timezone: string;
+        };
+        GatewaySplit: {
+            /** @enum {string} */
+            gateway: "VNPAY" | "BANK_TRANSFER" | "CASH" | "CARD_ON_SITE";
+            /** @description SUCCEEDED payments (refunded ones included). */
+            payments: number;
+            paidVnd: number;
+            refundedVnd: number;
+            netVnd: number;
+        };
+        SummaryDay: {
+            /** Format: date */
+            date: string;
+            /** @description Reservations created that day. */
+            holds: number;
+            /** @description Of those, CONFIRMED, CHECKED_IN or NO_SHOW now. */
+            bookings: number;
+            guests: number;
+            netRevenueVnd: number;
+        };
+        /**
+         * @example {
+         *       "range": {
+         *         "from": "2026-11-01",
+         *         "to": "2026-11-01",
+         *         "timezone": "Asia/Ho_Chi_Minh"
+         *       },
+         *       "reservations": 12,
+         *       "byStatus": {
+         *         "HELD": 1,
+         *         "CONFIRMED": 6,
+         *         "CHECKED_IN": 2,
+         *         "CANCELLED": 1,
+         *         "EXPIRED": 1,
+         *         "NO_SHOW": 1
+         *       },
+         *       "bookings": 9,
+         *       "guests": 24,
+         *       "averagePartySize": 2.67,
+         *       "revenue": {
+         *         "paidVnd": 42000000,
+         *         "refundedVnd": 1500000,
+         *         "netVnd": 40500000
+         *       },
+         *       "funnel": {
+         *         "leads": 20,
+         *         "holds": 12,
+         *         "confirmed": 10,
+         *         "checkedIn": 2
+         *       },
+         *       "cancellations": 1,
+         *       "noShows": 1,
+         *       "gateways": [
+         *         {
+         *           "gateway": "VNPAY",
+         *           "payments": 9,
+         *           "paidVnd": 42000000,
+         *           "refundedVnd": 1500000,
+         *           "netVnd": 40500000
+         *         }
+         *       ],
+         *       "daily": [
+         *         {
+         *           "date": "2026-11-01",
+         *           "holds": 12,
+         *           "bookings": 9,
+         *           "guests": 24,
+         *           "netRevenueVnd": 40500000
+         *         }
+         *       ]
+         *     }
+         */
+        AnalyticsSummary: {
+            range: components["schemas"]["DateRange"];
+            /** @description Reservations created in the range, whatever their status. */
+            reservations: number;
+            byStatus: {
+                HELD: number;
+                CONFIRMED: number;
+                CHECKED_IN: number;
+                CANCELLED: number;
+                EXPIRED: number;
+                NO_SHOW: number;
+            };
+            /** @description CONFIRMED + CHECKED_IN + NO_SHOW. */
+            bookings: number;
+            /** @description Guests of those bookings. */
+            guests: number;
+            /** @description guests ÷ bookings; null without bookings. */
+            averagePartySize: number | null;
+            revenue: {
+                paidVnd: number;
+                refundedVnd: number;
+                netVnd: number;
+            };
+            funnel: {
+                /** @description Customer leads captured in the range. */
+                leads: number;
+                /** @description Reservations created in the range (each starts as a hold). */
+                holds: number;
+                /** @description Of those, ever confirmed. */
+                confirmed: number;
+                /** @description Of those, checked in. */
+                checkedIn: number;
+            };
+            cancellations: number;
+            noShows: number;
+            gateways: components["schemas"]["GatewaySplit"][];
+            daily: components["schemas"]["SummaryDay"][];
+        };
+        TopShow: {
+            /** Format: uuid */
+            showId: string;
+            code: string;
+            slug: string;
+            /** @description The show's title in the default locale. */
+            title: string;
+            bookings: number;
+            guests: number;
+            /** @description Net VND (paid minus refunded). */
+            revenueVnd: number;
+        };
+        /**
+         * @example {
+         *       "range": {
+         *         "from": "2026-11-01",
+         *         "to": "2026-11-30",
+         *         "timezone": "Asia/Ho_Chi_Minh"
+         *       },
+         *       "sort": "revenue",
+         *       "items": [
+         *         {
+         *           "showId": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *           "code": "SGN",
+         *           "slug": "saigon-nights",
+         *           "title": "Saigon Nights",
+         *           "bookings": 40,
+         *           "guests": 96,
+         *           "revenueVnd": 171072000
+         *         }
+         *       ]
+         *     }
+         */
+        TopShows: {
+            range: components["schemas"]["DateRange"];
+            /** @enum {string} */
+            sort: "revenue" | "guests" | "bookings";
+            items: components["schemas"]["TopShow"][];
+        };
+        /** @description A number of people; null and `suppressed` when it describes 1 to 4 people (or would reveal such a figure). */
+        Count: {
+            value: number | null;
+            suppressed: boolean;
+        };
+        FrequencyBucket: {
+            /**
+             * @description Bookings in the range per person.
+             * @enum {string}
+             */
+            bookings: "1" | "2" | "3" | "4" | "5+";
+            customers: components["schemas"]["Count"];
+        };
+        /** @description Net revenue of the range's bookings of one show; null figures and `suppressed` when fewer than 5 people booked it. */
+        ShowRevenueRow: {
+            /** Format: uuid */
+            showId: string;
+            code: string;
+            title: string;
+            customers: number | null;
+            bookings: number | null;
+            /** @description Net VND. */
+            revenueVnd: number | null;
+            suppressed: boolean;
+        };
+        /** @description Net revenue of the range's bookings of one booking path; null figures and `suppressed` when fewer than 5 people booked it. */
+        BookingTypeRevenueRow: {
+            bookingPath: string;
+            customers: number | null;
+            bookings: number | null;
+            /** @description Net VND. */
+            revenueVnd: number | null;
+            suppressed: boolean;
+        };
+        /**
+         * @example {
+         *       "range": {
+         *         "from": "2026-11-01",
+         *         "to": "2026-11-30",
+         *         "timezone": "Asia/Ho_Chi_Minh"
+         *       },
+         *       "minimumGroupSize": 5,
+         *       "customers": {
+         *         "active": {
+         *           "value": 120,
+         *           "suppressed": false
+         *         },
+         *         "new": {
+         *           "value": 90,
+         *           "suppressed": false
+         *         },
+         *         "returning": {
+         *           "value": 30,
+         *           "suppressed": false
+         *         }
+         *       },
+         *       "returningRate": 0.25,
+         *       "frequency": {
+         *         "oneTime": {
+         *           "value": 110,
+         *           "suppressed": false
+         *         },
+         *         "repeat": {
+         *           "value": 10,
+         *           "suppressed": false
+         *         },
+         *         "histogram": [
+         *           {
+         *             "bookings": "1",
+         *             "customers": {
+         *               "value": 110,
+         *               "suppressed": false
+         *             }
+         *           },
+         *           {
+         *             "bookings": "2",
+         *             "customers": {
+         *               "value": 7,
+         *               "suppressed": false
+         *             }
+         *           },
+         *           {
+         *             "bookings": "3",
+         *             "customers": {
+         *               "value": null,
+         *               "suppressed": true
+         *             }
+         *           },
+         *           {
+         *             "bookings": "4",
+         *             "customers": {
+         *               "value": 0,
+         *               "suppressed": false
+         *             }
+         *           },
+         *           {
+         *             "bookings": "5+",
+         *             "customers": {
+         *               "value": null,
+         *               "suppressed": true
+         *             }
+         *           }
+         *         ]
+         *       },
+         *       "revenueByShow": [
+         *         {
+         *           "showId": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *           "code": "SGN",
+         *           "title": "Saigon Nights",
+         *           "customers": 80,
+         *           "bookings": 85,
+         *           "revenueVnd": 151470000,
+         *           "suppressed": false
+         *         }
+         *       ],
+         *       "revenueByBookingType": [
+         *         {
+         *           "bookingPath": "DINNER_SHOW",
+         *           "customers": 100,
+         *           "bookings": 104,
+         *           "revenueVnd": 185328000,
+         *           "suppressed": false
+         *         },
+         *         {
+         *           "bookingPath": "SHOW_ONLY",
+         *           "customers": null,
+         *           "bookings": null,
+         *           "revenueVnd": null,
+         *           "suppressed": true
+         *         }
+         *       ]
+         *     }
+         */
+        CustomerIntelligence: {
+            range: components["schemas"]["DateRange"];
+            /** @description Figures describing fewer people than this are suppressed (5). */
+            minimumGroupSize: number;
+            customers: {
+                active: components["schemas"]["Count"];
+                new: components["schemas"]["Count"];
+                returning: components["schemas"]["Count"];
+            };
+            /** @description returning ÷ active; null when either is suppressed or there is no one. */
+            returningRate: number | null;
+            frequency: {
+                oneTime: components["schemas"]["Count"];
+                repeat: components["schemas"]["Count"];
+                histogram: components["schemas"]["FrequencyBucket"][];
+            };
+            revenueByShow: components["schemas"]["ShowRevenueRow"][];
+            revenueByBookingType: components["schemas"]["BookingTypeRevenueRow"][];
+        };
+        /**
+         * @description The browser-origin conversion events accepted.
+         * @enum {string}
+         */
+        MetaEventName: "ViewContent" | "Lead" | "InitiateCheckout" | "Contact" | "Schedule";
+        /**
+         * @example {
+         *       "eventName": "InitiateCheckout",
+         *       "eventId": "3f6c2a8e-1b4d-4f7a-9c2e-5d8b7a6c4e21",
+         *       "eventSourceUrl": "https://venue.example/shows/saigon-nights",
+         *       "fbp": "fb.1.1732345678901.1234567890",
+         *       "userData": {
+         *         "email": "lan.nguyen@example.com",
+         *         "phone": "090 123 4567"
+         *       },
+         *       "customData": {
+         *         "value": 3564000,
+         *         "currency": "VND",
+         *         "contentIds": [
+         *           "saigon-nights-2026-12-05-1930"
+         *         ]
+         *       }
+         *     }
+         */
+        MetaOutboundEvent: {
+            eventName: components["schemas"]["MetaEventName"];
+            /** @description The browser pixel's `eventID` for the same event (Meta deduplicates on name + id). */
+            eventId: string;
+            /**
+             * Format: uri
+             * @description The page the event happened on.
+             */
+            eventSourceUrl: string;
+            /** @description Unix seconds; default now. Must be within the last 7 days (422 `event_time_out_of_range`). */
+            eventTime?: number;
+            /** @description The `_fbp` cookie. */
+            fbp?: string;
+            /** @description The `_fbc` cookie (or built from `fbclid`). */
+            fbc?: string;
+            /** @description Optional contact fields, hashed by the server before they leave it. */
+            userData?: {
+                email?: string;
+                phone?: string;
+                firstName?: string;
+                lastName?: string;
+                externalId?: string;
+            };
+            customData?: {
+                /** @description Whole VND. */
+                value?: number;
+                /** @enum {string} */
+                currency?: "VND";
+                contentName?: string;
+                contentIds?: string[];
+            };
+        };
+        /**
+         * @example {
+         *       "eventId": "3f6c2a8e-1b4d-4f7a-9c2e-5d8b7a6c4e21",
+         *       "queued": true
+         *     }
+         */
+        MetaOutboundEventAccepted: {
+            eventId: string;
+            /** @description false when the Meta integration is not configured (nothing is sent). */
+            queued: boolean;
+        };
+        /** @enum {string} */
+        MetaEventSource: "BROWSER" | "SERVER";
+        /** @enum {string} */
+        MetaEventStatus: "SENT" | "RETRYING" | "FAILED";
+        /**
+         * @description One attempt to send one event to the Meta Conversions API. Holds no user data.
+         * @example {
+         *       "id": "42",
+         *       "eventName": "Purchase",
+         *       "eventId": "VN-7K2M9Q",
+         *       "source": "SERVER",
+         *       "status": "SENT",
+         *       "httpStatus": 200,
+         *       "fbtraceId": "AbCdEfGhIjK",
+         *       "eventsReceived": 1,
+         *       "errorMessage": null,
+         *       "attempt": 1,
+         *       "startedAt": "2026-11-23T10:00:00.000Z",
+         *       "finishedAt": "2026-11-23T10:00:00.250Z",
+         *       "createdAt": "2026-11-23T10:00:00.251Z"
+         *     }
+         */
+        MetaConversionsApiEvent: {
+            id: string;
+            eventName: string;
+            eventId: string;
+            source: components["schemas"]["MetaEventSource"];
+            status: components["schemas"]["MetaEventStatus"];
+            /** @description Meta's HTTP status; null when no answer came (time-out, network). */
+            httpStatus: number | null;
+            fbtraceId: string | null;
+            eventsReceived: number | null;
+            errorMessage: string | null;
+            attempt: number;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            finishedAt: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        MetaConversionsApiEventPage: {
+            items: components["schemas"]["MetaConversionsApiEvent"][];
             total: number;
             limit: number;
             offset: number;
@@ -4760,7 +8261,7 @@ export interface components {
          *       "updatedAt": "2026-11-20T09:15:00.000Z"
          *     }
          */
-        Code: {
+        "Code-3": {
             /** Format: uuid */
             id: string;
             code: string;
@@ -4777,7 +8278,7 @@ export interface components {
             updatedAt: components["schemas"]["Timestamp"];
         };
         CodePage: {
-            items: components["schemas"]["Code"][];
+            items: components["schemas"]["Code-3"][];
             total: number;
             limit: number;
             offset: number;
@@ -5054,6 +8555,10 @@ export interface components {
         BlobId: string;
         /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
         IfNoneMatch: string;
+        /** @description First local date of the range (VENUE_TIMEZONE), inclusive; default 29 days before `to`. */
+        FromParameter: string;
+        /** @description Last local date of the range, inclusive; default today. */
+        ToParameter: string;
     };
     requestBodies: never;
     headers: {
@@ -7964,6 +11469,41 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    sendCustomerEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerEmailSend"];
+            };
+        };
+        responses: {
+            /** @description The ledger row, queued for sending. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailMessageSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     getCheckoutOptions: {
         parameters: {
             query?: never;
@@ -8324,6 +11864,2014 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    redeemCheckIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckInRedeem"];
+            };
+        };
+        responses: {
+            /** @description The attempt, recorded (or the first attempt with this nonce). */
+            200: {
+                headers: {
+                    /** @description `true` when this answers an earlier attempt with the same nonce. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInOutcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCheckIn: {
+        parameters: {
+            query?: {
+                /** @description The QR's check-in token (with `lookup` only). */
+                token?: components["schemas"]["CheckInToken"];
+                /** @description The event this door serves; a reservation for another one reads `wrong_event`. */
+                showEventId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A reservation's id (UUID), or the literal `lookup` to find the reservation by `?token=`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation at the door. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInLookup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCheckInByToken: {
+        parameters: {
+            query?: {
+                /** @description The event this door serves; a reservation for another one reads `wrong_event`. */
+                showEventId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The QR's check-in token (normalized as `CheckInToken` says). */
+                token: components["schemas"]["CheckInToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation at the door, as the successor answers it. */
+            200: {
+                headers: {
+                    /** @description When this route was deprecated (RFC 9745 structured date, `@<unix seconds>`). */
+                    Deprecation?: string;
+                    /** @description `</api/check-ins/lookup>; rel="successor-version"`. */
+                    Link?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInLookup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listReservations: {
+        parameters: {
+            query?: {
+                eventId?: string;
+                /** @description The event's local date (`YYYY-MM-DD` in `VENUE_TIMEZONE`). */
+                date?: components["schemas"]["LocalDate-2"];
+                status?: components["schemas"]["ReservationStatus"];
+                /** @description A part of the reference, or the customer's name, e-mail or phone (case-insensitive). */
+                q?: string;
+                sort?: components["schemas"]["ReservationListSort"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reservations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReservationPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffReservationCreate"];
+            };
+        };
+        responses: {
+            /** @description The reservation. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffReservationUpdate"];
+            };
+        };
+        responses: {
+            /** @description The reservation as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    confirmReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    cancelReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The guest called to cancel."
+                 *     }
+                 */
+                "application/json": {
+                    reason?: components["schemas"]["ReservationCancelReason"];
+                };
+            };
+        };
+        responses: {
+            /** @description The reservation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    markReservationNoShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reservationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    batchUpdateReservationStatuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchStatusUpdate"];
+            };
+        };
+        responses: {
+            /** @description The report, per reservation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchStatusReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listAssistantShows: {
+        parameters: {
+            query?: {
+                /** @description The text's and the URLs' locale; default the site's default locale. */
+                locale?: components["schemas"]["AssistantLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shows. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body; send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text and URLs are in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantShowList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listAssistantEvents: {
+        parameters: {
+            query?: {
+                /** @description First local date (default today in the venue's time zone). */
+                from?: components["schemas"]["LocalDate"];
+                /** @description Last local date, inclusive (default `from` + 13 days). */
+                to?: components["schemas"]["LocalDate"];
+                /** @description Only this show's performances (its slug). */
+                show?: components["schemas"]["PublicSlug"];
+                /** @description Page size. */
+                limit?: number;
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+                /** @description The text's and the URLs' locale; default the site's default locale. */
+                locale?: components["schemas"]["AssistantLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body; send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text and URLs are in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantEventList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAssistantAvailability: {
+        parameters: {
+            query: {
+                /** @description The local date (in `VENUE_TIMEZONE`). */
+                date: components["schemas"]["LocalDate"];
+                /** @description The party size (default 1). */
+                guests?: number;
+                /** @description Only this show's performances (its slug). */
+                show?: components["schemas"]["PublicSlug"];
+                /** @description The text's and the URLs' locale; default the site's default locale. */
+                locale?: components["schemas"]["AssistantLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The date's performances and whether they take the party. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body; send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text and URLs are in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAvailabilityAnswer"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAssistantBookingOptions: {
+        parameters: {
+            query: {
+                /** @description The performance's slug. */
+                event: components["schemas"]["PublicSlug"];
+                /** @description A party size to price (`forParty`). */
+                guests?: number;
+                /** @description The text's and the URLs' locale; default the site's default locale. */
+                locale?: components["schemas"]["AssistantLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking options. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body; send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text and URLs are in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantBookingOptions"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAssistantRoutes: {
+        parameters: {
+            query?: {
+                /** @description The URLs' and titles' locale; default the site's default locale. */
+                locale?: components["schemas"]["AssistantLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The routes. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body; send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text and URLs are in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantRoutes"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listAssistantKnowledge: {
+        parameters: {
+            query?: {
+                /** @description The documents' locale; default the site's default locale. */
+                locale?: components["schemas"]["AssistantLocale"];
+                /** @description Words to look for. */
+                q?: string;
+                tag?: components["schemas"]["KnowledgeTag"];
+                /** @description At most this many documents. */
+                limit?: number;
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documents. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body; send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text and URLs are in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantKnowledgeList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listKnowledgeDocuments: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["KnowledgeStatus"];
+                locale?: components["schemas"]["KnowledgeLocale"];
+                tag?: components["schemas"]["KnowledgeTag"];
+                /** @description Part of the topic, title or body (case-insensitive). */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocumentPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KnowledgeCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KnowledgeUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    publishKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    archiveKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archived document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listKnowledgeRevisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revisions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeRevisionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPromoCodes: {
+        parameters: {
+            query?: {
+                /** @description Only codes in this state. */
+                status?: components["schemas"]["PromoCodeStatus"];
+                /** @description Case-insensitive search in the code and the description. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of promo codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCodePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createPromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoCodeCreate"];
+            };
+        };
+        responses: {
+            /** @description The new promo code. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoCodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The promo code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deletePromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoCodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deactivated (or already inactive). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updatePromoCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoCodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoCodeUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated promo code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listVouchers: {
+        parameters: {
+            query?: {
+                /** @description Only vouchers in this (effective) state. */
+                status?: components["schemas"]["VoucherStatus"];
+                /** @description Case-insensitive search in the code, the recipient's name and e-mail. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of vouchers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoucherCreate"];
+            };
+        };
+        responses: {
+            /** @description The new voucher. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Voucher"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voucherId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voucher and its redemptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voucherId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Expired (or already expired). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                voucherId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoucherUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated voucher. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Voucher"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    checkVoucherBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoucherBalanceQuery"];
+            };
+        };
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherBalance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listInquiries: {
+        parameters: {
+            query?: {
+                /** @description Only inquiries in this state (default — every state but ARCHIVED). */
+                status?: components["schemas"]["InquiryStatus"];
+                /** @description Only inquiries of this type. */
+                type?: components["schemas"]["InquiryType"];
+                /** @description Only inquiries assigned to this account. */
+                assigneeId?: string;
+                /** @description Case-insensitive search in name, e-mail, phone and message. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inquiries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InquiryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createInquiry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Passed to siteverify as its idempotency key (a retry of the same check is not a second use of the token). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InquiryCreate"];
+            };
+        };
+        responses: {
+            /** @description Received. */
+            201: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmittedInquiry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The bot check (siteverify) is unavailable (`botcheck_unavailable`); nothing was stored. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inquiry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InquiryDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    archiveInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archived (or already archived). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InquiryUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated inquiry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inquiry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    followUpInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inquiryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FollowUpCreate"];
+            };
+        };
+        responses: {
+            /** @description The follow-up. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowUp"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    joinWaitlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistJoin"];
+            };
+        };
+        responses: {
+            /** @description On the list. */
+            201: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedWaitlist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listWaitlistEntries: {
+        parameters: {
+            query?: {
+                /** @description Only entries of this show event. */
+                eventId?: string;
+                /** @description Only entries in this state. */
+                status?: components["schemas"]["WaitlistStatus"];
+                /** @description Case-insensitive search in name and e-mail. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    archiveWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archived (or already expired). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    notifyWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notified entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createGuestProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token. */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuestProfileCreate"];
+            };
+        };
+        responses: {
+            /** @description The profile, with its token (shown once). */
+            201: {
+                headers: {
+                    /** @description `no-store`: the answer carries a secret. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedGuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getOwnProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token (from its creation). */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnGuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateOwnProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token (from its creation). */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuestProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated profile. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnGuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createReaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token. */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionCreate"];
+            };
+        };
+        responses: {
+            /** @description The reaction. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listProfiles: {
+        parameters: {
+            query: {
+                /** @description The show event. */
+                eventId: string;
+                /** @description Also list soft-deleted profiles. */
+                includeDeleted?: boolean;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of profiles. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestProfilePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or already deleted). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuestProfileAssign"];
+            };
+        };
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listReactions: {
+        parameters: {
+            query: {
+                /** @description The show event. */
+                eventId: string;
+                /** @description Only reactions after this instant (polling a live wall). */
+                since?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of reactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReactionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    recordVisit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VisitInput"];
+            };
+        };
+        responses: {
+            /** @description Counted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitRecorded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getVisitStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counters. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitStats"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAnalyticsSummary: {
+        parameters: {
+            query?: {
+                /** @description First local date of the range (VENUE_TIMEZONE), inclusive; default 29 days before `to`. */
+                from?: components["parameters"]["FromParameter"];
+                /** @description Last local date of the range, inclusive; default today. */
+                to?: components["parameters"]["ToParameter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAnalyticsTopShows: {
+        parameters: {
+            query?: {
+                /** @description First local date of the range (VENUE_TIMEZONE), inclusive; default 29 days before `to`. */
+                from?: components["parameters"]["FromParameter"];
+                /** @description Last local date of the range, inclusive; default today. */
+                to?: components["parameters"]["ToParameter"];
+                /** @description What the shows are ranked by. */
+                sort?: "revenue" | "guests" | "bookings";
+                /** @description How many shows. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ranking. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopShows"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCustomerIntelligence: {
+        parameters: {
+            query?: {
+                /** @description First local date of the range (VENUE_TIMEZONE), inclusive; default 29 days before `to`. */
+                from?: components["parameters"]["FromParameter"];
+                /** @description Last local date of the range, inclusive; default today. */
+                to?: components["parameters"]["ToParameter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The aggregates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerIntelligence"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    sendMetaOutboundEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MetaOutboundEvent"];
+            };
+        };
+        responses: {
+            /** @description Queued for Meta (or not, when the integration is off). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaOutboundEventAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listMetaConversionsApiEvents: {
+        parameters: {
+            query?: {
+                /** @description Only this event name. */
+                eventName?: string;
+                /** @description Only this `event_id`. */
+                eventId?: string;
+                /** @description Only this source. */
+                source?: components["schemas"]["MetaEventSource"];
+                /** @description Only this outcome. */
+                status?: components["schemas"]["MetaEventStatus"];
+                /** @description Attempts audited at or after this instant. */
+                createdFrom?: string;
+                /** @description Attempts audited before this instant. */
+                createdTo?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit rows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaConversionsApiEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -8795,7 +14343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Code"];
+                    "application/json": components["schemas"]["Code-3"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8826,7 +14374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Code"];
+                    "application/json": components["schemas"]["Code-3"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8884,7 +14432,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Code"];
+                    "application/json": components["schemas"]["Code-3"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -96,10 +96,47 @@ export interface Config {
   vnpayTimeoutMs: number;
   /** This server's public base URL (no trailing slash): VNPay return and IPN URLs are built on it. */
   publicApiUrl: string;
-  /** The public (guest) website's base URL (no trailing slash): the assistant's links are `<publicSiteUrl>/<locale>/…`. */
-  publicSiteUrl: string;
   /** The venue's bank account guests transfer to (BANK_TRANSFER_ACCOUNT_NAME/NUMBER, BANK_TRANSFER_BANK); all three set → bank transfer is offered at checkout. */
   bankTransfer: { accountName: string; accountNumber: string; bankName: string } | undefined;
+  /** The public (guest) website's base URL (no trailing slash): the assistant's links are `<publicSiteUrl>/<locale>/…`. */
+  publicSiteUrl: string;
+  /** Cloudflare Turnstile secret (BOTCHECK_SECRET_KEY); set → `POST /api/inquiries` requires a verified token. */
+  botcheckSecretKey: string | undefined;
+  /** Turnstile siteverify endpoint. */
+  botcheckVerifyUrl: string;
+  /** Time-out of one siteverify request; past it the inquiry is refused with 503 (nothing stored). */
+  botcheckTimeoutMs: number;
+  /** When set, siteverify's `hostname` must equal it. */
+  botcheckHostname: string | undefined;
+  /** When set, siteverify's `action` must equal it. */
+  botcheckAction: string | undefined;
+  /** Where the venue is told of new inquiries (VENUE_NOTIFICATIONS_EMAIL); unset → no notification. */
+  venueNotificationsEmail: string | undefined;
+  /** How long a waiting-list offer holds its seats (WAITLIST_OFFER_HOURS). */
+  waitlistOfferHours: number;
+  /** The guest site's page for a waiting-list offer; the e-mailed link is `<url>?event=<slug>&token=<token>`. */
+  waitlistOfferUrl: string;
+  /** Slack/Discord-compatible webhook told of each visit (best effort, from memory); unset → no notification. */
+  visitNotificationWebhookUrl: string | undefined;
+  /** Time-out of one visit notification. */
+  visitNotificationTimeoutMs: number;
+  /** Visit notifications waiting or in flight at most; more are dropped (never queued durably). */
+  visitNotificationMaxPending: number;
+  /** `POST /api/system/visit-notification` per client address per minute. */
+  visitRateLimitPerMinute: number;
+  /** Meta Conversions API: pixel (dataset) id; with META_CAPI_ACCESS_TOKEN unset → conversions are off. */
+  metaPixelId: string | undefined;
+  metaCapiAccessToken: string | undefined;
+  /** Sent as `test_event_code` when set (Events Manager's test events). */
+  metaTestEventCode: string | undefined;
+  /** Graph API base URL (no trailing slash). */
+  metaGraphApiUrl: string;
+  /** Graph API version path segment, `v21.0`. */
+  metaGraphApiVersion: string;
+  /** Time-out of one request to the Graph API. */
+  metaCapiTimeoutMs: number;
+  /** `POST /api/analytics/meta/outbound-event` per client address per minute. */
+  metaEventRateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -208,8 +245,38 @@ export function loadConfig(env: Env = process.env): Config {
     venueTimezone: timezone(env),
     ...vnpay(env),
     publicApiUrl: httpUrl(env, 'PUBLIC_API_URL', 'http://localhost:3000'),
-    publicSiteUrl: httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173'),
     bankTransfer: bankTransfer(env),
+    publicSiteUrl: httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173'),
+    botcheckSecretKey: str(env, 'BOTCHECK_SECRET_KEY'),
+    botcheckVerifyUrl: httpUrl(env, 'BOTCHECK_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+    botcheckTimeoutMs: int(env, 'BOTCHECK_TIMEOUT_MS', 5_000, 100, 60_000),
+    botcheckHostname: str(env, 'BOTCHECK_HOSTNAME'),
+    botcheckAction: str(env, 'BOTCHECK_ACTION'),
+    venueNotificationsEmail: str(env, 'VENUE_NOTIFICATIONS_EMAIL'),
+    waitlistOfferHours: int(env, 'WAITLIST_OFFER_HOURS', 24, 1, 336),
+    waitlistOfferUrl: httpUrl(env, 'WAITLIST_OFFER_URL', 'http://localhost:3000/waitlist-offer'),
+    ...visitsAndMeta(env),
+  };
+}
+
+function visitsAndMeta(env: Env) {
+  const webhook = str(env, 'VISIT_NOTIFICATION_WEBHOOK_URL');
+  const metaPixelId = str(env, 'META_PIXEL_ID');
+  if (metaPixelId !== undefined && !/^\d{1,32}$/.test(metaPixelId)) throw new ConfigError(`META_PIXEL_ID must be the pixel's digits, got "${metaPixelId}"`);
+  const metaGraphApiVersion = str(env, 'META_GRAPH_API_VERSION') ?? 'v21.0';
+  if (!/^v\d{1,3}\.\d{1,3}$/.test(metaGraphApiVersion)) throw new ConfigError(`META_GRAPH_API_VERSION must look like v21.0, got "${metaGraphApiVersion}"`);
+  return {
+    visitNotificationWebhookUrl: webhook === undefined ? undefined : httpUrl(env, 'VISIT_NOTIFICATION_WEBHOOK_URL', webhook),
+    visitNotificationTimeoutMs: int(env, 'VISIT_NOTIFICATION_TIMEOUT_MS', 5_000, 100, 60_000),
+    visitNotificationMaxPending: int(env, 'VISIT_NOTIFICATION_MAX_PENDING', 20, 1, 10_000),
+    visitRateLimitPerMinute: int(env, 'VISIT_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    metaPixelId,
+    metaCapiAccessToken: str(env, 'META_CAPI_ACCESS_TOKEN'),
+    metaTestEventCode: str(env, 'META_TEST_EVENT_CODE'),
+    metaGraphApiUrl: httpUrl(env, 'META_GRAPH_API_URL', 'https://graph.facebook.com'),
+    metaGraphApiVersion,
+    metaCapiTimeoutMs: int(env, 'META_CAPI_TIMEOUT_MS', 10_000, 100, 120_000),
+    metaEventRateLimitPerMinute: int(env, 'META_EVENT_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
   };
 }
 

@@ -7,17 +7,20 @@ import type { ShowEventStatus } from '../modules/showEvents/models.ts';
  * Seats taken are an SQL expression over one event row, so a read of many events carries them in its own single
  * query (a correlated sub-select per row, never a query per event): the guests of the event's reservations that
  * are CONFIRMED or CHECKED_IN, plus its HELD ones whose hold has not expired at `now` (an expired hold frees its
- * seats at once, whether or not the expiry job has marked it EXPIRED yet).
+ * seats at once, whether or not the expiry job has marked it EXPIRED yet), plus the waiting list's open offers.
  *
  * Booking (server/modules/booking) counts the same expression inside its transaction with the event row locked
  * (`select … for update`), so the public figures here are only ever a snapshot for browsing.
  */
 export function seatsTakenSql(knex: Knex, eventIdColumn: string, now: Date): Knex.Raw {
+  // The waiting list's open offers (server/modules/waitlist: NOTIFIED, offer not expired) hold their seats too.
   return knex.raw(
-    `(select coalesce(sum(r.guest_count), 0)::integer from reservations r
+    `((select coalesce(sum(r.guest_count), 0)::integer from reservations r
        where r.show_event_id = ??
-         and (r.status in ('CONFIRMED', 'CHECKED_IN') or (r.status = 'HELD' and r.hold_expires_at > ?)))`,
-    [eventIdColumn, now],
+         and (r.status in ('CONFIRMED', 'CHECKED_IN') or (r.status = 'HELD' and r.hold_expires_at > ?)))
+      + (select coalesce(sum(w.guest_count), 0)::integer from waitlist_entries w
+       where w.show_event_id = ?? and w.status = 'NOTIFIED' and w.offer_expires_at > ?))`,
+    [eventIdColumn, now, eventIdColumn, now],
   );
 }
 

@@ -1,9 +1,12 @@
 import type { HandlerMap, OperationHandlers } from '../http/handler.ts';
 import { BASE_POLICY, type PolicyEntry } from '../http/policy.ts';
 import * as accounts from './accounts/handlers.ts';
+import * as analytics from './analytics/handlers.ts';
+import * as analyticsPolicy from './analytics/policy.ts';
 import * as apiKeys from './apiKeys/handlers.ts';
 import * as commercialSetup from './commercialSetup/handlers.ts';
 import * as customers from './customers/handlers.ts';
+import * as checkIns from './checkIns/handlers.ts';
 import * as auth from './auth/handlers.ts';
 import * as booking from './booking/handlers.ts';
 import * as bookingPolicy from './booking/policy.ts';
@@ -11,6 +14,7 @@ import * as catalog from './catalog/handlers.ts';
 import * as catalogPolicy from './catalog/policy.ts';
 import * as email from './email/handlers.ts';
 import * as fulfillment from './fulfillment/handlers.ts';
+import * as integrations from './integrations/handlers.ts';
 import * as authPolicy from './auth/policy.ts';
 import * as jobs from './jobs/handlers.ts';
 import * as maintenance from './maintenance/handlers.ts';
@@ -24,6 +28,19 @@ import * as storagePolicy from './storage/policy.ts';
 import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
 import * as tables from './tables/handlers.ts';
+import * as reservations from './reservations/handlers.ts';
+import * as assistantCatalog from './assistantCatalog/handlers.ts';
+import * as assistantCatalogPolicy from './assistantCatalog/policy.ts';
+import * as knowledge from './knowledge/handlers.ts';
+import * as promoCodes from './promoCodes/handlers.ts';
+import * as vouchers from './vouchers/handlers.ts';
+import * as vouchersPolicy from './vouchers/policy.ts';
+import * as inquiries from './inquiries/handlers.ts';
+import * as inquiriesPolicy from './inquiries/policy.ts';
+import * as waitlist from './waitlist/handlers.ts';
+import * as waitlistPolicy from './waitlist/policy.ts';
+import * as profiles from './profiles/handlers.ts';
+import * as profilesPolicy from './profiles/policy.ts';
 import * as referralLinks from './referralLinks/handlers.ts';
 import * as referralLinksPolicy from './referralLinks/policy.ts';
 import * as referralPartners from './referralPartners/handlers.ts';
@@ -61,6 +78,17 @@ export const MODULES: Record<string, Module> = {
   booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
   customers: { handlers: customers.handlers },
   payments: { handlers: payments.handlers, policy: paymentsPolicy.policy },
+  checkIns: { handlers: checkIns.handlers },
+  reservations: { handlers: reservations.handlers },
+  assistantCatalog: { handlers: assistantCatalog.handlers, policy: assistantCatalogPolicy.policy },
+  knowledge: { handlers: knowledge.handlers },
+  promoCodes: { handlers: promoCodes.handlers },
+  vouchers: { handlers: vouchers.handlers, policy: vouchersPolicy.policy },
+  inquiries: { handlers: inquiries.handlers, policy: inquiriesPolicy.policy },
+  waitlist: { handlers: waitlist.handlers, policy: waitlistPolicy.policy },
+  profiles: { handlers: profiles.handlers, policy: profilesPolicy.policy },
+  analytics: { handlers: analytics.handlers, policy: analyticsPolicy.policy },
+  integrations: { handlers: integrations.handlers },
   referralLinks: { handlers: referralLinks.handlers, policy: referralLinksPolicy.policy },
   referralPartners: { handlers: referralPartners.handlers, policy: referralPartnersPolicy.policy },
   referralCodes: { handlers: referralCodes.handlers },
@@ -87,6 +115,17 @@ const typed: OperationHandlers = {
   ...booking.handlers,
   ...customers.handlers,
   ...payments.handlers,
+  ...checkIns.handlers,
+  ...reservations.handlers,
+  ...assistantCatalog.handlers,
+  ...knowledge.handlers,
+  ...promoCodes.handlers,
+  ...vouchers.handlers,
+  ...inquiries.handlers,
+  ...waitlist.handlers,
+  ...profiles.handlers,
+  ...analytics.handlers,
+  ...integrations.handlers,
   ...referralLinks.handlers,
   ...referralPartners.handlers,
   ...referralCodes.handlers,

@@ -11,6 +11,20 @@
  *   P6  our app: GET /api/public/show-events over a demo-like venue (72 events, offers with items; the
  *       full chain: policy, validation, two statements, availability, pricing, presentation, ETag)
  *                                          vs the same two statements straight through the driver  target ≥ 0.50
+ *   R1  the guest's hold under contention, on PostgreSQL only (DATABASE_URL): per round, 200 concurrent
+ *       POST /api/public/reservations for the last 10 seats of an event; 0 oversold, p99 latency printed
+ *   R2  hold creation through the full chain (POST /api/public/reservations: policy, rate limit, validation,
+ *       the hold transaction, its expiry job, presentation)
+ *                                          vs the hold transaction's statements straight through the driver  target ≥ 0.50
+ *
+ * BENCH_ONLY=analytics runs the analytics rows instead (issue 11; PostgreSQL only, DATABASE_URL; BENCH_KEEP=1 keeps
+ * the seeded data, BENCH_ANALYTICS_REUSE=1 times kept data instead of seeding again):
+ *
+ *   A1–A3  GET /api/analytics/summary, top-shows, customer-intelligence as their service functions run them,
+ *          over 100,000 customers and 500,000 reservations bulk-seeded through SQL (test/bench/analyticsSeed.ts),
+ *          for 30-day, 365-day and 731-day ranges: the median of 3 timed runs each   target < 1 s each
+ *   P7     our app: POST /api/system/visit-notification (the full chain: policy, rate limit, validation, the two
+ *          upserts in one transaction)     vs the same transaction straight through `pg`     target ≥ 0.50, 0 lost
  *
  * Each server runs in its own child process (test/bench/server.ts) with NODE_ENV=production, LOG_LEVEL=info
  * and its stdout on /dev/null: our app's access lines and the peers' pino-http lines go to the same sink. Our
@@ -20,7 +34,8 @@
  *
  * Knobs: BENCH_ROUNDS (10), BENCH_DURATION seconds per measurement (1.5), BENCH_WARMUP seconds per target (3),
  * BENCH_CONNECTIONS (10), BENCH_STRICT=1 to exit 1 when a ratio misses its target, BENCH_CPU_PROF=<dir> to write a
- * V8 CPU profile of the app server there (open it in Chrome DevTools or speedscope).
+ * V8 CPU profile of the app server there (open it in Chrome DevTools or speedscope), BENCH_ONLY=<ids> to run only
+ * some rows (`P` for P1–P6, which share their servers; `R1`, `R2`; comma-separated, e.g. `BENCH_ONLY=R1,R2`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +44,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { CATALOG_PATH } from './catalogSeed.ts';
+import { CONTENTION_LEFT, HOLD_PATH, holdBody, type HoldBench } from './holdSeed.ts';
 import type { ChildMessage, ParentMessage, TargetKind } from './server.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -46,6 +62,11 @@ const DURATION = num('BENCH_DURATION', 1.5);
 const WARMUP = num('BENCH_WARMUP', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 10);
 const STRICT = process.env.BENCH_STRICT === '1';
+/** R1: concurrent holds per round. */
+const CONTENTION_REQUESTS = 200;
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
+/** Whether row `id` runs (`P` stands for P1–P6). */
+const wanted = (id: string) => ONLY.length === 0 || ONLY.includes(id) || (id === 'P' && ONLY.some((only) => /^P\d$/.test(only)));
 
 interface Child {
   kind: TargetKind;
@@ -54,6 +75,7 @@ interface Child {
   apiKey?: string;
   database?: string;
   catalogEvents?: number;
+  holds?: HoldBench;
   cpu(): Promise<{ micros: number; apiKeyRequests?: number }>;
   stop(): Promise<void>;
 }
@@ -96,6 +118,7 @@ function startChild(kind: TargetKind, env: NodeJS.ProcessEnv): Promise<Child> {
           apiKey: message.apiKey,
           database: message.database,
           catalogEvents: message.catalogEvents,
+          holds: message.holds,
           cpu: () =>
             new Promise((res) => {
               const id = nextId++;
@@ -126,6 +149,11 @@ interface Target {
   headers: Record<string, string>;
   /** What it is driven with (default the liveness path). */
   path?: string;
+  /** A request built anew for each send (method, body, headers), instead of a GET of `path`. */
+  request?: autocannon.Request;
+  /** Default GET without a body. */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 interface Sample {
@@ -138,6 +166,8 @@ interface Sample {
   /** Share of one core used by the server and by the load generator (this process). */
   serverCpu: number;
   clientCpu: number;
+  /** 2xx answers counted. */
+  ok: number;
 }
 
 async function measure(target: Target, seconds: number): Promise<Sample> {
@@ -149,7 +179,10 @@ async function measure(target: Target, seconds: number): Promise<Sample> {
     connections: CONNECTIONS,
     pipelining: 1,
     duration: seconds,
-    headers: target.headers,
+    headers: target.body ? { 'content-type': 'application/json', ...target.headers } : target.headers,
+    ...(target.request ? { requests: [target.request] } : {}),
+    ...(target.method ? { method: target.method } : {}),
+    ...(target.body ? { body: target.body } : {}),
   });
   const elapsedMicros = Number(process.hrtime.bigint() - started) / 1000;
   const client = process.cpuUsage(clientBefore);
@@ -166,6 +199,7 @@ async function measure(target: Target, seconds: number): Promise<Sample> {
     cpuPerRequest: serverMicros / Math.max(1, result.requests.total),
     serverCpu: serverMicros / elapsedMicros,
     clientCpu: (client.user + client.system) / elapsedMicros,
+    ok: result['2xx'],
   };
 }
 
@@ -209,21 +243,8 @@ async function cleanup(): Promise<void> {
   for (const dir of [dataDir, ...extraDirs]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 }
 
-async function main(): Promise<void> {
-  const started = Date.now();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: '0',
-  };
-  delete env.VALIDATE_RESPONSES; // production default: off
-
-  console.log(`bench: ${os.cpus().length} cores, node ${process.version}; ${ROUNDS} rounds × ${DURATION} s per target, ` +
-    `${WARMUP} s warm-up, ${CONNECTIONS} connections`);
+/** P1–P6: the liveness targets and the catalog read; prints their table and ratios, answers their report. */
+async function liveRows(env: NodeJS.ProcessEnv) {
   // The same app with the access log off (LOG_LEVEL=warn), on its own embedded database (P5): with P1, it shows
   // what the one access-log line per request costs.
   const quietDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-quiet-'));
@@ -335,6 +356,152 @@ async function main(): Promise<void> {
     );
   }
   console.log(`API-key requests counted by the batched usage update: ${keyCountAfter - keyCountBefore}`);
+  return {
+    database: appChild.database,
+    path: LIVE_PATH,
+    catalogPath: CATALOG_PATH,
+    catalogEvents,
+    targets: summary,
+    ratios,
+  };
+}
+
+let holdCounter = 0;
+/** A client address of its own per hold (the app runs with TRUST_PROXY), so the per-address limit stays out of the way. */
+const nextHold = () => {
+  const n = ++holdCounter;
+  return { n, address: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
+};
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+/**
+ * R1: per round, 200 concurrent holds of one seat each for the last CONTENTION_LEFT seats of a fresh event; every
+ * answer must be 201 or 409 `sold_out`/`not_enough_seats`, exactly the free seats held, and the database (read
+ * straight through `pg`) must show no event above its capacity.
+ */
+async function contentionRow(app: Child) {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+  const url = `http://127.0.0.1:${app.port}${HOLD_PATH}`;
+  const latencies: number[] = [];
+  const rounds: Array<{ held: number; refused: number; oversold: number; p99Ms: number }> = [];
+  try {
+    for (const event of app.holds!.contention) {
+      const answers = await Promise.all(
+        Array.from({ length: CONTENTION_REQUESTS }, async () => {
+          const { n, address } = nextHold();
+          const sent = performance.now();
+          const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: JSON.stringify(holdBody(event.slug, n)) });
+          const body = (await response.json()) as { code?: string };
+          return { status: response.status, code: body.code, ms: performance.now() - sent };
+        }),
+      );
+      const odd = answers.filter((a) => a.status !== 201 && !(a.status === 409 && (a.code === 'sold_out' || a.code === 'not_enough_seats')));
+      if (odd.length) throw new Error(`R1: unexpected answers ${odd.map((a) => `${a.status} ${a.code}`).join(', ')}`);
+      const { rows } = await pool.query(
+        `select coalesce(sum(guest_count), 0)::integer as taken from reservations
+          where show_event_id = $1 and (status in ('CONFIRMED', 'CHECKED_IN') or (status = 'HELD' and hold_expires_at > now()))`,
+        [event.id],
+      );
+      const held = answers.filter((a) => a.status === 201).length;
+      latencies.push(...answers.map((a) => a.ms));
+      rounds.push({ held, refused: answers.length - held, oversold: Math.max(0, rows[0].taken - event.capacity), p99Ms: percentile(answers.map((a) => a.ms), 99) });
+    }
+  } finally {
+    await pool.end();
+  }
+  const oversold = rounds.reduce((sum, r) => sum + r.oversold, 0);
+  const exact = rounds.every((r) => r.held === CONTENTION_LEFT);
+  const result = { requestsPerRound: CONTENTION_REQUESTS, seatsLeft: CONTENTION_LEFT, rounds, oversold, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), maxMs: Math.max(...latencies), pass: oversold === 0 && exact };
+  console.log(
+    `R1  hold contention (PostgreSQL): ${rounds.length} rounds × ${CONTENTION_REQUESTS} concurrent holds for the last ${CONTENTION_LEFT} seats: ` +
+      `held ${rounds.map((r) => r.held).join('/')}, oversold ${oversold}, p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms, ` +
+      `max ${result.maxMs.toFixed(0)} ms  ${result.pass ? 'PASS' : 'MISS'}`,
+  );
+  return result;
+}
+
+/** R2: hold creation, the app's full chain vs the hold transaction through the driver, in rotating rounds. */
+async function throughputRow(app: Child, direct: Child) {
+  const slug = app.holds!.throughput;
+  const holdRequest = (): autocannon.Request => ({
+    method: 'POST',
+    path: HOLD_PATH,
+    setupRequest: (request) => {
+      const { n, address } = nextHold();
+      return { ...request, method: 'POST', headers: { ...request.headers, 'content-type': 'application/json', 'x-forwarded-for': address }, body: JSON.stringify(holdBody(slug, n)) };
+    },
+  });
+  const ours: Target = { name: 'app hold', child: app, headers: {}, path: HOLD_PATH, request: holdRequest() };
+  const theirs: Target = { name: 'hold sql', child: direct, headers: {}, path: HOLD_PATH, request: holdRequest() };
+  for (const target of [ours, theirs]) await measure(target, WARMUP);
+  const samples: Array<[Sample, Sample]> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? [theirs, ours] : [ours, theirs];
+    const measured = new Map<Target, Sample>();
+    for (const target of order) measured.set(target, await measure(target, DURATION));
+    samples.push([measured.get(ours)!, measured.get(theirs)!]);
+    console.log(`bench: R2 round ${round + 1}/${ROUNDS}: app hold ${Math.round(samples[round][0].rps)}, hold sql ${Math.round(samples[round][1].rps)} holds/s`);
+  }
+  const value = median(samples.map(([a, b]) => a.rps / b.rps));
+  const result = {
+    appRps: median(samples.map(([a]) => a.rps)),
+    sqlRps: median(samples.map(([, b]) => b.rps)),
+    appP99Ms: median(samples.map(([a]) => a.p99)),
+    sqlP99Ms: median(samples.map(([, b]) => b.p99)),
+    value,
+    cpuRatio: median(samples.map(([a, b]) => b.cpuPerRequest / a.cpuPerRequest)),
+    target: 0.5,
+    pass: value >= 0.5,
+  };
+  console.log(
+    `R2  hold: app / direct SQL          ${value.toFixed(2)}  target ≥ 0.50  ${result.pass ? 'PASS' : 'MISS'}   (by server CPU per request: ${result.cpuRatio.toFixed(2)}; ` +
+      `${result.appRps.toFixed(0)} vs ${result.sqlRps.toFixed(0)} holds/s, p99 ${result.appP99Ms.toFixed(0)} vs ${result.sqlP99Ms.toFixed(0)} ms)`,
+  );
+  return result;
+}
+
+/** R1 and R2 over one app child that seeds the booking rows (BENCH_HOLDS=1) and, for R2, the direct hold server. */
+async function holdRows(env: NodeJS.ProcessEnv) {
+  const holdEnv = { ...env, BENCH_HOLDS: '1', TRUST_PROXY: 'true', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-holds-')) };
+  extraDirs.push(holdEnv.DATA_DIR);
+  const app = await startChild('app', holdEnv);
+  console.log(`bench: hold rows on ${app.database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}`);
+  const result: Record<string, unknown> = { database: app.database };
+  if (wanted('R1')) {
+    if (app.database === 'postgres') result.contention = await contentionRow(app);
+    else console.log('R1  hold contention: skipped (it runs on PostgreSQL only: set DATABASE_URL)');
+  }
+  if (wanted('R2')) {
+    const sqlDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-hold-sql-'));
+    extraDirs.push(sqlDir);
+    const direct = await startChild('hold-sql', { ...env, DATA_DIR: sqlDir });
+    result.throughput = await throughputRow(app, direct);
+  }
+  return result;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+  };
+  delete env.VALIDATE_RESPONSES; // production default: off
+
+  console.log(`bench: ${os.cpus().length} cores, node ${process.version}; ${ROUNDS} rounds × ${DURATION} s per target, ` +
+    `${WARMUP} s warm-up, ${CONNECTIONS} connections${ONLY.length ? `; rows ${ONLY.join(', ')}` : ''}`);
+  const live = wanted('P') ? await liveRows(env) : undefined;
+  const holds = wanted('R1') || wanted('R2') ? await holdRows(env) : undefined;
   const load = os.loadavg()[0];
   if (load > os.cpus().length + 0.5) {
     console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cores: other work shares the machine, the figures are noisy`);
@@ -345,27 +512,131 @@ async function main(): Promise<void> {
     node: process.version,
     cores: os.cpus().length,
     loadAverage: os.loadavg().map((v) => Math.round(v * 100) / 100),
-    database: appChild.database,
-    path: LIVE_PATH,
-    catalogPath: CATALOG_PATH,
-    catalogEvents,
     rounds: ROUNDS,
     durationSeconds: DURATION,
     connections: CONNECTIONS,
-    targets: summary,
-    ratios,
+    ...live,
+    holds,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   console.log('');
   console.log(`BENCH_JSON ${JSON.stringify(report)}`);
   await cleanup();
-  if (STRICT && ratios.some((r) => !r.pass)) process.exitCode = 1;
+  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
+  if (STRICT && misses) process.exitCode = 1;
+}
+
+/** Rows A1–A3 and P7 (BENCH_ONLY=analytics): the aggregates over a bulk-seeded PostgreSQL, and the visit counter. */
+async function analyticsMain(): Promise<void> {
+  const started = Date.now();
+  if (!process.env.DATABASE_URL) throw new Error('BENCH_ONLY=analytics runs on PostgreSQL: set DATABASE_URL');
+  const { loadConfig } = await import('../../server/config.ts');
+  const { openConfiguredDatabase } = await import('../../server/db/database.ts');
+  const { migrateLatest } = await import('../../server/db/migrations.ts');
+  const { customerIntelligence, readAggregate, resolveRange, summary, topShows } = await import('../../server/modules/analytics/service.ts');
+  const { countAnalyticsSeed, removeAnalyticsSeed, seedAnalytics, settle } = await import('./analyticsSeed.ts');
+  const config = loadConfig();
+  const db = openConfiguredDatabase(config);
+  const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cores: os.cpus().length };
+  try {
+    await migrateLatest(db.knex);
+    console.log(`bench: ${os.cpus().length} cores, node ${process.version}; analytics rows on PostgreSQL`);
+    const seedStarted = Date.now();
+    // BENCH_ANALYTICS_REUSE=1 times the data an earlier run left (BENCH_KEEP=1) instead of writing it again.
+    const kept = process.env.BENCH_ANALYTICS_REUSE === '1' ? await countAnalyticsSeed(db.knex) : undefined;
+    const seeded = kept?.reservations ? (await settle(db.knex), kept) : await seedAnalytics(db.knex);
+    console.log(`bench: seeded ${seeded.customers} customers, ${seeded.reservations} reservations, ${seeded.payments} payments, ${seeded.leads} leads in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+    report.seeded = seeded;
+    const today = new Date();
+    const ranges = [30, 90, 366].map((days) => {
+      const to = today.toISOString().slice(0, 10);
+      const from = new Date(today.getTime() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+      return { days, range: resolveRange({ from, to }, config.venueTimezone) };
+    });
+    const reads = [
+      { id: 'A1', name: 'summary', run: (r: (typeof ranges)[number]['range']) => readAggregate(db.knex, (trx) => summary(trx, r)) },
+      { id: 'A2', name: 'top-shows', run: (r: (typeof ranges)[number]['range']) => readAggregate(db.knex, (trx) => topShows(trx, r, 'revenue', 10, config.defaultLocale)) },
+      { id: 'A3', name: 'customer-intelligence', run: (r: (typeof ranges)[number]['range']) => readAggregate(db.knex, (trx) => customerIntelligence(trx, r, config.defaultLocale)) },
+    ];
+    const timings: Array<{ id: string; name: string; days: number; ms: number; pass: boolean }> = [];
+    console.log('');
+    console.log(`${'row'.padEnd(5)}${'aggregate'.padEnd(24)}${'range'.padStart(9)}${'median ms'.padStart(11)}   runs (ms)`);
+    for (const read of reads) {
+      for (const { days, range } of ranges) {
+        await read.run(range); // warm-up (plan, cache)
+        const runs: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          const t0 = performance.now();
+          await read.run(range);
+          runs.push(performance.now() - t0);
+        }
+        const ms = median(runs);
+        timings.push({ id: read.id, name: read.name, days, ms, pass: ms < 1000 });
+        console.log(`${read.id.padEnd(5)}${read.name.padEnd(24)}${`${days} d`.padStart(9)}${ms.toFixed(0).padStart(11)}   ${runs.map((r) => r.toFixed(0)).join(' / ')}  ${ms < 1000 ? 'PASS' : 'MISS'} (target < 1000 ms)`);
+      }
+    }
+    report.aggregates = timings;
+    if (process.env.BENCH_KEEP !== '1') await removeAnalyticsSeed(db.knex);
+
+    // P7: the visit counter through the app vs the same transaction through pg.
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', VISIT_RATE_LIMIT_PER_MINUTE: '1000000' };
+    delete env.VALIDATE_RESPONSES;
+    const [appChild, sqlChild] = await Promise.all([startChild('app', env), startChild('visit-sql', env)]);
+    const body = JSON.stringify({ path: '/shows/saigon-nights', referrer: 'https://www.google.com/' });
+    const appVisit: Target = { name: 'app visit', child: appChild, headers: {}, path: '/api/system/visit-notification', method: 'POST', body };
+    const sqlVisit: Target = { name: 'visit sql', child: sqlChild, headers: {}, path: '/api/system/visit-notification', method: 'POST', body };
+    const totals = async () => {
+      const { rows } = (await db.knex.raw(`select bucket_type, coalesce(sum(visit_count), 0)::bigint as n from visit_counters group by bucket_type`)) as { rows: Array<{ bucket_type: string; n: string }> };
+      return { day: Number(rows.find((r) => r.bucket_type === 'DAY')?.n ?? 0), week: Number(rows.find((r) => r.bucket_type === 'WEEK')?.n ?? 0) };
+    };
+    const samples = new Map<Target, Sample[]>([[appVisit, []], [sqlVisit, []]]);
+    let counted = 0;
+    for (const target of [appVisit, sqlVisit]) counted += (await measure(target, WARMUP)).ok;
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 ? [sqlVisit, appVisit] : [appVisit, sqlVisit];
+      for (const target of order) {
+        const sample = await measure(target, DURATION);
+        counted += sample.ok;
+        samples.get(target)!.push(sample);
+      }
+      console.log(`bench: round ${round + 1}/${ROUNDS}: ${[appVisit, sqlVisit].map((t) => `${t.name} ${Math.round(samples.get(t)![round].rps)}`).join(', ')} req/s`);
+    }
+    // autocannon stops counting at the end of a measurement while requests are still in flight (the server
+    // completes them), so the timed rounds cannot be reconciled exactly: "lost" is checked by sending exactly
+    // VISIT_CHECK requests to each target (autocannon's `amount`, every answer awaited) and comparing the counters.
+    const VISIT_CHECK = 2000;
+    const lost: Record<string, { day: number; week: number }> = {};
+    for (const target of [appVisit, sqlVisit]) {
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // the last round's requests in flight land first
+      const before = await totals();
+      const result = await autocannon({ url: `http://127.0.0.1:${target.child.port}${target.path}`, connections: 50, amount: VISIT_CHECK, method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      const after = await totals();
+      if (result['2xx'] !== VISIT_CHECK) throw new Error(`${target.name}: ${result['2xx']} of ${VISIT_CHECK} visits answered 2xx`);
+      lost[target.name] = { day: before.day + VISIT_CHECK - after.day, week: before.week + VISIT_CHECK - after.week };
+    }
+    const lostAny = Object.values(lost).some((l) => l.day !== 0 || l.week !== 0);
+    const ratio = median(samples.get(appVisit)!.map((s, i) => s.rps / samples.get(sqlVisit)![i].rps));
+    const rps = (t: Target) => median(samples.get(t)!.map((s) => s.rps));
+    console.log('');
+    console.log(`P7  visit: app / direct pg ${ratio.toFixed(2)}  target ≥ 0.50  ${ratio >= 0.5 && !lostAny ? 'PASS' : 'MISS'}` +
+      `   (app ${rps(appVisit).toFixed(0)} req/s, pg ${rps(sqlVisit).toFixed(0)} req/s; ${counted} visits in the timed rounds; ` +
+      `${VISIT_CHECK} exact visits each: lost ${Object.entries(lost).map(([name, l]) => `${name} day ${l.day} week ${l.week}`).join(', ')})`);
+    report.visits = { ratio, appRps: rps(appVisit), sqlRps: rps(sqlVisit), counted, lost, pass: ratio >= 0.5 && !lostAny };
+    report.seconds = Math.round((Date.now() - started) / 1000);
+    console.log('');
+    console.log(`BENCH_JSON ${JSON.stringify(report)}`);
+    if (STRICT && (timings.some((t) => !t.pass) || !(report.visits as { pass: boolean }).pass)) process.exitCode = 1;
+  } finally {
+    await cleanup();
+    await db.close();
+  }
 }
 
 process.on('SIGINT', () => void cleanup().finally(() => process.exit(130)));
 process.on('SIGTERM', () => void cleanup().finally(() => process.exit(143)));
 
-main().catch(async (err) => {
+(process.env.BENCH_ONLY === 'analytics' ? analyticsMain() : main()).catch(async (err) => {
   console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
   await cleanup();
   process.exit(1);

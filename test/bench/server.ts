@@ -14,6 +14,12 @@
  * - `catalog-sql`: the public upcoming-events read (P6) as its two SQL statements run straight through the driver
  *   (`pg`, or PGlite's own `query` on the embedded database) by a bare node:http server, the rows sent as JSON:
  *   what the app's chain (routing, validation, presentation, pricing, ETag) is measured against.
+ * - `hold-sql`: the guest's hold (R2) as its transaction of plain SQL statements (test/bench/holdSeed.ts
+ *   `directHold`) through the driver, behind a bare node:http server answering `POST /api/public/reservations`.
+ *   The app child seeds the booking rows with BENCH_HOLDS=1.
+ *
+ * - `visit-sql`: the visit counter's increment (P7) as the app runs it — the day and ISO-week upserts in one
+ *   statement (`VISIT_UPSERT`) — straight through `pg` by a bare node:http server answering 202 with the buckets.
  *
  * The peers are what one would write with those libraries' defaults, as their READMEs show them. All listen on
  * 127.0.0.1 on an ephemeral port and report it over IPC; stdout (the logs) is /dev/null, as the parent spawns us,
@@ -25,14 +31,15 @@ import Router from '@koa/router';
 import type { NextFunction, Request, Response } from 'express';
 import Koa from 'koa';
 import { CATALOG_PATH } from './catalogSeed.ts';
+import type { HoldBench } from './holdSeed.ts';
 
-export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov' | 'catalog-sql';
+export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov' | 'catalog-sql' | 'hold-sql' | 'visit-sql';
 
 const LIVE_PATH = '/api/system/health/live';
 
 /** Child → parent. */
 export type ChildMessage =
-  | { type: 'ready'; port: number; apiKey?: string; database?: string; catalogEvents?: number }
+  | { type: 'ready'; port: number; apiKey?: string; database?: string; catalogEvents?: number; holds?: HoldBench }
   | { type: 'cpu'; id: number; user: number; system: number; apiKeyRequests?: number }
   | { type: 'error'; message: string };
 
@@ -175,6 +182,112 @@ async function catalogSql(): Promise<Peer> {
   return { server, extra: { database: db.kind }, cleanup: close };
 }
 
+/**
+ * The visit increment without the app (P7): the same statement (two `insert … on conflict do update`, one
+ * transaction), through a `pg` pool as large as the app's knex pool, on PostgreSQL (DATABASE_URL) only.
+ */
+async function visitSql(): Promise<Peer> {
+  const { loadConfig } = await import('../../server/config.ts');
+  const { VISIT_UPSERT, visitBuckets } = await import('../../server/modules/system/visits.ts');
+  const config = loadConfig();
+  if (!config.databaseUrl) throw new Error('visit-sql needs DATABASE_URL (PostgreSQL)');
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+  const server = await listen((req, res) => {
+    req.resume();
+    req.on('end', async () => {
+      const buckets = visitBuckets(new Date(), config.venueTimezone);
+      try {
+        await pool.query(VISIT_UPSERT, [buckets.day, buckets.week]);
+        const body = JSON.stringify(buckets);
+        res.writeHead(202, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+      } catch (err) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end((err as Error).message);
+      }
+    });
+  });
+  return { server, extra: { database: 'postgres' }, cleanup: () => pool.end() };
+}
+
+/** Reads a JSON body (small: a hold request). */
+function readJson(req: http.IncomingMessage): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch (err) {
+        reject(err);
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The hold without the app (R2): the transaction of test/bench/holdSeed.ts through `pg` (a pool as large as the
+ * app's) or, on the embedded database, PGlite's own transaction (it seeds its own copy of the booking rows).
+ */
+async function holdSql(): Promise<Peer> {
+  const { loadConfig } = await import('../../server/config.ts');
+  const { openConfiguredDatabase } = await import('../../server/db/database.ts');
+  const { migrateLatest } = await import('../../server/db/migrations.ts');
+  const { directHold, HoldRefused, HOLD_PATH, seedHoldBench } = await import('./holdSeed.ts');
+  type Query = import('./holdSeed.ts').Query;
+  const config = loadConfig();
+  const db = openConfiguredDatabase(config);
+  let transaction: <T>(work: (query: Query) => Promise<T>) => Promise<T>;
+  let close: () => Promise<void>;
+  const extra: Partial<ChildMessage> = { database: db.kind };
+  if (db.kind === 'embedded') {
+    await migrateLatest(db.knex);
+    (extra as { holds?: HoldBench }).holds = await seedHoldBench(db.knex);
+    type Tx = { query(sql: string, params: unknown[]): Promise<{ rows: Array<Record<string, any>> }> };
+    const pglite = (await db.knex.client.acquireConnection()) as { transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> };
+    transaction = (work) => pglite.transaction((tx) => work(async (sql, params) => (await tx.query(sql, params)).rows));
+    close = () => db.close();
+  } else {
+    await db.close();
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    transaction = async (work) => {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await work(async (sql, params) => (await client.query(sql, params)).rows);
+        await client.query('commit');
+        return result;
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    };
+    close = () => pool.end();
+  }
+  const server = await listen((req, res) => {
+    if (req.method !== 'POST' || req.url !== HOLD_PATH) {
+      res.writeHead(404).end();
+      return;
+    }
+    readJson(req)
+      .then((body) => transaction((query) => directHold(query, body)))
+      .then(
+        (hold) => {
+          const text = JSON.stringify(hold);
+          res.writeHead(201, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
+        },
+        (err: Error) => {
+          const status = err instanceof HoldRefused ? err.status : 500;
+          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ code: err instanceof HoldRefused ? err.code : err.message }));
+        },
+      );
+  });
+  return { server, extra, cleanup: close };
+}
+
 async function app() {
   const { createApp } = await import('../../server/app.ts');
   const { loadConfig } = await import('../../server/config.ts');
@@ -183,6 +296,7 @@ async function app() {
   const { createLogger } = await import('../../server/logger.ts');
   const { buildApiKey } = await import('../helpers/factories.ts');
   const { removeBenchVenue, seedBenchVenue } = await import('./catalogSeed.ts');
+  const { removeHoldBench, seedHoldBench } = await import('./holdSeed.ts');
 
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -191,13 +305,19 @@ async function app() {
   // Only the app child that P6 drives seeds the venue (two app children may share one PostgreSQL database).
   const catalog = process.env.BENCH_CATALOG === '1';
   const catalogEvents = catalog ? await seedBenchVenue(db.knex) : undefined;
+  // Only the app child that the booking rows (R1, R2) drive seeds their show.
+  const holdRows = process.env.BENCH_HOLDS === '1';
+  const holds = holdRows ? await seedHoldBench(db.knex) : undefined;
   // A valid key (enabled, no expiry, owner holds SUPERUSER), written directly as the test factories do.
   const { key, apiKey, owner } = await buildApiKey({ name: 'bench key', permissions: { system: ['read'] } });
-  const { koa } = createApp({ config, db, logger });
+  const { koa, context } = createApp({ config, db, logger });
+  // A hold enqueues its expiry job in its transaction: the hold rows need the job engine started (as server/main.ts
+  // does; no workers, so nothing else competes for the CPU).
+  if (holdRows) await context.jobs.start({ workers: false, app: context });
   const server = await listen(koa.callback());
   return {
     server,
-    extra: { apiKey: key, database: db.kind, catalogEvents },
+    extra: { apiKey: key, database: db.kind, catalogEvents, holds },
     apiKeyRequests: async () => {
       const row = await db.knex('api_keys').where('id', apiKey.id).first('request_count');
       return Number(row?.request_count ?? 0);
@@ -208,7 +328,9 @@ async function app() {
         await db.knex('api_keys').where('id', apiKey.id).delete().catch(() => {});
         await db.knex('accounts').where('id', owner.id).delete().catch(() => {});
         if (catalog) await removeBenchVenue(db.knex).catch(() => {});
+        if (holdRows) await removeHoldBench(db.knex).catch(() => {});
       }
+      if (holdRows) await context.jobs.stop().catch(() => {});
       logger.flush();
       await db.close();
     },
@@ -221,6 +343,8 @@ async function main(): Promise<void> {
     'koa-pino': koaPino,
     'express-eov': expressEov,
     'catalog-sql': catalogSql,
+    'hold-sql': holdSql,
+    'visit-sql': visitSql,
   };
   const target = kind === 'app' ? await app() : Object.hasOwn(peers, kind) ? await peers[kind as keyof typeof peers]() : undefined;
   if (!target) throw new Error(`unknown target "${kind}" (app | ${Object.keys(peers).join(' | ')})`);

@@ -31,7 +31,7 @@ export function Checklist({ items, initial = [], onSubmit }: { items: readonly C
     <Box flexDirection="column">
       {items.map((item, index) => (
         <Box key={item.value}>
-          {/* The marks and the label never shrink: a long description is what gets truncated, not the label. */}
+          {/* The mark and the label keep their width; only the description gives way (truncated) on a narrow terminal. */}
           <Box flexShrink={0}>
             <Text color="cyan">{index === cursor ? '❯ ' : '  '}</Text>
             <Text color={checked.has(item.value) ? 'green' : undefined}>{checked.has(item.value) ? '[x] ' : '[ ] '}</Text>

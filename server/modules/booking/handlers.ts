@@ -6,6 +6,7 @@ import { presentGuestReservation } from './presenters.ts';
 import { cancelByGuest } from './commands/cancelByGuest.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from './events.ts';
 import { bookingLimits, captureLead, reservationForGuest, throttle } from './service.ts';
+import { queueLeadConversion } from '../analytics/meta.ts';
 
 /** Unknown reference, wrong token, missing token: one answer, so nothing says whether a reference exists. */
 const NoSuchReservation = () => NotFound('No such reservation, or the token does not open it.');
@@ -23,6 +24,8 @@ export const handlers = {
   async captureCustomerLead(call) {
     await throttle(bookingLimits(call.app).leads, call.ip);
     const lead = await captureLead(call.app.db.knex, call.body);
+    // Meta `Lead` conversion, after the lead committed (issue 11; best effort, off unless configured).
+    await queueLeadConversion(call.app, { leadReference: lead.leadReference, email: call.body.email, phone: call.body.phone, ip: call.ip, userAgent: call.header('user-agent'), sourceUrl: call.header('referer') || undefined });
     return json(201, { leadReference: lead.leadReference, expiresAt: lead.expiresAt.toISOString() });
   },
 
@@ -30,7 +33,7 @@ export const handlers = {
     const key = call.header('idempotency-key') || undefined;
     await throttle(bookingLimits(call.app).holds, call.ip);
     const { siteLocales, defaultLocale } = call.app.config;
-    const answer = await holdReservation(call.app.db.knex, call.app.jobs, call.body, key, { siteLocales, defaultLocale });
+    const answer = await holdReservation(call.app, call.body, key, { siteLocales, defaultLocale });
     if (answer.reservationId) await captureBusinessEvent(call.app, BUSINESS_EVENTS.reservationCreated, answer.reservationId);
     return json(201, answer.body, { 'Cache-Control': 'no-store', ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
   },

@@ -42,6 +42,7 @@ export function presentGuestReservation(row: ReservationView, p: GuestPresentati
       discountVnd: row.discount_vnd,
       serviceChargeVnd: row.service_charge_vnd,
       vatVnd: row.vat_vnd,
+      voucherCreditVnd: row.voucher_credit_vnd,
       totalVnd: row.total_vnd,
       serviceChargePercent: Number(row.service_charge_percent),
       vatPercent: Number(row.vat_percent),

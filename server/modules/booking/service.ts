@@ -3,6 +3,7 @@ import type { ShowEventStatus } from '../showEvents/models.ts';
 import type { BookingPath } from '../offers/models.ts';
 import { seatsTakenSql } from '../../catalog/availability.ts';
 import type { AppContext } from '../../context.ts';
+import type { JobEngine } from '../../jobs/types.ts';
 import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
 import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
 import { priceBooking } from './adjustments.ts';
@@ -139,6 +140,8 @@ export interface HoldInput {
   analytics?: AnalyticsIds;
   promoCode?: string;
   voucherCode?: string;
+  /** The waiting list's offer link token (server/modules/waitlist): books the seats its offer holds. */
+  waitlistToken?: string;
   referral?: { code?: string; linkSlug?: string; partnerSlug?: string; attributionToken?: string };
 }
 
@@ -193,7 +196,13 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
   }
 
   const { customerId, leadId, locale } = await bookingCustomer(trx, input, now);
-  const seatsTaken = await seatsTakenOf(trx, event.id, now);
+  const claims: SeatClaim[] = [];
+  for (const claimer of seatClaimers.values()) {
+    const claim = await claimer(trx, input, event, now);
+    if (claim) claims.push(claim);
+  }
+  // Seats held for this booking elsewhere (a waiting-list offer) are counted as taken; they are this booking's.
+  const seatsTaken = (await seatsTakenOf(trx, event.id, now)) - claims.reduce((sum, claim) => sum + claim.seats, 0);
   const left = event.capacity - seatsTaken;
   if (left <= 0) throw Conflict('sold_out', 'The event is sold out.');
   if (left < input.guestCount) throw Conflict('not_enough_seats', `Only ${left} seats are left.`);
@@ -241,7 +250,27 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
     })
     .returning(['id']);
   for (const adjustment of adjustments) await adjustment.afterInsert?.(row.id);
+  for (const claim of claims) await claim.afterInsert(row.id);
   return { reservationId: row.id, accessToken };
+}
+
+/** Seats a booking brings with it (held for it by another module), and what that module does once it exists. */
+export interface SeatClaim {
+  seats: number;
+  afterInsert(reservationId: string): Promise<void>;
+}
+
+export type SeatClaimer = (trx: Knex.Transaction, input: HoldInput, event: { id: string }, now: Date) => Promise<SeatClaim | null>;
+
+const seatClaimers = new Map<string, SeatClaimer>();
+
+/** Registers a seat claimer once per name (at import); it runs in the hold's transaction with the event locked. */
+export function registerSeatClaim(name: string, claimer: SeatClaimer): () => void {
+  if (seatClaimers.has(name)) throw new Error(`seat claim ${name} is already registered`);
+  seatClaimers.set(name, claimer);
+  return () => {
+    if (seatClaimers.get(name) === claimer) seatClaimers.delete(name);
+  };
 }
 
 /** Guests holding seats of one event at `now` (the catalog's expression, so both agree). */
@@ -300,6 +329,7 @@ export interface ReservationView {
   discount_vnd: number;
   service_charge_vnd: number;
   vat_vnd: number;
+  voucher_credit_vnd: number;
   total_vnd: number;
   service_charge_percent: string | number;
   vat_percent: string | number;
@@ -377,11 +407,33 @@ export const cancellableUntil = (startsAt: Date, windowHours: number) => new Dat
 
 // ---- hold expiry ------------------------------------------------------------------------------------------
 
-/** Marks HELD reservations whose hold ended by `now` EXPIRED; the count. Idempotent (bookkeeping only). */
-export async function expireHolds(knex: Knex, now = new Date()): Promise<number> {
-  const expired = await knex('reservations')
-    .where('status', 'HELD')
-    .andWhere('hold_expires_at', '<=', now)
-    .update({ status: 'EXPIRED', expired_at: now, updated_at: now });
-  return Number(expired);
+/**
+ * What other modules do, in the expiry's transaction, with the reservations it just marked EXPIRED (a bulk update
+ * runs no lifecycle effects): give back a promo code's redemption or a voucher's credit (issue 13).
+ */
+export type HoldsExpiredHook = (trx: Knex.Transaction, reservationIds: string[], now: Date, jobs?: Pick<JobEngine, 'enqueue'>) => Promise<void>;
+
+const holdsExpiredHooks = new Map<string, HoldsExpiredHook>();
+
+/** Registers `hook` once per name (at import); returns its removal. */
+export function onHoldsExpired(name: string, hook: HoldsExpiredHook): () => void {
+  if (holdsExpiredHooks.has(name)) throw new Error(`holds-expired hook ${name} is already registered`);
+  holdsExpiredHooks.set(name, hook);
+  return () => {
+    if (holdsExpiredHooks.get(name) === hook) holdsExpiredHooks.delete(name);
+  };
+}
+
+/** Marks HELD reservations whose hold ended by `now` EXPIRED, then runs the hooks; the count. Idempotent. */
+export async function expireHolds(knex: Knex, now = new Date(), jobs?: Pick<JobEngine, 'enqueue'>): Promise<number> {
+  return knex.transaction(async (trx) => {
+    const expired: Array<{ id: string }> = await trx('reservations')
+      .where('status', 'HELD')
+      .andWhere('hold_expires_at', '<=', now)
+      .update({ status: 'EXPIRED', expired_at: now, updated_at: now })
+      .returning(['id']);
+    const ids = expired.map((row) => row.id);
+    if (ids.length) for (const hook of holdsExpiredHooks.values()) await hook(trx, ids, now, jobs);
+    return ids.length;
+  });
 }

@@ -2,6 +2,7 @@ import type { OperationHandlers } from '../../http/handler.ts';
 import { json, noContent } from '../../http/handler.ts';
 import { listMessages } from '../email/service.ts';
 import { presentEmailListItem } from '../email/presenters.ts';
+import { sendCustomerEmail } from './commands/sendCustomerEmail.ts';
 import { presentCustomer, presentCustomerBooking, presentCustomerEmail } from './presenters.ts';
 import { customerDetail, deleteCustomer, findCustomerOrFail, listCustomers, updateCustomer } from './service.ts';
 
@@ -34,6 +35,10 @@ export const handlers = {
     await findCustomerOrFail(knex, call.params.customerId);
     const page = await listMessages(knex, { customerId: call.params.customerId }, { limit: call.query.limit ?? 20, offset: call.query.offset ?? 0 });
     return json(200, { ...page, items: page.items.map(presentEmailListItem) });
+  },
+
+  async sendCustomerEmail(call) {
+    return json(201, presentEmailListItem(await sendCustomerEmail(call.app, call.params.customerId, call.body)));
   },
 
   async deleteCustomer(call) {

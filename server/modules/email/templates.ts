@@ -36,10 +36,72 @@ export interface TestMessageData {
   note?: string;
 }
 
+/** A reservation cancelled because its show event was cancelled (server/modules/reservations/eventCancellation.ts). */
+export interface ReservationCancelledData {
+  guestName: string;
+  showName: string;
+  startsAt: string | Date;
+  partySize: number;
+  reservationReference: string;
+  /** What the guest paid and has not had back (integer VND); 0 when nothing was paid. */
+  paidVnd: number;
+}
+
+/** A message staff write to a customer (POST /api/customers/{customerId}/emails): their subject and plain text. */
+export interface CustomerMessageData {
+  guestName: string;
+  subject: string;
+  /** Plain text; blank lines separate paragraphs. */
+  body: string;
+}
+
+export interface InquiryAcknowledgementData {
+  guestName: string;
+  /** The inquiry type in the guest's words (e.g. `Private event`). */
+  typeLabel: string;
+  /** `YYYY-MM-DD`, or null. */
+  preferredDate: string | null;
+  guestCount: number | null;
+  message: string;
+}
+
+export interface InquiryNotificationData {
+  inquiryId: string;
+  type: string;
+  guestName: string;
+  guestEmail: string;
+  guestPhone: string | null;
+  preferredDate: string | null;
+  guestCount: number | null;
+  message: string;
+}
+
+export interface InquiryFollowUpData {
+  guestName: string;
+  subject: string;
+  message: string;
+}
+
+export interface WaitlistOfferData {
+  guestName: string;
+  showName: string;
+  startsAt: string | Date;
+  partySize: number;
+  /** The offer link (carries the offer token). */
+  offerUrl: string;
+  offerExpiresAt: string | Date;
+}
+
 /** Template name → the data its caller gives. */
 export interface TemplateDataMap {
   'reservation-confirmation': ReservationConfirmationData;
   'test-message': TestMessageData;
+  'reservation-cancelled': ReservationCancelledData;
+  'customer-message': CustomerMessageData;
+  'inquiry-acknowledgement': InquiryAcknowledgementData;
+  'inquiry-notification': InquiryNotificationData;
+  'inquiry-follow-up': InquiryFollowUpData;
+  'waitlist-offer': WaitlistOfferData;
 }
 export type TemplateName = keyof TemplateDataMap;
 
@@ -79,6 +141,35 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
       return {};
     },
   },
+  'reservation-cancelled': {
+    async prepare(data) {
+      for (const field of ['guestName', 'showName', 'reservationReference'] as const) {
+        if (typeof data[field] !== 'string' || data[field] === '') throw new TypeError(`reservation-cancelled: ${field} is required`);
+      }
+      if (!Number.isInteger(data.partySize) || data.partySize < 1) throw new TypeError('reservation-cancelled: partySize must be a positive integer');
+      if (!Number.isSafeInteger(data.paidVnd) || data.paidVnd < 0) throw new TypeError('reservation-cancelled: paidVnd must be a whole number of VND');
+      if (Number.isNaN(new Date(data.startsAt).getTime())) throw new TypeError('reservation-cancelled: startsAt must be a date');
+      return {};
+    },
+  },
+  'customer-message': {
+    async prepare(data) {
+      for (const field of ['guestName', 'subject', 'body'] as const) {
+        if (typeof data[field] !== 'string' || data[field].trim() === '') throw new TypeError(`customer-message: ${field} is required`);
+      }
+      // Paragraphs (blank-line separated) and their line breaks; the template escapes every piece.
+      const paragraphs = data.body
+        .replace(/\r\n?/g, '\n')
+        .split(/\n\s*\n/)
+        .map((paragraph) => paragraph.split('\n').map((line) => line.trimEnd()))
+        .filter((lines) => lines.some((line) => line !== ''));
+      return { vars: { paragraphs } };
+    },
+  },
+  'inquiry-acknowledgement': { prepare: async () => ({}) },
+  'inquiry-notification': { prepare: async () => ({}) },
+  'inquiry-follow-up': { prepare: async () => ({}) },
+  'waitlist-offer': { prepare: async () => ({}) },
 };
 
 export function isTemplateName(name: string): name is TemplateName {

@@ -2,6 +2,7 @@ import type { OperationHandlers } from '../../http/handler.ts';
 import { bytes, etagMatches, json, notModified } from '../../http/handler.ts';
 import { DOCS_CSP, DOCS_HTML, docsScript } from './docs.ts';
 import { ServiceUnavailable } from '../../http/problem.ts';
+import { countVisit, noticeText, throttleVisit, trustedCountry, visitBuckets, visitServices, visitStats } from './visits.ts';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
 
@@ -47,5 +48,23 @@ export const handlers = {
       throw ServiceUnavailable('jobs_unavailable', 'The job engine does not answer.');
     }
     return json(200, { status: 'ready', database: { kind: app.db.kind, latencyMs }, jobs: { started: jobs.started, workers: jobs.workers } });
+  },
+
+  // Visit counters (issue 11): nothing about the visitor is stored; see visits.ts.
+  async recordVisit(call) {
+    const { app } = call;
+    await throttleVisit(app, call.ip);
+    const buckets = visitBuckets(new Date(), app.config.venueTimezone);
+    await countVisit(app.db.knex, buckets);
+    const { notifier } = visitServices(app);
+    if (notifier.enabled) {
+      const country = trustedCountry(app.config.trustProxy, (name) => call.header(name));
+      notifier.notify(noticeText({ path: call.body.path, referrer: call.body.referrer, userAgent: call.header('user-agent'), ip: call.ip, country }, buckets));
+    }
+    return json(202, buckets, { 'Cache-Control': 'no-store' });
+  },
+
+  async getVisitStats({ app }) {
+    return json(200, await visitStats(app.db.knex, new Date(), app.config.venueTimezone), { 'Cache-Control': 'public, max-age=5' });
   },
 } satisfies Partial<OperationHandlers>;

@@ -7,4 +7,7 @@ export const policy: PolicyEntry[] = [
   { path: '/docs', match: 'exact', methods: ['GET', 'HEAD'], level: 'public' },
   { path: '/docs/scalar.js', match: 'exact', methods: ['GET', 'HEAD'], level: 'public' },
   { path: '/api/system/health/', match: 'prefix', methods: ['GET', 'HEAD'], level: 'public' },
+  // Visit counters: counting a visit and reading the aggregate counts (issue 11).
+  { path: '/api/system/visit-notification', match: 'exact', methods: ['POST'], level: 'public' },
+  { path: '/api/system/visit-notification/stats', match: 'exact', methods: ['GET', 'HEAD'], level: 'public' },
 ];

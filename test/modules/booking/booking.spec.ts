@@ -21,7 +21,7 @@ describe('booking: the guest hold (POST /api/public/reservations)', () => {
   it('holds seats for the hold time, priced on the server, and returns the access token once (only its hash stored)', async () => {
     const { event, offer, startsAt } = await bookableEvent(server.db.knex, { price: 1_500_000 });
     const before = Date.now();
-    const res = await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 2, contact: contact(), customerNote: 'Vegetarian', analytics: { sessionId: 's-1', distinctId: 'd-1', localSessionId: 'l-1' }, promoCode: 'WELCOME10', referral: { code: 'HOTEL1' } });
+    const res = await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 2, contact: contact(), customerNote: 'Vegetarian', analytics: { sessionId: 's-1', distinctId: 'd-1', localSessionId: 'l-1' }, referral: { code: 'HOTEL1' } });
     expect(res.status).to.equal(201);
     expect(res.headers.get('cache-control')).to.equal('no-store');
     const body = res.body;
@@ -30,16 +30,16 @@ describe('booking: the guest hold (POST /api/public/reservations)', () => {
     const expires = new Date(body.holdExpiresAt).getTime();
     expect(expires).to.be.within(before + 15 * 60_000 - 5_000, Date.now() + 15 * 60_000 + 5_000);
     // 3,000,000 subtotal; 5 % service 150,000; 8 % VAT of 3,150,000 = 252,000.
-    expect(body.price).to.deep.equal({ currency: 'VND', pricePerGuestVnd: 1_500_000, subtotalVnd: 3_000_000, discountVnd: 0, serviceChargeVnd: 150_000, vatVnd: 252_000, totalVnd: 3_402_000, serviceChargePercent: 5, vatPercent: 8 });
+    expect(body.price).to.deep.equal({ currency: 'VND', pricePerGuestVnd: 1_500_000, subtotalVnd: 3_000_000, discountVnd: 0, serviceChargeVnd: 150_000, vatVnd: 252_000, voucherCreditVnd: 0, totalVnd: 3_402_000, serviceChargePercent: 5, vatPercent: 8 });
     expect(body.event).to.include({ slug: event.slug, startsAt: startsAt.toISOString(), status: 'SCHEDULED' });
     expect(body.offer.code).to.equal(offer.code);
-    expect(body.attribution).to.deep.equal({ promoCode: 'WELCOME10', voucherCode: null, referralCode: 'HOTEL1' });
+    expect(body.attribution).to.deep.equal({ promoCode: null, voucherCode: null, referralCode: 'HOTEL1' });
     expect(body.accessToken).to.match(/^[A-Za-z0-9_-]{43}$/);
     expect(body).not.to.have.property('id');
     expect(body).not.to.have.property('staffNotes');
 
     const row = await server.db.knex('reservations').where({ reference: body.reference }).first();
-    expect(row).to.include({ status: 'HELD', guest_count: 2, total_vnd: 3_402_000, analytics_session_id: 's-1', analytics_distinct_id: 'd-1', analytics_local_session_id: 'l-1', promo_code: 'WELCOME10', referral_code: 'HOTEL1', customer_note: 'Vegetarian' });
+    expect(row).to.include({ status: 'HELD', guest_count: 2, total_vnd: 3_402_000, analytics_session_id: 's-1', analytics_distinct_id: 'd-1', analytics_local_session_id: 'l-1', promo_code: null, referral_code: 'HOTEL1', customer_note: 'Vegetarian' });
     expect(Buffer.from(row.access_token_hash).equals(createHash('sha256').update(body.accessToken).digest())).to.equal(true);
     expect(JSON.stringify(row)).not.to.include(body.accessToken);
     const customer = await server.db.knex('customers').where({ id: row.customer_id }).first();

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { JobEngine } from '../../../jobs/types.ts';
+import type { AppContext } from '../../../context.ts';
 import { EXPIRE_HOLDS_QUEUE } from '../jobs.ts';
+import { AfterCommit, confirmReservation } from '../lifecycle.ts';
 import { Unprocessable } from '../../../http/problem.ts';
 import { presentGuestReservation, type GuestPresentation } from '../presenters.ts';
 import { createHold, reservationById, type HoldInput } from '../service.ts';
@@ -52,13 +53,15 @@ async function remembered(knex: Knex, key: string, hash: Buffer, now: Date): Pro
  * successful answer is remembered: a refused request (sold out, validation) writes nothing, so a retry with the
  * same key tries again.
  */
-export async function holdReservation(knex: Knex, jobs: Pick<JobEngine, 'enqueue'>, input: HoldInput, idempotencyKey: string | undefined, p: Omit<GuestPresentation, 'now' | 'cancellationWindowHours'>, now = new Date()): Promise<HoldAnswer> {
+export async function holdReservation(app: AppContext, input: HoldInput, idempotencyKey: string | undefined, p: Omit<GuestPresentation, 'now' | 'cancellationWindowHours'>, now = new Date()): Promise<HoldAnswer> {
+  const { knex, jobs } = { knex: app.db.knex, jobs: app.jobs };
   const hash = requestHash(input);
   if (idempotencyKey) {
     const before = await remembered(knex, idempotencyKey, hash, now);
     if (before) return before;
   }
-  return knex.transaction(async (trx) => {
+  const after = new AfterCommit();
+  const answer = await knex.transaction(async (trx) => {
     if (idempotencyKey) {
       await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${HOLD_ROUTE} ${idempotencyKey}`]);
       const raced = await remembered(trx, idempotencyKey, hash, now);
@@ -66,9 +69,16 @@ export async function holdReservation(knex: Knex, jobs: Pick<JobEngine, 'enqueue
     }
     const { reservationId, accessToken } = await createHold(trx, input, now);
     const setup = await trx('commercial_setup').where({ id: 1 }).first('cancellation_window_hours');
-    const view = await reservationById(trx, reservationId);
-    // The hold's own expiry run (outbox: it exists only if this transaction commits).
-    await jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx, startAfter: new Date(view.hold_expires_at!) });
+    let view = await reservationById(trx, reservationId);
+    if (view.total_vnd === 0) {
+      // Nothing to pay (a voucher covers it all): there is no checkout to wait for, so the booking is confirmed
+      // now — check-in token, confirmation e-mail — instead of a hold that would run out.
+      await confirmReservation({ trx, app, actor: 'SYSTEM', now, afterCommit: after.add }, reservationId, { by: 'SYSTEM' });
+      view = await reservationById(trx, reservationId);
+    } else {
+      // The hold's own expiry run (outbox: it exists only if this transaction commits).
+      await jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx, startAfter: new Date(view.hold_expires_at!) });
+    }
     const body = { ...presentGuestReservation(view, { ...p, now, cancellationWindowHours: Number(setup.cancellation_window_hours) }), accessToken };
     if (idempotencyKey) {
       await trx('idempotency_keys').where({ route: HOLD_ROUTE, key_hash: digest(idempotencyKey) }).delete();
@@ -83,4 +93,6 @@ export async function holdReservation(knex: Knex, jobs: Pick<JobEngine, 'enqueue
     }
     return { status: 201 as const, body, replayed: false, reservationId };
   });
+  await after.run(app);
+  return answer;
 }

@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { AppContext } from '../../context.ts';
+import { buildUserData, isMetaConfigured, metaCapiOptions, sendMetaEvents, type ClientFields, type ContactFields } from '../../integrations/metaCapi.ts';
+import type { JobContext } from '../../jobs/types.ts';
+import { onPaymentOutcome } from '../payments/hooks.ts';
+
+/**
+ * Meta Conversions API events (issue 11): the browser's landing (`POST /api/analytics/meta/outbound-event`) and
+ * our own `Purchase` (a payment succeeded) and `Lead` (a lead was captured) go through one durable queue.
+ *
+ * What one event needs (hashed user data, address, agent) is written to `meta_capi_outbox` together with a job
+ * that names only the row's id, in one transaction; the job sends it, writes an audit row per attempt
+ * (`meta_capi_events`: no user data) and deletes the outbox row once done — sent, refused (4xx: never retried)
+ * or out of attempts. Nothing is written while the integration is off (META_PIXEL_ID or META_CAPI_ACCESS_TOKEN
+ * unset).
+ */
+
+export const META_SEND_QUEUE = 'meta.send-event';
+/** 5 attempts: at once, then about 30 s, 1, 2 and 4 minutes later. */
+export const META_SEND_RETRY_LIMIT = 4;
+
+export type MetaSource = 'BROWSER' | 'SERVER';
+
+export interface MetaEventInput {
+  eventName: string;
+  eventId: string;
+  source: MetaSource;
+  /** Unix seconds. */
+  eventTime: number;
+  actionSource: 'website' | 'system_generated';
+  eventSourceUrl?: string;
+  contact?: ContactFields;
+  client?: ClientFields;
+  customData?: Record<string, unknown>;
+}
+
+export const metaEnabled = (app: AppContext): boolean => isMetaConfigured({ pixelId: app.config.metaPixelId, accessToken: app.config.metaCapiAccessToken });
+
+/** Meta's event object (`data[0]`). */
+export function metaEvent(input: MetaEventInput): Record<string, unknown> {
+  const event: Record<string, unknown> = {
+    event_name: input.eventName,
+    event_time: input.eventTime,
+    event_id: input.eventId,
+    action_source: input.actionSource,
+    user_data: buildUserData(input.contact ?? {}, input.client ?? {}),
+  };
+  if (input.eventSourceUrl) event.event_source_url = input.eventSourceUrl;
+  if (input.customData && Object.keys(input.customData).length) event.custom_data = input.customData;
+  return event;
+}
+
+/**
+ * Writes the event's outbox row and its job in `trx` (or a transaction of its own): both exist only if it
+ * commits. Returns false (and writes nothing) when the integration is off.
+ */
+export async function queueMetaEvent(app: AppContext, input: MetaEventInput, trx?: Knex.Transaction): Promise<boolean> {
+  if (!metaEnabled(app)) return false;
+  const write = async (t: Knex.Transaction) => {
+    const [row] = await t('meta_capi_outbox')
+      .insert({ event_name: input.eventName, event_id: input.eventId, source: input.source, payload: JSON.stringify(metaEvent(input)) })
+      .returning('id');
+    await app.jobs.enqueue(META_SEND_QUEUE, { outboxId: row.id as string }, { trx: t });
+  };
+  if (trx) await write(trx);
+  else await app.db.knex.transaction(write);
+  return true;
+}
+
+interface OutboxRow {
+  id: string;
+  event_name: string;
+  event_id: string;
+  source: MetaSource;
+  payload: Record<string, unknown> | string;
+}
+
+export type MetaSendOutcome = 'sent' | 'refused' | 'gone' | 'retrying' | 'failed';
+
+/** One attempt of the send job (idempotent: a missing outbox row means the event is already done). */
+export async function deliverMetaEvent(app: AppContext, outboxId: string, job: Pick<JobContext, 'attempt' | 'retryLimit'>, fetchImpl?: typeof fetch): Promise<MetaSendOutcome> {
+  const knex = app.db.knex;
+  const row = (await knex('meta_capi_outbox').where({ id: outboxId }).first()) as OutboxRow | undefined;
+  if (!row) return 'gone';
+  const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+  const startedAt = new Date();
+  const result = await sendMetaEvents(metaCapiOptions(app.config), [payload], fetchImpl);
+  const finishedAt = new Date();
+  const finalAttempt = job.attempt > job.retryLimit;
+  const status = result.ok ? 'SENT' : result.retryable && !finalAttempt ? 'RETRYING' : 'FAILED';
+  await knex.transaction(async (trx) => {
+    await trx('meta_capi_events').insert({
+      event_name: row.event_name,
+      event_id: row.event_id,
+      source: row.source,
+      status,
+      http_status: result.httpStatus,
+      fbtrace_id: result.fbtraceId,
+      events_received: result.ok ? result.eventsReceived : null,
+      error_message: result.ok ? null : result.errorMessage,
+      attempt: job.attempt,
+      started_at: startedAt,
+      finished_at: finishedAt,
+    });
+    if (status !== 'RETRYING') await trx('meta_capi_outbox').where({ id: row.id }).delete();
+  });
+  if (result.ok) return 'sent';
+  if (status === 'RETRYING') throw new Error(`Meta Conversions API: ${result.errorMessage} (attempt ${job.attempt}; it will be retried)`);
+  if (!result.retryable) return 'refused';
+  // Out of attempts: the outbox row is gone; failing the job records it among the engine's failures too.
+  throw new Error(`Meta Conversions API: ${result.errorMessage} (attempt ${job.attempt}, the last)`);
+}
+
+// ---- server-side conversions ------------------------------------------------------------------------------------
+
+/**
+ * `Purchase` when a payment succeeds, inside the payment's transaction: value and currency, and the reservation's
+ * reference as `event_id`, so the browser pixel's `Purchase` (sent with the same id) deduplicates. The guest's
+ * contact, hashed, is the customer's; no browser is involved (an IPN), so `action_source` is `system_generated`.
+ */
+onPaymentOutcome('SUCCEEDED', 'analytics.meta-purchase', async (ctx) => {
+  if (!metaEnabled(ctx.app)) return;
+  const reservation = await ctx
+    .trx('reservations as r')
+    .join('customers as c', 'c.id', 'r.customer_id')
+    .join('show_events as e', 'e.id', 'r.show_event_id')
+    .where('r.id', ctx.reservationId)
+    .first('r.reference', 'c.email', 'c.phone', 'e.slug');
+  if (!reservation) return;
+  await queueMetaEvent(
+    ctx.app,
+    {
+      eventName: 'Purchase',
+      eventId: reservation.reference,
+      source: 'SERVER',
+      eventTime: Math.floor(ctx.now.getTime() / 1000),
+      actionSource: 'system_generated',
+      contact: { email: reservation.email, phone: reservation.phone },
+      customData: { value: ctx.amountVnd, currency: 'VND', ...(reservation.slug ? { content_ids: [reservation.slug] } : {}) },
+    },
+    ctx.trx,
+  );
+});
+
+/**
+ * `Lead` after a lead capture has committed (called by the booking handler). `event_id` is `lead.` + the lead
+ * reference's SHA-256 (hex, first 32 characters): the browser holds the reference and can compute the same id for
+ * its pixel event, while the reference itself never leaves the server. Best effort: a failure is logged, the lead
+ * stands.
+ */
+export async function queueLeadConversion(
+  app: AppContext,
+  input: { leadReference: string; email: string; phone?: string; ip: string; userAgent: string; sourceUrl?: string },
+): Promise<void> {
+  if (!metaEnabled(app)) return;
+  try {
+    const eventId = `lead.${createHash('sha256').update(input.leadReference).digest('hex').slice(0, 32)}`;
+    const sourceUrl = input.sourceUrl && /^https?:\/\//i.test(input.sourceUrl) ? input.sourceUrl.slice(0, 2000) : undefined;
+    await queueMetaEvent(app, {
+      eventName: 'Lead',
+      eventId,
+      source: 'SERVER',
+      eventTime: Math.floor(Date.now() / 1000),
+      actionSource: sourceUrl ? 'website' : 'system_generated',
+      eventSourceUrl: sourceUrl,
+      contact: { email: input.email, phone: input.phone },
+      client: { ip: input.ip, userAgent: input.userAgent.slice(0, 1000) || undefined },
+    });
+  } catch (err) {
+    app.logger.error({ err }, 'could not queue the Meta Lead conversion');
+  }
+}

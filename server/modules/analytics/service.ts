@@ -1,0 +1,344 @@
+import type { Knex } from 'knex';
+import { addDays, localDateRange, localToday } from '../../catalog/venueTime.ts';
+import { Unprocessable } from '../../http/problem.ts';
+
+/**
+ * The aggregate reads of the dashboards (issue 11; spec §4.4, §6.4). Every figure is computed in SQL from the
+ * reservations booked (created) in a range of local dates; rows about people never leave the database: the
+ * queries return counts and sums only, and customer intelligence deduplicates people by normalized e-mail inside
+ * its query. Money is whole VND: a reservation's net revenue is its SUCCEEDED payments (partially or fully
+ * refunded ones included) minus their SUCCEEDED refunds. Indexes and plans: migrations/20261130000000_analytics.ts.
+ */
+
+export const MAX_RANGE_DAYS = 366;
+/** Figures describing fewer people than this are suppressed (customer intelligence). */
+export const MIN_GROUP_SIZE = 5;
+
+/** Reservations that are bookings in the summary's and the ranking's sense: confirmed, and not cancelled since. */
+const KEPT = `('CONFIRMED', 'CHECKED_IN', 'NO_SHOW')`;
+const PAID = `('SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED')`;
+export const STATUSES = ['HELD', 'CONFIRMED', 'CHECKED_IN', 'CANCELLED', 'EXPIRED', 'NO_SHOW'] as const;
+export const GATEWAYS = ['VNPAY', 'BANK_TRANSFER', 'CASH', 'CARD_ON_SITE'] as const;
+
+export interface DateRange {
+  from: string;
+  to: string;
+  timezone: string;
+  start: Date;
+  end: Date;
+}
+
+/** `from`..`to` (local dates, inclusive) checked; default the 30 days ending today (or ending `to`). */
+export function resolveRange(query: { from?: string; to?: string }, timezone: string, now = new Date()): DateRange {
+  const to = query.to ?? localToday(timezone, now);
+  const from = query.from ?? addDays(to, -29);
+  let bounds: { start: Date; end: Date };
+  try {
+    bounds = localDateRange(from, to, timezone);
+  } catch {
+    throw Unprocessable('invalid_range', 'from and to must be calendar dates.', [{ path: 'query/from', message: 'not a calendar date', code: 'invalid_range' }]);
+  }
+  if (from > to) throw Unprocessable('invalid_range', 'from must not be after to.', [{ path: 'query/from', message: 'after to', code: 'invalid_range' }]);
+  const days = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+  if (days > MAX_RANGE_DAYS) {
+    throw Unprocessable('invalid_range', `A range covers at most ${MAX_RANGE_DAYS} days.`, [{ path: 'query/from', message: `more than ${MAX_RANGE_DAYS} days before to`, code: 'invalid_range' }]);
+  }
+  return { from, to, timezone, ...bounds };
+}
+
+const num = (value: unknown): number => (value == null ? 0 : Number(value));
+const rangeOut = (range: DateRange) => ({ from: range.from, to: range.to, timezone: range.timezone });
+
+/**
+ * The paid payments of the range's reservations (`booked`, a CTE with `id`), one row each: `paid` is the amount,
+ * `refunded` the payment's `refunded_vnd` — the sum of its SUCCEEDED refunds, kept by the refund command under the
+ * payment's row lock (migrations/20261127000000_payments.ts). Counts come from the reservations alone and money
+ * from this one join, so a reservation with two payments is never counted twice.
+ */
+const PAID_PAYMENTS = `paid as (
+    select b.*, p.gateway, p.amount_vnd::bigint as paid, p.refunded_vnd::bigint as refunded
+      from booked b join payments p on p.reservation_id = b.id
+     where p.status in ${PAID}
+  )`;
+
+async function rows<T>(knex: Knex, sql: string, bindings: unknown[]): Promise<T[]> {
+  const result = (await knex.raw(sql, bindings as Knex.RawBinding[])) as { rows: T[] };
+  return result.rows;
+}
+
+/**
+ * Runs an aggregate's statements in one read-only transaction (one snapshot: the figures agree with each other)
+ * with room for its hash joins and aggregates in memory (`work_mem`; PostgreSQL's 4 MB default spills a year of
+ * payments to disk).
+ */
+export async function readAggregate<T>(knex: Knex, read: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return knex.transaction(
+    async (trx) => {
+      await trx.raw(`set local work_mem = '64MB'`);
+      return read(trx);
+    },
+    { readOnly: true },
+  );
+}
+
+export async function summary(knex: Knex, range: DateRange) {
+  const booked = `booked as (
+    select id, status, guest_count, confirmed_at, checked_in_at, (created_at at time zone ?)::date as day
+      from reservations where created_at >= ? and created_at < ?
+  )`;
+  const base = [range.timezone, range.start, range.end];
+  const byDayAndStatus = await rows<{ day: string; status: string; n: string; guests: string; confirmed: string; checked_in: string }>(
+    knex,
+    `with ${booked}
+     select to_char(day, 'YYYY-MM-DD') as day, status, count(*) as n, sum(guest_count) as guests,
+            count(confirmed_at) as confirmed, count(checked_in_at) as checked_in
+       from booked group by day, status`,
+    base,
+  );
+  // Money by day and by gateway in one pass over the paid payments (grouping sets).
+  const money = await rows<{ day: string | null; gateway: string | null; by_gateway: number; n: string; paid: string; refunded: string }>(
+    knex,
+    `with ${booked}, ${PAID_PAYMENTS}
+     select to_char(day, 'YYYY-MM-DD') as day, gateway, grouping(day) as by_gateway, count(*) as n, sum(paid) as paid, sum(refunded) as refunded
+       from paid group by grouping sets ((day), (gateway))`,
+    base,
+  );
+  const [leads] = await rows<{ n: string }>(knex, 'select count(*) as n from customer_leads where created_at >= ? and created_at < ?', [range.start, range.end]);
+
+  const byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<(typeof STATUSES)[number], number>;
+  const days = new Map<string, { date: string; holds: number; bookings: number; guests: number; netRevenueVnd: number }>();
+  for (let day = range.from; day <= range.to; day = addDays(day, 1)) days.set(day, { date: day, holds: 0, bookings: 0, guests: 0, netRevenueVnd: 0 });
+  let reservations = 0;
+  let bookings = 0;
+  let guests = 0;
+  let confirmed = 0;
+  let checkedIn = 0;
+  for (const row of byDayAndStatus) {
+    const n = num(row.n);
+    const kept = row.status === 'CONFIRMED' || row.status === 'CHECKED_IN' || row.status === 'NO_SHOW';
+    reservations += n;
+    byStatus[row.status as keyof typeof byStatus] += n;
+    confirmed += num(row.confirmed);
+    checkedIn += num(row.checked_in);
+    const day = days.get(row.day);
+    if (day) day.holds += n;
+    if (kept) {
+      bookings += n;
+      guests += num(row.guests);
+      if (day) {
+        day.bookings += n;
+        day.guests += num(row.guests);
+      }
+    }
+  }
+  let paid = 0;
+  let refunded = 0;
+  const gateways = [];
+  for (const row of money) {
+    if (Number(row.by_gateway) === 1) {
+      gateways.push({
+        gateway: row.gateway as (typeof GATEWAYS)[number],
+        payments: num(row.n),
+        paidVnd: num(row.paid),
+        refundedVnd: num(row.refunded),
+        netVnd: num(row.paid) - num(row.refunded),
+      });
+    } else {
+      paid += num(row.paid);
+      refunded += num(row.refunded);
+      const day = days.get(row.day!);
+      if (day) day.netRevenueVnd += num(row.paid) - num(row.refunded);
+    }
+  }
+  gateways.sort((a, b) => a.gateway.localeCompare(b.gateway));
+  return {
+    range: rangeOut(range),
+    reservations,
+    byStatus,
+    bookings,
+    guests,
+    averagePartySize: bookings ? Math.round((guests / bookings) * 100) / 100 : null,
+    revenue: { paidVnd: paid, refundedVnd: refunded, netVnd: paid - refunded },
+    funnel: { leads: num(leads?.n), holds: reservations, confirmed, checkedIn },
+    cancellations: byStatus.CANCELLED,
+    noShows: byStatus.NO_SHOW,
+    gateways,
+    daily: [...days.values()],
+  };
+}
+
+/** A show's title in the default locale (or its first one). */
+export function titleIn(title: unknown, locale: string): string {
+  const map = (typeof title === 'string' ? JSON.parse(title) : title) as Record<string, string> | null;
+  if (!map) return '';
+  return map[locale] ?? Object.values(map)[0] ?? '';
+}
+
+export type TopShowsSort = 'revenue' | 'guests' | 'bookings';
+
+export async function topShows(knex: Knex, range: DateRange, sort: TopShowsSort, limit: number, locale: string) {
+  const order = { revenue: 'revenue', guests: 'guests', bookings: 'bookings' }[sort];
+  const result = await rows<{ id: string; code: string; slug: string; title: unknown; bookings: string; guests: string; revenue: string }>(
+    knex,
+    `with booked as (
+       select r.id, r.status, r.guest_count, e.show_id
+         from reservations r join show_events e on e.id = r.show_event_id
+        where r.created_at >= ? and r.created_at < ?
+     ), ${PAID_PAYMENTS},
+     counts as (
+       select show_id, count(*) filter (where status in ${KEPT}) as bookings,
+              coalesce(sum(guest_count) filter (where status in ${KEPT}), 0) as guests
+         from booked group by show_id
+     ),
+     money as (select show_id, sum(paid - refunded) as revenue from paid group by show_id),
+     per_show as (
+       select c.show_id, c.bookings, c.guests, coalesce(m.revenue, 0) as revenue
+         from counts c left join money m on m.show_id = c.show_id
+     )
+     select s.id, s.code, s.slug, s.title, p.bookings, p.guests, p.revenue
+       from per_show p join shows s on s.id = p.show_id
+      order by p.${order} desc, s.code
+      limit ?`,
+    [range.start, range.end, limit],
+  );
+  return {
+    range: rangeOut(range),
+    sort,
+    items: result.map((row) => ({
+      showId: row.id,
+      code: row.code,
+      slug: row.slug,
+      title: titleIn(row.title, locale),
+      bookings: num(row.bookings),
+      guests: num(row.guests),
+      revenueVnd: num(row.revenue),
+    })),
+  };
+}
+
+// ---- customer intelligence -------------------------------------------------------------------------------------
+
+export interface Count {
+  value: number | null;
+  suppressed: boolean;
+}
+
+const isSmall = (n: number) => n > 0 && n < MIN_GROUP_SIZE;
+const shown = (value: number): Count => ({ value, suppressed: false });
+const hidden = (): Count => ({ value: null, suppressed: true });
+
+/**
+ * Suppresses the parts of a published total: each part describing 1–4 people, then, while exactly one part is
+ * suppressed (the total minus the others would give it away), the smallest remaining non-zero part too. A
+ * suppressed total suppresses every non-zero part. Zero is never hidden (it describes no one).
+ */
+export function suppressParts(total: Count, parts: number[]): Count[] {
+  if (total.suppressed) return parts.map((n) => (n === 0 ? shown(0) : hidden()));
+  const out = parts.map((n) => (isSmall(n) ? hidden() : shown(n)));
+  while (out.filter((c) => c.suppressed).length === 1) {
+    let next = -1;
+    parts.forEach((n, i) => {
+      if (!out[i].suppressed && n > 0 && (next < 0 || n < parts[next])) next = i;
+    });
+    if (next < 0) break;
+    out[next] = hidden();
+  }
+  return out;
+}
+
+const HISTOGRAM = ['1', '2', '3', '4', '5+'] as const;
+
+export async function customerIntelligence(knex: Knex, range: DateRange, locale: string) {
+  // The range's bookings with the person (normalized e-mail) they belong to. `person` is used for grouping and
+  // counting only; no statement below selects it.
+  const booked = `booked as (
+    select r.id, r.booking_path, e.show_id, c.email_normalized as person
+      from reservations r
+      join customers c on c.id = r.customer_id
+      join show_events e on e.id = r.show_event_id
+     where r.created_at >= ? and r.created_at < ? and r.confirmed_at is not null
+  )`;
+  const bounds = [range.start, range.end];
+  const [people] = await rows<Record<string, string>>(
+    knex,
+    `with ${booked},
+     people as (select person, count(*) as n from booked group by person),
+     returners as (
+       select pe.person from people pe
+        where exists (
+          select 1 from customers c join reservations p on p.customer_id = c.id
+           where c.email_normalized = pe.person and p.confirmed_at is not null and p.created_at < ?
+        )
+     )
+     select (select count(*) from people) as active,
+            (select count(*) from returners) as returners,
+            count(*) filter (where n = 1) as f1, count(*) filter (where n = 2) as f2, count(*) filter (where n = 3) as f3,
+            count(*) filter (where n = 4) as f4, count(*) filter (where n >= 5) as f5
+       from people`,
+    [...bounds, range.start],
+  );
+  // Both breakdowns in one pass over the range's bookings (grouping sets), per show and per booking path: people
+  // and bookings from the reservations, net revenue from their paid payments.
+  const breakdown = async (sql: string) =>
+    (await rows<{ show_id: string | null; booking_path: string | null; by_path: number; v1: string; v2: string }>(knex, sql, bounds)).map((row) => ({
+      key: `${Number(row.by_path) === 1 ? 'path' : 'show'}:${Number(row.by_path) === 1 ? row.booking_path : row.show_id}`,
+      v1: row.v1,
+      v2: row.v2,
+    }));
+  const people_ = await breakdown(
+    `with ${booked}
+     select show_id::text as show_id, booking_path, grouping(show_id) as by_path, count(distinct person) as v1, count(*) as v2
+       from booked group by grouping sets ((show_id), (booking_path))`,
+  );
+  const money = new Map(
+    (
+      await breakdown(
+        `with ${booked}, ${PAID_PAYMENTS}
+         select show_id::text as show_id, booking_path, grouping(show_id) as by_path, sum(paid - refunded) as v1, 0 as v2
+           from paid group by grouping sets ((show_id), (booking_path))`,
+      )
+    ).map((row) => [row.key, row.v1]),
+  );
+  const revenueRows = people_.map((row) => {
+    const [kind, key] = [row.key.slice(0, row.key.indexOf(':')), row.key.slice(row.key.indexOf(':') + 1)];
+    return { kind, key, customers: row.v1, bookings: row.v2, revenue: money.get(row.key) ?? '0' };
+  });
+  const showIds = revenueRows.filter((row) => row.kind === 'show').map((row) => row.key);
+  const shows = showIds.length ? await knex('shows').whereIn('id', showIds).select('id', 'code', 'title') : [];
+  const showById = new Map(shows.map((show: { id: string; code: string; title: unknown }) => [show.id, show]));
+
+  const activeN = num(people?.active);
+  const returningN = num(people?.returners);
+  const active = isSmall(activeN) ? hidden() : shown(activeN);
+  const [newCount, returning] = suppressParts(active, [activeN - returningN, returningN]);
+  const histogramN = [people?.f1, people?.f2, people?.f3, people?.f4, people?.f5].map(num);
+  const repeatN = histogramN.slice(1).reduce((a, b) => a + b, 0);
+  const [oneTime, repeat] = suppressParts(active, [histogramN[0], repeatN]);
+  // The histogram's 2…5+ buckets add up to `repeat`; its "1" bucket is `oneTime` itself.
+  const buckets = [oneTime, ...suppressParts(repeat, histogramN.slice(1))];
+  const row = (r: { customers: string; bookings: string; revenue: string }) => {
+    const customers = num(r.customers);
+    const suppressed = active.suppressed || isSmall(customers);
+    return suppressed
+      ? { customers: null, bookings: null, revenueVnd: null, suppressed: true }
+      : { customers, bookings: num(r.bookings), revenueVnd: num(r.revenue), suppressed: false };
+  };
+  return {
+    range: rangeOut(range),
+    minimumGroupSize: MIN_GROUP_SIZE,
+    customers: { active, new: newCount, returning },
+    returningRate: !active.suppressed && !returning.suppressed && activeN > 0 ? Math.round((returningN / activeN) * 10_000) / 10_000 : null,
+    frequency: { oneTime, repeat, histogram: HISTOGRAM.map((bookings, i) => ({ bookings, customers: buckets[i] })) },
+    revenueByShow: revenueRows
+      .filter((r) => r.kind === 'show')
+      .map((r) => {
+        const show = showById.get(r.key) as { id: string; code: string; title: unknown };
+        return { showId: r.key, code: show.code, title: titleIn(show.title, locale), ...row(r) };
+      })
+      .sort((a, b) => (b.revenueVnd ?? -1) - (a.revenueVnd ?? -1) || a.code.localeCompare(b.code)),
+    revenueByBookingType: revenueRows
+      .filter((r) => r.kind === 'path')
+      .map((r) => ({ bookingPath: r.key, ...row(r) }))
+      .sort((a, b) => (b.revenueVnd ?? -1) - (a.revenueVnd ?? -1) || a.bookingPath.localeCompare(b.bookingPath)),
+  };
+}

@@ -1,0 +1,44 @@
+import type { OperationHandlers } from '../../http/handler.ts';
+import { json, noContent } from '../../http/handler.ts';
+import { actorLabel } from '../booking/lifecycle.ts';
+import { cancellationActor } from '../showEvents/cancellationHooks.ts';
+import { followUpInquiry } from './commands/followUpInquiry.ts';
+import { submitInquiry } from './commands/submitInquiry.ts';
+import { presentFollowUp, presentInquiry, presentSubmittedInquiry } from './presenters.ts';
+import { archiveInquiry, findInquiryOrFail, followUpsOf, listInquiries, throttleInquiry, updateInquiry } from './service.ts';
+
+export const handlers = {
+  async createInquiry(call) {
+    await throttleInquiry(call.app, call.ip);
+    const row = await submitInquiry(call.app, call.body, call.ip, call.header('idempotency-key') || undefined);
+    return json(201, presentSubmittedInquiry(row), { 'Cache-Control': 'no-store' });
+  },
+
+  async listInquiries(call) {
+    const { query } = call;
+    const limit = query.limit ?? 20;
+    const offset = query.offset ?? 0;
+    const page = await listInquiries(call.app.db.knex, { status: query.status, type: query.type, assigneeId: query.assigneeId, q: query.q, limit, offset });
+    return json(200, { items: page.items.map(presentInquiry), total: page.total, limit, offset });
+  },
+
+  async getInquiry(call) {
+    const knex = call.app.db.knex;
+    const row = await findInquiryOrFail(knex, call.params.inquiryId);
+    return json(200, { inquiry: presentInquiry(row), followUps: (await followUpsOf(knex, row.id)).map(presentFollowUp) });
+  },
+
+  async updateInquiry(call) {
+    return json(200, presentInquiry(await updateInquiry(call.app.db.knex, call.params.inquiryId, call.body)));
+  },
+
+  async followUpInquiry(call) {
+    const followUp = await followUpInquiry(call.app, call.params.inquiryId, call.body, actorLabel(cancellationActor(call.auth)));
+    return json(201, presentFollowUp(followUp));
+  },
+
+  async archiveInquiry(call) {
+    await archiveInquiry(call.app.db.knex, call.params.inquiryId);
+    return noContent();
+  },
+} satisfies Partial<OperationHandlers>;

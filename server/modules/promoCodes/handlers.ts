@@ -1,0 +1,32 @@
+import type { OperationHandlers } from '../../http/handler.ts';
+import { json, noContent } from '../../http/handler.ts';
+import './adjustment.ts';
+import { presentPromoCode } from './presenters.ts';
+import { createPromoCode, deactivatePromoCode, findPromoCodeOrFail, listPromoCodes, updatePromoCode } from './service.ts';
+
+export const handlers = {
+  async listPromoCodes(call) {
+    const { query } = call;
+    const limit = query.limit ?? 20;
+    const offset = query.offset ?? 0;
+    const page = await listPromoCodes(call.app.db.knex, { status: query.status, q: query.q, limit, offset });
+    return json(200, { items: page.items.map(presentPromoCode), total: page.total, limit, offset });
+  },
+
+  async createPromoCode(call) {
+    return json(201, presentPromoCode(await createPromoCode(call.app.db.knex, call.body)));
+  },
+
+  async getPromoCode(call) {
+    return json(200, presentPromoCode(await findPromoCodeOrFail(call.app.db.knex, call.params.promoCodeId)));
+  },
+
+  async updatePromoCode(call) {
+    return json(200, presentPromoCode(await updatePromoCode(call.app.db.knex, call.params.promoCodeId, call.body)));
+  },
+
+  async deletePromoCode(call) {
+    await deactivatePromoCode(call.app.db.knex, call.params.promoCodeId);
+    return noContent();
+  },
+} satisfies Partial<OperationHandlers>;

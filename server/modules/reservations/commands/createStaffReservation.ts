@@ -1,0 +1,57 @@
+import type { AppContext } from '../../../context.ts';
+import { Conflict, NotFound } from '../../../http/problem.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
+import { EXPIRE_HOLDS_QUEUE } from '../../booking/jobs.ts';
+import { confirmReservation, inTransition, type TransitionActor } from '../../booking/lifecycle.ts';
+import { createHold, type Contact } from '../../booking/service.ts';
+import { assertTable } from '../tables.ts';
+
+export interface StaffReservationInput {
+  eventId: string;
+  offerCode: string;
+  guestCount: number;
+  contact: Contact;
+  locale?: string;
+  customerNote?: string;
+  staffNotes?: string;
+  tableId?: string;
+  confirm?: boolean;
+}
+
+/**
+ * A phone booking: the guest's hold (`createHold`: the event row locked, its bookability, the offer, the guests
+ * range and the free seats checked, the price computed, the customer upserted by e-mail), the staff's notes and
+ * table, and — when staff say so — the confirmation (check-in token, confirmation e-mail), all in one
+ * transaction. A hold left HELD gets its expiry job, as the guest's does. The access token createHold makes is
+ * not shown to anyone (staff act with their own credentials). `reservation created` after the commit.
+ */
+export async function createStaffReservation(app: AppContext, actor: TransitionActor, input: StaffReservationInput, now = new Date()): Promise<string> {
+  return inTransition(
+    app,
+    actor,
+    async (ctx) => {
+      const event = await ctx.trx('show_events').where({ id: input.eventId }).first('slug');
+      if (!event) throw NotFound('No such show event.');
+      if (!event.slug) throw Conflict('event_not_bookable', 'The event has no slug yet; run the slug backfill first.');
+      if (input.tableId) await assertTable(ctx.trx, input.tableId, 'body/tableId');
+      const { reservationId } = await createHold(
+        ctx.trx,
+        { eventSlug: event.slug, offerCode: input.offerCode, guestCount: input.guestCount, contact: input.contact, customerNote: input.customerNote, locale: input.locale },
+        now,
+      );
+      await ctx
+        .trx('reservations')
+        .where({ id: reservationId })
+        .update({ staff_notes: input.staffNotes ?? null, table_id: input.tableId ?? null, updated_at: now });
+      if (input.confirm) {
+        await confirmReservation(ctx, reservationId, { by: 'STAFF' });
+      } else {
+        const held = await ctx.trx('reservations').where({ id: reservationId }).first('hold_expires_at');
+        await app.jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx: ctx.trx, startAfter: new Date(held.hold_expires_at) });
+      }
+      ctx.afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.reservationCreated, reservationId, { created_by: 'STAFF' }));
+      return reservationId;
+    },
+    now,
+  );
+}

@@ -1,0 +1,189 @@
+import type { Knex } from 'knex';
+import { DateTime } from 'luxon';
+import type { AppContext } from '../../context.ts';
+import { addressKey, consumeOrThrow, RateLimit } from '../../http/rateLimit.ts';
+import type { Logger } from '../../logger.ts';
+
+/**
+ * Aggregate visit counters (spec §2.3, §4.4, §8.2 item 2): one row per local day and one per ISO week
+ * (VENUE_TIMEZONE). A visit increments both with one `insert … on conflict do update` each, in one transaction
+ * (one statement, `VISIT_UPSERT`): concurrent visits queue on the row lock, none is lost. Nothing about the
+ * visitor is stored: the path, referrer, user agent, address and country only format the optional webhook
+ * notification, sent from memory.
+ */
+
+export interface VisitBuckets {
+  day: string;
+  week: string;
+}
+
+export function visitBuckets(now: Date, zone: string): VisitBuckets {
+  const local = DateTime.fromJSDate(now, { zone });
+  return { day: local.toISODate()!, week: `${local.weekYear}-W${String(local.weekNumber).padStart(2, '0')}` };
+}
+
+/**
+ * Both increments as one statement: the day bucket's `insert … on conflict do update` in a data-modifying WITH,
+ * the week bucket's as the main statement. One statement is one transaction (both or neither), and one round
+ * trip: the bucket rows stay locked only while it runs, not across round trips, which is what bounds the rate of
+ * increments on one hot row. The plan is the same for every visit, so the rows are locked in one order.
+ */
+export const VISIT_UPSERT = `with day as (
+    insert into visit_counters (bucket_type, bucket_key, visit_count) values ('DAY', $1, 1)
+    on conflict (bucket_type, bucket_key) do update set visit_count = visit_counters.visit_count + 1, updated_at = now()
+    returning 1
+  )
+  insert into visit_counters (bucket_type, bucket_key, visit_count) select 'WEEK', $2, 1 from day
+  on conflict (bucket_type, bucket_key) do update set visit_count = visit_counters.visit_count + 1, updated_at = now()`;
+
+const DEADLOCK = '40P01';
+
+export async function countVisit(knex: Knex, buckets: VisitBuckets): Promise<void> {
+  const sql = VISIT_UPSERT.replace('$1', '?').replace('$2', '?');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await knex.raw(sql, [buckets.day, buckets.week]);
+      return;
+    } catch (err) {
+      // Should PostgreSQL ever pick this statement as a deadlock victim, it was rolled back whole: run it again.
+      if ((err as { code?: string }).code !== DEADLOCK || attempt >= 5) throw err;
+    }
+  }
+}
+
+export async function visitStats(knex: Knex, now: Date, zone: string) {
+  const current = visitBuckets(now, zone);
+  const local = DateTime.fromJSDate(now, { zone });
+  const previous = visitBuckets(local.minus({ days: 1 }).toJSDate(), zone);
+  const lastWeek = visitBuckets(local.minus({ weeks: 1 }).toJSDate(), zone);
+  const rows = (await knex('visit_counters')
+    .where((q) => q.where({ bucket_type: 'DAY' }).whereIn('bucket_key', [current.day, previous.day]))
+    .orWhere((q) => q.where({ bucket_type: 'WEEK' }).whereIn('bucket_key', [current.week, lastWeek.week]))
+    .select('bucket_type', 'bucket_key', 'visit_count')) as Array<{ bucket_type: string; bucket_key: string; visit_count: string | number }>;
+  const count = (type: string, key: string) => ({ key, count: Number(rows.find((r) => r.bucket_type === type && r.bucket_key === key)?.visit_count ?? 0) });
+  return {
+    timezone: zone,
+    today: count('DAY', current.day),
+    yesterday: count('DAY', previous.day),
+    thisWeek: count('WEEK', current.week),
+    lastWeek: count('WEEK', lastWeek.week),
+  };
+}
+
+export interface VisitNotice {
+  path: string;
+  referrer?: string;
+  userAgent: string;
+  ip: string;
+  country?: string;
+}
+
+/** The notification's text (Slack reads `text`, Discord `content`). */
+export function noticeText(notice: VisitNotice, buckets: VisitBuckets): string {
+  const clip = (value: string, max: number) => (value.length > max ? `${value.slice(0, max)}…` : value);
+  return [
+    `New visit: ${clip(notice.path, 200)}`,
+    `Referrer: ${notice.referrer ? clip(notice.referrer, 200) : '(none)'}`,
+    `From: ${notice.ip}${notice.country ? ` (${notice.country})` : ''}`,
+    `Agent: ${clip(notice.userAgent || '(none)', 200)}`,
+    `Day ${buckets.day}, week ${buckets.week}`,
+  ].join('\n');
+}
+
+/**
+ * Best-effort visit notifications, from memory only: at most `maxPending` in flight; a visit beyond that is not
+ * notified (dropped and counted), never queued durably, so no visitor detail reaches a disk. A failed post is
+ * logged without the visitor's details.
+ */
+export class VisitNotifier {
+  private pending = 0;
+  private readonly inflight = new Set<Promise<void>>();
+  dropped = 0;
+  sent = 0;
+  failed = 0;
+
+  constructor(
+    private readonly options: { url: string | undefined; timeoutMs: number; maxPending: number },
+    private readonly log: Logger,
+  ) {}
+
+  get enabled(): boolean {
+    return Boolean(this.options.url);
+  }
+
+  notify(text: string): void {
+    if (!this.options.url) return;
+    if (this.pending >= this.options.maxPending) {
+      this.dropped++;
+      return;
+    }
+    this.pending++;
+    const post = fetch(this.options.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text, content: text }),
+      signal: AbortSignal.timeout(this.options.timeoutMs),
+    })
+      .then(async (response) => {
+        await response.arrayBuffer().catch(() => undefined);
+        if (response.ok) this.sent++;
+        else {
+          this.failed++;
+          this.log.warn({ status: response.status }, 'visit notification refused');
+        }
+      })
+      .catch((err: Error) => {
+        this.failed++;
+        this.log.warn({ error: err.name }, 'visit notification failed');
+      })
+      .finally(() => {
+        this.pending--;
+        this.inflight.delete(post);
+      });
+    this.inflight.add(post);
+  }
+
+  /** Resolves once every notification under way has ended (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+  }
+}
+
+interface VisitServices {
+  limit: RateLimit;
+  notifier: VisitNotifier;
+}
+
+const servicesByApp = new WeakMap<AppContext, VisitServices>();
+
+/**
+ * The visit rate limit (VISIT_RATE_LIMIT_PER_MINUTE per address) and notifier of a running app. The limit is
+ * counted in this process's memory, also on PostgreSQL: a visit is the busiest public write and its limit a coarse
+ * guard against a flood (not a security budget like sign-in's), so it does not pay for a second durable write per
+ * visit on one hot row; behind N processes an address gets up to N times the budget.
+ */
+export function visitServices(app: AppContext): VisitServices {
+  let services = servicesByApp.get(app);
+  if (!services) {
+    services = {
+      limit: new RateLimit({ name: 'visit-address', points: app.config.visitRateLimitPerMinute, windowSeconds: 60 }, { kind: 'memory' }),
+      notifier: new VisitNotifier(
+        { url: app.config.visitNotificationWebhookUrl, timeoutMs: app.config.visitNotificationTimeoutMs, maxPending: app.config.visitNotificationMaxPending },
+        app.logger.child({ component: 'visits' }),
+      ),
+    };
+    servicesByApp.set(app, services);
+  }
+  return services;
+}
+
+export async function throttleVisit(app: AppContext, ip: string): Promise<void> {
+  await consumeOrThrow([[visitServices(app).limit, addressKey(ip)]], 'Too many visits from this address; try again later.');
+}
+
+/** The visitor's country from a trusted proxy's header (only with TRUST_PROXY), as an ISO 3166 alpha-2 code. */
+export function trustedCountry(trustProxy: boolean, header: (name: string) => string): string | undefined {
+  if (!trustProxy) return undefined;
+  const value = (header('cf-ipcountry') || header('x-country-code')).trim().toUpperCase();
+  return /^[A-Z]{2}$/.test(value) ? value : undefined;
+}

@@ -1,0 +1,39 @@
+import type { OperationHandlers } from '../../http/handler.ts';
+import { json, noContent } from '../../http/handler.ts';
+import './claim.ts';
+import { notifyEntry } from './commands/offers.ts';
+import { presentEntry, presentJoined } from './presenters.ts';
+import { archiveEntry, findEntryOrFail, joinWaitlist, listEntries, throttleJoin, updateEntry } from './service.ts';
+
+export const handlers = {
+  async joinWaitlist(call) {
+    await throttleJoin(call.app, call.ip);
+    return json(201, presentJoined(await joinWaitlist(call.app.db.knex, call.body)), { 'Cache-Control': 'no-store' });
+  },
+
+  async listWaitlistEntries(call) {
+    const { query } = call;
+    const limit = query.limit ?? 20;
+    const offset = query.offset ?? 0;
+    const page = await listEntries(call.app.db.knex, { eventId: query.eventId, status: query.status, q: query.q, limit, offset });
+    return json(200, { items: page.items.map(presentEntry), total: page.total, limit, offset });
+  },
+
+  async getWaitlistEntry(call) {
+    return json(200, presentEntry(await findEntryOrFail(call.app.db.knex, call.params.entryId)));
+  },
+
+  async updateWaitlistEntry(call) {
+    return json(200, presentEntry(await updateEntry(call.app.db.knex, call.params.entryId, call.body)));
+  },
+
+  async notifyWaitlistEntry(call) {
+    await notifyEntry(call.app, call.params.entryId);
+    return json(200, presentEntry(await findEntryOrFail(call.app.db.knex, call.params.entryId)));
+  },
+
+  async archiveWaitlistEntry(call) {
+    await archiveEntry(call.app.db.knex, call.params.entryId);
+    return noContent();
+  },
+} satisfies Partial<OperationHandlers>;

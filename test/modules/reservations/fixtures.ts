@@ -1,0 +1,34 @@
+import type { Knex } from 'knex';
+import { expect } from 'chai';
+import type { TestServer } from '../../helpers/server.ts';
+import { bookableEvent, contact } from '../booking/fixtures.ts';
+
+/** Each public request its own client address (TRUST_PROXY), so the per-address rate limits stay out of the way. */
+let ipCounter = 0;
+export const fromNewAddress = () => ({ 'x-forwarded-for': `10.${(++ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}` });
+
+/** A guest's hold through the public route; answers the reservation's id. */
+export async function guestHold(server: TestServer, event: { slug: string | null }, offer: { code: string }, guests = 2, who = contact(1)): Promise<string> {
+  const res = await server.request<any>('POST', '/api/public/reservations', {
+    headers: fromNewAddress(),
+    body: { eventSlug: event.slug, offerCode: offer.code, guestCount: guests, contact: who },
+  });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return (await server.db.knex('reservations').where({ reference: res.body.reference }).first('id')).id;
+}
+
+/** A table of the floor plan, written straight into the table. */
+export async function insertTable(knex: Knex, code: string, seats = 4): Promise<string> {
+  const [row] = await knex('venue_tables').insert({ code, zone: 'MAIN', seats }).returning('id');
+  return row.id;
+}
+
+/** A SUCCEEDED payment of the reservation (as the payments module would record it). */
+export async function insertPayment(knex: Knex, reservationId: string, amountVnd: number, overrides: Record<string, unknown> = {}): Promise<string> {
+  const [row] = await knex('payments')
+    .insert({ reservation_id: reservationId, gateway: 'CASH', status: 'SUCCEEDED', amount_vnd: amountVnd, txn_ref: `T${Math.random().toString(36).slice(2, 12)}`, succeeded_at: new Date(), ...overrides })
+    .returning('id');
+  return row.id;
+}
+
+export { bookableEvent, contact };
