@@ -1338,7 +1338,8 @@ export interface paths {
          *       (an unknown or expired lead reference without `contact`).
          *     The customer is the lead's, or the contact's upserted by normalized e-mail (`contact` wins when both are sent).
          *     `promoCode` and `voucherCode` are applied to the price (see their fields; a code's refusal is 422 or 409 and
-         *     writes nothing); `referral` is stored as given.
+         *     writes nothing); `referral` is stored as given and, with a valid attribution token or an active partner code,
+         *     attributes the booking (a guest-discount code lowers the price; a tampered token is 422 `invalid_attribution_token`).
          *     The answer carries the reservation's `accessToken` this once (only its SHA-256 is stored): send it as the
          *     `x-reservation-token` header to read or cancel the reservation.
          *     `Idempotency-Key`: the same key and body within 24 hours answer the first (successful) answer again —
