@@ -118,6 +118,8 @@ export interface Config {
   aiObservabilityEnabled: boolean;
   /** Include the turn's input and output in `$ai_generation` (off until retention and redaction are approved). */
   aiObservabilityCaptureContent: boolean;
+  /** The public (guest) website's base URL (no trailing slash): the assistant's links are `<publicSiteUrl>/<locale>/…`. */
+  publicSiteUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -227,6 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...vnpay(env),
     publicApiUrl: httpUrl(env, 'PUBLIC_API_URL', 'http://localhost:3000'),
     ...assistant(env),
+    publicSiteUrl: httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173'),
   };
 }
 

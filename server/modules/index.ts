@@ -22,6 +22,9 @@ import * as storagePolicy from './storage/policy.ts';
 import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
 import * as tables from './tables/handlers.ts';
+import * as assistantCatalog from './assistantCatalog/handlers.ts';
+import * as assistantCatalogPolicy from './assistantCatalog/policy.ts';
+import * as knowledge from './knowledge/handlers.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -52,6 +55,8 @@ export const MODULES: Record<string, Module> = {
   catalog: { handlers: catalog.handlers, policy: catalogPolicy.policy },
   booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
   customers: { handlers: customers.handlers },
+  assistantCatalog: { handlers: assistantCatalog.handlers, policy: assistantCatalogPolicy.policy },
+  knowledge: { handlers: knowledge.handlers },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -73,6 +78,8 @@ const typed: OperationHandlers = {
   ...catalog.handlers,
   ...booking.handlers,
   ...customers.handlers,
+  ...assistantCatalog.handlers,
+  ...knowledge.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;
