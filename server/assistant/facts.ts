@@ -16,15 +16,19 @@ export interface ShowFact {
 }
 
 export interface EventFact {
-  /** The event's slug or id: what its booking URL is keyed by. */
+  /** The event's slug: what its booking URL and booking options are keyed by. */
   key: string;
   showSlug?: string;
   showTitle?: string;
-  startsAt: string;
-  doorsAt?: string;
+  /** Venue-local date (`YYYY-MM-DD`) and start time (`HH:mm`). */
+  date: string;
+  time: string;
+  doorsTime?: string;
   /** AVAILABLE, LIMITED, SOLD_OUT, CLOSED (as the catalog states availability). */
   state?: string;
   seatsLeft?: number;
+  /** For a party size: FITS, NOT_ENOUGH_SEATS, PARTY_SIZE_NOT_OFFERED, SOLD_OUT, CLOSED. */
+  fit?: string;
   bookingUrl?: string;
 }
 
@@ -46,6 +50,8 @@ export interface OfferFact {
 
 export interface KnowledgeFact {
   id?: string;
+  /** The document's topic key (`dress-code`), shared by its translations. */
+  topic?: string;
   title: string;
   body: string;
   tags: string[];
@@ -102,32 +108,56 @@ export function readShows(data: unknown): ShowFact[] {
   });
 }
 
-export function readEvents(data: unknown): EventFact[] {
-  const events = listIn(data, ['events', 'items', 'availability']).flatMap((raw) => {
+/** Performances: a list of events, an availability answer (`date` + `events`), or shows with their `nextDates`. */
+export function readEvents(data: unknown, zone?: string): EventFact[] {
+  const top = isObject(data) ? data : {};
+  const read = (raw: unknown, show: Json | undefined): EventFact[] => {
     if (!isObject(raw)) return [];
-    const startsAt = str(raw.startsAt) ?? str(raw.startAt) ?? str(raw.start);
-    const key = str(raw.slug) ?? str(raw.eventSlug) ?? str(raw.id) ?? str(raw.eventId);
-    if (!startsAt || !key) return [];
-    const show = isObject(raw.show) ? raw.show : undefined;
-    const availability = isObject(raw.availability) ? raw.availability : undefined;
+    const key = str(raw.eventSlug) ?? str(raw.slug) ?? str(raw.id);
+    let date = str(raw.date) ?? str(top.date);
+    let time = str(raw.time);
+    const startsAt = str(raw.startsAt);
+    if ((!date || !time) && startsAt) {
+      const local = localParts(startsAt, zone);
+      date ??= local.date;
+      time ??= local.time;
+    }
+    if (!key || !date || !time) return [];
+    const rawShow = isObject(raw.show) ? raw.show : show;
     return [
       {
         key,
-        showSlug: str(raw.showSlug) ?? str(show?.slug),
-        showTitle: text(raw.showTitle) ?? text(show?.title),
-        startsAt,
-        doorsAt: str(raw.doorsAt) ?? str(raw.doorsOpenAt),
-        state: str(raw.state) ?? str(raw.availabilityState) ?? str(availability?.state) ?? (typeof raw.availability === 'string' ? raw.availability : undefined),
-        seatsLeft: first(num(raw.seatsLeft), num(availability?.seatsLeft)),
+        showSlug: str(raw.showSlug) ?? str(rawShow?.slug),
+        showTitle: text(raw.showTitle) ?? text(rawShow?.title),
+        date,
+        time,
+        doorsTime: str(raw.doorsTime),
+        state: str(raw.availability) ?? str(raw.state),
+        seatsLeft: num(raw.seatsLeft),
+        fit: str(raw.fit),
         bookingUrl: str(raw.bookingUrl),
       },
     ];
-  });
-  return events.sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
+  };
+  const list = Array.isArray(top.events) ? top.events : listIn(data, ['items', 'events']);
+  const events = list.flatMap((raw) => (isObject(raw) && Array.isArray(raw.nextDates) ? raw.nextDates.flatMap((next) => read(next, raw)) : read(raw, undefined)));
+  return events.sort((a, b) => `${a.date}T${a.time}`.localeCompare(`${b.date}T${b.time}`));
+}
+
+function localParts(iso: string, zone: string | undefined): { date?: string; time?: string } {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return {};
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
 }
 
 export function readOffers(data: unknown): OfferFact[] {
   const top = isObject(data) ? data : {};
+  const eventShow = isObject(top.event) && isObject(top.event.show) ? top.event.show : undefined;
   // Either a flat list of offers, or shows each with their offers.
   const groups = listIn(data, ['offers', 'shows', 'options', 'bookingOptions', 'items']);
   const out: OfferFact[] = [];
@@ -136,12 +166,13 @@ export function readOffers(data: unknown): OfferFact[] {
     const name = text(raw.name) ?? text(raw.title);
     if (!name) return;
     const perGuest = isObject(raw.perGuest) ? raw.perGuest : isObject(raw.price) ? raw.price : undefined;
-    const items = Array.isArray(raw.items) ? raw.items.flatMap((item) => (isObject(item) ? [text(item.name)].filter((n): n is string => Boolean(n)) : typeof item === 'string' ? [item] : [])) : [];
+    const included = Array.isArray(raw.includes) ? raw.includes : raw.items;
+    const items = Array.isArray(included) ? included.flatMap((item) => (isObject(item) ? [text(item.name)].filter((n): n is string => Boolean(n)) : typeof item === 'string' ? [item] : [])) : [];
     const rawShow = isObject(raw.show) ? raw.show : undefined;
     out.push({
       code: str(raw.code),
-      showSlug: str(raw.showSlug) ?? str(rawShow?.slug) ?? str(show?.slug) ?? str(top.showSlug),
-      showTitle: text(raw.showTitle) ?? text(rawShow?.title) ?? text(show?.title) ?? text(top.showTitle),
+      showSlug: str(raw.showSlug) ?? str(rawShow?.slug) ?? str(show?.slug) ?? str(eventShow?.slug),
+      showTitle: text(raw.showTitle) ?? text(rawShow?.title) ?? text(show?.title) ?? text(eventShow?.title),
       name,
       description: text(raw.description),
       bookingPath: str(raw.bookingPath),
@@ -167,7 +198,7 @@ export function readKnowledge(data: unknown): KnowledgeFact[] {
     const body = text(raw.body) ?? text(raw.content) ?? text(raw.text) ?? text(raw.answer);
     if (!title || !body) return [];
     const tags = Array.isArray(raw.tags) ? raw.tags.filter((tag): tag is string => typeof tag === 'string') : [];
-    return [{ id: str(raw.id) ?? str(raw.slug), title, body, tags }];
+    return [{ id: str(raw.id) ?? str(raw.slug), topic: str(raw.topic), title, body, tags }];
   });
 }
 
@@ -178,7 +209,8 @@ export function readRoutes(data: unknown): RouteFacts {
   const all = new Set<string>();
   const walk = (value: unknown, key: string | undefined, owner: Json | undefined) => {
     if (typeof value === 'string') {
-      if (!isUrl(value)) return;
+      // Templates (`…/shows/{slug}`) are not links.
+      if (!isUrl(value) || value.includes('{')) return;
       all.add(value);
       if (key === 'showUrl') {
         const slug = str(owner?.slug) ?? str(owner?.showSlug);

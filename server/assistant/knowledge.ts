@@ -13,10 +13,10 @@ const TOPIC_WORDS: Array<[string, string[]]> = [
   ['children', ['children', 'child', 'kids', 'kid', 'baby', 'age', 'family', 'tre', 'em', 'con', 'nho', 'tuoi', 'be']],
   ['dietary', ['vegetarian', 'vegan', 'allergy', 'allergies', 'allergic', 'dietary', 'diet', 'halal', 'gluten', 'food', 'menu', 'seafood', 'chay', 'ung', 'kieng', 'mon', 'an']],
   ['arrival', ['arrive', 'arrival', 'early', 'late', 'doors', 'time', 'den', 'som', 'tre', 'muon', 'gio', 'cua']],
-  ['parking', ['parking', 'park', 'car', 'motorbike', 'taxi', 'grab', 'xe', 'do', 'gui', 'bai']],
+  ['parking', ['parking', 'park', 'car', 'motorbike', 'taxi', 'grab', 'xe', 'dau', 'gui', 'bai']],
   ['private-events', ['private', 'corporate', 'company', 'wedding', 'party', 'group', 'hire', 'rent', 'rieng', 'tiec', 'cong', 'ty', 'cuoi', 'thue', 'doan', 'nhom']],
   ['accessibility', ['wheelchair', 'accessible', 'accessibility', 'disabled', 'disability', 'stairs', 'elevator', 'lift', 'lan', 'khuyet', 'tat', 'thang', 'may']],
-  ['contact', ['contact', 'phone', 'call', 'email', 'address', 'where', 'location', 'located', 'directions', 'map', 'hotline', 'lien', 'he', 'dien', 'thoai', 'dia', 'chi', 'dau', 'duong']],
+  ['contact', ['contact', 'phone', 'call', 'email', 'address', 'where', 'location', 'located', 'directions', 'map', 'hotline', 'lien', 'he', 'dien', 'thoai', 'dia', 'chi', 'duong']],
   ['payment', ['pay', 'payment', 'card', 'cash', 'deposit', 'vnpay', 'thanh', 'toan', 'coc', 'the', 'tien']],
 ];
 

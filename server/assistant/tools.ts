@@ -11,6 +11,7 @@ import type { VenueData } from './venueData.ts';
  */
 const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('A venue-local date, YYYY-MM-DD.');
 const showSlug = z.string().max(120).describe("A show's slug, as listShows gives it.");
+const eventSlug = z.string().max(120).describe("A performance's eventSlug, as listShows (nextDates) or listEvents give it.");
 
 export const TOOL_NAMES = ['listShows', 'listEvents', 'checkAvailability', 'getBookingOptions', 'getSiteRoutes', 'searchKnowledge'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -18,30 +19,24 @@ export type ToolName = (typeof TOOL_NAMES)[number];
 export function createTools(data: VenueData, locale: string) {
   return {
     listShows: tool({
-      description: 'The shows on the programme: slug, title, summary, description, duration, showUrl (the link to the show page), price from.',
+      description: "The shows on the programme: slug, title, summary, duration, showUrl (the show's page), priceFromVnd (lowest total for one guest, service charge and VAT included) and the next performances (eventSlug, date, time, availability, bookingUrl).",
       inputSchema: z.object({}),
       execute: () => data.shows(locale),
     }),
     listEvents: tool({
-      description: 'Upcoming performances (date, start time, doors, availability state, seats left, bookingUrl), optionally of one show and between two dates.',
+      description: 'Upcoming performances between two local dates (default: the next two weeks), optionally of one show: date, start time, doors, show, availability, seats left, bookingUrl.',
       inputSchema: z.object({ show: showSlug.optional(), from: localDate.optional(), to: localDate.optional() }),
       execute: ({ show, from, to }) => data.events(locale, { show, from, to }),
     }),
     checkAvailability: tool({
-      description: 'Whether performances on a date (or from/to) still have seats, optionally for one show and a party size.',
-      inputSchema: z.object({
-        date: localDate.optional(),
-        from: localDate.optional(),
-        to: localDate.optional(),
-        show: showSlug.optional(),
-        guests: z.number().int().min(1).max(500).optional(),
-      }),
-      execute: ({ date, from, to, show, guests }) => data.availability(locale, { date, from, to, show, guests }),
+      description: 'Whether the performances of one local date can take a party: availability, fit (FITS, NOT_ENOUGH_SEATS, PARTY_SIZE_NOT_OFFERED, SOLD_OUT, CLOSED), bookingUrl, and the inquiry page for groups.',
+      inputSchema: z.object({ date: localDate, show: showSlug.optional(), guests: z.number().int().min(1).max(500).optional() }),
+      execute: ({ date, show, guests }) => data.availability(locale, { date, show, guests }),
     }),
     getBookingOptions: tool({
-      description: 'The ways to book (offers) with their price per guest in VND, what each includes, and the party sizes they take; optionally of one show.',
-      inputSchema: z.object({ show: showSlug.optional() }),
-      execute: ({ show }) => data.bookingOptions(locale, { show }),
+      description: 'The ways to book one performance (offers): price per guest in VND (perGuest: before and with service charge and VAT), what each includes, the party sizes it takes, and the booking page; with guests, the price for the party.',
+      inputSchema: z.object({ event: eventSlug, guests: z.number().int().min(1).max(500).optional() }),
+      execute: ({ event, guests }) => data.bookingOptions(locale, { event, guests }),
     }),
     getSiteRoutes: tool({
       description: "The public website's links in this locale (home, shows, inquiries, waitlist, partners, each show's showUrl, each event's bookingUrl). Only these links may appear in answers.",

@@ -27,8 +27,8 @@ export type Query = Record<string, string | number | undefined>;
 export interface VenueData {
   shows(locale: string): Promise<unknown>;
   events(locale: string, query?: { show?: string; from?: string; to?: string }): Promise<unknown>;
-  availability(locale: string, query: { date?: string; from?: string; to?: string; show?: string; guests?: number }): Promise<unknown>;
-  bookingOptions(locale: string, query?: { show?: string; event?: string }): Promise<unknown>;
+  availability(locale: string, query: { date: string; show?: string; guests?: number }): Promise<unknown>;
+  bookingOptions(locale: string, query: { event: string; guests?: number }): Promise<unknown>;
   routes(locale: string): Promise<unknown>;
   knowledge(locale: string): Promise<unknown>;
 }
@@ -65,9 +65,9 @@ export function createVenueData(options: VenueDataOptions): VenueData {
     shows: (locale) => get(VENUE_DATA_PATHS.shows, { locale }),
     events: (locale, query = {}) => get(VENUE_DATA_PATHS.events, { locale, ...query }),
     availability: (locale, query) => get(VENUE_DATA_PATHS.availability, { locale, ...query }),
-    bookingOptions: (locale, query = {}) => get(VENUE_DATA_PATHS.bookingOptions, { locale, ...query }),
+    bookingOptions: (locale, query) => get(VENUE_DATA_PATHS.bookingOptions, { locale, ...query }),
     routes: (locale) => get(VENUE_DATA_PATHS.routes, { locale }),
-    knowledge: (locale) => get(VENUE_DATA_PATHS.knowledge, { locale }),
+    knowledge: (locale) => get(VENUE_DATA_PATHS.knowledge, { locale, limit: 100 }),
   };
 }
 

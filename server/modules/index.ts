@@ -25,6 +25,8 @@ import * as tables from './tables/handlers.ts';
 import * as assistantCatalog from './assistantCatalog/handlers.ts';
 import * as assistantCatalogPolicy from './assistantCatalog/policy.ts';
 import * as knowledge from './knowledge/handlers.ts';
+import * as assistant from './assistant/handlers.ts';
+import * as assistantPolicy from './assistant/policy.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -57,6 +59,7 @@ export const MODULES: Record<string, Module> = {
   customers: { handlers: customers.handlers },
   assistantCatalog: { handlers: assistantCatalog.handlers, policy: assistantCatalogPolicy.policy },
   knowledge: { handlers: knowledge.handlers },
+  assistant: { handlers: assistant.handlers, policy: assistantPolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -80,6 +83,7 @@ const typed: OperationHandlers = {
   ...customers.handlers,
   ...assistantCatalog.handlers,
   ...knowledge.handlers,
+  ...assistant.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

@@ -3,7 +3,7 @@ import type { EventFact, KnowledgeFact, OfferFact, RouteFacts, ShowFact } from '
 import { routeNamed } from '../facts.ts';
 import { rankKnowledge } from '../knowledge.ts';
 import type { DayRange } from './dates.ts';
-import { clip, dayLabel, isoDayLabel, link, localDateTime, timeLabel, vnd, whenLabel, type Lang } from './format.ts';
+import { clip, isoDayLabel, link, vnd, whenLabel, type Lang } from './format.ts';
 import { PHRASES, type Phrases } from './phrases.ts';
 import type { Topic } from './understand.ts';
 
@@ -15,6 +15,8 @@ export interface AnswerInput {
   markdown: boolean;
   question: string;
   topics: Topic[];
+  /** `showDetails` came from a generic "what is …?" only. */
+  weakDetails?: boolean;
   show?: ShowFact;
   days?: DayRange;
   guests?: number;
@@ -48,6 +50,9 @@ export function composeAnswer(input: AnswerInput): string {
   if (input.failed && !input.shows.length && !input.routes.all.length) return p.unavailable(inquiry);
 
   // A show's details answer the "what is it" questions; with a show named, "what's on" narrows to it.
+  if (topics.has('showDetails') && !input.show && input.weakDetails && informative.length === 1) {
+    return policyAnswer(input, 6) ?? p.unknown(inquiry);
+  }
   if (topics.has('showDetails') && !input.show) topics.add('whatsOn');
   if (topics.has('whatsOn') && input.show) topics.add('showDetails');
 
@@ -91,16 +96,14 @@ function rangeLabel(input: AnswerInput, p: Phrases): string {
   const tomorrow = DateTime.fromJSDate(input.now, { zone: input.zone }).plus({ days: 1 }).toISODate();
   if (days.single && days.from === today) return p.rangeToday;
   if (days.single && days.from === tomorrow) return p.rangeTomorrow;
-  if (days.from === days.to) return p.rangeOn(isoDayLabel(days.from, input.zone, input.lang));
-  return p.rangeFromTo(isoDayLabel(days.from, input.zone, input.lang), isoDayLabel(days.to, input.zone, input.lang));
+  if (days.from === days.to) return p.rangeOn(isoDayLabel(days.from, input.lang));
+  return p.rangeFromTo(isoDayLabel(days.from, input.lang), isoDayLabel(days.to, input.lang));
 }
-
-const localDay = (iso: string, zone: string) => localDateTime(iso, zone).toISODate()!;
 
 function inDays(events: EventFact[], input: AnswerInput): EventFact[] {
   if (!input.days) return events;
   return events.filter((event) => {
-    const day = localDay(event.startsAt, input.zone);
+    const day = event.date;
     return day >= input.days!.from && day <= input.days!.to;
   });
 }
@@ -123,6 +126,12 @@ function showUrl(show: ShowFact, input: AnswerInput): string | undefined {
 }
 
 function stateLabel(event: EventFact, p: Phrases, guests?: number): string {
+  switch (event.fit?.toUpperCase()) {
+    case 'NOT_ENOUGH_SEATS':
+      return p.notEnough(guests ?? 0);
+    case 'PARTY_SIZE_NOT_OFFERED':
+      return p.partyNotOffered(guests ?? 0);
+  }
   switch (event.state?.toUpperCase()) {
     case 'SOLD_OUT':
       return p.soldOut;
@@ -136,13 +145,13 @@ function stateLabel(event: EventFact, p: Phrases, guests?: number): string {
   }
 }
 
-const bookable = (event: EventFact) => !['SOLD_OUT', 'CLOSED'].includes(event.state?.toUpperCase() ?? '');
+const bookable = (event: EventFact) => !['SOLD_OUT', 'CLOSED'].includes(event.state?.toUpperCase() ?? '') && (!event.fit || event.fit.toUpperCase() === 'FITS');
 
 function eventLine(event: EventFact, input: AnswerInput, p: Phrases, options: { title: boolean; state: boolean }): string {
   const title = options.title ? titleOf(event, input) : '';
-  const when = whenLabel(event.startsAt, input.zone, input.lang);
+  const when = whenLabel(event.date, event.time, input.lang);
   const parts = [`- ${title ? `**${title}** — ` : ''}${when}`];
-  if (event.doorsAt && !options.state) parts[0] += ` (${p.doors(timeLabel(event.doorsAt, input.zone))})`;
+  if (event.doorsTime && !options.state) parts[0] += ` (${p.doors(event.doorsTime)})`;
   if (options.state) parts.push(stateLabel(event, p, input.guests));
   const url = bookingUrl(event, input);
   if (url && bookable(event)) parts.push(link(p.book, url, input.markdown));
@@ -155,8 +164,9 @@ function whatsOnAnswer(input: AnswerInput, p: Phrases): string {
   const lines: string[] = [];
   const shows = input.shows.filter((show) => ofShow(events, show).length > 0);
   if (events.length === 0 || shows.length === 0) {
+    const later = input.days ? (input.events ?? []).filter((event) => event.date > input.days!.to) : [];
     lines.push(input.days ? p.whatsOnNothing(range) : p.whatsOnIntro(''));
-    for (const show of input.shows) lines.push(showLine(show, [], input, p));
+    for (const show of input.shows) lines.push(showLine(show, ofShow(later, show), input, p));
   } else {
     lines.push(p.whatsOnIntro(range));
     for (const show of shows) lines.push(showLine(show, ofShow(events, show), input, p));
@@ -170,7 +180,7 @@ function showLine(show: ShowFact, events: EventFact[], input: AnswerInput, p: Ph
   let line = `- **${show.title}**`;
   if (show.summary) line += ` — ${clip(show.summary, 160)}`;
   if (events.length) {
-    const dates = events.slice(0, 3).map((event) => whenLabel(event.startsAt, input.zone, input.lang));
+    const dates = events.slice(0, 3).map((event) => whenLabel(event.date, event.time, input.lang));
     line += ` ${p.next}: ${dates.join('; ')}${events.length > 3 ? '; …' : ''}.`;
   }
   if (url) line += ` ${link(p.details, url, input.markdown)}`;
@@ -206,7 +216,7 @@ function scheduleAnswer(input: AnswerInput, p: Phrases): string {
   const subject = input.show ? `**${input.show.title}**` : '';
   if (events.length === 0) {
     const lines = [p.noneOn(subject, range)];
-    const later = input.days ? all.filter((event) => localDay(event.startsAt, input.zone) > input.days!.to) : [];
+    const later = input.days ? all.filter((event) => event.date > input.days!.to) : [];
     if (later.length) {
       lines.push(p.nextAfter);
       for (const event of later.slice(0, 3)) lines.push(eventLine(event, input, p, { title: !input.show, state: false }));
@@ -217,7 +227,7 @@ function scheduleAnswer(input: AnswerInput, p: Phrases): string {
   for (const event of events.slice(0, MAX_LIST)) lines.push(eventLine(event, input, p, { title: !input.show, state: false }));
   if (events.length > MAX_LIST) {
     const url = input.show ? showUrl(input.show, input) : routeNamed(input.routes, 'shows');
-    if (url) lines.push(link(p.showsPage, url, input.markdown));
+    if (url) lines.push(link(input.show ? input.show.title : p.showsPage, url, input.markdown));
   }
   return lines.join('\n');
 }
@@ -237,7 +247,7 @@ function availabilityAnswer(input: AnswerInput, p: Phrases): string {
   }
   if (events.length === 0) {
     lines.push(p.noneOn(input.show ? `**${input.show.title}**` : '', range));
-    const later = ofShow(input.events ?? [], input.show).filter((event) => !input.days || localDay(event.startsAt, input.zone) > input.days.to);
+    const later = ofShow(input.events ?? [], input.show).filter((event) => !input.days || event.date > input.days.to);
     if (later.length) {
       lines.push(p.nextAfter);
       for (const event of later.slice(0, 3)) lines.push(eventLine(event, input, p, { title: !input.show, state: true }));
@@ -326,4 +336,3 @@ function privateAnswer(input: AnswerInput, p: Phrases, inquiry: string): string 
   return lines.join('\n');
 }
 
-export { dayLabel };

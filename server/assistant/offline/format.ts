@@ -5,26 +5,20 @@ export type Lang = 'en' | 'vi';
 
 const VI_WEEKDAYS = ['', 'Thứ Hai', 'Thứ Ba', 'Thứ Tư', 'Thứ Năm', 'Thứ Sáu', 'Thứ Bảy', 'Chủ Nhật'];
 
-export function localDateTime(iso: string, zone: string): DateTime {
-  return DateTime.fromISO(iso, { zone });
-}
-
 /** `Sat 28 Nov` / `Thứ Bảy 28/11`. */
 export function dayLabel(day: DateTime, lang: Lang): string {
   return lang === 'vi' ? `${VI_WEEKDAYS[day.weekday]} ${day.toFormat('dd/MM')}` : day.setLocale('en-GB').toFormat('ccc d LLL');
 }
 
-/** `Sat 28 Nov, 19:30` / `19:30 Thứ Bảy 28/11`. */
-export function whenLabel(iso: string, zone: string, lang: Lang): string {
-  const at = localDateTime(iso, zone);
-  return lang === 'vi' ? `${at.toFormat('HH:mm')} ${dayLabel(at, lang)}` : `${dayLabel(at, lang)}, ${at.toFormat('HH:mm')}`;
+/** A venue-local date and time (`2026-11-28`, `19:30`) as `Sat 28 Nov, 19:30` / `19:30 Thứ Bảy 28/11`. */
+export function whenLabel(date: string, time: string, lang: Lang): string {
+  const day = DateTime.fromISO(date);
+  return lang === 'vi' ? `${time} ${dayLabel(day, lang)}` : `${dayLabel(day, lang)}, ${time}`;
 }
 
-export const timeLabel = (iso: string, zone: string) => localDateTime(iso, zone).toFormat('HH:mm');
-
 /** A venue-local date (`2026-11-28`) as words. */
-export function isoDayLabel(isoDate: string, zone: string, lang: Lang): string {
-  return dayLabel(DateTime.fromISO(isoDate, { zone }), lang);
+export function isoDayLabel(isoDate: string, lang: Lang): string {
+  return dayLabel(DateTime.fromISO(isoDate), lang);
 }
 
 /** `1,650,000 VND` / `1.650.000 VND`. */

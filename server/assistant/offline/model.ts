@@ -10,7 +10,7 @@ import type {
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import { DateTime } from 'luxon';
-import { readEvents, readKnowledge, readOffers, readRoutes, readShows, type ShowFact } from '../facts.ts';
+import { readEvents, readKnowledge, readOffers, readRoutes, readShows, type EventFact, type ShowFact } from '../facts.ts';
 import type { ToolName } from '../tools.ts';
 import { composeAnswer } from './compose.ts';
 import type { Lang } from './format.ts';
@@ -50,8 +50,8 @@ type Decision = { kind: 'tools'; calls: ToolCallPlan[] } | { kind: 'text'; text:
 interface Conversation {
   userTexts: string[];
   assistantTexts: string[];
-  /** Tool results since the guest's last message, by tool name (the last one of each). */
-  results: Map<string, { value: unknown; failed: boolean }>;
+  /** Tool results since the guest's last message, by tool name (every call's, in order). */
+  results: Map<string, Array<{ value: unknown; failed: boolean }>>;
 }
 
 const STEP_ONE: ToolName[] = ['getSiteRoutes', 'listShows'];
@@ -137,10 +137,11 @@ export class OfflineModel implements LanguageModelV3 {
       return { kind: 'tools', calls };
     }
 
-    const shows = readShows(results.get('listShows')?.value);
+    const shows = readShows(results.get('listShows')?.[0]?.value);
     const show = resolveShow(conversation, shows, asked);
     const today = DateTime.fromJSDate(now, { zone }).startOf('day');
-    const stepTwo = planStepTwo(asked, show, today).filter((planned) => available.has(planned.toolName));
+    const upcoming = readEvents(results.get('listShows')?.[0]?.value, zone);
+    const stepTwo = planStepTwo(asked, show, shows, upcoming, today).filter((planned) => available.has(planned.toolName));
     if (stepTwo.length && !stepTwo.some((planned) => results.has(planned.toolName))) return { kind: 'tools', calls: stepTwo };
 
     const input = baseInput(lang, zone, now, markdown, question, asked, shows, results);
@@ -156,8 +157,11 @@ function informative(topics: Topic[]): Topic[] {
 }
 
 function baseInput(lang: Lang, zone: string, now: Date, markdown: boolean, question: string, asked: Understanding, shows: ShowFact[], results: Conversation['results']) {
-  const failed = [...results.values()].some((result) => result.failed);
-  const value = (name: ToolName) => (results.get(name)?.failed ? undefined : results.get(name)?.value);
+  const failed = [...results.values()].some((list) => list.some((result) => result.failed));
+  const values = (name: ToolName) => (results.get(name) ?? []).filter((result) => !result.failed).map((result) => result.value);
+  const called = (name: ToolName) => results.has(name);
+  const offers = values('getBookingOptions').flatMap((value) => readOffers(value));
+  const seen = new Set<string>();
   return {
     lang,
     zone,
@@ -165,41 +169,55 @@ function baseInput(lang: Lang, zone: string, now: Date, markdown: boolean, quest
     markdown,
     question,
     topics: asked.topics,
+    weakDetails: asked.weakDetails,
     days: asked.days,
     guests: asked.guests,
     shows,
     show: undefined as ShowFact | undefined,
-    events: results.has('listEvents') ? readEvents(value('listEvents')) : undefined,
-    availability: results.has('checkAvailability') && !results.get('checkAvailability')!.failed ? readEvents(value('checkAvailability')) : undefined,
-    offers: results.has('getBookingOptions') ? readOffers(value('getBookingOptions')) : undefined,
-    knowledge: results.has('searchKnowledge') ? readKnowledge(value('searchKnowledge')) : undefined,
-    routes: readRoutes(value('getSiteRoutes')),
+    // Without a listEvents answer, the shows' next dates still say when they play.
+    events: called('listEvents') ? values('listEvents').flatMap((value) => readEvents(value, zone)) : called('listShows') && shows.length ? readEvents(values('listShows')[0], zone) : undefined,
+    availability: values('checkAvailability').length ? values('checkAvailability').flatMap((value) => readEvents(value, zone)) : undefined,
+    offers: called('getBookingOptions')
+      ? offers.filter((offer) => {
+          const key = `${offer.showSlug ?? ''}|${offer.code ?? offer.name}`;
+          if (seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        })
+      : undefined,
+    knowledge: called('searchKnowledge') ? values('searchKnowledge').flatMap((value) => readKnowledge(value)) : undefined,
+    routes: readRoutes(values('getSiteRoutes')[0]),
     failed,
   };
 }
 
 /** The step-two calls the topics need (nothing when the routes, shows and knowledge already answer). */
-function planStepTwo(asked: Understanding, show: ShowFact | undefined, today: DateTime): ToolCallPlan[] {
+function planStepTwo(asked: Understanding, show: ShowFact | undefined, shows: ShowFact[], upcoming: EventFact[], today: DateTime): ToolCallPlan[] {
   const topics = new Set(asked.topics);
   const calls: ToolCallPlan[] = [];
   const iso = (day: DateTime) => day.toISODate()!;
-  const needsEvents = ['whatsOn', 'schedule', 'availability', 'howToBook'].some((topic) => topics.has(topic as Topic)) || (topics.has('showDetails') && show) || (topics.has('showDetails') && !show);
-  if (needsEvents) {
-    const from = asked.days ? asked.days.from : iso(today);
-    // Past the days asked, so that "nothing that day" can name the next performances.
-    const to = asked.days ? iso(DateTime.fromISO(asked.days.to).plus({ days: 14 })) : iso(today.plus({ days: show ? 45 : 14 }));
+  const days = asked.days;
+  const singleDay = days && days.from === days.to ? days.from : undefined;
+  if (['whatsOn', 'schedule', 'availability', 'howToBook', 'showDetails'].some((topic) => topics.has(topic as Topic))) {
+    const from = days ? days.from : iso(today);
+    // Past the days asked (at most the endpoint's 120 days), so that "nothing that day" can name the next ones.
+    const limit = DateTime.fromISO(from).plus({ days: 119 });
+    const wanted = days ? DateTime.fromISO(days.to).plus({ days: 14 }) : today.plus({ days: show ? 45 : 13 });
+    const to = iso(wanted < limit ? wanted : limit);
     const narrow = show && !(topics.has('whatsOn') && !topics.has('showDetails'));
     calls.push({ toolName: 'listEvents', input: { ...(narrow ? { show: show.slug } : {}), from, to } });
   }
-  if (topics.has('availability') && asked.days) {
-    const days = asked.days;
-    calls.push({
-      toolName: 'checkAvailability',
-      input: { ...(days.from === days.to ? { date: days.from } : { from: days.from, to: days.to }), ...(show ? { show: show.slug } : {}), ...(asked.guests ? { guests: asked.guests } : {}) },
-    });
+  if (topics.has('availability') && singleDay) {
+    calls.push({ toolName: 'checkAvailability', input: { date: singleDay, ...(show ? { show: show.slug } : {}), ...(asked.guests ? { guests: asked.guests } : {}) } });
   }
   if (topics.has('prices') || topics.has('showDetails') || topics.has('privateEvents') || (topics.has('availability') && asked.guests)) {
-    calls.push({ toolName: 'getBookingOptions', input: show && !topics.has('privateEvents') ? { show: show.slug } : {} });
+    // Offers are sold per performance: ask for the next bookable one of each show concerned.
+    const concerned = show && !topics.has('privateEvents') ? [show] : topics.has('privateEvents') && !topics.has('prices') ? shows.slice(0, 1) : shows;
+    for (const candidate of concerned) {
+      const mine = upcoming.filter((event) => event.showSlug === candidate.slug);
+      const next = mine.find((event) => event.bookingUrl) ?? mine[0];
+      if (next) calls.push({ toolName: 'getBookingOptions', input: { event: next.key, ...(asked.guests ? { guests: asked.guests } : {}) } });
+    }
   }
   return calls;
 }
@@ -219,7 +237,7 @@ function readConversation(prompt: LanguageModelV3Prompt): Conversation {
         const output = part.output;
         const failed = output.type === 'error-text' || output.type === 'error-json' || output.type === 'execution-denied';
         const value = output.type === 'json' || output.type === 'error-json' ? output.value : output.type === 'text' ? safeJson(output.value) : undefined;
-        conversation.results.set(part.toolName, { value, failed });
+        conversation.results.set(part.toolName, [...(conversation.results.get(part.toolName) ?? []), { value, failed }]);
       }
     }
   }
@@ -293,8 +311,8 @@ export function matchShow(text: string, shows: ShowFact[]): ShowFact | undefined
   });
   scores.sort((a, b) => b.score - a.score);
   const [best, second] = scores;
-  if (!best || best.score < 4) return undefined;
-  if (second && second.score >= best.score * 0.8) return undefined;
+  if (!best || best.score < 2) return undefined;
+  if (second && (second.score >= best.score * 0.8 || (best.score < 4 && second.score > 0))) return undefined;
   return best.show;
 }
 

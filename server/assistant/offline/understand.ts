@@ -27,6 +27,8 @@ export interface Understanding {
   guests?: number;
   /** The folded question (see `fold`), for show matching and knowledge search. */
   folded: string;
+  /** `showDetails` only from a generic "what is …?": about a show only when one is named. */
+  weakDetails?: boolean;
 }
 
 const PHRASES: Record<Exclude<Topic, 'policy'>, string[]> = {
@@ -34,7 +36,7 @@ const PHRASES: Record<Exclude<Topic, 'policy'>, string[]> = {
   thanks: ['thanks', 'thank you', 'thx', 'cam on', 'cam on ban', 'tks'],
   whatsOn: [
     'whats on', 'what is on', 'what s on', 'whats playing', 'what is playing', 'what shows', 'which shows', 'what show', 'which show', 'shows do you have', 'shows are', 'any shows',
-    'programme', 'program', 'lineup', 'line up', 'recommend', 'suggest', 'what can i see', 'what can we see', 'what do you have', 'what do you offer', 'performances', 'whats happening', 'what is happening', 'events',
+    'programme', 'program', 'lineup', 'line up', 'recommend', 'suggest', 'what can i see', 'what can we see', 'what do you have', 'what do you offer', 'performances', 'whats happening', 'what is happening', 'what events', 'which events', 'any events', 'upcoming events', 'events this', 'events on',
     'co show', 'co gi', 'show gi', 'show nao', 'chuong trinh', 'dang dien', 'bieu dien gi', 'xem gi', 'co nhung', 'gioi thieu cac', 'nen xem', 'goi y', 'su kien nao', 'vo dien', 'tiet muc',
   ],
   showDetails: [
@@ -46,7 +48,7 @@ const PHRASES: Record<Exclude<Topic, 'policy'>, string[]> = {
     'khi nao', 'luc nao', 'may gio', 'gio nao', 'lich', 'lich dien', 'ngay nao', 'gio dien', 'suat', 'bat dau', 'hom nao', 'bao gio', 'mo cua', 'suat dien',
   ],
   availability: [
-    'available', 'availability', 'seats', 'seat', 'tickets left', 'sold out', 'space', 'room for', 'free table', 'still', 'left', 'full', 'can i get', 'any tickets', 'spots', 'is there room', 'table for',
+    'available', 'availability', 'seats', 'seat', 'tickets left', 'sold out', 'space', 'room for', 'free table', 'left', 'full', 'any tickets', 'spots', 'is there room', 'table for',
     'con cho', 'con ve', 'het ve', 'het cho', 'con trong', 'cho trong', 'con ban', 'dat duoc', 'kip khong', 'du cho',
   ],
   prices: [
@@ -75,7 +77,7 @@ const POLICY_PHRASES = [
   'parking', 'park', 'car', 'motorbike', 'arrive', 'arrival', 'early', 'late', 'wheelchair', 'accessib*', 'disabled', 'stairs', 'elevator', 'lift', 'smoking', 'photo*', 'camera', 'pets', 'dog', 'deposit', 'payment', 'pay by', 'card', 'cash',
   'change my', 'reschedul*', 'terms', 'rules', 'allowed', 'bring',
   'huy', 'hoan tien', 'hoan ve', 'doi ve', 'doi ngay', 'chinh sach', 'trang phuc', 'mac gi', 'quan ao', 'tre em', 'tre nho', 'em be', 'con nho', 'do tuoi', 'tuoi', 'an chay', 'di ung', 'an kieng', 'hai san', 'mon an',
-  'do xe', 'gui xe', 'bai xe', 'xe may', 'o to', 'den som', 'den tre', 'den muon', 'xe lan', 'khuyet tat', 'thang may', 'cau thang', 'hut thuoc', 'chup anh', 'quay phim', 'thu cung', 'dat coc', 'thanh toan', 'the tin dung', 'tien mat', 'quy dinh', 'mang theo',
+  'do xe', 'dau xe', 'gui xe', 'bai xe', 'xe may', 'o to', 'den som', 'den tre', 'den muon', 'xe lan', 'khuyet tat', 'thang may', 'cau thang', 'hut thuoc', 'chup anh', 'quay phim', 'thu cung', 'dat coc', 'thanh toan', 'the tin dung', 'tien mat', 'quy dinh', 'mang theo',
 ];
 
 const WEAK_DETAILS = ['what is', 'whats', 'about', 'la gi', 'information', 'info', 'what about', 'thi sao'];
@@ -86,23 +88,27 @@ const GUEST_WORDS = 'people|persons|person|guests|guest|pax|adults|adult|of us|p
 export function understand(text: string, now: Date, zone: string): Understanding {
   const folded = fold(text);
   const topics = new Set<Topic>();
+  let weakDetails = false;
   for (const [topic, phrases] of Object.entries(PHRASES) as Array<[Topic, string[]]>) {
     if (hasAny(folded, phrases)) topics.add(topic);
   }
   if (hasAny(folded, POLICY_PHRASES)) topics.add('policy');
   // "What is …?" / "… là gì?" asks about a show only when nothing more specific is asked.
   if (topics.size === 0 || [...topics].every((topic) => topic === 'greeting' || topic === 'thanks')) {
-    if (hasAny(folded, WEAK_DETAILS)) topics.add('showDetails');
+    if (hasAny(folded, WEAK_DETAILS)) {
+      topics.add('showDetails');
+      weakDetails = true;
+    }
   }
   const days = parseDays(text, now, zone);
   const guests = partySize(folded);
   // "Is Saturday free for 4?" names a day and a party: an availability question whatever the words.
   if (days && guests !== undefined) topics.add('availability');
   // "Do you have anything on Friday?" names a day: when and what is on then.
-  if (days && !topics.has('availability') && !topics.has('prices')) topics.add('schedule');
+  if (days && !topics.has('availability') && !topics.has('prices') && !topics.has('whatsOn')) topics.add('schedule');
   // "Group of 40" is a private-event question past the public booking sizes; decided against the offers later.
   if (topics.has('availability') && (topics.has('privateEvents') && !hasAny(folded, ['private', 'su kien rieng', 'wedding', 'dam cuoi', 'company', 'cong ty']))) topics.delete('privateEvents');
-  return { topics: [...topics], days, guests, folded };
+  return { topics: [...topics], days, guests, folded, weakDetails };
 }
 
 function partySize(folded: string): number | undefined {
