@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { DEMO_KNOWLEDGE, DEMO_OFFERS, DEMO_SHOWS } from '../../../seed/index.ts';
 import { createAgent } from '../../../server/assistant/agent.ts';
 import { assistantApiBaseUrl } from '../../../server/assistant/address.ts';
-import { useAgent } from '../../../server/assistant/index.ts';
+import { repairLinks, useAgent } from '../../../server/assistant/index.ts';
 import { capturedEvents, startFakePostHog, type FakePostHog } from '../../helpers/fakePosthog.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { sseChunks, streamedText, userMessage } from './helpers.ts';
@@ -72,7 +72,11 @@ describe('assistant agent: link audit, abort, limits, observability (mock model)
       // The demo route reports the same audit as `invalidLinks`, and links only the valid ones.
       const demo = await server.request('POST', '/api/ai/demo', { body: { prompt: 'links please' } });
       expect(demo.body).to.deep.include({ links: [`${SITE}/en/shows`], invalidLinks: [`${SITE}/en/backstage`] });
-      expect(agent.linkAudits.invalid).to.equal(2);
+      // Chat platforms replace an invalid link by the closest route (here the locale's home).
+      const reply = await agent.reply({ messages: [{ role: 'user', text: 'links please' }], locale: 'en', channel: 'whatsapp' });
+      expect(reply.audit.replacements).to.deep.equal({ [`${SITE}/en/backstage`]: `${SITE}/en` });
+      expect(repairLinks(reply.text, reply.audit)).to.include(`(${SITE}/en)`).and.not.include('backstage');
+      expect(agent.linkAudits.invalid).to.equal(3);
     });
 
     it('a client that disconnects aborts generation', async () => {
