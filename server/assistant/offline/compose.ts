@@ -65,7 +65,11 @@ export function composeAnswer(input: AnswerInput): string {
   if (topics.has('availability')) out.push(availabilityAnswer(input, p));
   else if (topics.has('schedule') && !(topics.has('showDetails') && input.show)) out.push(scheduleAnswer(input, p));
   if (topics.has('prices') && !topics.has('privateEvents')) out.push(pricesAnswer(input, p));
-  if (topics.has('howToBook') && !topics.has('availability') && !topics.has('privateEvents')) out.push(howToBookAnswer(input, p));
+  if (topics.has('howToBook') && !topics.has('privateEvents')) {
+    // The performances listed above already carry their booking links: say how, not which again.
+    const listed = topics.has('availability') || topics.has('schedule') || topics.has('whatsOn') || topics.has('showDetails');
+    out.push(listed ? p.howToBook : howToBookAnswer(input, p));
+  }
   if (topics.has('policy') || topics.has('contact')) {
     const policy = policyAnswer(input, topics.has('contact') ? 2 : 3);
     if (policy) out.push(policy);
@@ -281,6 +285,15 @@ function pricesAnswer(input: AnswerInput, p: Phrases): string {
   const mine = input.show ? offers.filter((offer) => !offer.showSlug || offer.showSlug === input.show!.slug) : offers;
   if (mine.length === 0) return p.noPrices;
   const lines: string[] = [];
+  const folded = ` ${input.question.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/đ/g, 'd')} `;
+  if (/cheap|lowest|re nhat|thap nhat|re hon/.test(folded)) {
+    const priced = mine.filter((offer) => offer.pricePerGuestVnd !== undefined).sort((a, b) => a.pricePerGuestVnd! - b.pricePerGuestVnd!);
+    const low = priced[0];
+    if (low) {
+      const title = low.showTitle ?? input.shows.find((show) => show.slug === low.showSlug)?.title;
+      lines.push(p.cheapest(vnd(low.pricePerGuestVnd!, input.lang), title ? `${low.name} (${title})` : low.name), '');
+    }
+  }
   if (input.show) {
     lines.push(p.pricesIntro(`**${input.show.title}**`));
     for (const offer of mine) lines.push(offerLine(offer, input, p));
@@ -322,7 +335,7 @@ function policyAnswer(input: AnswerInput, threshold: number): string | undefined
   const ranked = rankKnowledge(input.knowledge ?? [], input.question);
   const best = ranked[0];
   if (!best || best.score < threshold) return undefined;
-  const chosen = ranked.filter((entry, index) => index === 0 || (entry.score >= threshold && entry.score >= best.score * 0.75)).slice(0, 2);
+  const chosen = ranked.filter((entry, index) => index === 0 || (entry.score >= threshold && entry.score >= best.score * 0.9)).slice(0, 2);
   return chosen.map((entry) => `**${entry.document.title}** — ${clip(entry.document.body, 600)}`).join('\n\n');
 }
 

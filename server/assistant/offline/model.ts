@@ -274,7 +274,8 @@ function understandInContext(conversation: Conversation, now: Date, zone: string
 /** The show the guest means: named in the last message, else the one the conversation was about. */
 function resolveShow(conversation: Conversation, shows: ShowFact[], asked: Understanding): ShowFact | undefined {
   if (shows.length === 0) return undefined;
-  const named = matchShow(conversation.userTexts.at(-1) ?? '', shows);
+  // "What's on …?" narrows to a show only when its title or slug is named, not a word of its summary.
+  const named = matchShow(conversation.userTexts.at(-1) ?? '', shows, asked.topics.includes('whatsOn') ? 10 : 2);
   if (named) return named;
   if (asked.topics.includes('whatsOn')) return undefined;
   // Only one show on the programme: it is the one meant.
@@ -291,12 +292,17 @@ function resolveShow(conversation: Conversation, shows: ShowFact[], asked: Under
   return undefined;
 }
 
+/** Words that name the kind of thing asked about (show, programme, performance …), never one show. */
+const GENERIC_WORDS = new Set(['show', 'shows', 'chuong', 'trinh', 'tiet', 'muc', 'bieu', 'dien', 'suat', 'xem', 'performance', 'performances', 'program', 'programme', 'event', 'events', 'ticket', 'tickets', 've', 'nha', 'hat', 'venue', 'the', 'and', 'va', 'cua', 'co', 'khong', 'cho', 'toi', 'minh', 'ban', 'luc', 'may', 'gio', 'what', 'when', 'is', 'are', 'for', 'of', 'on', 'in', 'at', 'a', 'an', 'to', 'do', 'you', 'la', 'gi']);
+
 const stem = (word: string) => (word.length > 4 ? word.replace(/(es|s)$/, '') : word);
 
 /** The one show a text names: its title (or most of it), its slug, or distinctive words of its summary. */
-export function matchShow(text: string, shows: ShowFact[]): ShowFact | undefined {
+export function matchShow(text: string, shows: ShowFact[], minimum = 2): ShowFact | undefined {
   const folded = fold(text);
-  const words = new Set(contentWords(folded).map(stem));
+  const words = new Set(contentWords(folded).map(stem).filter((word) => !GENERIC_WORDS.has(word)));
+  const all = folded.trim().split(' ');
+  const bigrams = all.slice(0, -1).map((word, i) => `${word} ${all[i + 1]}`).filter((bigram) => bigram.split(' ').every((word) => word.length >= 2 && !GENERIC_WORDS.has(word)));
   const scores = shows.map((show) => {
     const title = fold(show.title);
     if (folded.includes(title)) return { show, score: 100 };
@@ -304,13 +310,16 @@ export function matchShow(text: string, shows: ShowFact[]): ShowFact | undefined
     let score = slugWords.length && slugWords.every((word) => words.has(stem(word))) ? 50 : 0;
     const titleWords = contentWords(title).map(stem);
     score += titleWords.filter((word) => words.has(word)).length * 10;
-    const summaryWords = new Set(contentWords(fold(`${show.summary ?? ''} ${show.description ?? ''}`)).filter((word) => word.length >= 5).map(stem));
+    const about = fold(`${show.summary ?? ''} ${show.description ?? ''}`);
+    const summaryWords = new Set(contentWords(about).filter((word) => word.length >= 5).map(stem));
     score += [...words].filter((word) => word.length >= 5 && summaryWords.has(word)).length * 2;
+    // Two words in a row of its summary ("water puppets", "múa rối"): short Vietnamese words need the pair.
+    score += bigrams.filter((bigram) => about.includes(` ${bigram} `)).length * 4;
     return { show, score };
   });
   scores.sort((a, b) => b.score - a.score);
   const [best, second] = scores;
-  if (!best || best.score < 2) return undefined;
+  if (!best || best.score < minimum) return undefined;
   if (second && (second.score >= best.score * 0.8 || (best.score < 4 && second.score > 0))) return undefined;
   return best.show;
 }

@@ -52,12 +52,12 @@ const PHRASES: Record<Exclude<Topic, 'policy'>, string[]> = {
     'con cho', 'con ve', 'het ve', 'het cho', 'con trong', 'cho trong', 'con ban', 'dat duoc', 'kip khong', 'du cho',
   ],
   prices: [
-    'price*', 'cost*', 'how much', 'fee', 'fees', 'vnd', 'dong', 'expensive', 'cheap*', 'budget', 'rate', 'rates', 'pay', 'charge', 'per person', 'menu', 'package*', 'option', 'options', 'vip', 'tier',
+    'price*', 'cost*', 'how much', 'fee', 'fees', 'vnd', 'dong', 'expensive', 'cheap*', 'budget', 'rate', 'rates', 'per person', 'menu', 'package*', 'option', 'options', 'vip', 'tier',
     'gia', 'bao nhieu tien', 'bao nhieu', 'chi phi', 'tien', 'goi nao', 'cac goi', 'hang ve', 'loai ve', 've vip', 'phi',
   ],
   howToBook: [
-    'book', 'booking', 'reserve', 'reservation', 'buy', 'purchase', 'get tickets', 'order', 'sign up', 'how do i book', 'ticket', 'tickets',
-    'dat ve', 'dat cho', 'mua ve', 'dat ban', 'dat truoc', 'giu cho', 'dang ky', 'lam sao de', 'cach dat', 'mua', 'dat',
+    'book', 'booking', 'reserve', 'reservation', 'buy', 'purchase', 'get tickets', 'buy tickets', 'order', 'sign up', 'how do i book',
+    'dat ve', 'dat cho', 'mua ve', 'dat ban', 'dat truoc', 'giu cho', 'dang ky', 'lam sao de', 'cach dat', 'dat',
   ],
   contact: [
     'contact', 'phone', 'call', 'email', 'e mail', 'address', 'where', 'located', 'location', 'directions', 'how to get', 'get there', 'find you', 'map', 'hotline', 'zalo', 'reach you', 'opening hours',
@@ -80,7 +80,7 @@ const POLICY_PHRASES = [
   'do xe', 'dau xe', 'gui xe', 'bai xe', 'xe may', 'o to', 'den som', 'den tre', 'den muon', 'xe lan', 'khuyet tat', 'thang may', 'cau thang', 'hut thuoc', 'chup anh', 'quay phim', 'thu cung', 'dat coc', 'thanh toan', 'the tin dung', 'tien mat', 'quy dinh', 'mang theo',
 ];
 
-const WEAK_DETAILS = ['what is', 'whats', 'about', 'la gi', 'information', 'info', 'what about', 'thi sao'];
+const WEAK_DETAILS = ['what is', 'whats', 'about', 'la gi', 'information', 'info'];
 
 const GUEST_WORDS = 'people|persons|person|guests|guest|pax|adults|adult|of us|ppl|tickets|seats|nguoi|khach|ve|cho|suat';
 
@@ -105,7 +105,7 @@ export function understand(text: string, now: Date, zone: string): Understanding
   // "Is Saturday free for 4?" names a day and a party: an availability question whatever the words.
   if (days && guests !== undefined) topics.add('availability');
   // "Do you have anything on Friday?" names a day: when and what is on then.
-  if (days && !topics.has('availability') && !topics.has('prices') && !topics.has('whatsOn') && !hasAny(folded, WEAK_DETAILS)) topics.add('schedule');
+  if (days && !topics.has('availability') && !topics.has('prices') && !topics.has('whatsOn') && !hasAny(folded, ['what is', 'whats', 'la gi'])) topics.add('schedule');
   // "Group of 40" is a private-event question past the public booking sizes; decided against the offers later.
   if (topics.has('availability') && (topics.has('privateEvents') && !hasAny(folded, ['private', 'su kien rieng', 'wedding', 'dam cuoi', 'company', 'cong ty']))) topics.delete('privateEvents');
   return { topics: [...topics], days, guests, folded, weakDetails };
