@@ -4,6 +4,106 @@
  */
 
 export interface paths {
+    "/llm/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The website chat — streams the assistant's answer (AI SDK UI message stream over SSE).
+         * @description Answers the last message of an AI SDK `useChat` conversation as the AI SDK UI message stream protocol
+         *     over server-sent events (`x-vercel-ai-ui-message-stream: v1`), so `useChat` works against it unchanged.
+         *     The assistant reads venue facts only through the assistant-safe endpoints
+         *     (`/api/ai/customer-support/catalog/*`, `/api/ai/customer-support/knowledge`) and links only their
+         *     routes, in the active `locale` (default: the site's first locale). The stream carries `start`, the
+         *     tool calls (`tool-input-available`, `tool-output-available`), the text (`text-start`, `text-delta`,
+         *     `text-end`) and, last before `finish`, a transient `data-link-audit` part
+         *     (`{ checked, invalid: [url…] }`: internal links of the answer that are not public routes, to hide).
+         *     An error after the stream has started is an `error` part. A client that disconnects aborts generation.
+         *     CORS: any origin; the request's `Origin` is echoed, and `*` answered when there is none.
+         *     Rate-limited per client address (`LLM_CHAT_RATE_LIMIT_PER_MINUTE`; 429 with `Retry-After`).
+         */
+        post: operations["chatWithAssistant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/demo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One non-streaming answer of the assistant (`{ text, links }`).
+         * @description The same agent as `/llm/chat`, answered at once as JSON: the text, the public routes it links, and the
+         *     link audit's findings (`invalidLinks`). Rate-limited per client address together with `/llm/chat`.
+         */
+        post: operations["askAssistantDemo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Legacy website chat (deprecated; use `POST /llm/chat`).
+         * @deprecated
+         * @description Kept for old clients, with no new behaviour: the same agent's answer streamed as plain UTF-8 text chunks.
+         *     Answers carry `Deprecation` (RFC 9745) and `Link: </llm/chat>; rel="successor-version"`. Rate-limited per
+         *     client address together with `/llm/chat`.
+         */
+        post: operations["streamLegacyCustomerSupport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agentruntime/{operation}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operation: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The former agent runtime (disabled; always 404).
+         * @description Unmounted (spec §4.1). Every path under `/api/agentruntime/` answers 404.
+         */
+        get: operations["getAgentRuntime"];
+        put?: never;
+        /**
+         * The former agent runtime (disabled; always 404).
+         * @description Unmounted (spec §4.1). Every path under `/api/agentruntime/` answers 404.
+         */
+        post: operations["postAgentRuntime"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.yaml": {
         parameters: {
             query?: never;
@@ -3956,6 +4056,82 @@ export interface components {
         };
         /** @description A reservation as its own guest sees it (never staff notes, the table or other guests' data). */
         GuestReservation: components["schemas"]["GuestReservationFields"];
+        /**
+         * @description What `useChat` (AI SDK 5/6, `DefaultChatTransport`) posts, plus the active `locale` (send it with the
+         *     transport's `body` option). At most 40 messages of at most 50 parts, each text at most 4,000 characters;
+         *     the last message is the guest's question. `system` messages are ignored: the server owns the instructions.
+         * @example {
+         *       "id": "chat-1",
+         *       "locale": "en",
+         *       "messages": [
+         *         {
+         *           "id": "m1",
+         *           "role": "user",
+         *           "parts": [
+         *             {
+         *               "type": "text",
+         *               "text": "What's on this weekend?"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        ChatRequest: {
+            /** @description The chat's id (useChat's). */
+            id?: string;
+            messages: components["schemas"]["ChatUiMessage"][];
+            locale?: components["schemas"]["ChatLocale"];
+            /** @enum {string} */
+            trigger?: "submit-message" | "regenerate-message";
+            messageId?: string;
+        };
+        /**
+         * @description One question (`prompt`), optionally after the conversation so far (`history`, oldest first).
+         * @example {
+         *       "prompt": "What's on tomorrow?",
+         *       "locale": "en"
+         *     }
+         */
+        AssistantDemoRequest: {
+            /** @example How much is the dinner show? */
+            prompt: string;
+            locale?: components["schemas"]["ChatLocale"];
+            history?: components["schemas"]["AssistantHistoryMessage"][];
+        };
+        /**
+         * @example {
+         *       "text": "Tomorrow there is one show: …",
+         *       "links": [
+         *         "https://venue.example/en/shows"
+         *       ],
+         *       "invalidLinks": []
+         *     }
+         */
+        AssistantDemoReply: {
+            /** @description The answer (Markdown links). */
+            text: string;
+            /** @description Absolute URLs the answer links to, every one a public route of the site. */
+            links: string[];
+            /** @description Internal links of the answer that are not public routes (the link audit; normally empty). */
+            invalidLinks?: string[];
+        };
+        /**
+         * @description The legacy chat body (`{ messages: [{ role, content }] }`); `system` messages are ignored.
+         * @example {
+         *       "messages": [
+         *         {
+         *           "role": "user",
+         *           "content": "How do I book?"
+         *         }
+         *       ],
+         *       "locale": "en"
+         *     }
+         */
+        LegacyCustomerSupportRequest: {
+            messages: components["schemas"]["LegacyCustomerSupportMessage"][];
+            locale?: components["schemas"]["ChatLocale"];
+        };
         /** @description The new hold, with its access token — returned this once (only its SHA-256 is stored). */
         CreatedReservation: components["schemas"]["GuestReservationFields"] & {
             /**
@@ -4523,6 +4699,43 @@ export interface components {
              */
             timeZone: string;
             locale: string;
+        };
+        /**
+         * @description One part of an AI SDK UI message (`text`, `step-start`, `tool-<name>`, `data-<name>`, …). Only `text` parts
+         *     of `user` and `assistant` messages are read; the others are what this server streamed earlier, sent back
+         *     by `useChat`, and are ignored.
+         */
+        ChatUiMessagePart: {
+            /** @example text */
+            type: string;
+            /** @description The part's text (`text` parts). */
+            text?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An AI SDK UI message, as `useChat` sends it. */
+        ChatUiMessage: {
+            id?: string;
+            /** @enum {string} */
+            role: "system" | "user" | "assistant";
+            parts: components["schemas"]["ChatUiMessagePart"][];
+            /** @description Ignored. */
+            metadata?: unknown;
+        };
+        /**
+         * @description A site locale (`SITE_LOCALES`, e.g. `en`, `vi`); the assistant answers in it and links its pages.
+         * @example vi
+         */
+        ChatLocale: string;
+        AssistantHistoryMessage: {
+            /** @enum {string} */
+            role: "user" | "assistant";
+            text: string;
+        };
+        LegacyCustomerSupportMessage: {
+            /** @enum {string} */
+            role: "user" | "assistant" | "system";
+            content: string;
         };
         /** @description Jobs by state in the live table (completed and failed jobs move to pg-boss's archive after 12 h). */
         JobCounts: {
@@ -8582,6 +8795,143 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    chatWithAssistant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatRequest"];
+            };
+        };
+        responses: {
+            /** @description The UI message stream (SSE, `data: <json chunk>` lines, then `data: [DONE]`). */
+            200: {
+                headers: {
+                    /** @description `v1`: the AI SDK UI message stream protocol. */
+                    "x-vercel-ai-ui-message-stream"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example data: {"type":"start"}
+                     *
+                     *     data: {"type":"text-start","id":"t1"}
+                     *
+                     *     data: {"type":"text-delta","id":"t1","delta":"Hello"}
+                     *
+                     *     data: {"type":"text-end","id":"t1"}
+                     *
+                     *     data: {"type":"data-link-audit","data":{"checked":0,"invalid":[]},"transient":true}
+                     *
+                     *     data: {"type":"finish"}
+                     *
+                     *     data: [DONE]
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    askAssistantDemo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistantDemoRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantDemoReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    streamLegacyCustomerSupport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LegacyCustomerSupportRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer, streamed as plain text. */
+            200: {
+                headers: {
+                    /** @description RFC 9745: when this route was deprecated (`@<unix seconds>`). */
+                    Deprecation?: string;
+                    /** @description The successor route. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example You can book on our website … */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAgentRuntime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            404: components["responses"]["NotFound"];
+        };
+    };
+    postAgentRuntime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            404: components["responses"]["NotFound"];
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;

@@ -47,6 +47,8 @@ import * as referralPartners from './referralPartners/handlers.ts';
 import * as referralPartnersPolicy from './referralPartners/policy.ts';
 import * as referralCodes from './referralCodes/handlers.ts';
 import * as referralCommissions from './referralCommissions/handlers.ts';
+import * as assistant from './assistant/handlers.ts';
+import * as assistantPolicy from './assistant/policy.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -93,6 +95,7 @@ export const MODULES: Record<string, Module> = {
   referralPartners: { handlers: referralPartners.handlers, policy: referralPartnersPolicy.policy },
   referralCodes: { handlers: referralCodes.handlers },
   referralCommissions: { handlers: referralCommissions.handlers },
+  assistant: { handlers: assistant.handlers, policy: assistantPolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -130,6 +133,7 @@ const typed: OperationHandlers = {
   ...referralPartners.handlers,
   ...referralCodes.handlers,
   ...referralCommissions.handlers,
+  ...assistant.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

@@ -26,6 +26,11 @@
  *   P7     our app: POST /api/system/visit-notification (the full chain: policy, rate limit, validation, the two
  *          upserts in one transaction)     vs the same transaction straight through `pg`     target ≥ 0.50, 0 lost
  *
+ *   C1  POST /llm/chat with the offline model over the same venue: BENCH_CHAT_STREAMS (100) concurrent streams,
+ *       each a full turn (its tools call the assistant-safe routes of the same app over HTTP); time to first
+ *       byte p50/p99 and streams per second, the median of BENCH_CHAT_ROUNDS (3) rounds. No target: a figure.
+ *       BENCH_ONLY=chat (or C1) runs this row alone.
+ *
  * Each server runs in its own child process (test/bench/server.ts) with NODE_ENV=production, LOG_LEVEL=info
  * and its stdout on /dev/null: our app's access lines and the peers' pino-http lines go to the same sink. Our
  * app runs over the embedded PGlite database in a temporary DATA_DIR (or DATABASE_URL when set). autocannon
@@ -66,7 +71,7 @@ const STRICT = process.env.BENCH_STRICT === '1';
 const CONTENTION_REQUESTS = 200;
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
 /** Whether row `id` runs (`P` stands for P1–P6). */
-const wanted = (id: string) => ONLY.length === 0 || ONLY.includes(id) || (id === 'P' && ONLY.some((only) => /^P\d$/.test(only)));
+const wanted = (id: string) => ONLY.length === 0 || ONLY.includes(id) || (id === 'C1' && ONLY.includes('CHAT')) || (id === 'P' && ONLY.some((only) => /^P\d$/.test(only)));
 
 interface Child {
   kind: TargetKind;
@@ -241,6 +246,84 @@ async function checkCatalog(app: Target, direct: Target): Promise<number> {
 async function cleanup(): Promise<void> {
   await Promise.all(children.map((child) => child.stop().catch(() => {})));
   for (const dir of [dataDir, ...extraDirs]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+const CHAT_STREAMS = num('BENCH_CHAT_STREAMS', 100);
+const CHAT_ROUNDS = num('BENCH_CHAT_ROUNDS', 3);
+const CHAT_QUESTIONS = ["What's on this weekend?", 'How much is the dinner show?', 'Is there space on Saturday for 4 people?', 'Hôm nay có show gì?'];
+
+interface ChatRound {
+  ttfbP50: number;
+  ttfbP99: number;
+  streamsPerSecond: number;
+  failures: number;
+}
+
+/** One round of C1: CHAT_STREAMS turns at once; each stream is read to its end (`data: [DONE]`). */
+async function chatRound(child: Child): Promise<ChatRound> {
+  const started = performance.now();
+  const ttfb: number[] = [];
+  let failures = 0;
+  await Promise.all(
+    Array.from({ length: CHAT_STREAMS }, async (_, i) => {
+      const begin = performance.now();
+      const res = await fetch(`http://127.0.0.1:${child.port}/llm/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ id: `m${i}`, role: 'user', parts: [{ type: 'text', text: CHAT_QUESTIONS[i % CHAT_QUESTIONS.length] }] }] }),
+      });
+      const reader = res.body!.getReader();
+      let first = true;
+      let text = '';
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (first) ttfb.push(performance.now() - begin);
+        first = false;
+        text += decoder.decode(value, { stream: true });
+      }
+      if (res.status !== 200 || !text.includes('data: [DONE]') || !text.includes('"text-delta"')) failures += 1;
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  ttfb.sort((a, b) => a - b);
+  const at = (q: number) => ttfb[Math.min(ttfb.length - 1, Math.floor(q * ttfb.length))] ?? NaN;
+  return { ttfbP50: at(0.5), ttfbP99: at(0.99), streamsPerSecond: CHAT_STREAMS / seconds, failures };
+}
+
+async function chatRow(child: Child): Promise<ChatRound & { rounds: ChatRound[] }> {
+  await chatRound(child); // warm-up
+  const rounds: ChatRound[] = [];
+  for (let round = 0; round < CHAT_ROUNDS; round++) {
+    rounds.push(await chatRound(child));
+    const last = rounds.at(-1)!;
+    console.log(`bench: chat round ${round + 1}/${CHAT_ROUNDS}: TTFB p50 ${last.ttfbP50.toFixed(0)} ms, p99 ${last.ttfbP99.toFixed(0)} ms, ${last.streamsPerSecond.toFixed(1)} streams/s, ${last.failures} failed`);
+  }
+  const pick = (field: keyof ChatRound) => median(rounds.map((round) => round[field]));
+  return { ttfbP50: pick('ttfbP50'), ttfbP99: pick('ttfbP99'), streamsPerSecond: pick('streamsPerSecond'), failures: rounds.reduce((sum, round) => sum + round.failures, 0), rounds };
+}
+
+function printChat(chat: ChatRound): void {
+  console.log(
+    `C1  /llm/chat offline model, ${CHAT_STREAMS} concurrent streams: TTFB p50 ${chat.ttfbP50.toFixed(0)} ms, p99 ${chat.ttfbP99.toFixed(0)} ms, ` +
+      `${chat.streamsPerSecond.toFixed(1)} streams/s (median of ${CHAT_ROUNDS} rounds; ${chat.failures} failed streams)`,
+  );
+}
+
+/** The same chat environment for the app in both modes: the offline model, no per-address limit in the way. */
+const CHAT_ENV = { ASSISTANT_MODEL: 'offline', LLM_CHAT_RATE_LIMIT_PER_MINUTE: '100000' };
+
+/** C1 on an app child of its own (the offline model, the demo-like catalog); printed, and answered for the report. */
+async function chatRows(env: NodeJS.ProcessEnv): Promise<ChatRound & { rounds: ChatRound[] }> {
+  const chatDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-chat-'));
+  extraDirs.push(chatDir);
+  const appChild = await startChild('app', { ...env, ...CHAT_ENV, BENCH_CATALOG: '1', DATA_DIR: chatDir });
+  console.log(`bench: chat (app database: ${appChild.database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}, ${appChild.catalogEvents} events)`);
+  const chat = await chatRow(appChild);
+  console.log('');
+  printChat(chat);
+  return chat;
 }
 
 /** P1–P6: the liveness targets and the catalog read; prints their table and ratios, answers their report. */
@@ -502,6 +585,7 @@ async function main(): Promise<void> {
     `${WARMUP} s warm-up, ${CONNECTIONS} connections${ONLY.length ? `; rows ${ONLY.join(', ')}` : ''}`);
   const live = wanted('P') ? await liveRows(env) : undefined;
   const holds = wanted('R1') || wanted('R2') ? await holdRows(env) : undefined;
+  const chat = wanted('C1') ? await chatRows(env) : undefined;
   const load = os.loadavg()[0];
   if (load > os.cpus().length + 0.5) {
     console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cores: other work shares the machine, the figures are noisy`);
@@ -517,6 +601,7 @@ async function main(): Promise<void> {
     connections: CONNECTIONS,
     ...live,
     holds,
+    chat,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   console.log('');
