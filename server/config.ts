@@ -96,6 +96,12 @@ export interface Config {
   vnpayTimeoutMs: number;
   /** This server's public base URL (no trailing slash): VNPay return and IPN URLs are built on it. */
   publicApiUrl: string;
+  /** The chat platform's API (ManyChat, `POST /fb/sending/sendContent`) and its token (CHAT_API_TOKEN); unset token → background turns fail `not_configured`. */
+  chatApi: { baseUrl: string; token: string | undefined; timeoutMs: number };
+  /** Meta's WhatsApp Cloud API (Graph API): base URL with version, the business phone number id, access token, app secret (X-Hub-Signature-256). */
+  messaging: { graphApiBaseUrl: string; phoneNumberId: string | undefined; accessToken: string | undefined; appSecret: string | undefined; timeoutMs: number };
+  /** Where website chat transcripts are e-mailed (VENUE_NOTIFICATIONS_EMAIL); unset → the notification is stored, not e-mailed. */
+  venueNotificationsEmail: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -204,6 +210,19 @@ export function loadConfig(env: Env = process.env): Config {
     venueTimezone: timezone(env),
     ...vnpay(env),
     publicApiUrl: httpUrl(env, 'PUBLIC_API_URL', 'http://localhost:3000'),
+    chatApi: {
+      baseUrl: httpUrl(env, 'CHAT_API_BASE_URL', 'https://api.manychat.com'),
+      token: str(env, 'CHAT_API_TOKEN'),
+      timeoutMs: int(env, 'CHAT_API_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
+    messaging: {
+      graphApiBaseUrl: httpUrl(env, 'GRAPH_API_BASE_URL', 'https://graph.facebook.com/v23.0'),
+      phoneNumberId: str(env, 'MESSAGING_PHONE_NUMBER_ID'),
+      accessToken: str(env, 'MESSAGING_ACCESS_TOKEN'),
+      appSecret: str(env, 'MESSAGING_APP_SECRET'),
+      timeoutMs: int(env, 'MESSAGING_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
+    venueNotificationsEmail: str(env, 'VENUE_NOTIFICATIONS_EMAIL'),
   };
 }
 

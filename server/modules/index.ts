@@ -22,6 +22,12 @@ import * as storagePolicy from './storage/policy.ts';
 import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
 import * as tables from './tables/handlers.ts';
+import * as chatPlatform from './chatPlatform/handlers.ts';
+import * as chatPlatformPolicy from './chatPlatform/policy.ts';
+import * as messaging from './messaging/handlers.ts';
+import * as messagingPolicy from './messaging/policy.ts';
+import * as chatNotifications from './chatNotifications/handlers.ts';
+import * as chatNotificationsPolicy from './chatNotifications/policy.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -52,6 +58,9 @@ export const MODULES: Record<string, Module> = {
   catalog: { handlers: catalog.handlers, policy: catalogPolicy.policy },
   booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
   customers: { handlers: customers.handlers },
+  chatPlatform: { handlers: chatPlatform.handlers, policy: chatPlatformPolicy.policy },
+  messaging: { handlers: messaging.handlers, policy: messagingPolicy.policy },
+  chatNotifications: { handlers: chatNotifications.handlers, policy: chatNotificationsPolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -73,6 +82,9 @@ const typed: OperationHandlers = {
   ...catalog.handlers,
   ...booking.handlers,
   ...customers.handlers,
+  ...chatPlatform.handlers,
+  ...messaging.handlers,
+  ...chatNotifications.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

@@ -36,10 +36,21 @@ export interface TestMessageData {
   note?: string;
 }
 
+/** A website chat transcript for the venue (server/modules/chatNotifications). */
+export interface ChatTranscriptData {
+  transcriptId: string;
+  conversationId?: string;
+  locale: string;
+  pageUrl?: string;
+  startedAt?: string;
+  messages: Array<{ role: 'user' | 'assistant'; text: string; at?: string }>;
+}
+
 /** Template name → the data its caller gives. */
 export interface TemplateDataMap {
   'reservation-confirmation': ReservationConfirmationData;
   'test-message': TestMessageData;
+  'chat-transcript': ChatTranscriptData;
 }
 export type TemplateName = keyof TemplateDataMap;
 
@@ -76,6 +87,12 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
   },
   'test-message': {
     async prepare() {
+      return {};
+    },
+  },
+  'chat-transcript': {
+    async prepare(data) {
+      if (!Array.isArray(data.messages) || data.messages.length === 0) throw new TypeError('chat-transcript: messages are required');
       return {};
     },
   },
