@@ -227,6 +227,7 @@ export async function runTurn(app: AppContext, turnId: string, channel: TurnChan
           channel: row.channel,
           traceId: turnId,
         });
+        if (!reply.text.trim()) throw new Error('the agent answered nothing');
       } catch (err) {
         log.error({ err }, 'the agent failed on a chat turn');
         if (final) return finish('FAILED', { code: 'agent_error', detail: (err as Error)?.message ?? 'agent error' });
