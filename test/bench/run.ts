@@ -29,6 +29,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { CATALOG_PATH } from './catalogSeed.ts';
+import { CHAT_TOKEN, measureChatPlatform, printChatPlatform } from './chatPlatform.ts';
 import type { ChildMessage, ParentMessage, TargetKind } from './server.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -54,7 +55,7 @@ interface Child {
   apiKey?: string;
   database?: string;
   catalogEvents?: number;
-  cpu(): Promise<{ micros: number; apiKeyRequests?: number }>;
+  cpu(): Promise<{ micros: number; apiKeyRequests?: number; stats?: Record<string, number> }>;
   stop(): Promise<void>;
 }
 
@@ -99,7 +100,7 @@ function startChild(kind: TargetKind, env: NodeJS.ProcessEnv): Promise<Child> {
           cpu: () =>
             new Promise((res) => {
               const id = nextId++;
-              pending.set(id, (m) => res({ micros: m.user + m.system, apiKeyRequests: m.apiKeyRequests }));
+              pending.set(id, (m) => res({ micros: m.user + m.system, apiKeyRequests: m.apiKeyRequests, stats: m.stats }));
               child.send({ type: 'cpu', id } satisfies ParentMessage);
             }),
           stop: () =>
@@ -209,6 +210,23 @@ async function cleanup(): Promise<void> {
   for (const dir of [dataDir, ...extraDirs]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * C1 (test/bench/chatPlatform.ts): the chat-platform acknowledgement while turns generate, against liveness p99
+ * of the same app, on its own embedded database. `BENCH_ONLY=chat-platform` runs this row alone.
+ */
+async function chatPlatformRow(env: NodeJS.ProcessEnv) {
+  const chatDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-chat-'));
+  extraDirs.push(chatDir);
+  const child = await startChild('chat-platform', { ...env, DATA_DIR: chatDir, CHAT_WEBHOOK_TOKEN: CHAT_TOKEN, JOB_POLL_INTERVAL_SECONDS: '1' });
+  try {
+    const row = await measureChatPlatform({ port: child.port, stats: async () => (await child.cpu()).stats }, CONNECTIONS);
+    printChatPlatform(row);
+    return row;
+  } finally {
+    await child.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-'));
@@ -221,6 +239,13 @@ async function main(): Promise<void> {
     PORT: '0',
   };
   delete env.VALIDATE_RESPONSES; // production default: off
+  if (process.env.BENCH_ONLY === 'chat-platform') {
+    const chatPlatform = await chatPlatformRow(env);
+    console.log(`BENCH_JSON ${JSON.stringify({ date: new Date().toISOString(), node: process.version, cores: os.cpus().length, chatPlatform })}`);
+    await cleanup();
+    if (STRICT && !chatPlatform.pass) process.exitCode = 1;
+    return;
+  }
 
   console.log(`bench: ${os.cpus().length} cores, node ${process.version}; ${ROUNDS} rounds × ${DURATION} s per target, ` +
     `${WARMUP} s warm-up, ${CONNECTIONS} connections`);
@@ -335,6 +360,7 @@ async function main(): Promise<void> {
     );
   }
   console.log(`API-key requests counted by the batched usage update: ${keyCountAfter - keyCountBefore}`);
+  const chatPlatform = await chatPlatformRow(env);
   const load = os.loadavg()[0];
   if (load > os.cpus().length + 0.5) {
     console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cores: other work shares the machine, the figures are noisy`);
@@ -354,12 +380,13 @@ async function main(): Promise<void> {
     connections: CONNECTIONS,
     targets: summary,
     ratios,
+    chatPlatform,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   console.log('');
   console.log(`BENCH_JSON ${JSON.stringify(report)}`);
   await cleanup();
-  if (STRICT && ratios.some((r) => !r.pass)) process.exitCode = 1;
+  if (STRICT && (ratios.some((r) => !r.pass) || !chatPlatform.pass)) process.exitCode = 1;
 }
 
 process.on('SIGINT', () => void cleanup().finally(() => process.exit(130)));

@@ -26,14 +26,14 @@ import type { NextFunction, Request, Response } from 'express';
 import Koa from 'koa';
 import { CATALOG_PATH } from './catalogSeed.ts';
 
-export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov' | 'catalog-sql';
+export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov' | 'catalog-sql' | 'chat-platform';
 
 const LIVE_PATH = '/api/system/health/live';
 
 /** Child → parent. */
 export type ChildMessage =
   | { type: 'ready'; port: number; apiKey?: string; database?: string; catalogEvents?: number }
-  | { type: 'cpu'; id: number; user: number; system: number; apiKeyRequests?: number }
+  | { type: 'cpu'; id: number; user: number; system: number; apiKeyRequests?: number; stats?: Record<string, number> }
   | { type: 'error'; message: string };
 
 /** Parent → child. */
@@ -216,22 +216,30 @@ async function app() {
 }
 
 async function main(): Promise<void> {
-  const peers: Record<Exclude<TargetKind, 'app'>, () => Promise<Peer>> = {
+  const peers: Record<Exclude<TargetKind, 'app' | 'chat-platform'>, () => Promise<Peer>> = {
     baseline: () => koaPeer(),
     'koa-pino': koaPino,
     'express-eov': expressEov,
     'catalog-sql': catalogSql,
   };
-  const target = kind === 'app' ? await app() : Object.hasOwn(peers, kind) ? await peers[kind as keyof typeof peers]() : undefined;
+  const target =
+    kind === 'app'
+      ? await app()
+      : kind === 'chat-platform'
+        ? await (await import('./chatPlatform.ts')).chatPlatformTarget()
+        : Object.hasOwn(peers, kind)
+          ? await peers[kind as keyof typeof peers]()
+          : undefined;
   if (!target) throw new Error(`unknown target "${kind}" (app | ${Object.keys(peers).join(' | ')})`);
   const { server, extra, cleanup } = target;
   const apiKeyRequests = 'apiKeyRequests' in target ? target.apiKeyRequests : undefined;
+  const stats = 'stats' in target ? target.stats : undefined;
 
   process.on('message', async (message: ParentMessage) => {
     if (message.type === 'cpu') {
       const usage = process.cpuUsage();
       const count = apiKeyRequests ? await apiKeyRequests() : undefined;
-      send({ type: 'cpu', id: message.id, user: usage.user, system: usage.system, apiKeyRequests: count });
+      send({ type: 'cpu', id: message.id, user: usage.user, system: usage.system, apiKeyRequests: count, stats: stats ? await stats() : undefined });
     } else if (message.type === 'stop') {
       server.closeAllConnections();
       server.close();

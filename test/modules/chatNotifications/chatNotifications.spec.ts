@@ -41,7 +41,7 @@ describe('chatNotifications: POST /api/ai/customer-support/chat-notifications', 
 
   it('needs the service token in x-service-token (401 without it or with a wrong one)', async () => {
     const before = await server.db.knex('chat_transcripts').count({ n: '*' }).first();
-    for (const headers of [{}, { 'x-service-token': 'wrong' }, { authorization: `Bearer ${SERVICE_TOKEN}` }]) {
+    for (const headers of [{}, { 'x-service-token': 'wrong' }, { authorization: `Bearer ${SERVICE_TOKEN}` }] as Array<Record<string, string>>) {
       const res = await server.request('POST', PATH, { headers, body: transcript });
       expect(res.status).to.equal(401);
       expect(res.body.code).to.equal('invalid_service_token');
