@@ -6,8 +6,21 @@ import type { Assistant, AssistantReply, AssistantTurn } from '../../server/assi
  */
 export function scriptedAssistant(initial?: (turn: AssistantTurn) => Promise<AssistantReply> | AssistantReply) {
   const fallback = (turn: AssistantTurn): AssistantReply => ({ text: `Answer (${turn.locale}): ${turn.messages.at(-1)?.text}`, links: [], audit: { invalid: [] } });
-  const assistant: Assistant & { turns: AssistantTurn[]; answer: (turn: AssistantTurn) => Promise<AssistantReply> | AssistantReply; reset(): void } = {
+  const assistant: Assistant & {
+    turns: AssistantTurn[];
+    answer: (turn: AssistantTurn) => Promise<AssistantReply> | AssistantReply;
+    reset(): void;
+    called(count?: number): Promise<void>;
+  } = {
     turns: [],
+    /** Resolves once `count` turns have reached the agent (generation under way). */
+    async called(count = 1) {
+      const deadline = Date.now() + 10_000;
+      while (assistant.turns.length < count) {
+        if (Date.now() > deadline) throw new Error(`the agent was called ${assistant.turns.length} times, expected ${count}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
     answer: initial ?? fallback,
     async reply(turn) {
       assistant.turns.push(turn);

@@ -51,6 +51,7 @@ describe('chatPlatform: typing during a background turn (fake timers, fake adapt
     const generation = deferred<{ text: string; links: string[]; audit: { invalid: string[] } }>();
     agent.answer = () => generation.promise;
     const { outcome } = await startTurn(clock, channel);
+    await agent.called();
     await clock.advance(10_000);
     expect(typing.calls.map((c) => c.on)).to.deep.equal([true, false, true, false, true, false, true]);
     generation.resolve({ text: 'Here you go', links: [], audit: { invalid: [] } });
@@ -69,6 +70,7 @@ describe('chatPlatform: typing during a background turn (fake timers, fake adapt
       const generation = deferred<never>();
       agent.answer = () => generation.promise;
       const { outcome } = await startTurn(clock, channel, attempt);
+      await agent.called(attempt === 1 ? 1 : 2);
       await clock.advance(3_000);
       generation.reject(new Error('model down'));
       const result = await outcome.catch((e) => e);
@@ -87,6 +89,7 @@ describe('chatPlatform: typing during a background turn (fake timers, fake adapt
     const generation = deferred<{ text: string; links: string[]; audit: { invalid: string[] } }>();
     agent.answer = () => generation.promise;
     const { outcome } = await startTurn(clock, channel);
+    await agent.called();
     await clock.advance(1_000);
     generation.resolve({ text: 'answer', links: [], audit: { invalid: [] } });
     expect(await outcome).to.deep.equal({ status: 'FAILED', errorCode: 'send_refused' });
@@ -101,6 +104,7 @@ describe('chatPlatform: typing during a background turn (fake timers, fake adapt
     const generation = deferred<{ text: string; links: string[]; audit: { invalid: string[] } }>();
     agent.answer = () => generation.promise;
     const { outcome, lines } = await startTurn(clock, channel);
+    await agent.called();
     await clock.advance(20_000);
     generation.resolve({ text: 'still answered', links: [], audit: { invalid: [] } });
     expect((await outcome).status).to.equal('SENT');

@@ -124,6 +124,7 @@ describe('messaging: WhatsApp webhook and template send', () => {
       };
       const { logger } = memoryLogger();
       const outcome = runTurn(server.app.context, row.id, whatsAppChannel(whatsAppFor(server.app.context)), { attempt: 1, retryLimit: 3, log: logger }, { clock });
+      await agent.called();
       await clock.advance(1_000);
       await graph.received(1);
       release();
