@@ -4,6 +4,106 @@
  */
 
 export interface paths {
+    "/llm/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The website chat — streams the assistant's answer (AI SDK UI message stream over SSE).
+         * @description Answers the last message of an AI SDK `useChat` conversation as the AI SDK UI message stream protocol
+         *     over server-sent events (`x-vercel-ai-ui-message-stream: v1`), so `useChat` works against it unchanged.
+         *     The assistant reads venue facts only through the assistant-safe endpoints
+         *     (`/api/ai/customer-support/catalog/*`, `/api/ai/customer-support/knowledge`) and links only their
+         *     routes, in the active `locale` (default: the site's first locale). The stream carries `start`, the
+         *     tool calls (`tool-input-available`, `tool-output-available`), the text (`text-start`, `text-delta`,
+         *     `text-end`) and, last before `finish`, a transient `data-link-audit` part
+         *     (`{ checked, invalid: [url…] }`: internal links of the answer that are not public routes, to hide).
+         *     An error after the stream has started is an `error` part. A client that disconnects aborts generation.
+         *     CORS: any origin; the request's `Origin` is echoed, and `*` answered when there is none.
+         *     Rate-limited per client address (`LLM_CHAT_RATE_LIMIT_PER_MINUTE`; 429 with `Retry-After`).
+         */
+        post: operations["chatWithAssistant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/demo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One non-streaming answer of the assistant (`{ text, links }`).
+         * @description The same agent as `/llm/chat`, answered at once as JSON: the text, the public routes it links, and the
+         *     link audit's findings (`invalidLinks`). Rate-limited per client address together with `/llm/chat`.
+         */
+        post: operations["askAssistantDemo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Legacy website chat (deprecated; use `POST /llm/chat`).
+         * @deprecated
+         * @description Kept for old clients, with no new behaviour: the same agent's answer streamed as plain UTF-8 text chunks.
+         *     Answers carry `Deprecation` (RFC 9745) and `Link: </llm/chat>; rel="successor-version"`. Rate-limited per
+         *     client address together with `/llm/chat`.
+         */
+        post: operations["streamLegacyCustomerSupport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agentruntime/{operation}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operation: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The former agent runtime (disabled; always 404).
+         * @description Unmounted (spec §4.1). Every path under `/api/agentruntime/` answers 404.
+         */
+        get: operations["getAgentRuntime"];
+        put?: never;
+        /**
+         * The former agent runtime (disabled; always 404).
+         * @description Unmounted (spec §4.1). Every path under `/api/agentruntime/` answers 404.
+         */
+        post: operations["postAgentRuntime"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.yaml": {
         parameters: {
             query?: never;
@@ -1487,6 +1587,274 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ai/customer-support/catalog/shows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published shows, compact, for the assistant.
+         * @description Every published show in the venue's order, its text in one locale: what it is, how long, its public page
+         *     (`showUrl`), its price-from (the lowest total for one guest, service charge and VAT included, over the
+         *     offers on sale) and its next performances (at most 5) with their availability and booking page.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
+         */
+        get: operations["listAssistantShows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support/catalog/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Upcoming performances over local dates, compact, for the assistant.
+         * @description Scheduled performances of published shows that have not started, whose local date (in `VENUE_TIMEZONE`) is
+         *     from `from` to `to` inclusive, in start order: local date and time, doors, show, availability and the
+         *     booking page while bookable. Defaults: `from` today, `to` `from` + 13 days. Not a calendar date: 400;
+         *     `to` before `from`: 422 `invalid_date_range`; more than 120 days: 422 `date_range_too_long`. An unknown
+         *     `show` slug is an empty list.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
+         */
+        get: operations["listAssistantEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support/catalog/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which performances of a local date can take a party.
+         * @description Every upcoming performance of a published show on the local `date` (of `show` when given), with whether it
+         *     can take `guests` now (`fit`), the codes of the offers whose guest limits take the party, and the booking
+         *     page when it fits. Seats are counted as booking counts them (confirmed, checked-in and unexpired holds),
+         *     but an exact count is only ever shown above the venue's threshold. `available` says whether any fits. A
+         *     date in the past is an empty list.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
+         */
+        get: operations["getAssistantAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support/catalog/booking-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One performance's offers with prices, guest limits and booking page.
+         * @description The offers on sale for the performance `event` (its slug), each priced from the commercial setup for one
+         *     guest and, with `guests`, for the party (when inside the offer's limits); the guest limits over those
+         *     offers; the booking page while it can be booked. A cancelled, completed or started performance answers
+         *     `CLOSED` with no offers. A performance of a draft or archived show, or an unknown slug: 404.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
+         */
+        get: operations["getAssistantBookingOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support/catalog/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public site's routes for a locale, as absolute URLs.
+         * @description Home, shows, one page per published show (`showUrl`), one booking page per bookable performance of the
+         *     next 120 local days (`bookingUrl`, over at most 500 performances), inquiries, waitlist and partners, as absolute
+         *     locale-prefixed URLs under `PUBLIC_SITE_URL`, plus the show and booking routes as templates. The assistant
+         *     writes venue links only from these values, and audits its answers against them.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
+         */
+        get: operations["getAssistantRoutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support/knowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published knowledge documents, for the assistant.
+         * @description Published documents only, one per topic in the asked locale, falling back to the default locale's
+         *     document when a topic has none in it (each item's `locale` says which). `tag` keeps documents with that
+         *     tag; `q` keeps documents whose topic, title, body or tags hold at least one of its words (case- and
+         *     accent-insensitive, so `tre em` finds `trẻ em`; a word of four letters or more also matches as a prefix,
+         *     so `child` finds `children`; common short words are ignored), the best matches first (a word in the title,
+         *     topic or tags counts twice); otherwise by topic. A `q` with no usable word keeps every document.
+         *     Cached: `Cache-Control: public, max-age=60` and a strong `ETag`; `If-None-Match` with it answers 304.
+         */
+        get: operations["listAssistantKnowledge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/knowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Knowledge documents (staff view), newest change first.
+         * @description Every document whatever its status, unless `status` narrows it; `locale` and `tag` narrow further; `q`
+         *     matches the topic, title or body (case-insensitive substring). Ordered by `updatedAt` descending, then `id`.
+         */
+        get: operations["listKnowledgeDocuments"];
+        put?: never;
+        /**
+         * Create a knowledge document (as a draft).
+         * @description Starts as `DRAFT` with revision 1 (action `CREATE`, every field as a change). `locale` must be one of
+         *     `SITE_LOCALES` (422 `unknown_locale`). A topic that already has a document in that locale which is not
+         *     archived is 409 `topic_taken`.
+         */
+        post: operations["createKnowledgeDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/knowledge/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        /** One knowledge document (staff view). */
+        get: operations["getKnowledgeDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a document's fields (not its status).
+         * @description A draft or published document can be edited (a published one stays published: the change is live at once);
+         *     an archived one is read-only (409 `knowledge_archived`). A change writes a revision (action `UPDATE`) with
+         *     each changed field's before and after; a request that changes nothing writes none and answers the document.
+         *     `unknown_locale` and `topic_taken` as on create.
+         */
+        patch: operations["updateKnowledgeDocument"];
+        trace?: never;
+    };
+    "/api/ai/knowledge/{documentId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft (DRAFT → PUBLISHED).
+         * @description Sets `publishedAt` and writes a revision (action `PUBLISH`). Publishing a published document changes
+         *     nothing (200, no revision); an archived one is 409 `illegal_transition`.
+         */
+        post: operations["publishKnowledgeDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/knowledge/{documentId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a document (PUBLISHED or DRAFT → ARCHIVED; final).
+         * @description Sets `archivedAt` and writes a revision (action `ARCHIVE`); the assistant no longer reads it, and its topic
+         *     and locale are free for a new document. Archiving an archived document changes nothing (200, no revision).
+         */
+        post: operations["archiveKnowledgeDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/knowledge/{documentId}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A document's revision history (who, when, what changed), newest first.
+         * @description Gated with the management routes (spec §4.1): Admin+.
+         */
+        get: operations["listKnowledgeRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/llm/chat-platform": {
         parameters: {
             query?: never;
@@ -2330,6 +2698,82 @@ export interface components {
         };
         /** @description A reservation as its own guest sees it (never staff notes, the table or other guests' data). */
         GuestReservation: components["schemas"]["GuestReservationFields"];
+        /**
+         * @description What `useChat` (AI SDK 5/6, `DefaultChatTransport`) posts, plus the active `locale` (send it with the
+         *     transport's `body` option). At most 40 messages of at most 50 parts, each text at most 4,000 characters;
+         *     the last message is the guest's question. `system` messages are ignored: the server owns the instructions.
+         * @example {
+         *       "id": "chat-1",
+         *       "locale": "en",
+         *       "messages": [
+         *         {
+         *           "id": "m1",
+         *           "role": "user",
+         *           "parts": [
+         *             {
+         *               "type": "text",
+         *               "text": "What's on this weekend?"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        ChatRequest: {
+            /** @description The chat's id (useChat's). */
+            id?: string;
+            messages: components["schemas"]["ChatUiMessage"][];
+            locale?: components["schemas"]["ChatLocale"];
+            /** @enum {string} */
+            trigger?: "submit-message" | "regenerate-message";
+            messageId?: string;
+        };
+        /**
+         * @description One question (`prompt`), optionally after the conversation so far (`history`, oldest first).
+         * @example {
+         *       "prompt": "What's on tomorrow?",
+         *       "locale": "en"
+         *     }
+         */
+        AssistantDemoRequest: {
+            /** @example How much is the dinner show? */
+            prompt: string;
+            locale?: components["schemas"]["ChatLocale"];
+            history?: components["schemas"]["AssistantHistoryMessage"][];
+        };
+        /**
+         * @example {
+         *       "text": "Tomorrow there is one show: …",
+         *       "links": [
+         *         "https://venue.example/en/shows"
+         *       ],
+         *       "invalidLinks": []
+         *     }
+         */
+        AssistantDemoReply: {
+            /** @description The answer (Markdown links). */
+            text: string;
+            /** @description Absolute URLs the answer links to, every one a public route of the site. */
+            links: string[];
+            /** @description Internal links of the answer that are not public routes (the link audit; normally empty). */
+            invalidLinks?: string[];
+        };
+        /**
+         * @description The legacy chat body (`{ messages: [{ role, content }] }`); `system` messages are ignored.
+         * @example {
+         *       "messages": [
+         *         {
+         *           "role": "user",
+         *           "content": "How do I book?"
+         *         }
+         *       ],
+         *       "locale": "en"
+         *     }
+         */
+        LegacyCustomerSupportRequest: {
+            messages: components["schemas"]["LegacyCustomerSupportMessage"][];
+            locale?: components["schemas"]["ChatLocale"];
+        };
         /** @description The new hold, with its access token — returned this once (only its SHA-256 is stored). */
         CreatedReservation: components["schemas"]["GuestReservationFields"] & {
             /**
@@ -2479,6 +2923,43 @@ export interface components {
              */
             timeZone: string;
             locale: string;
+        };
+        /**
+         * @description One part of an AI SDK UI message (`text`, `step-start`, `tool-<name>`, `data-<name>`, …). Only `text` parts
+         *     of `user` and `assistant` messages are read; the others are what this server streamed earlier, sent back
+         *     by `useChat`, and are ignored.
+         */
+        ChatUiMessagePart: {
+            /** @example text */
+            type: string;
+            /** @description The part's text (`text` parts). */
+            text?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An AI SDK UI message, as `useChat` sends it. */
+        ChatUiMessage: {
+            id?: string;
+            /** @enum {string} */
+            role: "system" | "user" | "assistant";
+            parts: components["schemas"]["ChatUiMessagePart"][];
+            /** @description Ignored. */
+            metadata?: unknown;
+        };
+        /**
+         * @description A site locale (`SITE_LOCALES`, e.g. `en`, `vi`); the assistant answers in it and links its pages.
+         * @example vi
+         */
+        ChatLocale: string;
+        AssistantHistoryMessage: {
+            /** @enum {string} */
+            role: "user" | "assistant";
+            text: string;
+        };
+        LegacyCustomerSupportMessage: {
+            /** @enum {string} */
+            role: "user" | "assistant" | "system";
+            content: string;
         };
         /** @description Jobs by state in the live table (completed and failed jobs move to pg-boss's archive after 12 h). */
         JobCounts: {
@@ -3560,6 +4041,596 @@ export interface components {
             locale?: components["schemas"]["GuestLocale"] | null;
         };
         /**
+         * @description A locale tag. One the site has (`SITE_LOCALES`, e.g. `en`, `vi`) picks the text and the URLs' locale prefix;
+         *     any other falls back to the default locale (the first of `SITE_LOCALES`), as does missing text. Every answer
+         *     says which locale it is in (`locale`, and `Content-Language`).
+         * @example vi
+         */
+        AssistantLocale: string;
+        /**
+         * Format: uri
+         * @description An absolute, locale-prefixed URL of the public site (`<PUBLIC_SITE_URL>/<locale>/…`).
+         * @example https://www.example.com/en/shows/saigon-glow
+         */
+        PublicUrl: string;
+        /**
+         * @description Whether a guest can book the event now: `AVAILABLE` (more seats than the venue's threshold, `seatsLeft` given);
+         *     `LIMITED` (a few left, count not shown); `SOLD_OUT`; `CLOSED` (sales closed, past the booking cut-off, or
+         *     cancelled).
+         * @enum {string}
+         */
+        AssistantAvailability: "AVAILABLE" | "LIMITED" | "SOLD_OUT" | "CLOSED";
+        /** @description One of a show's next performances. */
+        AssistantNextDate: {
+            eventSlug: components["schemas"]["PublicSlug"];
+            date: components["schemas"]["LocalDate"];
+            time: components["schemas"]["LocalTime"];
+            availability: components["schemas"]["AssistantAvailability"];
+            /** @description The event's booking page while it can be booked (`AVAILABLE` or `LIMITED`, with an offer on sale); null otherwise. */
+            bookingUrl: components["schemas"]["PublicUrl"] | null;
+        };
+        /** @description A published show, compact, its text in one locale. */
+        AssistantShow: {
+            slug: components["schemas"]["PublicSlug"];
+            code: string;
+            title: string;
+            summary: string;
+            durationMinutes: number;
+            showUrl: components["schemas"]["PublicUrl"];
+            /** @description The lowest total for one guest (service charge and VAT included) over the show's offers on sale; null when none is. */
+            priceFromVnd: number | null;
+            /** @description The show's next upcoming performances (at most 5, within 120 days), in start order, whatever their availability. */
+            nextDates: components["schemas"]["AssistantNextDate"][];
+        };
+        /**
+         * @example {
+         *       "locale": "en",
+         *       "currency": "VND",
+         *       "timeZone": "Asia/Ho_Chi_Minh",
+         *       "items": [
+         *         {
+         *           "slug": "saigon-glow",
+         *           "code": "SGG",
+         *           "title": "Saigon Glow",
+         *           "summary": "Acrobatics, live music and lanterns over dinner.",
+         *           "durationMinutes": 90,
+         *           "showUrl": "https://www.example.com/en/shows/saigon-glow",
+         *           "priceFromVnd": 1020600,
+         *           "nextDates": [
+         *             {
+         *               "eventSlug": "saigon-glow-2026-12-05-1930",
+         *               "date": "2026-12-05",
+         *               "time": "19:30",
+         *               "availability": "AVAILABLE",
+         *               "bookingUrl": "https://www.example.com/en/book/saigon-glow-2026-12-05-1930"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        AssistantShowList: {
+            locale: string;
+            /** @constant */
+            currency: "VND";
+            /** @description The venue's IANA time zone (dates and times are local to it). */
+            timeZone: string;
+            items: components["schemas"]["AssistantShow"][];
+        };
+        AssistantShowRef: {
+            slug: components["schemas"]["PublicSlug"];
+            title: string;
+            showUrl: components["schemas"]["PublicUrl"];
+        };
+        /** @description An upcoming performance, compact (local date and time in the venue's time zone). */
+        AssistantEvent: {
+            eventSlug: components["schemas"]["PublicSlug"];
+            date: components["schemas"]["LocalDate"];
+            time: components["schemas"]["LocalTime"];
+            /** @description When doors open (local `HH:mm`), or null when not set. */
+            doorsTime: components["schemas"]["LocalTime"] | null;
+            show: components["schemas"]["AssistantShowRef"];
+            availability: components["schemas"]["AssistantAvailability"];
+            /** @description Exact seats left only when `AVAILABLE`; null otherwise. */
+            seatsLeft: number | null;
+            /** @description The event's booking page while it can be booked (`AVAILABLE` or `LIMITED`, with an offer on sale); null otherwise. */
+            bookingUrl: components["schemas"]["PublicUrl"] | null;
+        };
+        /**
+         * @example {
+         *       "locale": "en",
+         *       "timeZone": "Asia/Ho_Chi_Minh",
+         *       "from": "2026-12-01",
+         *       "to": "2026-12-07",
+         *       "total": 1,
+         *       "limit": 50,
+         *       "offset": 0,
+         *       "items": [
+         *         {
+         *           "eventSlug": "saigon-glow-2026-12-05-1930",
+         *           "date": "2026-12-05",
+         *           "time": "19:30",
+         *           "doorsTime": "18:30",
+         *           "show": {
+         *             "slug": "saigon-glow",
+         *             "title": "Saigon Glow",
+         *             "showUrl": "https://www.example.com/en/shows/saigon-glow"
+         *           },
+         *           "availability": "LIMITED",
+         *           "seatsLeft": null,
+         *           "bookingUrl": "https://www.example.com/en/book/saigon-glow-2026-12-05-1930"
+         *         }
+         *       ]
+         *     }
+         */
+        AssistantEventList: {
+            locale: string;
+            timeZone: string;
+            from: components["schemas"]["LocalDate"];
+            to: components["schemas"]["LocalDate"];
+            total: number;
+            limit: number;
+            offset: number;
+            items: components["schemas"]["AssistantEvent"][];
+        };
+        /**
+         * @description Whether the event can take the party now: `FITS`; `NOT_ENOUGH_SEATS` (bookable, but fewer seats left than
+         *     guests); `PARTY_SIZE_NOT_OFFERED` (no offer on sale takes that many guests: a private-event or group inquiry
+         *     is the way); `SOLD_OUT`; `CLOSED`.
+         * @enum {string}
+         */
+        AssistantPartyFit: "FITS" | "NOT_ENOUGH_SEATS" | "PARTY_SIZE_NOT_OFFERED" | "SOLD_OUT" | "CLOSED";
+        AssistantAvailabilityEvent: {
+            eventSlug: components["schemas"]["PublicSlug"];
+            time: components["schemas"]["LocalTime"];
+            show: components["schemas"]["AssistantShowRef"];
+            availability: components["schemas"]["AssistantAvailability"];
+            fit: components["schemas"]["AssistantPartyFit"];
+            /** @description Codes of the offers on sale whose guest limits take the party (see booking-options for prices). */
+            offerCodes: string[];
+            /** @description The booking page when `fit` is `FITS`; null otherwise. */
+            bookingUrl: components["schemas"]["PublicUrl"] | null;
+        };
+        /**
+         * @example {
+         *       "locale": "en",
+         *       "timeZone": "Asia/Ho_Chi_Minh",
+         *       "date": "2026-12-05",
+         *       "guests": 4,
+         *       "available": true,
+         *       "events": [
+         *         {
+         *           "eventSlug": "saigon-glow-2026-12-05-1930",
+         *           "time": "19:30",
+         *           "show": {
+         *             "slug": "saigon-glow",
+         *             "title": "Saigon Glow",
+         *             "showUrl": "https://www.example.com/en/shows/saigon-glow"
+         *           },
+         *           "availability": "AVAILABLE",
+         *           "fit": "FITS",
+         *           "offerCodes": [
+         *             "DINNER-SHOW",
+         *             "SHOW-ONLY"
+         *           ],
+         *           "bookingUrl": "https://www.example.com/en/book/saigon-glow-2026-12-05-1930"
+         *         }
+         *       ],
+         *       "inquiryUrl": "https://www.example.com/en/inquiries"
+         *     }
+         */
+        AssistantAvailabilityAnswer: {
+            locale: string;
+            timeZone: string;
+            date: components["schemas"]["LocalDate"];
+            guests: number;
+            /** @description Whether at least one event of the date fits the party. */
+            available: boolean;
+            /** @description Every upcoming performance of a published show on that local date (of `show` when given), in start order. */
+            events: components["schemas"]["AssistantAvailabilityEvent"][];
+            /** @description The inquiry page (groups, private events, questions). */
+            inquiryUrl: components["schemas"]["PublicUrl"];
+        };
+        /** @description A price in whole VND from the commercial setup (service charge on the subtotal, VAT on subtotal plus service charge). */
+        AssistantPrice: {
+            guests: number;
+            pricePerGuestVnd: number;
+            subtotalVnd: number;
+            serviceChargeVnd: number;
+            vatVnd: number;
+            totalVnd: number;
+        };
+        AssistantOffer: {
+            code: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            bookingPath: "DINNER_SHOW" | "SHOW_ONLY" | "VIP_DINNER_SHOW" | "PRIVATE_EVENT";
+            minGuests: number;
+            maxGuests: number;
+            perGuest: components["schemas"]["AssistantPrice"];
+            /** @description The price for `guests` when asked and inside this offer's guest limits; null otherwise. */
+            forParty: components["schemas"]["AssistantPrice"] | null;
+            /** @description What each guest receives (names in the locale, with dietary tags). */
+            includes: {
+                name: string;
+                /** @enum {string} */
+                kind: "MEAL" | "DRINK" | "MERCH" | "SERVICE";
+                quantityPerGuest: number;
+                dietaryTags: string[];
+            }[];
+        };
+        /**
+         * @example {
+         *       "locale": "en",
+         *       "currency": "VND",
+         *       "event": {
+         *         "eventSlug": "saigon-glow-2026-12-05-1930",
+         *         "date": "2026-12-05",
+         *         "time": "19:30",
+         *         "show": {
+         *           "slug": "saigon-glow",
+         *           "title": "Saigon Glow",
+         *           "showUrl": "https://www.example.com/en/shows/saigon-glow"
+         *         },
+         *         "availability": "AVAILABLE",
+         *         "seatsLeft": 112
+         *       },
+         *       "bookable": true,
+         *       "guestLimits": {
+         *         "min": 1,
+         *         "max": 10
+         *       },
+         *       "offers": [
+         *         {
+         *           "code": "DINNER-SHOW",
+         *           "name": "Dinner and show",
+         *           "description": "Four courses, then the show.",
+         *           "bookingPath": "DINNER_SHOW",
+         *           "minGuests": 1,
+         *           "maxGuests": 10,
+         *           "perGuest": {
+         *             "guests": 1,
+         *             "pricePerGuestVnd": 1500000,
+         *             "subtotalVnd": 1500000,
+         *             "serviceChargeVnd": 75000,
+         *             "vatVnd": 126000,
+         *             "totalVnd": 1701000
+         *           },
+         *           "forParty": {
+         *             "guests": 2,
+         *             "pricePerGuestVnd": 1500000,
+         *             "subtotalVnd": 3000000,
+         *             "serviceChargeVnd": 150000,
+         *             "vatVnd": 252000,
+         *             "totalVnd": 3402000
+         *           },
+         *           "includes": [
+         *             {
+         *               "name": "Four-course dinner",
+         *               "kind": "MEAL",
+         *               "quantityPerGuest": 1,
+         *               "dietaryTags": [
+         *                 "vegetarian-option"
+         *               ]
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "bookingUrl": "https://www.example.com/en/book/saigon-glow-2026-12-05-1930"
+         *     }
+         */
+        AssistantBookingOptions: {
+            locale: string;
+            /** @constant */
+            currency: "VND";
+            event: {
+                eventSlug: components["schemas"]["PublicSlug"];
+                date: components["schemas"]["LocalDate"];
+                time: components["schemas"]["LocalTime"];
+                show: components["schemas"]["AssistantShowRef"];
+                availability: components["schemas"]["AssistantAvailability"];
+                seatsLeft: number | null;
+            };
+            /** @description `AVAILABLE` or `LIMITED`, with at least one offer on sale. */
+            bookable: boolean;
+            /** @description The smallest and largest party any offer on sale takes (null when none is on sale). */
+            guestLimits: {
+                min: number;
+                max: number;
+            } | null;
+            /** @description The offers on sale for the event (none once it is cancelled, completed or started), in the venue's order. */
+            offers: components["schemas"]["AssistantOffer"][];
+            /** @description The event's booking page while `bookable`; null otherwise. */
+            bookingUrl: components["schemas"]["PublicUrl"] | null;
+        };
+        /**
+         * @description The public site's routes for one locale, as absolute URLs (`<PUBLIC_SITE_URL>/<locale>/…`): the only venue
+         *     links the assistant may write. `patterns` are the same routes as templates (`{slug}`, `{eventSlug}`) for
+         *     auditing links. `shows` holds every published show; `events` every bookable performance (`AVAILABLE` or
+         *     `LIMITED`, with an offer on sale) of the next 120 local days (over at most 500 performances), in start order.
+         * @example {
+         *       "locale": "en",
+         *       "baseUrl": "https://www.example.com/en",
+         *       "locales": [
+         *         "en",
+         *         "vi"
+         *       ],
+         *       "pages": {
+         *         "home": "https://www.example.com/en",
+         *         "shows": "https://www.example.com/en/shows",
+         *         "inquiries": "https://www.example.com/en/inquiries",
+         *         "waitlist": "https://www.example.com/en/waitlist",
+         *         "partners": "https://www.example.com/en/partners"
+         *       },
+         *       "patterns": {
+         *         "show": "https://www.example.com/en/shows/{slug}",
+         *         "booking": "https://www.example.com/en/book/{eventSlug}"
+         *       },
+         *       "shows": [
+         *         {
+         *           "slug": "saigon-glow",
+         *           "title": "Saigon Glow",
+         *           "showUrl": "https://www.example.com/en/shows/saigon-glow"
+         *         }
+         *       ],
+         *       "events": [
+         *         {
+         *           "eventSlug": "saigon-glow-2026-12-05-1930",
+         *           "showSlug": "saigon-glow",
+         *           "date": "2026-12-05",
+         *           "time": "19:30",
+         *           "bookingUrl": "https://www.example.com/en/book/saigon-glow-2026-12-05-1930"
+         *         }
+         *       ]
+         *     }
+         */
+        AssistantRoutes: {
+            locale: string;
+            /** @description `<PUBLIC_SITE_URL>/<locale>`. */
+            baseUrl: components["schemas"]["PublicUrl"];
+            /** @description The site's locales (`SITE_LOCALES`); the first is the default. */
+            locales: string[];
+            pages: {
+                home: components["schemas"]["PublicUrl"];
+                shows: components["schemas"]["PublicUrl"];
+                inquiries: components["schemas"]["PublicUrl"];
+                waitlist: components["schemas"]["PublicUrl"];
+                partners: components["schemas"]["PublicUrl"];
+            };
+            patterns: {
+                /** @example https://www.example.com/en/shows/{slug} */
+                show: string;
+                /** @example https://www.example.com/en/book/{eventSlug} */
+                booking: string;
+            };
+            shows: {
+                slug: components["schemas"]["PublicSlug"];
+                title: string;
+                showUrl: components["schemas"]["PublicUrl"];
+            }[];
+            events: {
+                eventSlug: components["schemas"]["PublicSlug"];
+                showSlug: components["schemas"]["PublicSlug"];
+                date: components["schemas"]["LocalDate"];
+                time: components["schemas"]["LocalTime"];
+                bookingUrl: components["schemas"]["PublicUrl"];
+            }[];
+        };
+        /**
+         * @description A tag (lower-case words joined by `-`).
+         * @example policy
+         */
+        KnowledgeTag: string;
+        /**
+         * @description What the document is about, as a key shared by its translations (`dress-code` in `en` and in `vi`). At most one
+         *     document that is not archived per topic and locale (409 `topic_taken`).
+         * @example dress-code
+         */
+        KnowledgeTopic: string;
+        /** @description A published knowledge document, as the assistant reads it. */
+        AssistantKnowledgeItem: {
+            topic: components["schemas"]["KnowledgeTopic"];
+            /** @description The document's locale: the one asked for, or the default locale when the topic has no published text in it. */
+            locale: string;
+            title: string;
+            /** @description Markdown. */
+            body: string;
+            tags: string[];
+        };
+        /**
+         * @example {
+         *       "locale": "en",
+         *       "items": [
+         *         {
+         *           "topic": "dress-code",
+         *           "locale": "en",
+         *           "title": "Dress code",
+         *           "body": "Smart casual. No beachwear or flip-flops in the dining room.",
+         *           "tags": [
+         *             "policy",
+         *             "dress-code"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        AssistantKnowledgeList: {
+            locale: string;
+            items: components["schemas"]["AssistantKnowledgeItem"][];
+        };
+        /**
+         * @description `DRAFT` (not public) → `PUBLISHED` (read by the assistant) → `ARCHIVED` (final, read-only). A draft may also be archived.
+         * @enum {string}
+         */
+        KnowledgeStatus: "DRAFT" | "PUBLISHED" | "ARCHIVED";
+        /**
+         * @description A locale of `SITE_LOCALES` (422 `unknown_locale` otherwise).
+         * @example en
+         */
+        KnowledgeLocale: string;
+        /**
+         * @description A knowledge document as staff see it.
+         * @example {
+         *       "id": "8d7f6a43-3d1e-4b5e-9a53-5cf0d2b2c0a1",
+         *       "topic": "dress-code",
+         *       "locale": "en",
+         *       "title": "Dress code",
+         *       "body": "Smart casual. No beachwear or flip-flops in the dining room.",
+         *       "tags": [
+         *         "policy",
+         *         "dress-code"
+         *       ],
+         *       "status": "PUBLISHED",
+         *       "revision": 2,
+         *       "publishedAt": "2026-11-20T08:00:00.000Z",
+         *       "archivedAt": null,
+         *       "createdAt": "2026-11-19T08:00:00.000Z",
+         *       "updatedAt": "2026-11-20T08:00:00.000Z"
+         *     }
+         */
+        KnowledgeDocument: {
+            /** Format: uuid */
+            id: string;
+            topic: components["schemas"]["KnowledgeTopic"];
+            locale: string;
+            title: string;
+            body: string;
+            tags: string[];
+            status: components["schemas"]["KnowledgeStatus"];
+            /** @description The number of the document's latest revision (1 at creation). */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When it was first published.
+             */
+            publishedAt: string | null;
+            /** Format: date-time */
+            archivedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        KnowledgeDocumentPage: {
+            items: components["schemas"]["KnowledgeDocument"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        KnowledgeTitle: string;
+        /** @description Markdown. */
+        KnowledgeBody: string;
+        /** @description Tags (duplicates are dropped, order kept). */
+        KnowledgeTags: components["schemas"]["KnowledgeTag"][];
+        /**
+         * @example {
+         *       "topic": "dress-code",
+         *       "locale": "en",
+         *       "title": "Dress code",
+         *       "body": "Smart casual. No beachwear or flip-flops in the dining room.",
+         *       "tags": [
+         *         "policy",
+         *         "dress-code"
+         *       ]
+         *     }
+         */
+        KnowledgeCreate: {
+            topic: components["schemas"]["KnowledgeTopic"];
+            locale: components["schemas"]["KnowledgeLocale"];
+            title: components["schemas"]["KnowledgeTitle"];
+            body: components["schemas"]["KnowledgeBody"];
+            tags?: components["schemas"]["KnowledgeTags"];
+        };
+        /**
+         * @description The fields to change (at least one). Status moves through `publish` and `archive`.
+         * @example {
+         *       "body": "Smart casual. Long trousers for gentlemen in the VIP lounge."
+         *     }
+         */
+        KnowledgeUpdate: {
+            topic?: components["schemas"]["KnowledgeTopic"];
+            locale?: components["schemas"]["KnowledgeLocale"];
+            title?: components["schemas"]["KnowledgeTitle"];
+            body?: components["schemas"]["KnowledgeBody"];
+            tags?: components["schemas"]["KnowledgeTags"];
+        };
+        /** @description Who made a change: a dashboard account, an API key, or a superuser token (no id). */
+        KnowledgeActor: {
+            /** @enum {string} */
+            kind: "account" | "api-key" | "superuser-token";
+            /** @description The account's or the key's id. */
+            id: string | null;
+            /** @description The account's e-mail, the key's name, or `superuser-token`. */
+            label: string;
+        };
+        /** @description One field's change (`before` null at creation). */
+        KnowledgeChange: {
+            /** @enum {string} */
+            field: "topic" | "locale" | "title" | "body" | "tags" | "status";
+            /** @description The value before (null when created). */
+            before: string | string[] | null;
+            /** @description The value after. */
+            after: string | string[];
+        };
+        /** @description One edit of a document. */
+        KnowledgeRevision: {
+            revision: number;
+            /** @enum {string} */
+            action: "CREATE" | "UPDATE" | "PUBLISH" | "ARCHIVE";
+            actor: components["schemas"]["KnowledgeActor"];
+            changes: components["schemas"]["KnowledgeChange"][];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "documentId": "8d7f6a43-3d1e-4b5e-9a53-5cf0d2b2c0a1",
+         *       "items": [
+         *         {
+         *           "revision": 2,
+         *           "action": "PUBLISH",
+         *           "actor": {
+         *             "kind": "account",
+         *             "id": "0f1c5b1e-5d7a-4c1e-8a7e-2b9d3c4e5f60",
+         *             "label": "admin@example.com"
+         *           },
+         *           "changes": [
+         *             {
+         *               "field": "status",
+         *               "before": "DRAFT",
+         *               "after": "PUBLISHED"
+         *             }
+         *           ],
+         *           "createdAt": "2026-11-20T08:00:00.000Z"
+         *         },
+         *         {
+         *           "revision": 1,
+         *           "action": "CREATE",
+         *           "actor": {
+         *             "kind": "account",
+         *             "id": "0f1c5b1e-5d7a-4c1e-8a7e-2b9d3c4e5f60",
+         *             "label": "admin@example.com"
+         *           },
+         *           "changes": [
+         *             {
+         *               "field": "title",
+         *               "before": null,
+         *               "after": "Dress code"
+         *             }
+         *           ],
+         *           "createdAt": "2026-11-19T08:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        KnowledgeRevisionList: {
+            /** Format: uuid */
+            documentId: string;
+            /** @description Newest first. */
+            items: components["schemas"]["KnowledgeRevision"][];
+        };
+        /**
          * @description The guest's chat channel on the chat platform (ManyChat).
          * @enum {string}
          */
@@ -4001,6 +5072,143 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    chatWithAssistant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatRequest"];
+            };
+        };
+        responses: {
+            /** @description The UI message stream (SSE, `data: <json chunk>` lines, then `data: [DONE]`). */
+            200: {
+                headers: {
+                    /** @description `v1`: the AI SDK UI message stream protocol. */
+                    "x-vercel-ai-ui-message-stream"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example data: {"type":"start"}
+                     *
+                     *     data: {"type":"text-start","id":"t1"}
+                     *
+                     *     data: {"type":"text-delta","id":"t1","delta":"Hello"}
+                     *
+                     *     data: {"type":"text-end","id":"t1"}
+                     *
+                     *     data: {"type":"data-link-audit","data":{"checked":0,"invalid":[]},"transient":true}
+                     *
+                     *     data: {"type":"finish"}
+                     *
+                     *     data: [DONE]
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    askAssistantDemo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistantDemoRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantDemoReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    streamLegacyCustomerSupport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LegacyCustomerSupportRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer, streamed as plain text. */
+            200: {
+                headers: {
+                    /** @description RFC 9745: when this route was deprecated (`@<unix seconds>`). */
+                    Deprecation?: string;
+                    /** @description The successor route. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example You can book on our website … */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAgentRuntime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            404: components["responses"]["NotFound"];
+        };
+    };
+    postAgentRuntime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            404: components["responses"]["NotFound"];
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -6880,6 +8088,453 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EmailMessagePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listAssistantShows: {
+        parameters: {
+            query?: {
+                /** @description The text's and the URLs' locale; default the site's default locale. */
+                locale?: components["schemas"]["AssistantLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shows. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body; send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text and URLs are in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantShowList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listAssistantEvents: {
+        parameters: {
+            query?: {
+                /** @description First local date (default today in the venue's time zone). */
+                from?: components["schemas"]["LocalDate"];
+                /** @description Last local date, inclusive (default `from` + 13 days). */
+                to?: components["schemas"]["LocalDate"];
+                /** @description Only this show's performances (its slug). */
+                show?: components["schemas"]["PublicSlug"];
+                /** @description Page size. */
+                limit?: number;
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+                /** @description The text's and the URLs' locale; default the site's default locale. */
+                locale?: components["schemas"]["AssistantLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body; send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text and URLs are in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantEventList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAssistantAvailability: {
+        parameters: {
+            query: {
+                /** @description The local date (in `VENUE_TIMEZONE`). */
+                date: components["schemas"]["LocalDate"];
+                /** @description The party size (default 1). */
+                guests?: number;
+                /** @description Only this show's performances (its slug). */
+                show?: components["schemas"]["PublicSlug"];
+                /** @description The text's and the URLs' locale; default the site's default locale. */
+                locale?: components["schemas"]["AssistantLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The date's performances and whether they take the party. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body; send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text and URLs are in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantAvailabilityAnswer"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAssistantBookingOptions: {
+        parameters: {
+            query: {
+                /** @description The performance's slug. */
+                event: components["schemas"]["PublicSlug"];
+                /** @description A party size to price (`forParty`). */
+                guests?: number;
+                /** @description The text's and the URLs' locale; default the site's default locale. */
+                locale?: components["schemas"]["AssistantLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking options. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body; send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text and URLs are in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantBookingOptions"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getAssistantRoutes: {
+        parameters: {
+            query?: {
+                /** @description The URLs' and titles' locale; default the site's default locale. */
+                locale?: components["schemas"]["AssistantLocale"];
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The routes. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body; send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text and URLs are in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantRoutes"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listAssistantKnowledge: {
+        parameters: {
+            query?: {
+                /** @description The documents' locale; default the site's default locale. */
+                locale?: components["schemas"]["AssistantLocale"];
+                /** @description Words to look for. */
+                q?: string;
+                tag?: components["schemas"]["KnowledgeTag"];
+                /** @description At most this many documents. */
+                limit?: number;
+            };
+            header?: {
+                /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
+                "if-none-match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The documents. */
+            200: {
+                headers: {
+                    /** @description Strong validator of this body; send it back as `If-None-Match`. */
+                    ETag?: string;
+                    /** @description `public, max-age=60`. */
+                    "Cache-Control"?: string;
+                    /** @description The locale the text and URLs are in. */
+                    "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantKnowledgeList"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listKnowledgeDocuments: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["KnowledgeStatus"];
+                locale?: components["schemas"]["KnowledgeLocale"];
+                tag?: components["schemas"]["KnowledgeTag"];
+                /** @description Part of the topic, title or body (case-insensitive). */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocumentPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KnowledgeCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KnowledgeUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    publishKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    archiveKnowledgeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archived document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listKnowledgeRevisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revisions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeRevisionList"];
                 };
             };
             400: components["responses"]["BadRequest"];

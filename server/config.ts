@@ -96,6 +96,30 @@ export interface Config {
   vnpayTimeoutMs: number;
   /** This server's public base URL (no trailing slash): VNPay return and IPN URLs are built on it. */
   publicApiUrl: string;
+  /**
+   * Where the assistant's tools reach the assistant-safe endpoints (ASSISTANT_API_BASE_URL, no trailing slash).
+   * Unset → this server itself: the address a request reached it on, or before any request
+   * `http://<HOST or 127.0.0.1>:<PORT>` (see server/assistant/address.ts).
+   */
+  assistantApiBaseUrl: string | undefined;
+  /** Time-out of one tool call to the assistant-safe endpoints. */
+  assistantApiTimeoutMs: number;
+  /** ASSISTANT_MODEL: `offline` (the grounded offline model), `mistral`, or unset → mistral when MISTRAL_API_KEY is set. */
+  assistantModel: 'offline' | 'mistral';
+  /** Model steps (tool rounds + the answer) of one turn at most. */
+  assistantMaxSteps: number;
+  mistralApiKey: string | undefined;
+  mistralModel: string;
+  /** MISTRAL_BASE_URL: Mistral's API (or a proxy of it), `…/v1`. */
+  mistralBaseUrl: string;
+  /** `/llm/chat`, `/api/ai/demo` and the legacy chat route: turns one client address may start per minute. */
+  llmChatRateLimitPerMinute: number;
+  /** `$ai_generation` events to PostHog for every generation (spec §6.5); needs ANALYTICS_ENABLED too. */
+  aiObservabilityEnabled: boolean;
+  /** Include the turn's input and output in `$ai_generation` (off until retention and redaction are approved). */
+  aiObservabilityCaptureContent: boolean;
+  /** The public (guest) website's base URL (no trailing slash): the assistant's links are `<publicSiteUrl>/<locale>/…`. */
+  publicSiteUrl: string;
   /** The chat platform's API (ManyChat, `POST /fb/sending/sendContent`) and its token (CHAT_API_TOKEN); unset token → background turns fail `not_configured`. */
   chatApi: { baseUrl: string; token: string | undefined; timeoutMs: number };
   /** Meta's WhatsApp Cloud API (Graph API): base URL with version, the business phone number id, access token, app secret (X-Hub-Signature-256). */
@@ -210,6 +234,8 @@ export function loadConfig(env: Env = process.env): Config {
     venueTimezone: timezone(env),
     ...vnpay(env),
     publicApiUrl: httpUrl(env, 'PUBLIC_API_URL', 'http://localhost:3000'),
+    ...assistant(env),
+    publicSiteUrl: httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173'),
     chatApi: {
       baseUrl: httpUrl(env, 'CHAT_API_BASE_URL', 'https://api.manychat.com'),
       token: str(env, 'CHAT_API_TOKEN'),
@@ -273,4 +299,23 @@ function smtpUrl(env: Env): string | undefined {
     throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
   }
   return raw;
+}
+
+function assistant(env: Env) {
+  const mistralApiKey = str(env, 'MISTRAL_API_KEY');
+  const assistantModel = oneOf(env, 'ASSISTANT_MODEL', ['offline', 'mistral'] as const, mistralApiKey ? 'mistral' : 'offline');
+  if (assistantModel === 'mistral' && !mistralApiKey) throw new ConfigError('MISTRAL_API_KEY is required when ASSISTANT_MODEL=mistral');
+  const base = str(env, 'ASSISTANT_API_BASE_URL');
+  return {
+    assistantApiBaseUrl: base === undefined ? undefined : httpUrl(env, 'ASSISTANT_API_BASE_URL', base),
+    assistantApiTimeoutMs: int(env, 'ASSISTANT_API_TIMEOUT_MS', 10_000, 100, 120_000),
+    assistantModel,
+    assistantMaxSteps: int(env, 'ASSISTANT_MAX_STEPS', 5, 1, 20),
+    mistralApiKey,
+    mistralModel: str(env, 'MISTRAL_MODEL') ?? 'mistral-small-latest',
+    mistralBaseUrl: httpUrl(env, 'MISTRAL_BASE_URL', 'https://api.mistral.ai/v1'),
+    llmChatRateLimitPerMinute: int(env, 'LLM_CHAT_RATE_LIMIT_PER_MINUTE', 20, 1, 100_000),
+    aiObservabilityEnabled: bool(env, 'ANALYTICS_AI_OBSERVABILITY_ENABLED', false),
+    aiObservabilityCaptureContent: bool(env, 'ANALYTICS_AI_OBSERVABILITY_CAPTURE_CONTENT', false),
+  };
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import os from 'node:os';
 import { createApp } from './app.ts';
+import { noteOwnAddress, socketBaseUrl } from './assistant/index.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openConfiguredDatabase } from './db/database.ts';
 import { migrateLatest } from './db/migrations.ts';
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
   logger.info({ baseUrl, database: db.kind }, 'listening');
+  // The assistant's tools call this server back (unless ASSISTANT_API_BASE_URL points elsewhere).
+  noteOwnAddress(app.context, socketBaseUrl(config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host, port) ?? baseUrl);
 
   let closing = false;
   shutdown = (signal) => {

@@ -22,6 +22,11 @@ import * as storagePolicy from './storage/policy.ts';
 import * as system from './system/handlers.ts';
 import * as systemPolicy from './system/policy.ts';
 import * as tables from './tables/handlers.ts';
+import * as assistantCatalog from './assistantCatalog/handlers.ts';
+import * as assistantCatalogPolicy from './assistantCatalog/policy.ts';
+import * as knowledge from './knowledge/handlers.ts';
+import * as assistant from './assistant/handlers.ts';
+import * as assistantPolicy from './assistant/policy.ts';
 import * as chatPlatform from './chatPlatform/handlers.ts';
 import * as chatPlatformPolicy from './chatPlatform/policy.ts';
 import * as messaging from './messaging/handlers.ts';
@@ -58,6 +63,9 @@ export const MODULES: Record<string, Module> = {
   catalog: { handlers: catalog.handlers, policy: catalogPolicy.policy },
   booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
   customers: { handlers: customers.handlers },
+  assistantCatalog: { handlers: assistantCatalog.handlers, policy: assistantCatalogPolicy.policy },
+  knowledge: { handlers: knowledge.handlers },
+  assistant: { handlers: assistant.handlers, policy: assistantPolicy.policy },
   chatPlatform: { handlers: chatPlatform.handlers, policy: chatPlatformPolicy.policy },
   messaging: { handlers: messaging.handlers, policy: messagingPolicy.policy },
   chatNotifications: { handlers: chatNotifications.handlers, policy: chatNotificationsPolicy.policy },
@@ -82,6 +90,9 @@ const typed: OperationHandlers = {
   ...catalog.handlers,
   ...booking.handlers,
   ...customers.handlers,
+  ...assistantCatalog.handlers,
+  ...knowledge.handlers,
+  ...assistant.handlers,
   ...chatPlatform.handlers,
   ...messaging.handlers,
   ...chatNotifications.handlers,

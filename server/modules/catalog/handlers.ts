@@ -13,7 +13,7 @@ import { dateWindow, findPublicEvent, findPublishedShow, listPublishedShows, lis
 const CATALOG_CACHE = 'public, max-age=60';
 
 /** The locale asked for when the site has it, else the default one (the answer's Content-Language says which). */
-function presentation(call: Call, locale: string | undefined): Presentation {
+export function presentation(call: Call, locale: string | undefined): Presentation {
   const { siteLocales, defaultLocale, venueTimezone } = call.app.config;
   return { locale: locale && siteLocales.includes(locale) ? locale : defaultLocale, defaultLocale, zone: venueTimezone, now: new Date() };
 }
@@ -22,7 +22,7 @@ function presentation(call: Call, locale: string | undefined): Presentation {
  * 200 with the body, a strong ETag over its JSON (the bytes sent) and the caching headers; 304 with the same
  * headers and no body when `If-None-Match` names that ETag.
  */
-function cacheable<B>(call: Call, p: Presentation, body: B) {
+export function cacheable<B>(call: Call, p: Presentation, body: B) {
   const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 32)}"`;
   const headers = { ETag: etag, 'Cache-Control': CATALOG_CACHE, 'Content-Language': p.locale };
   if (etagMatches(call.header('if-none-match') || undefined, etag)) return notModified(headers);

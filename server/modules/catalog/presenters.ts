@@ -42,7 +42,7 @@ export function presentOffer(offer: OfferRow, sales: Sales, p: Presentation) {
 }
 
 /** The offers on sale for a show: its own and the all-shows ones (already in sort order). */
-const offersFor = (sales: Sales, showId: string) => sales.offers.filter((offer) => offer.showId === null || offer.showId === showId);
+export const offersFor = (sales: Sales, showId: string) => sales.offers.filter((offer) => offer.showId === null || offer.showId === showId);
 
 /** A guest's price-from of a show: the lowest total for one guest over its offers on sale, or null. */
 function priceFrom(sales: Sales, showId: string) {

@@ -1,0 +1,338 @@
+import { DateTime } from 'luxon';
+import type { EventFact, KnowledgeFact, OfferFact, RouteFacts, ShowFact } from '../facts.ts';
+import { routeNamed } from '../facts.ts';
+import { rankKnowledge } from '../knowledge.ts';
+import type { DayRange } from './dates.ts';
+import { clip, isoDayLabel, link, vnd, whenLabel, type Lang } from './format.ts';
+import { PHRASES, type Phrases } from './phrases.ts';
+import type { Topic } from './understand.ts';
+
+/** Everything the answer may say: the guest's question as understood, and the tools' results. */
+export interface AnswerInput {
+  lang: Lang;
+  zone: string;
+  now: Date;
+  markdown: boolean;
+  question: string;
+  topics: Topic[];
+  /** `showDetails` came from a generic "what is …?" only. */
+  weakDetails?: boolean;
+  show?: ShowFact;
+  days?: DayRange;
+  guests?: number;
+  shows: ShowFact[];
+  events?: EventFact[];
+  /** checkAvailability's answer, when called. */
+  availability?: EventFact[];
+  offers?: OfferFact[];
+  knowledge?: KnowledgeFact[];
+  routes: RouteFacts;
+  /** A tool failed: say so instead of pretending there is nothing. */
+  failed: boolean;
+}
+
+const MAX_LIST = 6;
+
+export function composeAnswer(input: AnswerInput): string {
+  const p = PHRASES[input.lang];
+  const out: string[] = [];
+  const topics = new Set(input.topics);
+  const inquiry = inquiryLink(input, p);
+
+  const informative = [...topics].filter((topic) => topic !== 'greeting' && topic !== 'thanks');
+  if (informative.length === 0) {
+    if (topics.has('thanks')) return p.thanks;
+    if (topics.has('greeting')) return p.greeting;
+    // Nothing recognized: perhaps a knowledge document answers it; otherwise say so.
+    const policy = policyAnswer(input, 6);
+    return policy ?? p.unknown(inquiry);
+  }
+  if (input.failed && !input.shows.length && !input.routes.all.length) return p.unavailable(inquiry);
+
+  // A show's details answer the "what is it" questions; with a show named, "what's on" narrows to it.
+  if (topics.has('showDetails') && !input.show && input.weakDetails && informative.length === 1) {
+    return policyAnswer(input, 6) ?? p.unknown(inquiry);
+  }
+  if (topics.has('showDetails') && !input.show) topics.add('whatsOn');
+  if (topics.has('whatsOn') && input.show) topics.add('showDetails');
+
+  if (topics.has('privateEvents')) out.push(privateAnswer(input, p, inquiry));
+  if (topics.has('showDetails') && input.show && !(topics.has('schedule') && !topics.has('whatsOn') && informative.length > 1 && !topics.has('showDetails'))) {
+    out.push(detailsAnswer(input, input.show, p, topics.has('schedule') || topics.has('availability')));
+  } else if (topics.has('whatsOn')) {
+    out.push(whatsOnAnswer(input, p));
+  }
+  if (topics.has('availability')) out.push(availabilityAnswer(input, p));
+  else if (topics.has('schedule') && !(topics.has('showDetails') && input.show)) out.push(scheduleAnswer(input, p));
+  if (topics.has('prices') && !topics.has('privateEvents')) out.push(pricesAnswer(input, p));
+  if (topics.has('howToBook') && !topics.has('availability') && !topics.has('privateEvents')) out.push(howToBookAnswer(input, p));
+  if (topics.has('policy') || topics.has('contact')) {
+    const policy = policyAnswer(input, topics.has('contact') ? 2 : 3);
+    if (policy) out.push(policy);
+    else if (topics.has('contact')) out.push(p.contactUnknown(inquiry));
+    else if (out.length === 0) out.push(p.unknown(inquiry));
+  }
+  if (topics.has('waitlist')) {
+    const waitlist = routeNamed(input.routes, 'waitlist');
+    out.push(waitlist ? p.waitlist(link(p.joinWaitlist, waitlist, input.markdown)) : p.unknown(inquiry));
+  }
+  if (topics.has('partners')) {
+    const partners = routeNamed(input.routes, 'partners', 'partner');
+    out.push(partners ? p.partners(link(partners, partners, input.markdown)) : p.unknown(inquiry));
+  }
+  const answer = out.filter(Boolean).join('\n\n').trim();
+  return answer || p.unknown(inquiry);
+}
+
+function inquiryLink(input: AnswerInput, p: Phrases): string {
+  const url = routeNamed(input.routes, 'inquiries', 'inquiry', 'contact', 'home');
+  return url ? link(p.inquiryPage, url, input.markdown) : p.inquiryPage;
+}
+
+function rangeLabel(input: AnswerInput, p: Phrases): string {
+  const days = input.days;
+  if (!days) return p.rangeUpcoming;
+  const today = DateTime.fromJSDate(input.now, { zone: input.zone }).toISODate();
+  const tomorrow = DateTime.fromJSDate(input.now, { zone: input.zone }).plus({ days: 1 }).toISODate();
+  if (days.single && days.from === today) return p.rangeToday;
+  if (days.single && days.from === tomorrow) return p.rangeTomorrow;
+  if (days.from === days.to) return p.rangeOn(isoDayLabel(days.from, input.lang));
+  return p.rangeFromTo(isoDayLabel(days.from, input.lang), isoDayLabel(days.to, input.lang));
+}
+
+function inDays(events: EventFact[], input: AnswerInput): EventFact[] {
+  if (!input.days) return events;
+  return events.filter((event) => {
+    const day = event.date;
+    return day >= input.days!.from && day <= input.days!.to;
+  });
+}
+
+function ofShow(events: EventFact[], show: ShowFact | undefined): EventFact[] {
+  if (!show) return events;
+  return events.filter((event) => event.showSlug === show.slug || (!event.showSlug && event.showTitle === show.title));
+}
+
+function titleOf(event: EventFact, input: AnswerInput): string {
+  return event.showTitle ?? input.shows.find((show) => show.slug === event.showSlug)?.title ?? '';
+}
+
+function bookingUrl(event: EventFact, input: AnswerInput): string | undefined {
+  return event.bookingUrl ?? input.routes.bookingUrls[event.key];
+}
+
+function showUrl(show: ShowFact, input: AnswerInput): string | undefined {
+  return show.showUrl ?? input.routes.showUrls[show.slug];
+}
+
+function stateLabel(event: EventFact, p: Phrases, guests?: number): string {
+  switch (event.fit?.toUpperCase()) {
+    case 'NOT_ENOUGH_SEATS':
+      return p.notEnough(guests ?? 0);
+    case 'PARTY_SIZE_NOT_OFFERED':
+      return p.partyNotOffered(guests ?? 0);
+  }
+  switch (event.state?.toUpperCase()) {
+    case 'SOLD_OUT':
+      return p.soldOut;
+    case 'CLOSED':
+      return p.closed;
+    case 'LIMITED':
+      return p.limited;
+    default:
+      if (guests !== undefined && event.seatsLeft !== undefined && event.seatsLeft < guests) return p.notEnough(guests);
+      return p.available(event.seatsLeft);
+  }
+}
+
+const bookable = (event: EventFact) => !['SOLD_OUT', 'CLOSED'].includes(event.state?.toUpperCase() ?? '') && (!event.fit || event.fit.toUpperCase() === 'FITS');
+
+function eventLine(event: EventFact, input: AnswerInput, p: Phrases, options: { title: boolean; state: boolean }): string {
+  const title = options.title ? titleOf(event, input) : '';
+  const when = whenLabel(event.date, event.time, input.lang);
+  const parts = [`- ${title ? `**${title}** — ` : ''}${when}`];
+  if (event.doorsTime && !options.state) parts[0] += ` (${p.doors(event.doorsTime)})`;
+  if (options.state) parts.push(stateLabel(event, p, input.guests));
+  const url = bookingUrl(event, input);
+  if (url && bookable(event)) parts.push(link(p.book, url, input.markdown));
+  return parts.join(': ').replace(/: (\[|[^:]*: https?)/, ' — $1');
+}
+
+function whatsOnAnswer(input: AnswerInput, p: Phrases): string {
+  const events = inDays(input.events ?? [], input);
+  const range = rangeLabel(input, p);
+  const lines: string[] = [];
+  const shows = input.shows.filter((show) => ofShow(events, show).length > 0);
+  if (events.length === 0 || shows.length === 0) {
+    const later = input.days ? (input.events ?? []).filter((event) => event.date > input.days!.to) : [];
+    lines.push(input.days ? p.whatsOnNothing(range) : p.whatsOnIntro(''));
+    for (const show of input.shows) lines.push(showLine(show, ofShow(later, show), input, p));
+  } else {
+    lines.push(p.whatsOnIntro(range));
+    for (const show of shows) lines.push(showLine(show, ofShow(events, show), input, p));
+  }
+  if (!input.guests && !input.topics.includes('availability')) lines.push('', p.askDate);
+  return lines.join('\n');
+}
+
+function showLine(show: ShowFact, events: EventFact[], input: AnswerInput, p: Phrases): string {
+  const url = showUrl(show, input);
+  let line = `- **${show.title}**`;
+  if (show.summary) line += ` — ${clip(show.summary, 160)}`;
+  if (events.length) {
+    const dates = events.slice(0, 3).map((event) => whenLabel(event.date, event.time, input.lang));
+    line += ` ${p.next}: ${dates.join('; ')}${events.length > 3 ? '; …' : ''}.`;
+  }
+  if (url) line += ` ${link(p.details, url, input.markdown)}`;
+  return line;
+}
+
+function detailsAnswer(input: AnswerInput, show: ShowFact, p: Phrases, withDates: boolean): string {
+  const lines: string[] = [];
+  const about = show.description ?? show.summary;
+  lines.push(`**${show.title}**${about ? ` — ${clip(about, 500)}` : ''}`);
+  const facts: string[] = [];
+  if (show.durationMinutes) facts.push(p.duration(show.durationMinutes));
+  const prices = (input.offers ?? []).filter((offer) => !offer.showSlug || offer.showSlug === show.slug).map((offer) => offer.pricePerGuestVnd).filter((price): price is number => price !== undefined);
+  const from = prices.length ? Math.min(...prices) : show.priceFromVnd;
+  if (from !== undefined) facts.push(p.priceFrom(vnd(from, input.lang)));
+  if (facts.length) lines.push(facts.join(' '));
+  const events = inDays(ofShow(input.events ?? [], show), input);
+  if (events.length) {
+    lines.push(p.nextPerformances);
+    for (const event of events.slice(0, withDates ? MAX_LIST : 3)) lines.push(eventLine(event, input, p, { title: false, state: withDates }));
+  } else if (input.events) {
+    lines.push(input.days ? p.noneOn(show.title, rangeLabel(input, p)) : p.noUpcoming(show.title));
+  }
+  const url = showUrl(show, input);
+  if (url) lines.push(link(show.title, url, input.markdown));
+  return lines.join('\n');
+}
+
+function scheduleAnswer(input: AnswerInput, p: Phrases): string {
+  const all = ofShow(input.events ?? [], input.show);
+  const events = inDays(all, input);
+  const range = rangeLabel(input, p);
+  const subject = input.show ? `**${input.show.title}**` : '';
+  if (events.length === 0) {
+    const lines = [p.noneOn(subject, range)];
+    const later = input.days ? all.filter((event) => event.date > input.days!.to) : [];
+    if (later.length) {
+      lines.push(p.nextAfter);
+      for (const event of later.slice(0, 3)) lines.push(eventLine(event, input, p, { title: !input.show, state: false }));
+    }
+    return lines.join('\n');
+  }
+  const lines = [input.show ? p.scheduleIntro(subject, range) : p.scheduleAll(range)];
+  for (const event of events.slice(0, MAX_LIST)) lines.push(eventLine(event, input, p, { title: !input.show, state: false }));
+  if (events.length > MAX_LIST) {
+    const url = input.show ? showUrl(input.show, input) : routeNamed(input.routes, 'shows');
+    if (url) lines.push(link(input.show ? input.show.title : p.showsPage, url, input.markdown));
+  }
+  return lines.join('\n');
+}
+
+function availabilityAnswer(input: AnswerInput, p: Phrases): string {
+  const source = input.availability ?? input.events ?? [];
+  const all = ofShow(source, input.show);
+  const events = inDays(all, input);
+  const range = rangeLabel(input, p);
+  const lines: string[] = [];
+  const maxGuests = Math.max(0, ...(input.offers ?? []).filter((offer) => offer.bookingPath !== 'PRIVATE_EVENT' && (!input.show || !offer.showSlug || offer.showSlug === input.show.slug)).map((offer) => offer.maxGuests ?? 0));
+  if (input.guests && maxGuests > 0 && input.guests > maxGuests) {
+    lines.push(p.tooManyGuests(input.guests, maxGuests));
+    const inquiry = routeNamed(input.routes, 'inquiries', 'inquiry');
+    if (inquiry) lines.push(p.inquiryHint(link(p.inquiryPage, inquiry, input.markdown)));
+    return lines.join('\n');
+  }
+  if (events.length === 0) {
+    lines.push(p.noneOn(input.show ? `**${input.show.title}**` : '', range));
+    const later = ofShow(input.events ?? [], input.show).filter((event) => !input.days || event.date > input.days.to);
+    if (later.length) {
+      lines.push(p.nextAfter);
+      for (const event of later.slice(0, 3)) lines.push(eventLine(event, input, p, { title: !input.show, state: true }));
+    }
+    return lines.join('\n');
+  }
+  lines.push(p.availabilityIntro(range, input.guests));
+  for (const event of events.slice(0, MAX_LIST)) lines.push(eventLine(event, input, p, { title: true, state: true }));
+  const waitlist = routeNamed(input.routes, 'waitlist');
+  if (waitlist && events.some((event) => event.state?.toUpperCase() === 'SOLD_OUT')) lines.push(p.waitlistHint(link(p.joinWaitlist, waitlist, input.markdown)));
+  return lines.join('\n');
+}
+
+function offerLine(offer: OfferFact, input: AnswerInput, p: Phrases): string {
+  let line = `- ${offer.name}`;
+  if (offer.pricePerGuestVnd !== undefined) {
+    line += `: ${vnd(offer.pricePerGuestVnd, input.lang)} ${p.perGuest}`;
+    if (offer.totalPerGuestVnd !== undefined && offer.totalPerGuestVnd !== offer.pricePerGuestVnd) line += ` (${p.withCharges(vnd(offer.totalPerGuestVnd, input.lang))})`;
+  }
+  const extra: string[] = [];
+  if (offer.description) extra.push(clip(offer.description, 140).replace(/\.$/, ''));
+  else if (offer.items.length) extra.push(`${p.includes} ${offer.items.join(', ')}`);
+  const guests = p.guestsRange(offer.minGuests && offer.minGuests > 1 ? offer.minGuests : undefined, offer.maxGuests);
+  if (guests) extra.push(guests);
+  if (extra.length) line += ` — ${extra.join('; ')}`;
+  return line;
+}
+
+function pricesAnswer(input: AnswerInput, p: Phrases): string {
+  const offers = (input.offers ?? []).filter((offer) => offer.bookingPath !== 'PRIVATE_EVENT' || input.topics.includes('privateEvents'));
+  const mine = input.show ? offers.filter((offer) => !offer.showSlug || offer.showSlug === input.show!.slug) : offers;
+  if (mine.length === 0) return p.noPrices;
+  const lines: string[] = [];
+  if (input.show) {
+    lines.push(p.pricesIntro(`**${input.show.title}**`));
+    for (const offer of mine) lines.push(offerLine(offer, input, p));
+    const url = showUrl(input.show, input);
+    if (url) lines.push(link(p.bookThis(input.show.title), url, input.markdown));
+    return lines.join('\n');
+  }
+  lines.push(p.pricesAll);
+  const bySlug = new Map<string, OfferFact[]>();
+  for (const offer of mine) {
+    const key = offer.showSlug ?? '';
+    bySlug.set(key, [...(bySlug.get(key) ?? []), offer]);
+  }
+  for (const [slug, group] of bySlug) {
+    const show = input.shows.find((candidate) => candidate.slug === slug);
+    const title = show?.title ?? group[0].showTitle;
+    if (title) {
+      const url = show ? showUrl(show, input) : undefined;
+      lines.push(`**${title}**${url ? ` (${link(p.details, url, input.markdown)})` : ''}`);
+    }
+    for (const offer of group) lines.push(offerLine(offer, input, p));
+  }
+  return lines.join('\n');
+}
+
+function howToBookAnswer(input: AnswerInput, p: Phrases): string {
+  const lines = [p.howToBook];
+  const events = inDays(ofShow(input.events ?? [], input.show), input).filter(bookable);
+  if (events.length) {
+    lines.push(p.bookLinks);
+    for (const event of events.slice(0, 3)) lines.push(eventLine(event, input, p, { title: !input.show, state: false }));
+  }
+  const url = input.show ? showUrl(input.show, input) : routeNamed(input.routes, 'shows');
+  if (url) lines.push(link(input.show ? input.show.title : p.showsPage, url, input.markdown));
+  return lines.join('\n');
+}
+
+function policyAnswer(input: AnswerInput, threshold: number): string | undefined {
+  const ranked = rankKnowledge(input.knowledge ?? [], input.question);
+  const best = ranked[0];
+  if (!best || best.score < threshold) return undefined;
+  const chosen = ranked.filter((entry, index) => index === 0 || (entry.score >= threshold && entry.score >= best.score * 0.75)).slice(0, 2);
+  return chosen.map((entry) => `**${entry.document.title}** — ${clip(entry.document.body, 600)}`).join('\n\n');
+}
+
+function privateAnswer(input: AnswerInput, p: Phrases, inquiry: string): string {
+  const lines = [p.privateIntro];
+  const doc = policyAnswer({ ...input, question: `${input.question} private event` }, 4);
+  if (doc) lines.push(doc);
+  const offer = (input.offers ?? []).find((candidate) => candidate.bookingPath === 'PRIVATE_EVENT');
+  if (offer && offer.pricePerGuestVnd !== undefined) lines.push(p.privateOffer(offer.name, vnd(offer.pricePerGuestVnd, input.lang), p.guestsRange(offer.minGuests, offer.maxGuests)));
+  lines.push(p.inquiryHint(inquiry));
+  return lines.join('\n');
+}
+

@@ -1,0 +1,58 @@
+import { tool } from 'ai';
+import { z } from 'zod';
+import { readKnowledge } from './facts.ts';
+import { rankKnowledge } from './knowledge.ts';
+import type { VenueData } from './venueData.ts';
+
+/**
+ * The agent's tools: each one call to an assistant-safe endpoint, in the turn's locale (bound here, so neither
+ * model can fetch another locale's links). Both models — the offline one and Mistral — call the same tools;
+ * results go back to the model as the endpoints gave them.
+ */
+const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('A venue-local date, YYYY-MM-DD.');
+const showSlug = z.string().max(120).describe("A show's slug, as listShows gives it.");
+const eventSlug = z.string().max(120).describe("A performance's eventSlug, as listShows (nextDates) or listEvents give it.");
+
+export const TOOL_NAMES = ['listShows', 'listEvents', 'checkAvailability', 'getBookingOptions', 'getSiteRoutes', 'searchKnowledge'] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+export function createTools(data: VenueData, locale: string) {
+  return {
+    listShows: tool({
+      description: "The shows on the programme: slug, title, summary, duration, showUrl (the show's page), priceFromVnd (lowest total for one guest, service charge and VAT included) and the next performances (eventSlug, date, time, availability, bookingUrl).",
+      inputSchema: z.object({}),
+      execute: () => data.shows(locale),
+    }),
+    listEvents: tool({
+      description: 'Upcoming performances between two local dates (default: the next two weeks), optionally of one show: date, start time, doors, show, availability, seats left, bookingUrl.',
+      inputSchema: z.object({ show: showSlug.optional(), from: localDate.optional(), to: localDate.optional() }),
+      execute: ({ show, from, to }) => data.events(locale, { show, from, to }),
+    }),
+    checkAvailability: tool({
+      description: 'Whether the performances of one local date can take a party: availability, fit (FITS, NOT_ENOUGH_SEATS, PARTY_SIZE_NOT_OFFERED, SOLD_OUT, CLOSED), bookingUrl, and the inquiry page for groups.',
+      inputSchema: z.object({ date: localDate, show: showSlug.optional(), guests: z.number().int().min(1).max(500).optional() }),
+      execute: ({ date, show, guests }) => data.availability(locale, { date, show, guests }),
+    }),
+    getBookingOptions: tool({
+      description: 'The ways to book one performance (offers): price per guest in VND (perGuest: before and with service charge and VAT), what each includes, the party sizes it takes, and the booking page; with guests, the price for the party.',
+      inputSchema: z.object({ event: eventSlug, guests: z.number().int().min(1).max(500).optional() }),
+      execute: ({ event, guests }) => data.bookingOptions(locale, { event, guests }),
+    }),
+    getSiteRoutes: tool({
+      description: "The public website's links in this locale (home, shows, inquiries, waitlist, partners, each show's showUrl, each event's bookingUrl). Only these links may appear in answers.",
+      inputSchema: z.object({}),
+      execute: () => data.routes(locale),
+    }),
+    searchKnowledge: tool({
+      description: "The venue's published policies and practical information (cancellation and refunds, dress code, children, dietary options, arrival, parking, accessibility, private events, contact), best matches first.",
+      inputSchema: z.object({ question: z.string().max(500).describe("The guest's question or its topic.") }),
+      execute: async ({ question }) => {
+        const documents = readKnowledge(await data.knowledge(locale));
+        const ranked = rankKnowledge(documents, question);
+        return { documents: (ranked.length ? ranked.map((entry) => entry.document) : documents).slice(0, 4) };
+      },
+    }),
+  };
+}
+
+export type AssistantTools = ReturnType<typeof createTools>;

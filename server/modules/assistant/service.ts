@@ -1,0 +1,70 @@
+import { JsonToSseTransformStream } from 'ai';
+import type { AppContext } from '../../context.ts';
+import { noteOwnAddress, socketBaseUrl, type AssistantMessage, type AssistantTurn } from '../../assistant/index.ts';
+import type { Call } from '../../http/handler.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
+
+/** `/llm/chat`, `/api/ai/demo` and the legacy route share one budget per client address. */
+const limits = new WeakMap<AppContext, RateLimit>();
+
+export async function throttleTurn(call: Call): Promise<void> {
+  let limit = limits.get(call.app);
+  if (!limit) {
+    limit = new RateLimit({ name: 'assistant-turn-address', points: call.app.config.llmChatRateLimitPerMinute, windowSeconds: 60 }, rateLimitStoreFor(call.app.db));
+    limits.set(call.app, limit);
+  }
+  await consumeOrThrow([[limit, addressKey(call.ip)]], 'Too many questions from this address; try again in a minute.');
+}
+
+/**
+ * The assistant's tools call this service back over HTTP: the local address this request arrived on is one
+ * this process listens on, so it is where they go (unless ASSISTANT_API_BASE_URL says otherwise).
+ */
+export function noteAddressOf(call: Call): void {
+  const socket = call.koa.req.socket;
+  const url = socketBaseUrl(socket.localAddress, socket.localPort);
+  if (url) noteOwnAddress(call.app, url);
+}
+
+/** Aborted when the client goes away before the answer is complete (generation stops, tools are not called). */
+export function abortOnDisconnect(call: Call): AbortSignal {
+  const controller = new AbortController();
+  const { res } = call.koa;
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new DOMException('The client disconnected.', 'AbortError'));
+  });
+  return controller.signal;
+}
+
+/** The text parts of UI messages (AI SDK `useChat`), as the agent's conversation; other parts are ignored. */
+export function conversationOf(messages: Array<{ role: string; parts: Array<{ type: string; text?: unknown }> }>): AssistantMessage[] {
+  return messages.flatMap((message) => {
+    if (message.role !== 'user' && message.role !== 'assistant') return [];
+    const text = message.parts
+      .filter((part) => part.type === 'text' && typeof part.text === 'string')
+      .map((part) => part.text as string)
+      .join('\n')
+      .trim();
+    return text ? [{ role: message.role, text }] : [];
+  });
+}
+
+export function turnLocale(app: AppContext, locale: string | undefined): string {
+  return locale ?? app.config.defaultLocale;
+}
+
+/** A turn's conversation must end with the guest's question. */
+export function endsWithQuestion(messages: AssistantMessage[]): boolean {
+  return messages.at(-1)?.role === 'user';
+}
+
+export function traceIdOf(call: Call): string {
+  return call.requestId;
+}
+
+/** UI message chunks → SSE bytes (`data: {json}\n\n`, then `data: [DONE]`). */
+export function sse(stream: ReadableStream<unknown>): ReadableStream<Uint8Array> {
+  return stream.pipeThrough(new JsonToSseTransformStream()).pipeThrough(new TextEncoderStream());
+}
+
+export type { AssistantTurn };
