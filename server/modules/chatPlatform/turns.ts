@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
-import { assistantFor, type AssistantChannel, type AssistantReply } from '../../assistant/index.ts';
+import { assistantApiBaseUrl } from '../../assistant/address.ts';
+import { readRoutes, type RouteFacts } from '../../assistant/facts.ts';
+import { assistantFor, repairLinks, type AssistantChannel, type AssistantReply } from '../../assistant/index.ts';
+import { createVenueData } from '../../assistant/venueData.ts';
 import type { AppContext } from '../../context.ts';
 import type { Logger } from '../../logger.ts';
-import { repairLinks, urlsIn } from './links.ts';
 import { startTypingLoop, systemClock, type Clock, type TypingAdapter } from './typing.ts';
 
 /**
@@ -127,16 +129,14 @@ export function redactSecrets(text: string, secrets: string[]): string {
   return out;
 }
 
-/** The locale's public routes from the assistant-safe route data (best effort: none when it cannot be read). */
+/** The locale's public routes from the assistant-safe route data (`catalog/routes`, over HTTP like the agent's tools). */
 export function routeDataFetcher(app: AppContext, log: Logger): (locale: string) => Promise<string[]> {
+  const venueData = createVenueData({ baseUrl: () => assistantApiBaseUrl(app, app.config), timeoutMs: app.config.assistantApiTimeoutMs });
   return async (locale) => {
     try {
-      const url = `${app.config.publicApiUrl}/api/ai/customer-support/catalog/routes?locale=${encodeURIComponent(locale)}`;
-      const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(5_000) });
-      if (!response.ok) return [];
-      return urlsIn(await response.json());
+      return readRoutes(await venueData.routes(locale)).all;
     } catch (err) {
-      log.debug({ err: (err as Error).message }, 'route data not available for the link repair');
+      log.warn({ err: (err as Error).message }, 'route data unavailable for the link repair: the answer’s own links only');
       return [];
     }
   };
@@ -154,10 +154,13 @@ export async function polishAnswer(
   routes: (locale: string) => Promise<string[]> = routeDataFetcher(app, log),
 ): Promise<string> {
   let answer = reply.text;
-  if (reply.audit.invalid.length) {
-    const repaired = repairLinks(answer, reply.audit.invalid, [...reply.links, ...(await routes(locale))]);
-    answer = repaired.text;
-    log.warn({ invalid: reply.audit.invalid.length, replaced: repaired.replaced }, '[link-audit] invalid internal links replaced in a chat answer');
+  const invalid = reply.audit.invalid;
+  if (invalid.length) {
+    // The candidates: the locale's public routes and the answer's own valid links (the agent's closest-route rule).
+    const all = [...new Set([...(await routes(locale)), ...reply.links])];
+    const facts: RouteFacts = { named: {}, showUrls: {}, bookingUrls: {}, all };
+    answer = repairLinks(answer, { checked: invalid.length + reply.links.length, invalid, links: reply.links }, facts);
+    log.warn({ invalid, candidates: all.length }, '[link-audit] invalid internal links replaced by the closest valid route in a chat answer');
   }
   return redactSecrets(answer, secretsOf(app)).trim();
 }
