@@ -1,5 +1,6 @@
 import { assistantFor } from '../../assistant/index.ts';
 import type { OperationHandlers } from '../../http/handler.ts';
+import { noteAddressOf } from '../assistant/service.ts';
 import { json } from '../../http/handler.ts';
 import { Problem, Unprocessable } from '../../http/problem.ts';
 import { dynamicBlock, type ChatChannel } from '../../integrations/manychat.ts';
@@ -20,6 +21,8 @@ export const handlers = {
     const locale = guestLocale(body, call.app.config.siteLocales);
     const subscriber = subscriberId(body);
     const knex = call.app.db.knex;
+    // The agent's tools call this service back at the address this request arrived on.
+    noteAddressOf(call);
 
     if (subscriber) {
       const turnId = await knex.transaction(async (trx) => {

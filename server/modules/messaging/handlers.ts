@@ -1,4 +1,5 @@
 import type { OperationHandlers } from '../../http/handler.ts';
+import { noteAddressOf } from '../assistant/service.ts';
 import { json } from '../../http/handler.ts';
 import { Forbidden, Problem, ServiceUnavailable, Unprocessable } from '../../http/problem.ts';
 import { WhatsAppError } from '../../integrations/whatsapp.ts';
@@ -19,6 +20,8 @@ export const handlers = {
       throw new Problem(401, 'invalid_signature', 'Authentication required', { detail: 'X-Hub-Signature-256 is missing or does not match the body.' });
     }
     const { texts, ignored } = inboundTexts(call.body);
+    // The agent's tools call this service back at the address this request arrived on.
+    noteAddressOf(call);
     let queued = 0;
     const siteLocales = call.app.config.siteLocales;
     await call.app.db.knex.transaction(async (trx) => {
