@@ -1,16 +1,16 @@
 /**
- * Bench row C1 (issue 10): the chat-platform webhook's acknowledgement latency while turns generate in the
+ * Bench row C2 (issue 10): the chat-platform webhook's acknowledgement latency while turns generate in the
  * background, against the public no-database operation (GET /api/system/health/live) of the same app in the same
  * run. Target: ack p99 ≤ 2 × liveness p99.
  *
  * Child (`chat-platform` target of test/bench/server.ts): the real app as server/main.ts builds it, job workers on,
  * `CHAT_WEBHOOK_TOKEN` set, `CHAT_API_BASE_URL` pointing at a slow fake ManyChat in the same child (every
- * sendContent answers after BENCH_CHAT_SEND_MS, default 1500 ms), and a scripted slow agent injected with
- * `useAssistant` (each answer after 1–3 s, BENCH_CHAT_AGENT_MS the upper bound), so generation and the send
+ * sendContent answers after BENCH_CHAT_PLATFORM_SEND_MS, default 1500 ms), and a scripted slow agent injected with
+ * `useAssistant` (each answer after 1–3 s, BENCH_CHAT_PLATFORM_AGENT_MS the upper bound), so generation and the send
  * both take seconds, as they do for real.
  *
- * Parent: queues 50 turns first (not measured), then for BENCH_CHAT_ROUNDS rounds (5) measures, in alternating
- * order, BENCH_CHAT_REQUESTS (200) acknowledgements and as many liveness requests, over BENCH_CONNECTIONS (10)
+ * Parent: queues 50 turns first (not measured), then for BENCH_CHAT_PLATFORM_ROUNDS rounds (5) measures, in alternating
+ * order, BENCH_CHAT_PLATFORM_REQUESTS (200) acknowledgements and as many liveness requests, over BENCH_CONNECTIONS (10)
  * connections. Every measured acknowledgement queues a turn too, so at least 50 turns are generating, sending or
  * waiting throughout. Figures: medians over the rounds of each side's p50 and p99 (ms, autocannon's histogram).
  */
@@ -39,8 +39,8 @@ export async function chatPlatformTarget() {
   const { createJobEngine } = await import('../../server/jobs/index.ts');
   const { createLogger } = await import('../../server/logger.ts');
 
-  const sendDelay = num('BENCH_CHAT_SEND_MS', 1500);
-  const agentMax = num('BENCH_CHAT_AGENT_MS', 3000);
+  const sendDelay = num('BENCH_CHAT_PLATFORM_SEND_MS', 1500);
+  const agentMax = num('BENCH_CHAT_PLATFORM_AGENT_MS', 3000);
   let sent = 0;
   const manychat = http.createServer((req, res) => {
     req.resume();
@@ -119,7 +119,7 @@ async function drive(port: number, path: string, amount: number, connections: nu
 }
 
 export interface ChatPlatformRow {
-  id: 'C1';
+  id: 'C2';
   description: string;
   rounds: number;
   requestsPerRound: number;
@@ -136,8 +136,8 @@ export interface ChatPlatformRow {
 }
 
 export async function measureChatPlatform(child: ChatChild, connections: number): Promise<ChatPlatformRow> {
-  const rounds = num('BENCH_CHAT_ROUNDS', 5);
-  const amount = num('BENCH_CHAT_REQUESTS', 200);
+  const rounds = num('BENCH_CHAT_PLATFORM_ROUNDS', 5);
+  const amount = num('BENCH_CHAT_PLATFORM_REQUESTS', 200);
   const backgroundTurns = 50;
   // The acknowledgement must be the v2 block, or the figures mean nothing.
   const probe = await fetch(`http://127.0.0.1:${child.port}${CHAT_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-chat-token': CHAT_TOKEN }, body: ackBody() });
@@ -158,7 +158,7 @@ export async function measureChatPlatform(child: ChatChild, connections: number)
   }
   const stats = await child.stats();
   const row: ChatPlatformRow = {
-    id: 'C1',
+    id: 'C2',
     description: 'chat-platform ack p99 / liveness p99',
     rounds,
     requestsPerRound: amount,
@@ -181,12 +181,12 @@ export async function measureChatPlatform(child: ChatChild, connections: number)
 export function printChatPlatform(row: ChatPlatformRow): void {
   console.log('');
   console.log(
-    `C1  chat-platform acknowledgement while turns generate (${row.backgroundTurns} queued first, slow agent and sendContent; ` +
+    `C2  chat-platform acknowledgement while turns generate (${row.backgroundTurns} queued first, slow agent and sendContent; ` +
       `${row.rounds} rounds × ${row.requestsPerRound} requests): ack p50 ${row.ackP50Ms} ms, p99 ${row.ackP99Ms} ms; ` +
       `liveness p50 ${row.liveP50Ms} ms, p99 ${row.liveP99Ms} ms`,
   );
   console.log(
-    `C1  ack p99 / liveness p99 = ${row.ratio.toFixed(2)}  target ≤ ${row.target.toFixed(2)}  ${row.pass ? 'PASS' : 'MISS'}` +
+    `C2  ack p99 / liveness p99 = ${row.ratio.toFixed(2)}  target ≤ ${row.target.toFixed(2)}  ${row.pass ? 'PASS' : 'MISS'}` +
       `   (turns generated ${row.generated ?? '?'}, sent ${row.sent ?? '?'} by the end of the row)`,
   );
 }

@@ -11,6 +11,10 @@
  *   P6  our app: GET /api/public/show-events over a demo-like venue (72 events, offers with items; the
  *       full chain: policy, validation, two statements, availability, pricing, presentation, ETag)
  *                                          vs the same two statements straight through the driver  target ≥ 0.50
+ *   C1  POST /llm/chat with the offline model over the same venue: BENCH_CHAT_STREAMS (100) concurrent streams,
+ *       each a full turn (its tools call the assistant-safe routes of the same app over HTTP); time to first
+ *       byte p50/p99 and streams per second, the median of BENCH_CHAT_ROUNDS (3) rounds. No target: a figure.
+ *       BENCH_ONLY=chat runs this row alone.
  *
  * Each server runs in its own child process (test/bench/server.ts) with NODE_ENV=production, LOG_LEVEL=info
  * and its stdout on /dev/null: our app's access lines and the peers' pino-http lines go to the same sink. Our
@@ -211,7 +215,7 @@ async function cleanup(): Promise<void> {
 }
 
 /**
- * C1 (test/bench/chatPlatform.ts): the chat-platform acknowledgement while turns generate, against liveness p99
+ * C2 (test/bench/chatPlatform.ts): the chat-platform acknowledgement while turns generate, against liveness p99
  * of the same app, on its own embedded database. `BENCH_ONLY=chat-platform` runs this row alone.
  */
 async function chatPlatformRow(env: NodeJS.ProcessEnv) {
@@ -227,6 +231,82 @@ async function chatPlatformRow(env: NodeJS.ProcessEnv) {
   }
 }
 
+const CHAT_STREAMS = num('BENCH_CHAT_STREAMS', 100);
+const CHAT_ROUNDS = num('BENCH_CHAT_ROUNDS', 3);
+const CHAT_QUESTIONS = ["What's on this weekend?", 'How much is the dinner show?', 'Is there space on Saturday for 4 people?', 'Hôm nay có show gì?'];
+
+interface ChatRound {
+  ttfbP50: number;
+  ttfbP99: number;
+  streamsPerSecond: number;
+  failures: number;
+}
+
+/** One round of C1: CHAT_STREAMS turns at once; each stream is read to its end (`data: [DONE]`). */
+async function chatRound(child: Child): Promise<ChatRound> {
+  const started = performance.now();
+  const ttfb: number[] = [];
+  let failures = 0;
+  await Promise.all(
+    Array.from({ length: CHAT_STREAMS }, async (_, i) => {
+      const begin = performance.now();
+      const res = await fetch(`http://127.0.0.1:${child.port}/llm/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ id: `m${i}`, role: 'user', parts: [{ type: 'text', text: CHAT_QUESTIONS[i % CHAT_QUESTIONS.length] }] }] }),
+      });
+      const reader = res.body!.getReader();
+      let first = true;
+      let text = '';
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (first) ttfb.push(performance.now() - begin);
+        first = false;
+        text += decoder.decode(value, { stream: true });
+      }
+      if (res.status !== 200 || !text.includes('data: [DONE]') || !text.includes('"text-delta"')) failures += 1;
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  ttfb.sort((a, b) => a - b);
+  const at = (q: number) => ttfb[Math.min(ttfb.length - 1, Math.floor(q * ttfb.length))] ?? NaN;
+  return { ttfbP50: at(0.5), ttfbP99: at(0.99), streamsPerSecond: CHAT_STREAMS / seconds, failures };
+}
+
+async function chatRow(child: Child): Promise<ChatRound & { rounds: ChatRound[] }> {
+  await chatRound(child); // warm-up
+  const rounds: ChatRound[] = [];
+  for (let round = 0; round < CHAT_ROUNDS; round++) {
+    rounds.push(await chatRound(child));
+    const last = rounds.at(-1)!;
+    console.log(`bench: chat round ${round + 1}/${CHAT_ROUNDS}: TTFB p50 ${last.ttfbP50.toFixed(0)} ms, p99 ${last.ttfbP99.toFixed(0)} ms, ${last.streamsPerSecond.toFixed(1)} streams/s, ${last.failures} failed`);
+  }
+  const pick = (field: keyof ChatRound) => median(rounds.map((round) => round[field]));
+  return { ttfbP50: pick('ttfbP50'), ttfbP99: pick('ttfbP99'), streamsPerSecond: pick('streamsPerSecond'), failures: rounds.reduce((sum, round) => sum + round.failures, 0), rounds };
+}
+
+function printChat(chat: ChatRound): void {
+  console.log(
+    `C1  /llm/chat offline model, ${CHAT_STREAMS} concurrent streams: TTFB p50 ${chat.ttfbP50.toFixed(0)} ms, p99 ${chat.ttfbP99.toFixed(0)} ms, ` +
+      `${chat.streamsPerSecond.toFixed(1)} streams/s (median of ${CHAT_ROUNDS} rounds; ${chat.failures} failed streams)`,
+  );
+}
+
+/** The same chat environment for the app in both modes: the offline model, no per-address limit in the way. */
+const CHAT_ENV = { ASSISTANT_MODEL: 'offline', LLM_CHAT_RATE_LIMIT_PER_MINUTE: '100000' };
+
+async function chatOnly(env: NodeJS.ProcessEnv): Promise<void> {
+  const appChild = await startChild('app', { ...env, ...CHAT_ENV, BENCH_CATALOG: '1' });
+  console.log(`bench: chat only (app database: ${appChild.database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}, ${appChild.catalogEvents} events)`);
+  const chat = await chatRow(appChild);
+  console.log('');
+  printChat(chat);
+  console.log(`BENCH_JSON ${JSON.stringify({ date: new Date().toISOString(), node: process.version, cores: os.cpus().length, loadAverage: os.loadavg(), chat })}`);
+  await cleanup();
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-'));
@@ -239,6 +319,7 @@ async function main(): Promise<void> {
     PORT: '0',
   };
   delete env.VALIDATE_RESPONSES; // production default: off
+  if (process.env.BENCH_ONLY === 'chat') return chatOnly(env);
   if (process.env.BENCH_ONLY === 'chat-platform') {
     const chatPlatform = await chatPlatformRow(env);
     console.log(`BENCH_JSON ${JSON.stringify({ date: new Date().toISOString(), node: process.version, cores: os.cpus().length, chatPlatform })}`);
@@ -255,7 +336,7 @@ async function main(): Promise<void> {
   extraDirs.push(quietDir);
   const [baselineChild, appChild, quietChild, koaPinoChild, expressChild] = await Promise.all([
     startChild('baseline', env),
-    startChild('app', { ...env, BENCH_CATALOG: '1' }),
+    startChild('app', { ...env, ...CHAT_ENV, BENCH_CATALOG: '1' }),
     startChild('app', { ...env, LOG_LEVEL: 'warn', DATA_DIR: quietDir }),
     startChild('koa-pino', env),
     startChild('express-eov', env),
@@ -305,6 +386,7 @@ async function main(): Promise<void> {
     }
   }
   const keyCountAfter = (await appChild.cpu()).apiKeyRequests ?? 0;
+  const chat = await chatRow(appChild);
 
   const summary = targets.map((target) => {
     const list = samples.get(target)!;
@@ -359,6 +441,7 @@ async function main(): Promise<void> {
         `   (by server CPU per request: ${r.cpuRatio.toFixed(2)})`,
     );
   }
+  printChat(chat);
   console.log(`API-key requests counted by the batched usage update: ${keyCountAfter - keyCountBefore}`);
   const chatPlatform = await chatPlatformRow(env);
   const load = os.loadavg()[0];
@@ -380,6 +463,7 @@ async function main(): Promise<void> {
     connections: CONNECTIONS,
     targets: summary,
     ratios,
+    chat,
     chatPlatform,
     seconds: Math.round((Date.now() - started) / 1000),
   };

@@ -328,7 +328,7 @@ function policyAnswer(input: AnswerInput, threshold: number): string | undefined
 
 function privateAnswer(input: AnswerInput, p: Phrases, inquiry: string): string {
   const lines = [p.privateIntro];
-  const doc = policyAnswer({ ...input, question: `${input.question} private event` }, 4);
+  const doc = policyAnswer({ ...input, question: `${input.question} private` }, 4);
   if (doc) lines.push(doc);
   const offer = (input.offers ?? []).find((candidate) => candidate.bookingPath === 'PRIVATE_EVENT');
   if (offer && offer.pricePerGuestVnd !== undefined) lines.push(p.privateOffer(offer.name, vnd(offer.pricePerGuestVnd, input.lang), p.guestsRange(offer.minGuests, offer.maxGuests)));

@@ -10,7 +10,7 @@ export function dayLabel(day: DateTime, lang: Lang): string {
   return lang === 'vi' ? `${VI_WEEKDAYS[day.weekday]} ${day.toFormat('dd/MM')}` : day.setLocale('en-GB').toFormat('ccc d LLL');
 }
 
-/** A venue-local date and time (`2026-11-28`, `19:30`) as `Sat 28 Nov, 19:30` / `19:30 Thứ Bảy 28/11`. */
+/** A venue-local date and time (`2026-11-28`, `20:15`) as `Sat 28 Nov, 20:15` / `20:15 Thứ Bảy 28/11`. */
 export function whenLabel(date: string, time: string, lang: Lang): string {
   const day = DateTime.fromISO(date);
   return lang === 'vi' ? `${time} ${dayLabel(day, lang)}` : `${dayLabel(day, lang)}, ${time}`;
@@ -21,7 +21,7 @@ export function isoDayLabel(isoDate: string, lang: Lang): string {
   return dayLabel(DateTime.fromISO(isoDate), lang);
 }
 
-/** `1,650,000 VND` / `1.650.000 VND`. */
+/** `2,000,000 VND` / `2.000.000 VND`. */
 export function vnd(amount: number, lang: Lang): string {
   return `${new Intl.NumberFormat(lang === 'vi' ? 'vi-VN' : 'en-US', { maximumFractionDigits: 0 }).format(amount)} VND`;
 }

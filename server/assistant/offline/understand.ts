@@ -36,7 +36,7 @@ const PHRASES: Record<Exclude<Topic, 'policy'>, string[]> = {
   thanks: ['thanks', 'thank you', 'thx', 'cam on', 'cam on ban', 'tks'],
   whatsOn: [
     'whats on', 'what is on', 'what s on', 'whats playing', 'what is playing', 'what shows', 'which shows', 'what show', 'which show', 'shows do you have', 'shows are', 'any shows',
-    'programme', 'program', 'lineup', 'line up', 'recommend', 'suggest', 'what can i see', 'what can we see', 'what do you have', 'what do you offer', 'performances', 'whats happening', 'what is happening', 'what events', 'which events', 'any events', 'upcoming events', 'events this', 'events on',
+    'programme', 'program', 'lineup', 'line up', 'recommend', 'suggest', 'what can i see', 'what can we see', 'what do you have', 'what do you offer', 'performances', 'whats happening', 'what is happening', 'what events', 'which events', 'any events', 'what is there', 'whats there', 'is there anything', 'anything on', 'anything for', 'what else', 'upcoming events', 'events this', 'events on',
     'co show', 'co gi', 'show gi', 'show nao', 'chuong trinh', 'dang dien', 'bieu dien gi', 'xem gi', 'co nhung', 'gioi thieu cac', 'nen xem', 'goi y', 'su kien nao', 'vo dien', 'tiet muc',
   ],
   showDetails: [
@@ -105,7 +105,7 @@ export function understand(text: string, now: Date, zone: string): Understanding
   // "Is Saturday free for 4?" names a day and a party: an availability question whatever the words.
   if (days && guests !== undefined) topics.add('availability');
   // "Do you have anything on Friday?" names a day: when and what is on then.
-  if (days && !topics.has('availability') && !topics.has('prices') && !topics.has('whatsOn')) topics.add('schedule');
+  if (days && !topics.has('availability') && !topics.has('prices') && !topics.has('whatsOn') && !hasAny(folded, WEAK_DETAILS)) topics.add('schedule');
   // "Group of 40" is a private-event question past the public booking sizes; decided against the offers later.
   if (topics.has('availability') && (topics.has('privateEvents') && !hasAny(folded, ['private', 'su kien rieng', 'wedding', 'dam cuoi', 'company', 'cong ty']))) topics.delete('privateEvents');
   return { topics: [...topics], days, guests, folded, weakDetails };

@@ -1,0 +1,200 @@
+import { expect } from 'chai';
+import { DEMO_OFFERS, DEMO_SHOWS } from '../../../seed/index.ts';
+import type { TestServer } from '../../helpers/server.ts';
+import { SITE, startAssistantServer } from './demoVenue.ts';
+import { sseChunks, streamedText, userMessage } from './helpers.ts';
+
+/**
+ * The assistant's entry points over the demo venue, with the grounded offline model (the default without
+ * MISTRAL_API_KEY): the website stream, the demo answer, the legacy route, the disabled runtime; the tools'
+ * calls arrive at the assistant-safe routes like any client's.
+ */
+const vnd = (amount: number) => new Intl.NumberFormat('en-US').format(amount);
+const viVnd = (amount: number) => new Intl.NumberFormat('vi-VN').format(amount);
+const [chronicles, lotus, jazz] = DEMO_SHOWS;
+const offer = (code: string) => DEMO_OFFERS.find((candidate) => candidate.code === code)!;
+
+describe('assistant: /llm/chat, /api/ai/demo, legacy route (offline model, demo venue)', function () {
+  this.timeout(180_000);
+  let server: TestServer;
+
+  before(async () => {
+    server = await startAssistantServer({ llmChatRateLimitPerMinute: 10_000 });
+  });
+  after(() => server?.close());
+
+  async function ask(prompt: string, locale?: string, history?: Array<{ role: 'user' | 'assistant'; text: string }>) {
+    const res = await server.request('POST', '/api/ai/demo', { body: { prompt, ...(locale ? { locale } : {}), ...(history ? { history } : {}) } });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.invalidLinks).to.deep.equal([]);
+    for (const link of res.body.links) expect(link.startsWith(`${SITE}/`), link).to.equal(true);
+    return res.body as { text: string; links: string[] };
+  }
+
+  describe('POST /llm/chat', () => {
+    it('streams the AI SDK UI message stream over SSE: tool calls, the text, the link audit, finish', async () => {
+      const res = await fetch(`${server.baseUrl}/llm/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'chat-1', locale: 'en', trigger: 'submit-message', messages: [userMessage(`How much is ${chronicles.title.en}?`)] }),
+      });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.match(/^text\/event-stream/);
+      expect(res.headers.get('x-vercel-ai-ui-message-stream')).to.equal('v1');
+      expect(res.headers.get('access-control-allow-origin')).to.equal('*');
+      const { chunks, done } = sseChunks(await res.text());
+      expect(done).to.equal(true);
+      expect(chunks[0].type).to.equal('start');
+      const tools = chunks.filter((chunk) => chunk.type === 'tool-input-available').map((chunk) => chunk.toolName);
+      expect(tools).to.include.members(['getSiteRoutes', 'listShows', 'getBookingOptions']);
+      expect(chunks.filter((chunk) => chunk.type === 'tool-output-available')).to.have.length(tools.length);
+      const text = streamedText(chunks);
+      expect(text).to.include(vnd(offer('SGC-DINNER').pricePerGuestVnd));
+      expect(text).to.include(`${SITE}/en/shows/${chronicles.slug}`);
+      const audit = chunks.at(-2)!;
+      expect(audit).to.deep.include({ type: 'data-link-audit', transient: true });
+      expect(audit.data.invalid).to.deep.equal([]);
+      expect(audit.data.checked).to.be.greaterThan(0);
+      expect(chunks.at(-1)!.type).to.equal('finish');
+    });
+
+    it('the tools call the assistant-safe routes over HTTP (the route boundary sees them)', async () => {
+      const before = server.logs.length;
+      await fetch(`${server.baseUrl}/llm/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [userMessage('Is there space on Saturday for 4 people?')] }) }).then((r) => r.text());
+      const paths = server.logs.slice(before).filter((line) => line.msg === 'request').map((line) => line.path);
+      expect(paths).to.include.members(['/api/ai/customer-support/catalog/routes', '/api/ai/customer-support/catalog/shows', '/api/ai/customer-support/catalog/availability', '/llm/chat']);
+    });
+
+    it('echoes Origin when there is one', async () => {
+      const res = await fetch(`${server.baseUrl}/llm/chat`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://www.venue.example' }, body: JSON.stringify({ messages: [userMessage('hi')] }) });
+      await res.text();
+      expect(res.headers.get('access-control-allow-origin')).to.equal('https://www.venue.example');
+      const preflight = await fetch(`${server.baseUrl}/llm/chat`, { method: 'OPTIONS', headers: { origin: 'https://any.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      expect(preflight.headers.get('access-control-allow-origin')).to.equal('https://any.example');
+    });
+
+    it('answers in Vietnamese with the Vietnamese routes', async () => {
+      const res = await fetch(`${server.baseUrl}/llm/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ locale: 'vi', messages: [userMessage(`Giá vé ${chronicles.title.vi} bao nhiêu?`)] }) });
+      const text = streamedText(sseChunks(await res.text()).chunks);
+      expect(text).to.include(viVnd(offer('SGC-DINNER').pricePerGuestVnd));
+      expect(text).to.include(`${SITE}/vi/shows/${chronicles.slug}`);
+    });
+
+    it('refuses a body past the contract’s bounds (400) and a conversation not ending with the guest (422)', async () => {
+      const many = Array.from({ length: 41 }, (_, i) => userMessage('hi', `m${i}`));
+      const tooMany = await server.request('POST', '/llm/chat', { body: { messages: many } });
+      expect(tooMany.status).to.equal(400);
+      expect(tooMany.body.errors[0].path).to.match(/^body\/messages/);
+      const tooLong = await server.request('POST', '/llm/chat', { body: { messages: [userMessage('x'.repeat(4001))] } });
+      expect(tooLong.status).to.equal(400);
+      const unknownField = await server.request('POST', '/llm/chat', { body: { messages: [userMessage('hi')], model: 'gpt' } });
+      expect(unknownField.status).to.equal(400);
+      const noQuestion = await server.request('POST', '/llm/chat', { body: { messages: [{ role: 'assistant', parts: [{ type: 'text', text: 'Hello' }] }] } });
+      expect(noQuestion.status).to.equal(422);
+      expect(noQuestion.body.code).to.equal('no_question');
+    });
+  });
+
+  describe('the offline model answers from the tools', () => {
+    it('what is on, with each show and its page', async () => {
+      const { text, links } = await ask("What's on this weekend?");
+      for (const show of DEMO_SHOWS) expect(text).to.include(show.title.en);
+      expect(links).to.include(`${SITE}/en/shows/${lotus.slug}`);
+    });
+
+    it('a show’s details: description, duration, next dates, booking links', async () => {
+      const { text, links } = await ask(`Tell me about ${jazz.title.en}`);
+      expect(text).to.include(jazz.title.en);
+      expect(text).to.include(String(jazz.durationMinutes));
+      expect(links.some((link) => link.startsWith(`${SITE}/en/book/${jazz.slug}-`))).to.equal(true);
+    });
+
+    it('prices per offer, in Vietnamese', async () => {
+      const { text } = await ask(`${lotus.title.vi} giá bao nhiêu?`, 'vi');
+      expect(text).to.include(viVnd(offer('LTS-DINNER').pricePerGuestVnd));
+      expect(text).to.include(viVnd(offer('LTS-SHOW').pricePerGuestVnd));
+      expect(text).to.include(offer('LTS-SHOW').name.vi);
+    });
+
+    it('dates and times of one show; a follow-up keeps the show', async () => {
+      const first = await ask(`When is ${jazz.title.en} on?`);
+      expect(first.text).to.include('21:30');
+      const follow = await ask('How much is it?', 'en', [
+        { role: 'user', text: `When is ${jazz.title.en} on?` },
+        { role: 'assistant', text: first.text },
+      ]);
+      expect(follow.text).to.include(vnd(offer('JZN-SHOW').pricePerGuestVnd));
+      expect(follow.text).not.to.include(vnd(offer('SGC-DINNER').pricePerGuestVnd));
+    });
+
+    it('availability on a date for a party', async () => {
+      const { text, links } = await ask('Tối thứ bảy còn chỗ cho 2 người không?', 'vi');
+      expect(text).to.include('Thứ Bảy');
+      expect(links.some((link) => link.startsWith(`${SITE}/vi/book/`))).to.equal(true);
+    });
+
+    it('a party larger than online booking takes: the inquiry page', async () => {
+      const { text, links } = await ask('Do you have room for a group of 40 on Friday?');
+      expect(text).to.include('40');
+      expect(links).to.include(`${SITE}/en/inquiries`);
+    });
+
+    it('policies from the published knowledge, in both languages', async () => {
+      expect((await ask('What is the dress code?')).text).to.include('Smart casual');
+      expect((await ask('Can I get a refund if I cancel?')).text).to.include('48 hours');
+      expect((await ask('Có chỗ đậu xe ô tô không?', 'vi')).text).to.include('bãi xe');
+      expect((await ask('Can I bring my kids?')).text).to.include('Children from 4');
+    });
+
+    it('contact and location, private events', async () => {
+      expect((await ask('Where are you located?')).text).to.include('Dong Khoi');
+      const privateEvent = await ask('Can we book the whole venue for a company party?');
+      expect(privateEvent.text).to.include(vnd(offer('PRIVATE-EVENT').pricePerGuestVnd));
+      expect(privateEvent.links).to.include(`${SITE}/en/inquiries`);
+    });
+
+    it('how to book: the booking pages', async () => {
+      const { links } = await ask(`How do I book ${chronicles.title.en}?`);
+      expect(links.some((link) => link.startsWith(`${SITE}/en/book/${chronicles.slug}-`))).to.equal(true);
+    });
+
+    it('says when it does not know, and links the inquiry page', async () => {
+      const { text, links } = await ask('What is the weather like tomorrow in Hanoi?');
+      expect(text).to.match(/not sure/i);
+      expect(links).to.deep.equal([`${SITE}/en/inquiries`]);
+    });
+  });
+
+  describe('POST /api/ai/customer-support (legacy)', () => {
+    it('streams plain text from the same agent, marked deprecated', async () => {
+      const res = await fetch(`${server.baseUrl}/api/ai/customer-support`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'What is the dress code?' }] }) });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('deprecation')).to.match(/^@\d+$/);
+      expect(res.headers.get('link')).to.equal('</llm/chat>; rel="successor-version"');
+      expect(res.headers.get('content-type')).to.match(/^text\/plain/);
+      expect(await res.text()).to.include('Smart casual');
+    });
+
+    it('400 on a malformed body', async () => {
+      const res = await server.request('POST', '/api/ai/customer-support', { body: { messages: [{ role: 'user' }] } });
+      expect(res.status).to.equal(400);
+    });
+  });
+
+  describe('POST /api/ai/demo', () => {
+    it('400 without a prompt', async () => {
+      const res = await server.request('POST', '/api/ai/demo', { body: { locale: 'en' } });
+      expect(res.status).to.equal(400);
+      expect(res.body.errors[0].path).to.equal('body/prompt');
+    });
+  });
+
+  describe('/api/agentruntime/* (disabled)', () => {
+    it('is always 404', async () => {
+      for (const [method, path] of [['GET', '/api/agentruntime/status'], ['POST', '/api/agentruntime/run'], ['GET', '/api/agentruntime/a/b']]) {
+        const res = await server.request(method, path, { headers: { 'x-api-token': 'test-superuser-token-0123456789' }, ...(method === 'POST' ? { body: {} } : {}) });
+        expect(res.status, `${method} ${path}`).to.equal(404);
+      }
+    });
+  });
+});
