@@ -143,8 +143,20 @@ export function routeDataFetcher(app: AppContext, log: Logger): (locale: string)
 }
 
 /**
+ * Chat platforms show text as it is (no Markdown): `[label](url)` becomes `label: url`, `**bold**` and
+ * `__bold__` lose their marks, list dashes become bullets.
+ */
+export function plainText(text: string): string {
+  return text
+    .replace(/\[([^\]\n]+)\]\(\s*<?([^)\s>]+)>?\s*\)/g, (_, label: string, url: string) => (label.trim() === url ? url : `${label.trim()}: ${url}`))
+    .replace(/\*\*([^*\n]+)\*\*/g, '$1')
+    .replace(/__([^_\n]+)__/g, '$1')
+    .replace(/^[ \t]*[-*][ \t]+/gm, '• ');
+}
+
+/**
  * What goes out to a platform: the agent's text with its invalid internal links replaced by the closest valid
- * route (the answer's own valid links and the locale's route data), and any secret of this server redacted.
+ * route (the answer's own valid links and the locale's route data), any secret of this server redacted, and Markdown made plain text.
  */
 export async function polishAnswer(
   app: AppContext,
@@ -162,7 +174,7 @@ export async function polishAnswer(
     answer = repairLinks(answer, { checked: invalid.length + reply.links.length, invalid, links: reply.links }, facts);
     log.warn({ invalid, candidates: all.length }, '[link-audit] invalid internal links replaced by the closest valid route in a chat answer');
   }
-  return redactSecrets(answer, secretsOf(app)).trim();
+  return redactSecrets(plainText(answer), secretsOf(app)).trim();
 }
 
 export async function runTurn(app: AppContext, turnId: string, channel: TurnChannel, run: TurnRun, options: TurnOptions = {}): Promise<TurnOutcome> {

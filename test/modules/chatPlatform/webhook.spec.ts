@@ -23,7 +23,8 @@ describe('chatPlatform: POST /llm/chat-platform (ManyChat)', () => {
   before(async () => {
     manychat = await startFakeManyChat();
     server = await startTestServer({
-      config: { accessTokens: { 'chat-webhook-token': TOKEN }, chatApi: { baseUrl: manychat.url, token: API_TOKEN, timeoutMs: 500 } },
+      // The public site the agent's links (and the route data) are on.
+      config: { accessTokens: { 'chat-webhook-token': TOKEN }, chatApi: { baseUrl: manychat.url, token: API_TOKEN, timeoutMs: 500 }, publicSiteUrl: 'https://venue.example' },
     });
     useAssistant(server.app.context, agent);
   });
@@ -161,6 +162,19 @@ describe('chatPlatform: POST /llm/chat-platform (ManyChat)', () => {
       await run(row.id).outcome;
       const text = manychat.requests[0].body.data.content.messages[0].text;
       expect(text).to.equal('token [redacted] and [redacted]');
+    });
+
+    it('sends plain text: Markdown links, bold marks and list dashes are rewritten for the platform', async () => {
+      agent.answer = () => ({
+        text: 'On tonight:\n- **Saigon Chronicles**: [details](https://venue.example/en/shows/saigon-chronicles)\n- __Jazz__ https://venue.example/en/shows/jazz',
+        links: ['https://venue.example/en/shows/saigon-chronicles', 'https://venue.example/en/shows/jazz'],
+        audit: { invalid: [] },
+      });
+      const row = await queue({ text: 'tonight?' });
+      await run(row.id).outcome;
+      expect(manychat.requests[0].body.data.content.messages[0].text).to.equal(
+        'On tonight:\n• Saigon Chronicles: details: https://venue.example/en/shows/saigon-chronicles\n• Jazz https://venue.example/en/shows/jazz',
+      );
     });
 
     it('a retryable failure (5xx) is retried without generating again, and the answer goes out once', async () => {
