@@ -8588,8 +8588,6 @@ export interface operations {
             query?: {
                 /** @description `subscribe`. */
                 "hub.mode"?: string;
-                /** @description The verify token configured in Meta's app dashboard. */
-                "hub.verify_token"?: string;
                 /** @description The value to answer. */
                 "hub.challenge"?: string;
             };
