@@ -1222,7 +1222,7 @@ export interface paths {
         };
         /**
          * The event's mission-control workload for the floor and the kitchen.
-         * @description Guests expected and checked in, tables in use by zone, the fulfillment items to prepare (the sum over
+         * @description Guests (and parties: one per reservation) expected and checked in at the door, tables in use by zone, the fulfillment items to prepare (the sum over
          *     confirmed and checked-in bookings of each offer's items × guests) and their dietary tag counts, and the
          *     staff notes. The offers that apply to the event (the show's own and all-shows offers, `ACTIVE`) are
          *     listed with their per-guest bill of materials, and every zone with its tables and seats. Booking counts
@@ -1579,6 +1579,308 @@ export interface paths {
          *     snapshots (read one in full with `GET /api/email/messages/{id}`). Works for a soft-deleted customer too.
          */
         get: operations["listCustomerEmailMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/reservations/{reference}/checkout": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token (never in the URL). */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path: {
+                reference: components["schemas"]["ReservationReference"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The guest reads the payment methods enabled now and the amount due.
+         * @description Methods: `VNPAY` when VNPay is configured (`VNPAY_TMN_CODE`, `VNPAY_HASH_SECRET`) and the commercial
+         *     setup's `paymentGateways` holds `VNPAY`; `BANK_TRANSFER` when the venue's bank account is configured
+         *     (`BANK_TRANSFER_ACCOUNT_NAME`, `BANK_TRANSFER_ACCOUNT_NUMBER`, `BANK_TRANSFER_BANK`); `PAY_AT_VENUE` when the
+         *     commercial setup's `paymentGateways` holds `CASH`. Unknown reference, wrong or missing token: the same 404.
+         */
+        get: operations["getCheckoutOptions"];
+        put?: never;
+        /**
+         * The guest starts paying for a held reservation.
+         * @description Only a `HELD` reservation whose hold has not run out can start checkout (409 `hold_expired`,
+         *     `reservation_already_confirmed`, `reservation_not_payable`; `nothing_to_pay` when nothing is due). A
+         *     method that is not enabled is 422 `payment_method_unavailable`, whose `errors[0].message` lists the
+         *     enabled ones (also `GET …/checkout`) — never a fake success.
+         *     - `VNPAY`: a new `PENDING` payment with a fresh `vnp_TxnRef` per attempt, and VNPay's signed payment URL
+         *       (HMAC-SHA512, amount × 100, `vnp_ReturnUrl` = `<PUBLIC_API_URL>/api/payments/vnpay/return`; the IPN URL
+         *       `<PUBLIC_API_URL>/api/payments/vnpay/ipn` is registered with VNPay). It expires with the hold, at most 15
+         *       minutes ahead. The IPN confirms the reservation.
+         *     - `BANK_TRANSFER`: the venue's account, the amount and a transfer reference to quote (one `PENDING`
+         *       payment per reservation and amount: asking again answers the same reference). Staff record the transfer
+         *       once it arrives (`POST /api/payments`), which confirms the reservation.
+         *     - `PAY_AT_VENUE`: instructions only. Nothing is recorded; the reservation stays `HELD` until staff confirm
+         *       it or record the payment, and its hold runs out as any other.
+         *     `checkout started` is sent after the commit (gateway, amount, no personal data).
+         */
+        post: operations["startCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/vnpay/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * VNPay sends the guest's browser back here (shows the result; changes nothing).
+         * @description Verifies the signature (constant time) and answers what VNPay says of the attempt next to our own record
+         *     of the payment (which only the IPN changes). The call is audited (`payment_callbacks`, kind `RETURN`). The
+         *     public site may call this with the query it received and render the answer.
+         */
+        get: operations["vnpayReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/vnpay/ipn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * VNPay's server-to-server payment notification (IPN).
+         * @description Always HTTP 200 with VNPay's `{RspCode, Message}`: `97` bad signature (checked in constant time, with our TMN
+         *     code), `01` no payment with that `vnp_TxnRef`, `04` the amount differs, `02` already processed (a replay
+         *     changes nothing), `00` recorded, `99` anything else. On success the payment becomes `SUCCEEDED` and the
+         *     reservation `CONFIRMED` (confirmation e-mail with the check-in QR). If the reservation can no longer take
+         *     it — cancelled meanwhile, or the hold ran out and the seats are gone (`seats_released`), or it was already
+         *     paid in full — the money stays recorded and a refund of it is requested (VNPay refund job). A failure code
+         *     marks the payment `FAILED`. Every call is audited (`payment_callbacks`, kind `IPN`).
+         *     `payment completed` / `payment failed` after the commit.
+         */
+        get: operations["vnpayIpn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payments, newest first (filters reservation, status, gateway, creation date). */
+        get: operations["listPayments"];
+        put?: never;
+        /**
+         * Record a payment received on site (cash, card) or a bank transfer that arrived.
+         * @description A `SUCCEEDED` payment of the amount received (default: what is due; more is 422 `amount_exceeds_balance`,
+         *     nothing due is 409 `nothing_to_pay`). A `BANK_TRANSFER` settles the guest's pending transfer reference when
+         *     there is one. Once nothing is due, a `HELD` reservation is confirmed (confirmation e-mail); a hold that ran
+         *     out confirms only while its seats are free (409 `seats_released` otherwise, nothing recorded). A cancelled,
+         *     no-show or unknown reservation is 409 `reservation_not_payable` / 404. `payment completed` after the commit.
+         */
+        post: operations["recordPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        /** One payment with its refunds and its audited gateway callbacks. */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/{paymentId}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund (part of) a payment.
+         * @description The payment row is locked; the amount must be at most what is left (paid − refunded − refunds still
+         *     pending: 422 `refund_exceeds_remaining`), and the payment must have succeeded (409 `payment_not_refundable`).
+         *     - VNPay payments: refunded through VNPay's refund API (signed request; full `02` or partial `03`), sent at
+         *       once, within this request. VNPay's answer decides: `SUCCEEDED`, or `FAILED` (declined; the amount is free
+         *       again). When VNPay cannot be reached or its answer cannot be trusted, the refund stays `PENDING` and the
+         *       durable `payments.vnpay-refund` job sends it again later (it is never sent twice at once).
+         *     - Cash, card on site, bank transfer: the money is handed back by staff; the refund is recorded `SUCCEEDED`.
+         *     The payment becomes `PARTIALLY_REFUNDED` or `REFUNDED`. `refund processed` (refund status, final payment
+         *     status) after the commit of a final outcome.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Refunds, newest first (filters payment, status). */
+        get: operations["listRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refunds/{refundId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff handed back the money of a pending on-site refund.
+         * @description A cancellation requests a refund of what was paid; for cash, card on site and bank transfer payments that
+         *     refund waits `PENDING` until staff give the money back and say so here (`SUCCEEDED`; the payment's status
+         *     follows; `refund processed`). Completing a completed refund answers it unchanged. A VNPay refund is sent by
+         *     the server (409 `refund_via_gateway`); a failed one is 409 `refund_not_pending`.
+         */
+        post: operations["completeRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/check-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem a scan at the door (ENTRY or EXIT); every attempt is recorded.
+         * @description Names the reservation by `reservationId` or by the QR's `token` (exactly one; normalized as
+         *     `CheckInToken` says). Answers 200 with the recorded attempt: `result: ok`, or `refused` with a `reason`
+         *     (`not_found`, `cancelled`, `unpaid`, `no_show`, `wrong_event`, `not_today`, `already_checked_in`,
+         *     `not_checked_in`, checked in that order).
+         *
+         *     - **ENTRY** on a `CONFIRMED` reservation checks it in (`CHECKED_IN`, `checkedInAt`) and emits
+         *       `operator check-in completed`; ENTRY on a checked-in guest who left (last accepted scan an EXIT) is a
+         *       re-entry (recorded, nothing else changes); ENTRY while inside is `already_checked_in`.
+         *     - **EXIT** is accepted only while a checked-in guest is inside (`not_checked_in` otherwise).
+         *     - **not_today**: the event must be on today's *door day* in `VENUE_TIMEZONE`; a door day runs from 06:00
+         *       to 06:00 the next morning, so a 23:30 show admits guests after midnight and a 00:30 show admits them the
+         *       evening before. EXIT is not bound to the day.
+         *     - **nonce**: a nonce already recorded answers that first attempt again (same body,
+         *       `Idempotent-Replayed: true`) and records nothing, also when the retries race; the same nonce with
+         *       another type, reservation, token or event is 422 `nonce_reused`.
+         */
+        post: operations["redeemCheckIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/check-ins/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A reservation's id (UUID), or the literal `lookup` to find the reservation by `?token=`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Look a reservation up at the door, by id or by the QR's token.
+         * @description `GET /api/check-ins/{reservationId}` or `GET /api/check-ins/lookup?token=<QR token>` (the token goes in
+         *     the query, which is never logged; `token` is required with `lookup` and refused with an id). The role is
+         *     checked before either lookup and before the token is read: a caller below staff gets 401/403 without any
+         *     database read. Answers the reservation as the door needs it (guest, party size, offer, table, event,
+         *     status, payment), whether ENTRY and EXIT would be accepted now (with `showEventId`, the event this door
+         *     serves, for `wrong_event`), and every recorded attempt. An unknown id or token is 404. Replaces the
+         *     deprecated `GET /api/check-ins/by-token/{token}`.
+         */
+        get: operations["getCheckIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/check-ins/by-token/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The QR's check-in token (normalized as `CheckInToken` says). */
+                token: components["schemas"]["CheckInToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Deprecated: look a reservation up by the QR's token in the path.
+         * @deprecated
+         * @description Deprecated (spec §9 item 2): use `GET /api/check-ins/lookup?token=…`, which answers the same. This route
+         *     answers exactly what its successor does, plus `Deprecation` (RFC 9745) and
+         *     `Link: </api/check-ins/lookup>; rel="successor-version"` (on its 404 too). A token in a path ends up in logs: this
+         *     operation's access line (and any policy line) names the route template `/api/check-ins/by-token/{token}`,
+         *     never the token (`x-log-path: template`). The role is checked before the token is normalized: a caller
+         *     below staff gets 401/403 without any database read.
+         */
+        get: operations["getCheckInByToken"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2845,6 +3147,254 @@ export interface components {
             emails: components["schemas"]["CustomerEmailAddress"][];
         };
         /**
+         * @example {
+         *       "id": "6d1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "reservationId": "8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *       "reservationReference": "VN-7K2M9Q",
+         *       "gateway": "VNPAY",
+         *       "status": "SUCCEEDED",
+         *       "amountVnd": 3564000,
+         *       "refundedVnd": 0,
+         *       "txnRef": "7K2M9Q-5F3A9C1D",
+         *       "gatewayTransactionId": "14226112",
+         *       "bankCode": "NCB",
+         *       "cardType": "ATM",
+         *       "gatewayResponseCode": "00",
+         *       "gatewayPaidAt": "2026-11-23T10:05:01.000Z",
+         *       "recordedBy": null,
+         *       "note": null,
+         *       "expiresAt": "2026-11-23T10:15:00.000Z",
+         *       "succeededAt": "2026-11-23T10:05:02.000Z",
+         *       "failedAt": null,
+         *       "createdAt": "2026-11-23T10:00:00.000Z",
+         *       "updatedAt": "2026-11-23T10:05:02.000Z"
+         *     }
+         */
+        Payment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            reservationId: string;
+            reservationReference: string;
+            gateway: components["schemas"]["PaymentGateway-2"];
+            status: components["schemas"]["PaymentStatus"];
+            amountVnd: number;
+            /** @description Sum of the succeeded refunds. */
+            refundedVnd: number;
+            /** @description VNPay's `vnp_TxnRef`, the bank transfer reference, or our own reference of an on-site payment. */
+            txnRef: string;
+            gatewayTransactionId: string | null;
+            bankCode: string | null;
+            cardType: string | null;
+            gatewayResponseCode: string | null;
+            /** Format: date-time */
+            gatewayPaidAt: string | null;
+            recordedBy: string | null;
+            note: string | null;
+            /** Format: date-time */
+            expiresAt: string | null;
+            /** Format: date-time */
+            succeededAt: string | null;
+            /** Format: date-time */
+            failedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        PaymentDetail: {
+            payment: components["schemas"]["Payment"];
+            refunds: components["schemas"]["Refund"][];
+            callbacks: components["schemas"]["PaymentCallback"][];
+        };
+        /**
+         * @example {
+         *       "id": "1a2b3c4d-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "paymentId": "6d1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "amountVnd": 1000000,
+         *       "reason": "Guest left after the first act",
+         *       "status": "SUCCEEDED",
+         *       "requestedBy": "5b1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "gatewayRefundId": "14226113",
+         *       "gatewayResponseCode": "00",
+         *       "failureReason": null,
+         *       "attempts": 1,
+         *       "completedAt": "2026-11-23T11:00:00.000Z",
+         *       "createdAt": "2026-11-23T11:00:00.000Z",
+         *       "updatedAt": "2026-11-23T11:00:00.000Z"
+         *     }
+         */
+        Refund: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            paymentId: string;
+            amountVnd: number;
+            reason: string | null;
+            status: components["schemas"]["RefundStatus"];
+            /** @description An account id, `api-key:<id>`, `superuser-token`, or `SYSTEM` (a cancellation, a payment that could not be used). */
+            requestedBy: string | null;
+            /** @description VNPay's transaction number of the refund. */
+            gatewayRefundId: string | null;
+            gatewayResponseCode: string | null;
+            failureReason: string | null;
+            /** @description Times the refund was sent to VNPay. */
+            attempts: number;
+            /** Format: date-time */
+            completedAt: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description The started checkout. `VNPAY`: `vnpay.paymentUrl` (send the guest's browser there) and its expiry.
+         *     `BANK_TRANSFER`: the account and the `transferReference` to quote in the transfer's description.
+         *     `PAY_AT_VENUE`: instructions; nothing is charged online.
+         * @example {
+         *       "method": "VNPAY",
+         *       "reference": "VN-7K2M9Q",
+         *       "amountVnd": 3564000,
+         *       "holdExpiresAt": "2026-11-23T10:15:00.000Z",
+         *       "paymentId": "6d1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
+         *       "vnpay": {
+         *         "paymentUrl": "https://sandbox.vnpayment.vn/paymentv2/vpcpay.html?vnp_Amount=356400000&vnp_Command=pay&vnp_SecureHash=ab12",
+         *         "txnRef": "7K2M9Q-5F3A9C1D",
+         *         "expiresAt": "2026-11-23T10:15:00.000Z"
+         *       }
+         *     }
+         */
+        Checkout: {
+            method: components["schemas"]["CheckoutMethod"];
+            /**
+             * @description The reservation's reference.
+             * @example VN-7K2M9Q
+             */
+            reference: string;
+            /** @description Whole VND to pay. */
+            amountVnd: number;
+            /**
+             * Format: date-time
+             * @description The seats are held until then; a later payment still confirms when seats are free, and is refunded otherwise.
+             */
+            holdExpiresAt: string | null;
+            /**
+             * Format: uuid
+             * @description The pending payment (null for `PAY_AT_VENUE`).
+             */
+            paymentId: string | null;
+            vnpay?: {
+                /**
+                 * Format: uri
+                 * @description VNPay's payment page with the signed `vnp_*` parameters.
+                 */
+                paymentUrl: string;
+                /** @description `vnp_TxnRef` of this attempt (new for each checkout). */
+                txnRef: string;
+                /**
+                 * Format: date-time
+                 * @description `vnp_ExpireDate`: VNPay refuses the payment after it.
+                 */
+                expiresAt: string;
+            };
+            bankTransfer?: {
+                account: components["schemas"]["BankAccount"];
+                /**
+                 * @description Put this in the transfer's description so staff can match it.
+                 * @example BT7K2M9QX4
+                 */
+                transferReference: string;
+                amountVnd: number;
+            };
+            payAtVenue?: {
+                instructions: string;
+            };
+        };
+        /**
+         * @description A reservation as the door sees it, whether ENTRY or EXIT would be accepted now, and its check-in history.
+         * @example {
+         *       "reservation": {
+         *         "id": "5b0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *         "reference": "VN-7K3Q9P",
+         *         "status": "CONFIRMED",
+         *         "guestName": "Ms Nguyễn Thị Lan",
+         *         "partySize": 2,
+         *         "offer": {
+         *           "id": "0f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *           "code": "DINNER-SHOW",
+         *           "name": "Dinner and show"
+         *         },
+         *         "table": {
+         *           "id": "1f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *           "code": "V2",
+         *           "zone": "VIP"
+         *         },
+         *         "event": {
+         *           "id": "2f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *           "slug": "saigon-cabaret-2026-12-05-1930",
+         *           "status": "SCHEDULED",
+         *           "startsAt": "2026-12-05T12:30:00.000Z",
+         *           "doorsAt": null,
+         *           "localDate": "2026-12-05",
+         *           "localTime": "19:30",
+         *           "showCode": "SGC",
+         *           "showTitle": "Saigon Cabaret"
+         *         },
+         *         "confirmedBy": "PAYMENT",
+         *         "checkedInAt": null,
+         *         "payment": {
+         *           "paid": true,
+         *           "totalVnd": 3630000,
+         *           "paidVnd": 3630000,
+         *           "dueVnd": 0
+         *         },
+         *         "staffNotes": null
+         *       },
+         *       "inside": false,
+         *       "entry": {
+         *         "ok": true,
+         *         "reason": null
+         *       },
+         *       "exit": {
+         *         "ok": false,
+         *         "reason": "not_checked_in"
+         *       },
+         *       "history": []
+         *     }
+         */
+        CheckInLookup: {
+            reservation: components["schemas"]["CheckInReservation"];
+            /** @description Whether the guest's last accepted scan is an ENTRY. */
+            inside: boolean;
+            entry: components["schemas"]["CheckInVerdict"];
+            exit: components["schemas"]["CheckInVerdict"];
+            /** @description Every recorded attempt on this reservation, oldest first (at most 200). */
+            history: components["schemas"]["CheckInRecord"][];
+        };
+        /** @description The recorded attempt (`result` `ok`, or `refused` with its `reason`) and the reservation as it is now (null for `not_found`). */
+        CheckInOutcome: {
+            checkIn: components["schemas"]["CheckInRecord"];
+            reservation: components["schemas"]["CheckInReservation"] | null;
+        };
+        /** @description One recorded redeem attempt (every attempt is recorded, refused ones too). */
+        CheckInRecord: {
+            /** Format: uuid */
+            id: string;
+            nonce: components["schemas"]["CheckInNonce"];
+            type: components["schemas"]["CheckInType"];
+            /** @enum {string} */
+            result: "ok" | "refused";
+            reason: components["schemas"]["CheckInReason"] | null;
+            /**
+             * @description How the door named the reservation.
+             * @enum {string}
+             */
+            identifiedBy: "ID" | "TOKEN";
+            /** @description Null for `not_found`. */
+            reservationId: string | null;
+            /** @description The event the door said it serves, when it said one. */
+            showEventId: string | null;
+            /** @description Who scanned: the account id of a session, `api-key:<key id>` or `superuser-token:<n>` (never a name or an e-mail). */
+            operator: string;
+            at: components["schemas"]["Timestamp"];
+        };
+        /**
          * @description A published show, its text in one locale.
          * @example {
          *       "slug": "saigon-cabaret",
@@ -3567,6 +4117,8 @@ export interface components {
             showSpecific: boolean;
             /** @description Guests of confirmed or checked-in bookings on this offer. */
             guests: number;
+            /** @description Guests of checked-in bookings on this offer. */
+            checkedIn: number;
             items: components["schemas"]["LogisticsFulfillmentItem"][];
         };
         /**
@@ -3593,6 +4145,13 @@ export interface components {
                 checkedIn: number;
                 /** @description `capacity − expected` (negative only if capacity was lowered below the bookings). */
                 remaining: number;
+            };
+            /** @description The same bookings counted as parties (one per reservation), as the door checks them in. */
+            parties: {
+                /** @description Confirmed and checked-in reservations. */
+                expected: number;
+                /** @description Checked-in reservations. */
+                checkedIn: number;
             };
             /** @description Every zone of the floor, in floor order (`STAGE_FRONT`, `VIP`, `MAIN`, `BALCONY`). */
             zones: components["schemas"]["LogisticsZone"][];
@@ -4041,6 +4600,271 @@ export interface components {
             locale?: components["schemas"]["GuestLocale"] | null;
         };
         /**
+         * @description How the guest pays: `VNPAY` (online, VNPay 2.1 payment page), `BANK_TRANSFER` (to the venue's account,
+         *     quoting a transfer reference; staff record it once received), `PAY_AT_VENUE` (cash or card at the venue,
+         *     recorded by staff).
+         * @enum {string}
+         */
+        CheckoutMethod: "VNPAY" | "BANK_TRANSFER" | "PAY_AT_VENUE";
+        /**
+         * @description What the guest can pay with now, and how much is due.
+         * @example {
+         *       "reference": "VN-7K2M9Q",
+         *       "status": "HELD",
+         *       "payable": true,
+         *       "amountDueVnd": 3564000,
+         *       "holdExpiresAt": "2026-11-23T10:15:00.000Z",
+         *       "methods": [
+         *         "VNPAY",
+         *         "PAY_AT_VENUE"
+         *       ]
+         *     }
+         */
+        CheckoutOptions: {
+            /** @example VN-7K2M9Q */
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            /** @description True when checkout can start now (a `HELD`, unexpired reservation with something left to pay and at least one method enabled). */
+            payable: boolean;
+            /** @description Whole VND: the total minus what was paid (net of refunds). */
+            amountDueVnd: number;
+            /** Format: date-time */
+            holdExpiresAt: string | null;
+            /** @description The enabled methods, in the order the site should offer them. */
+            methods: components["schemas"]["CheckoutMethod"][];
+        };
+        /**
+         * @example {
+         *       "method": "VNPAY",
+         *       "locale": "en"
+         *     }
+         */
+        CheckoutInput: {
+            method: components["schemas"]["CheckoutMethod"];
+            /**
+             * @description Language of the VNPay page (`vn` or `en`); default from the reservation's locale (`vi…` → `vn`, else `en`).
+             * @enum {string}
+             */
+            locale?: "vn" | "en";
+            /** @description VNPay `vnp_BankCode` pre-selecting a method (e.g. `VNPAYQR`, `VNBANK`, `INTCARD`); omitted → the guest chooses on VNPay's page. */
+            bankCode?: string;
+        };
+        BankAccount: {
+            accountName: string;
+            accountNumber: string;
+            bankName: string;
+        };
+        /**
+         * @description `PENDING` → `SUCCEEDED` | `FAILED`; `SUCCEEDED` → `PARTIALLY_REFUNDED` → `REFUNDED`.
+         * @enum {string}
+         */
+        PaymentStatus: "PENDING" | "SUCCEEDED" | "FAILED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+        /**
+         * @description What the browser return says (shown to the guest; it changes nothing). `valid`: VNPay's signature held.
+         *     `gatewaySuccess`: VNPay reported success for this attempt. `paymentStatus`: our record (set by the IPN).
+         * @example {
+         *       "valid": true,
+         *       "gatewaySuccess": true,
+         *       "responseCode": "00",
+         *       "paymentStatus": "SUCCEEDED",
+         *       "reservationReference": "VN-7K2M9Q",
+         *       "reservationStatus": "CONFIRMED"
+         *     }
+         */
+        VnpayReturnResult: {
+            valid: boolean;
+            gatewaySuccess: boolean;
+            responseCode: string | null;
+            paymentStatus: components["schemas"]["PaymentStatus"] | null;
+            reservationReference: string | null;
+            reservationStatus: components["schemas"]["ReservationStatus"] | null;
+        };
+        /**
+         * @description VNPay's expected IPN answer: `00` confirmed, `01` order not found, `02` already processed, `04` wrong amount, `97` bad signature, `99` other error.
+         * @example {
+         *       "RspCode": "00",
+         *       "Message": "Confirm Success"
+         *     }
+         */
+        VnpayIpnAnswer: {
+            /** @enum {string} */
+            RspCode: "00" | "01" | "02" | "04" | "97" | "99";
+            Message: string;
+        };
+        /**
+         * @description How a payment was (or is being) made.
+         * @enum {string}
+         */
+        "PaymentGateway-2": "VNPAY" | "BANK_TRANSFER" | "CASH" | "CARD_ON_SITE";
+        PaymentPage: {
+            items: components["schemas"]["Payment"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description Whole VND. */
+        Vnd: number;
+        /**
+         * @description A payment received on site (or a bank transfer seen on the venue's account).
+         * @example {
+         *       "reservationId": "8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *       "method": "CASH",
+         *       "note": "Paid at the box office"
+         *     }
+         */
+        PaymentRecordInput: {
+            /** Format: uuid */
+            reservationId: string;
+            /** @enum {string} */
+            method: "CASH" | "CARD_ON_SITE" | "BANK_TRANSFER";
+            /** @description Whole VND received; default: what is still due. At most what is due (422 `amount_exceeds_balance`). */
+            amountVnd?: components["schemas"]["Vnd"];
+            /** @description Staff note (card slip number, transfer id …). */
+            note?: string;
+        };
+        /**
+         * @description `PENDING` (requested: being sent to VNPay, or money to hand back on site) → `SUCCEEDED` | `FAILED`.
+         * @enum {string}
+         */
+        RefundStatus: "PENDING" | "SUCCEEDED" | "FAILED";
+        /** @description One audited gateway callback (the raw parameters stay in the database). */
+        PaymentCallback: {
+            /** @enum {string} */
+            kind: "IPN" | "RETURN";
+            signatureValid: boolean;
+            /** @description IPN: the RspCode answered; RETURN: the response code shown. */
+            outcome: string | null;
+            receivedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @example {
+         *       "amountVnd": 1000000,
+         *       "reason": "Guest left after the first act"
+         *     }
+         */
+        RefundInput: {
+            amountVnd: components["schemas"]["Vnd"];
+            reason: string;
+        };
+        RefundPage: {
+            items: components["schemas"]["Refund"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @description The check-in token from the QR code of the confirmation e-mail (43 characters of base64url). Whitespace
+         *     anywhere (a scanner's trailing newline, spaces from copying) and `=` padding are dropped, and the standard
+         *     base64 characters `+` and `/` are read as `-` and `_`. Case is significant (base64url), so it is never
+         *     folded. A value that is not a token after that opens nothing.
+         * @example 3q2-7wEXAMPLEtokenxxxxxxxxxxxxxxxxxxxxxxxx0
+         */
+        CheckInToken: string;
+        /**
+         * @description `ENTRY` (the guest comes in: the first one checks the reservation in) or `EXIT` (a checked-in guest steps out).
+         * @enum {string}
+         */
+        CheckInType: "ENTRY" | "EXIT";
+        /**
+         * @description Generated by the door's client once per scan (a UUID is fine) and sent again with every retry of that
+         *     scan: a nonce already recorded answers the first attempt's result and records nothing new.
+         * @example 0193a1f2-7c4e-7b1a-9c2d-5e6f7a8b9c0d
+         */
+        CheckInNonce: string;
+        /**
+         * @description One scan at the door. Name the reservation by exactly one of `reservationId` and `token`. `showEventId` is
+         *     the event this door serves: a reservation for another event is refused (`wrong_event`).
+         * @example {
+         *       "token": "3q2-7wEXAMPLEtokenxxxxxxxxxxxxxxxxxxxxxxxx0",
+         *       "type": "ENTRY",
+         *       "nonce": "0193a1f2-7c4e-7b1a-9c2d-5e6f7a8b9c0d",
+         *       "showEventId": "2f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e"
+         *     }
+         */
+        CheckInRedeem: {
+            /** Format: uuid */
+            reservationId?: string;
+            token?: components["schemas"]["CheckInToken"];
+            type: components["schemas"]["CheckInType"];
+            nonce: components["schemas"]["CheckInNonce"];
+            /** Format: uuid */
+            showEventId?: string;
+        };
+        /**
+         * @description Why a redeem was refused, checked in this order:
+         *     `not_found` (no reservation has that id or token), `cancelled` (the reservation or its event is cancelled),
+         *     `unpaid` (the reservation is `HELD` or `EXPIRED`: never paid nor confirmed by staff — `CONFIRMED` means paid
+         *     or accepted by staff, e.g. pay at the venue), `no_show` (marked a no-show after the event),
+         *     `wrong_event` (the door said it serves another event), `not_today` (the event is not on today's door day;
+         *     ENTRY only), then `already_checked_in` (ENTRY while the guest is inside) or `not_checked_in` (EXIT while
+         *     the guest is not inside).
+         * @enum {string}
+         */
+        CheckInReason: "not_found" | "cancelled" | "unpaid" | "no_show" | "wrong_event" | "not_today" | "already_checked_in" | "not_checked_in";
+        /** @description What the door needs to know about a reservation. */
+        CheckInReservation: {
+            /** Format: uuid */
+            id: string;
+            /** @example VN-7K3Q9P */
+            reference: string;
+            status: components["schemas"]["ReservationStatus"];
+            /**
+             * @description The honorific and name of the guest who booked.
+             * @example Ms Nguyễn Thị Lan
+             */
+            guestName: string;
+            partySize: number;
+            offer: {
+                /** Format: uuid */
+                id: string;
+                code: string;
+                /** @description In the default locale. */
+                name: string;
+            };
+            /** @description The assigned table, if any. */
+            table: {
+                /** Format: uuid */
+                id: string;
+                code: components["schemas"]["TableCode"];
+                zone: components["schemas"]["TableZone"];
+            } | null;
+            event: {
+                /** Format: uuid */
+                id: string;
+                slug: string | null;
+                status: components["schemas"]["ShowEventStatus"];
+                startsAt: components["schemas"]["Timestamp"];
+                doorsAt: components["schemas"]["Timestamp"] | null;
+                localDate: components["schemas"]["EventLocalDate"];
+                localTime: components["schemas"]["EventLocalTime"];
+                showCode: string;
+                /** @description In the default locale. */
+                showTitle: string;
+            };
+            /** @description Who confirmed the reservation (`PAYMENT`, `STAFF`, `SYSTEM`), null while it never was. */
+            confirmedBy: ("PAYMENT" | "STAFF" | "SYSTEM") | null;
+            checkedInAt: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description `paid` is true when a payment of the reservation succeeded (`SUCCEEDED` or `PARTIALLY_REFUNDED`).
+             *     A reservation confirmed by staff without a payment (pay at the venue) is admitted but not `paid`:
+             *     `dueVnd` is what is left to collect.
+             */
+            payment: {
+                paid: boolean;
+                totalVnd: number;
+                /** @description Succeeded payments less their refunds. */
+                paidVnd: number;
+                /** @description `totalVnd − paidVnd`, never below 0. */
+                dueVnd: number;
+            };
+            staffNotes: string | null;
+        };
+        /** @description Whether a redeem of this type would be accepted now, and why not. */
+        CheckInVerdict: {
+            ok: boolean;
+            reason: components["schemas"]["CheckInReason"] | null;
+        };
+        /**
          * @description A locale tag. One the site has (`SITE_LOCALES`, e.g. `en`, `vi`) picks the text and the URLs' locale prefix;
          *     any other falls back to the default locale (the first of `SITE_LOCALES`), as does missing text. Every answer
          *     says which locale it is in (`locale`, and `Content-Language`).
@@ -4075,6 +4899,8 @@ export interface components {
             code: string;
             title: string;
             summary: string;
+            /** @description The show's longer text (who it suits, what it includes). */
+            description: string;
             durationMinutes: number;
             showUrl: components["schemas"]["PublicUrl"];
             /** @description The lowest total for one guest (service charge and VAT included) over the show's offers on sale; null when none is. */
@@ -4093,6 +4919,7 @@ export interface components {
          *           "code": "SGG",
          *           "title": "Saigon Glow",
          *           "summary": "Acrobatics, live music and lanterns over dinner.",
+         *           "description": "Ninety minutes of acrobatics, live music and lanterns over a four-course dinner. Suitable for children from six.",
          *           "durationMinutes": 90,
          *           "showUrl": "https://www.example.com/en/shows/saigon-glow",
          *           "priceFromVnd": 1020600,
@@ -8088,6 +8915,476 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EmailMessagePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCheckoutOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token (never in the URL). */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path: {
+                reference: components["schemas"]["ReservationReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    startCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token (never in the URL). */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path: {
+                reference: components["schemas"]["ReservationReference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutInput"];
+            };
+        };
+        responses: {
+            /** @description The checkout. */
+            201: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    vnpayReturn: {
+        parameters: {
+            query?: {
+                /** @description VNPay's `vnp_TmnCode` (signed with the others). */
+                vnp_TmnCode?: string;
+                /** @description VNPay's `vnp_Amount` (signed with the others). */
+                vnp_Amount?: string;
+                /** @description VNPay's `vnp_BankCode` (signed with the others). */
+                vnp_BankCode?: string;
+                /** @description VNPay's `vnp_BankTranNo` (signed with the others). */
+                vnp_BankTranNo?: string;
+                /** @description VNPay's `vnp_CardType` (signed with the others). */
+                vnp_CardType?: string;
+                /** @description VNPay's `vnp_PayDate` (signed with the others). */
+                vnp_PayDate?: string;
+                /** @description VNPay's `vnp_OrderInfo` (signed with the others). */
+                vnp_OrderInfo?: string;
+                /** @description VNPay's `vnp_TransactionNo` (signed with the others). */
+                vnp_TransactionNo?: string;
+                /** @description VNPay's `vnp_ResponseCode` (signed with the others). */
+                vnp_ResponseCode?: string;
+                /** @description VNPay's `vnp_TransactionStatus` (signed with the others). */
+                vnp_TransactionStatus?: string;
+                /** @description VNPay's `vnp_TxnRef` (signed with the others). */
+                vnp_TxnRef?: string;
+                /** @description VNPay's `vnp_SecureHashType` (signed with the others). */
+                vnp_SecureHashType?: string;
+                /** @description VNPay's `vnp_SecureHash` (signed with the others). */
+                vnp_SecureHash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VnpayReturnResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    vnpayIpn: {
+        parameters: {
+            query?: {
+                /** @description VNPay's `vnp_TmnCode` (signed with the others). */
+                vnp_TmnCode?: string;
+                /** @description VNPay's `vnp_Amount` (signed with the others). */
+                vnp_Amount?: string;
+                /** @description VNPay's `vnp_BankCode` (signed with the others). */
+                vnp_BankCode?: string;
+                /** @description VNPay's `vnp_BankTranNo` (signed with the others). */
+                vnp_BankTranNo?: string;
+                /** @description VNPay's `vnp_CardType` (signed with the others). */
+                vnp_CardType?: string;
+                /** @description VNPay's `vnp_PayDate` (signed with the others). */
+                vnp_PayDate?: string;
+                /** @description VNPay's `vnp_OrderInfo` (signed with the others). */
+                vnp_OrderInfo?: string;
+                /** @description VNPay's `vnp_TransactionNo` (signed with the others). */
+                vnp_TransactionNo?: string;
+                /** @description VNPay's `vnp_ResponseCode` (signed with the others). */
+                vnp_ResponseCode?: string;
+                /** @description VNPay's `vnp_TransactionStatus` (signed with the others). */
+                vnp_TransactionStatus?: string;
+                /** @description VNPay's `vnp_TxnRef` (signed with the others). */
+                vnp_TxnRef?: string;
+                /** @description VNPay's `vnp_SecureHashType` (signed with the others). */
+                vnp_SecureHashType?: string;
+                /** @description VNPay's `vnp_SecureHash` (signed with the others). */
+                vnp_SecureHash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description VNPay's answer format. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VnpayIpnAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description Payments of this reservation. */
+                reservationId?: string;
+                /** @description Only this status. */
+                status?: components["schemas"]["PaymentStatus"];
+                /** @description Only this gateway. */
+                gateway?: components["schemas"]["PaymentGateway-2"];
+                /** @description Created at or after this instant. */
+                from?: string;
+                /** @description Created before this instant. */
+                to?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    recordPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRecordInput"];
+            };
+        };
+        responses: {
+            /** @description The recorded payment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundInput"];
+            };
+        };
+        responses: {
+            /** @description The refund (its status says how it ended). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /** @description Refunds of this payment. */
+                paymentId?: string;
+                /** @description Only this status. */
+                status?: components["schemas"]["RefundStatus"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    completeRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    redeemCheckIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckInRedeem"];
+            };
+        };
+        responses: {
+            /** @description The attempt, recorded (or the first attempt with this nonce). */
+            200: {
+                headers: {
+                    /** @description `true` when this answers an earlier attempt with the same nonce. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInOutcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCheckIn: {
+        parameters: {
+            query?: {
+                /** @description The QR's check-in token (with `lookup` only). */
+                token?: components["schemas"]["CheckInToken"];
+                /** @description The event this door serves; a reservation for another one reads `wrong_event`. */
+                showEventId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A reservation's id (UUID), or the literal `lookup` to find the reservation by `?token=`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation at the door. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInLookup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCheckInByToken: {
+        parameters: {
+            query?: {
+                /** @description The event this door serves; a reservation for another one reads `wrong_event`. */
+                showEventId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The QR's check-in token (normalized as `CheckInToken` says). */
+                token: components["schemas"]["CheckInToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reservation at the door, as the successor answers it. */
+            200: {
+                headers: {
+                    /** @description When this route was deprecated (RFC 9745 structured date, `@<unix seconds>`). */
+                    Deprecation?: string;
+                    /** @description `</api/check-ins/lookup>; rel="successor-version"`. */
+                    Link?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInLookup"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -12,19 +12,19 @@ export interface SeedCounts {
 export const zero = (): SeedCounts => ({ created: 0, updated: 0, unchanged: 0 });
 
 /** The steps of the demo venue, in the order they run (each needs the ones before it). */
-export const CATALOG_STEPS = ['fulfillment items', 'shows', 'offers', 'tables', 'commercial setup', 'events'] as const;
+export const CATALOG_STEPS = ['fulfillment items', 'shows', 'offers', 'tables', 'commercial setup', 'events', 'knowledge'] as const;
 export type CatalogStep = (typeof CATALOG_STEPS)[number];
 
 type Result<T> = { data?: T; error?: unknown; response: Response };
 
 /** The data of a successful answer, or a SeedError naming what failed. */
-function ok<T>(what: string, result: Result<T>): T {
+export function ok<T>(what: string, result: Result<T>): T {
   if (result.data === undefined) throw new SeedError(`${what} failed: ${describe(result.response.status, result.error)}`);
   return result.data;
 }
 
 /** Every row of a paged staff list (100 a page). */
-async function all<T>(what: string, page: (offset: number) => Promise<Result<{ items: T[]; total: number }>>): Promise<T[]> {
+export async function all<T>(what: string, page: (offset: number) => Promise<Result<{ items: T[]; total: number }>>): Promise<T[]> {
   const rows: T[] = [];
   for (;;) {
     const { items, total } = ok(what, await page(rows.length));

@@ -12,10 +12,12 @@ import {
   type CatalogStep,
   type SeedCounts,
 } from './catalog.ts';
+import { seedKnowledge } from './knowledge.ts';
 
 export { SEED_ACCOUNTS, type SeedPasswords, type SeedReport, type SeedUsername } from './accounts.ts';
 export { CATALOG_STEPS, type CatalogStep, type SeedCounts } from './catalog.ts';
 export { SeedError } from './errors.ts';
+export { DEMO_KNOWLEDGE } from './knowledge.ts';
 export * from './venue.ts';
 
 /** Every step of a run, in order: the dashboard accounts, then the demo venue. */
@@ -69,7 +71,8 @@ const accountCounts = (accounts: readonly SeedReport[]): SeedCounts => ({
 /**
  * Seeds through the HTTP API with a superuser token, never by writing tables (spec §5.3.3–4): the dashboard
  * accounts of the canonical organization (see seedAccounts), then the demo venue of seed/venue.ts — fulfillment
- * items, shows (published), offers, tables, the commercial setup, and events for the next DEMO_WEEKS weeks.
+ * items, shows (published), offers, tables, the commercial setup, events for the next DEMO_WEEKS weeks, and the
+ * assistant's knowledge (seed/knowledge.ts, published).
  *
  * Idempotent: it looks before it writes (lists, or the sudo upserts that compare before writing), so a second run
  * writes nothing, reports every step unchanged, and sends no request that fails. Where a demo resource differs from
@@ -112,6 +115,7 @@ export async function seed(options: ({ baseUrl: string; superuserToken: string }
       const { from, to, timeZone, ...counts } = await seedEvents(client, scheduled);
       return { ...counts, note: `${from} to ${to} (${timeZone})` };
     });
+    await step('knowledge', () => seedKnowledge(client));
   }
   return { accounts, steps, changed: steps.some((row) => row.created + row.updated > 0) };
 }

@@ -118,6 +118,8 @@ export interface Config {
   aiObservabilityEnabled: boolean;
   /** Include the turn's input and output in `$ai_generation` (off until retention and redaction are approved). */
   aiObservabilityCaptureContent: boolean;
+  /** The venue's bank account guests transfer to (BANK_TRANSFER_ACCOUNT_NAME/NUMBER, BANK_TRANSFER_BANK); all three set → bank transfer is offered at checkout. */
+  bankTransfer: { accountName: string; accountNumber: string; bankName: string } | undefined;
   /** The public (guest) website's base URL (no trailing slash): the assistant's links are `<publicSiteUrl>/<locale>/…`. */
   publicSiteUrl: string;
   /** The chat platform's API (ManyChat, `POST /fb/sending/sendContent`) and its token (CHAT_API_TOKEN); unset token → background turns fail `not_configured`. */
@@ -235,6 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...vnpay(env),
     publicApiUrl: httpUrl(env, 'PUBLIC_API_URL', 'http://localhost:3000'),
     ...assistant(env),
+    bankTransfer: bankTransfer(env),
     publicSiteUrl: httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173'),
     chatApi: {
       baseUrl: httpUrl(env, 'CHAT_API_BASE_URL', 'https://api.manychat.com'),
@@ -250,6 +253,17 @@ export function loadConfig(env: Env = process.env): Config {
     },
     venueNotificationsEmail: str(env, 'VENUE_NOTIFICATIONS_EMAIL'),
   };
+}
+
+/** Bank transfer details: all three or none (none: bank transfer is not offered). */
+function bankTransfer(env: Env): Config['bankTransfer'] {
+  const accountName = str(env, 'BANK_TRANSFER_ACCOUNT_NAME');
+  const accountNumber = str(env, 'BANK_TRANSFER_ACCOUNT_NUMBER');
+  const bankName = str(env, 'BANK_TRANSFER_BANK');
+  const set = [accountName, accountNumber, bankName].filter(Boolean).length;
+  if (set === 0) return undefined;
+  if (set !== 3) throw new ConfigError('BANK_TRANSFER_ACCOUNT_NAME, BANK_TRANSFER_ACCOUNT_NUMBER and BANK_TRANSFER_BANK are set together (all unset: bank transfer is off)');
+  return { accountName: accountName!, accountNumber: accountNumber!, bankName: bankName! };
 }
 
 function locales(env: Env): string[] {

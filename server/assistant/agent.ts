@@ -129,7 +129,7 @@ export function createAgent(deps: AgentDeps): Agent {
       routes = { named: {}, showUrls: {}, bookingUrls: {}, all: [] };
       const result = auditLinks(text, routes);
       const invalid = [...new Set([...result.invalid, ...(text.match(/https?:\/\/[^\s)\]]+/g) ?? [])])];
-      return count(traceId, turn, { checked: invalid.length, invalid, links: [] });
+      return count(traceId, turn, { checked: invalid.length, invalid, links: [], replacements: {} });
     }
     return count(traceId, turn, auditLinks(text, routes));
   }
@@ -203,7 +203,7 @@ export function createAgent(deps: AgentDeps): Agent {
         throw error;
       }
       const result = await audit(traceId, turn, locale, text, outputs);
-      const reply: AssistantReply = { text, links: result.links, audit: { invalid: result.invalid } };
+      const reply: AssistantReply = { text, links: result.links, audit: { invalid: result.invalid, replacements: result.replacements } };
       return reply;
     },
 

@@ -6,7 +6,7 @@ import type { Assistant } from './types.ts';
 export type { Assistant, AssistantReply, AssistantTurn, AssistantMessage, AssistantChannel, LinkAudit } from './types.ts';
 export type { Agent, LinkAuditCounts } from './agent.ts';
 export { noteOwnAddress, socketBaseUrl } from './address.ts';
-export { repairLinks, closestRoute, auditLinks } from './linkAudit.ts';
+export { repairLinks } from './linkAudit.ts';
 
 const overrides = new WeakMap<AppContext, Assistant>();
 const agents = new WeakMap<AppContext, Agent>();

@@ -10,6 +10,8 @@ import type { RouteFacts } from './facts.ts';
 export interface LinkAuditResult {
   /** Internal links found in the text. */
   checked: number;
+  /** Invalid link → the closest valid route (when there is route data). */
+  replacements: Record<string, string>;
   /** Internal links that are not public routes. */
   invalid: string[];
   /** The valid internal links, each once, in order of appearance. */
@@ -60,7 +62,12 @@ export function auditLinks(text: string, routes: RouteFacts): LinkAuditResult {
       invalid.push(link);
     }
   }
-  return { checked, invalid, links };
+  const replacements: Record<string, string> = {};
+  for (const link of invalid) {
+    const closest = closestRoute(link, routes);
+    if (closest) replacements[link] = closest;
+  }
+  return { checked, invalid, links, replacements };
 }
 
 /** The route sharing the longest path prefix with `link` (ties: the shorter route), else the first route. */
@@ -85,11 +92,8 @@ export function closestRoute(link: string, routes: RouteFacts): string | undefin
 }
 
 /** The text with each invalid internal link replaced by the closest valid route (chat platforms show no hint). */
-export function repairLinks(text: string, audit: LinkAuditResult, routes: RouteFacts): string {
+export function repairLinks(text: string, audit: { replacements?: Record<string, string> }): string {
   let repaired = text;
-  for (const link of audit.invalid) {
-    const replacement = closestRoute(link, routes);
-    if (replacement) repaired = repaired.split(link).join(replacement);
-  }
+  for (const [link, replacement] of Object.entries(audit.replacements ?? {})) repaired = repaired.split(link).join(replacement);
   return repaired;
 }

@@ -25,6 +25,11 @@ export interface AssistantTurn {
 export interface LinkAudit {
   /** Internal links of the answer that are not public routes. */
   invalid: string[];
+  /**
+   * For each invalid link, the closest valid route (by path), when the route data had one: chat platforms show
+   * no hint, so they replace the link (`text.split(invalid).join(replacement)`).
+   */
+  replacements?: Record<string, string>;
 }
 
 export interface AssistantReply {

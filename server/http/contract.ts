@@ -36,6 +36,11 @@ export interface Operation {
   responses: Record<string, Record<string, JsonSchema | undefined>>;
   /** `"<status> <content type>"` → JSON pointer of that response's schema in the bundled document. */
   responsePointers: Record<string, string>;
+  /**
+   * `x-log-path: template`: log lines name the route template (`/api/check-ins/by-token/{token}`) instead of
+   * the request's path, for an operation that carries a secret in its path.
+   */
+  logTemplate?: boolean;
 }
 
 /** One declared request media type. */
@@ -148,6 +153,7 @@ export function loadContract(file = CONTRACT_PATH): Contract {
         problems.push(`${where}: x-access ${access} needs x-permission <resource>:<action>`);
       }
       if (isTokenLevel(access) && op['x-permission']) problems.push(`${where}: x-access ${access} is a token level; x-permission applies to human and API-key callers only`);
+      if (op['x-log-path'] !== undefined && op['x-log-path'] !== 'template') problems.push(`${where}: x-log-path must be template`);
       if ((op.tags ?? []).length !== 1) problems.push(`${where}: needs exactly one tag (its module: server/modules/<tag>/)`);
       const own = parameterList(op.parameters, opPointer);
       const parameters = [...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)), ...own];
@@ -175,6 +181,7 @@ export function loadContract(file = CONTRACT_PATH): Contract {
         requestBody: body ? readRequestBody(op, body.node, body.pointer, where, problems) : undefined,
         responses,
         responsePointers,
+        ...(op['x-log-path'] === 'template' ? { logTemplate: true } : {}),
       };
       if (ACCESS_LEVELS.includes(access)) {
         const mismatch = checkSecurity(operation);

@@ -51,6 +51,7 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
   for (const op of contract.operations) {
     if (op.access === 'disabled') continue;
     const chain = [
+      op.logTemplate ? logAsTemplate(op.path) : undefined,
       publicApiPolicy(config.publicApiPolicyMode, registry, op),
       accessGuard(op, config.accessTokens),
       op.requestBody ? bodyParser(op, { json: config.jsonBodyLimitBytes, upload: config.uploadBodyLimitBytes }) : undefined,
@@ -69,9 +70,13 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
     return route(ctx, next);
   };
 
+  const templated = new Map(contract.operations.filter((op) => op.logTemplate).map((op) => [op.operationId, op.path]));
   const fallback: Koa.Middleware<AppState> = async (ctx) => {
     const match = router.match(ctx.path, ctx.method);
     const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))];
+    // A 405/OPTIONS on a path that carries a secret is logged by its template too.
+    const secret = match.path.find((layer) => layer.name && templated.has(layer.name));
+    if (secret) ctx.state.logPath = templated.get(secret.name!);
     if (allowed.length === 0) throw NotFound(`No route ${ctx.method} ${ctx.path}.`);
     if (ctx.method === 'OPTIONS') {
       ctx.set('Allow', [...allowed, 'OPTIONS'].join(', '));
@@ -81,6 +86,14 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
     throw MethodNotAllowed(allowed);
   };
   return [staticDispatch, router.routes() as unknown as Koa.Middleware<AppState>, fallback];
+}
+
+/** First in an `x-log-path: template` operation's chain: its log lines name `template`, not the path. */
+function logAsTemplate(template: string): Koa.Middleware<AppState> {
+  return (ctx, next) => {
+    ctx.state.logPath = template;
+    return next();
+  };
 }
 
 type BodyKind = 'none' | 'json' | 'text' | 'bytes' | 'stream';

@@ -110,9 +110,10 @@ export function publicApiPolicy(
   return (ctx, next) => {
     const auth = ctx.state.auth;
     if (!satisfiesPolicy(auth, entry.level)) {
+      const path = ctx.state.logPath ?? ctx.path;
       ctx.state.log.warn(
-        { policy: entry.path, required: entry.level, role: auth.role, method: ctx.method, path: ctx.path, mode },
-        `[public-api-policy] ${ctx.method} ${ctx.path} by ${auth.role} needs ${entry.level} (${entry.path})`,
+        { policy: entry.path, required: entry.level, role: auth.role, method: ctx.method, path, mode },
+        `[public-api-policy] ${ctx.method} ${path} by ${auth.role} needs ${entry.level} (${entry.path})`,
       );
       if (mode === 'enforce') {
         if (auth.role === 'public') throw auth.authSource === 'session' ? NoActiveMembership() : Unauthenticated();

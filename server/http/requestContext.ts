@@ -19,6 +19,7 @@ class RequestState implements AppState {
   declare mediaType?: string;
   declare rawBody?: Buffer;
   declare files?: Record<string, UploadedFile[]>;
+  declare logPath?: string;
   declare private child?: Logger;
 
   constructor(
@@ -60,14 +61,15 @@ export function accessLine(entry: AccessEntry, time = Date.now()): string {
 /**
  * First in the chain: a request id (the caller's `x-request-id` when sane, else a new one) returned as a
  * header and bound to the request's logger, and one access-log line per request at level info. Only the path is
- * logged, never the query string, headers or body, so tokens in them stay out of the log.
+ * logged, never the query string, headers or body, so tokens in them stay out of the log; an operation with
+ * `x-log-path: template` (a secret in its path) is logged by its route template instead.
  */
 export function requestContext(logger: Logger): Koa.Middleware<AppState> {
   const writeLine = rawLineWriter(logger);
   const writeAccess = (ctx: Koa.ParameterizedContext<AppState>, state: RequestState, started: number) => {
     if (!logger.isLevelEnabled('info')) return;
     const ms = Math.round((performance.now() - started) * 100) / 100;
-    writeLine(accessLine({ requestId: state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms, role: state.auth.role }));
+    writeLine(accessLine({ requestId: state.requestId, method: ctx.method, path: state.logPath ?? ctx.path, status: ctx.status, ms, role: state.auth.role }));
   };
   return (ctx, next) => {
     const incoming = ctx.headers['x-request-id'];

@@ -16,4 +16,6 @@ export interface AppState {
   rawBody?: Buffer;
   /** multipart/form-data files by field. */
   files?: Record<string, UploadedFile[]>;
+  /** What log lines name instead of the request's path (an `x-log-path: template` operation's template). */
+  logPath?: string;
 }

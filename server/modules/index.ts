@@ -4,6 +4,7 @@ import * as accounts from './accounts/handlers.ts';
 import * as apiKeys from './apiKeys/handlers.ts';
 import * as commercialSetup from './commercialSetup/handlers.ts';
 import * as customers from './customers/handlers.ts';
+import * as checkIns from './checkIns/handlers.ts';
 import * as auth from './auth/handlers.ts';
 import * as booking from './booking/handlers.ts';
 import * as bookingPolicy from './booking/policy.ts';
@@ -15,6 +16,8 @@ import * as authPolicy from './auth/policy.ts';
 import * as jobs from './jobs/handlers.ts';
 import * as maintenance from './maintenance/handlers.ts';
 import * as offers from './offers/handlers.ts';
+import * as payments from './payments/handlers.ts';
+import * as paymentsPolicy from './payments/policy.ts';
 import * as shows from './shows/handlers.ts';
 import * as showEvents from './showEvents/handlers.ts';
 import * as storage from './storage/handlers.ts';
@@ -63,6 +66,8 @@ export const MODULES: Record<string, Module> = {
   catalog: { handlers: catalog.handlers, policy: catalogPolicy.policy },
   booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
   customers: { handlers: customers.handlers },
+  payments: { handlers: payments.handlers, policy: paymentsPolicy.policy },
+  checkIns: { handlers: checkIns.handlers },
   assistantCatalog: { handlers: assistantCatalog.handlers, policy: assistantCatalogPolicy.policy },
   knowledge: { handlers: knowledge.handlers },
   assistant: { handlers: assistant.handlers, policy: assistantPolicy.policy },
@@ -90,6 +95,8 @@ const typed: OperationHandlers = {
   ...catalog.handlers,
   ...booking.handlers,
   ...customers.handlers,
+  ...payments.handlers,
+  ...checkIns.handlers,
   ...assistantCatalog.handlers,
   ...knowledge.handlers,
   ...assistant.handlers,

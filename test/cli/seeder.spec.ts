@@ -7,6 +7,7 @@ import { unwrap } from '../../sdk/index.ts';
 import {
   CATALOG_STEPS,
   DEMO_COMMERCIAL_SETUP,
+  DEMO_KNOWLEDGE,
   DEMO_FULFILLMENT_ITEMS,
   DEMO_OFFERS,
   DEMO_SHOWS,
@@ -180,7 +181,7 @@ describe('cli: seeder, the demo venue', () => {
   const run = (options: Partial<Parameters<typeof seed>[0]> = {}) =>
     seed({ baseUrl: server.baseUrl, superuserToken: SUPERUSER_TOKEN, passwords: PASSWORDS, ...options } as Parameters<typeof seed>[0]);
   const counts = (result: SeedResult) => Object.fromEntries(result.steps.map((step) => [step.resource, [step.created, step.updated, step.unchanged]]));
-  const CATALOG_TABLES = ['shows', 'show_events', 'fulfillment_items', 'offers', 'offer_items', 'venue_tables', 'commercial_setup'];
+  const CATALOG_TABLES = ['shows', 'show_events', 'fulfillment_items', 'offers', 'offer_items', 'venue_tables', 'commercial_setup', 'knowledge_documents', 'knowledge_revisions'];
   /** Every catalog row, updated_at included, in a stable order. */
   async function snapshot() {
     const rows: Record<string, string[]> = {};
@@ -207,6 +208,7 @@ describe('cli: seeder, the demo venue', () => {
       tables: [20, 0, 0],
       'commercial setup': [0, 1, 0],
       events: [totalEvents, 0, 0],
+      knowledge: [DEMO_KNOWLEDGE.length, 0, 0],
     });
     expect(result.changed).to.equal(true);
     expect(progress).to.deep.equal(SEED_STEPS.flatMap((step) => [`${step}:running`, `${step}:done`]));
@@ -259,6 +261,7 @@ describe('cli: seeder, the demo venue', () => {
       tables: [0, 0, 20],
       'commercial setup': [0, 0, 1],
       events: [0, 0, totalEvents],
+      knowledge: [0, 0, DEMO_KNOWLEDGE.length],
     });
     expect(second.changed).to.equal(false);
     expect(formatSeedResult(second)).to.contain('Nothing changed: everything was already seeded.');

@@ -31,9 +31,12 @@ export function Checklist({ items, initial = [], onSubmit }: { items: readonly C
     <Box flexDirection="column">
       {items.map((item, index) => (
         <Box key={item.value}>
-          <Text color="cyan">{index === cursor ? '❯ ' : '  '}</Text>
-          <Text color={checked.has(item.value) ? 'green' : undefined}>{checked.has(item.value) ? '[x] ' : '[ ] '}</Text>
-          <Text bold={index === cursor}>{item.label}</Text>
+          {/* Never shrunk: a long description is what gets truncated, not the checkbox and label. */}
+          <Box flexShrink={0}>
+            <Text color="cyan">{index === cursor ? '❯ ' : '  '}</Text>
+            <Text color={checked.has(item.value) ? 'green' : undefined}>{checked.has(item.value) ? '[x] ' : '[ ] '}</Text>
+            <Text bold={index === cursor}>{item.label}</Text>
+          </Box>
           {item.description && <Text dimColor wrap="truncate-end">  {item.description}</Text>}
         </Box>
       ))}

@@ -268,7 +268,6 @@ function understandInContext(conversation: Conversation, now: Date, zone: string
     if (current.days && topics.has('whatsOn') && !topics.has('availability')) topics.add('schedule');
     return { ...current, topics: [...topics], days: current.days ?? previous.days, guests: current.guests ?? previous.guests };
   }
-  if (!current.days && !current.guests) return current;
   return current;
 }
 

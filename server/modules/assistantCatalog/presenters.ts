@@ -67,6 +67,7 @@ export function presentAssistantShow(show: ShowRow, events: EventRow[], sales: S
     code: show.code,
     title: pickLocale(show.title, p.locale, p.defaultLocale),
     summary: pickLocale(show.summary, p.locale, p.defaultLocale),
+    description: pickLocale(show.description, p.locale, p.defaultLocale),
     durationMinutes: show.duration_minutes,
     showUrl: routes.show(show.slug),
     priceFromVnd: priceFromVnd(sales, show.id),

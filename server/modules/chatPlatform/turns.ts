@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { assistantApiBaseUrl } from '../../assistant/address.ts';
 import { readRoutes, type RouteFacts } from '../../assistant/facts.ts';
 import { assistantFor, repairLinks, type AssistantChannel, type AssistantReply } from '../../assistant/index.ts';
+import { closestRoute } from '../../assistant/linkAudit.ts';
 import { createVenueData } from '../../assistant/venueData.ts';
 import type { AppContext } from '../../context.ts';
 import type { Logger } from '../../logger.ts';
@@ -168,11 +169,20 @@ export async function polishAnswer(
   let answer = reply.text;
   const invalid = reply.audit.invalid;
   if (invalid.length) {
-    // The candidates: the locale's public routes and the answer's own valid links (the agent's closest-route rule).
-    const all = [...new Set([...(await routes(locale)), ...reply.links])];
-    const facts: RouteFacts = { named: {}, showUrls: {}, bookingUrls: {}, all };
-    answer = repairLinks(answer, { checked: invalid.length + reply.links.length, invalid, links: reply.links }, facts);
-    log.warn({ invalid, candidates: all.length }, '[link-audit] invalid internal links replaced by the closest valid route in a chat answer');
+    // The agent's audit names each invalid link's closest valid route; a link it could not place (no route data
+    // in its turn) gets the closest of the locale's public routes and the answer's own valid links.
+    const replacements: Record<string, string> = { ...reply.audit.replacements };
+    const unplaced = invalid.filter((link) => !replacements[link]);
+    if (unplaced.length) {
+      const all = [...new Set([...(await routes(locale)), ...reply.links])];
+      const facts: RouteFacts = { named: {}, showUrls: {}, bookingUrls: {}, all };
+      for (const link of unplaced) {
+        const closest = closestRoute(link, facts);
+        if (closest) replacements[link] = closest;
+      }
+    }
+    answer = repairLinks(answer, { replacements });
+    log.warn({ invalid, replacements }, '[link-audit] invalid internal links replaced by the closest valid route in a chat answer');
   }
   return redactSecrets(plainText(answer), secretsOf(app)).trim();
 }

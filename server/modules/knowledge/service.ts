@@ -52,8 +52,9 @@ export interface Actor {
 /** Who acts, from the request's credential: an account (its e-mail), an API key (its name), or a superuser token. */
 export function actorOf(auth: AuthContext): Actor {
   const { identity } = auth;
-  if (identity.accountId) return { kind: 'account', id: identity.accountId, label: identity.email ?? identity.accountId };
+  // An API key's identity may also name the account that owns it: the key is who acted.
   if (identity.apiKeyId) return { kind: 'api-key', id: identity.apiKeyId, label: identity.apiKeyName ?? identity.apiKeyId };
+  if (identity.accountId) return { kind: 'account', id: identity.accountId, label: identity.email ?? identity.accountId };
   return { kind: 'superuser-token', id: null, label: 'superuser-token' };
 }
 
@@ -71,8 +72,13 @@ export function assertSiteLocale(locale: string | undefined, siteLocales: readon
   ]);
 }
 
-/** The partial unique index on (topic, locale) of documents that are not archived. */
-export const isTopicTaken = (err: unknown) => isUniqueViolation(err);
+/** A violation of the partial unique index on (topic, locale) of documents that are not archived. */
+export function isTopicTaken(err: unknown): boolean {
+  if (!isUniqueViolation(err)) return false;
+  const e = err as { constraint?: string; nativeError?: { constraint?: string } };
+  const constraint = e.constraint ?? e.nativeError?.constraint;
+  return constraint === undefined || constraint === 'knowledge_documents_topic_locale_unique';
+}
 
 export async function findDocumentOrFail(knex: Knex | Knex.Transaction, id: string, options: { forUpdate?: boolean } = {}): Promise<KnowledgeRow> {
   const query = knex<KnowledgeRow>('knowledge_documents').where('id', id).first();

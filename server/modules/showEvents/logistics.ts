@@ -19,6 +19,9 @@ export interface OfferBookings {
   /** Guests of CONFIRMED and CHECKED_IN reservations on the offer. */
   guests: number;
   checkedIn: number;
+  /** The same reservations counted as parties (one per reservation), and those checked in. */
+  parties: number;
+  partiesCheckedIn: number;
 }
 
 export interface ZoneBookings {
@@ -35,7 +38,8 @@ export interface BookingTotals {
  * The event's bookings, counted (issue 9): one GROUP BY over the event's reservations that are CONFIRMED or
  * CHECKED_IN, by offer, and one by the zone of their table. HELD reservations are left out on purpose: a hold
  * is an unpaid 15-minute claim on seats (it counts for availability), not a guest the kitchen cooks for; it
- * joins the workload when it is confirmed. `checkedIn` is the guests of CHECKED_IN reservations.
+ * joins the workload when it is confirmed. `checkedIn` is the guests of CHECKED_IN reservations; `parties` and
+ * `partiesCheckedIn` count the same reservations one per booking (what the door checks in).
  */
 export async function bookingTotals(knex: Knex, eventId: string): Promise<BookingTotals> {
   const live = (q: Knex.QueryBuilder) => q.where('r.show_event_id', eventId).whereIn('r.status', ['CONFIRMED', 'CHECKED_IN']);
@@ -46,7 +50,9 @@ export async function bookingTotals(knex: Knex, eventId: string): Promise<Bookin
         'r.offer_id',
         knex.raw('coalesce(sum(r.guest_count), 0) as guests'),
         knex.raw("coalesce(sum(case when r.status = 'CHECKED_IN' then r.guest_count else 0 end), 0) as checked_in"),
-      ) as Promise<Array<{ offer_id: string; guests: string | number; checked_in: string | number }>>,
+        knex.raw('count(*) as parties'),
+        knex.raw("count(*) filter (where r.status = 'CHECKED_IN') as parties_checked_in"),
+      ) as Promise<Array<{ offer_id: string; guests: string | number; checked_in: string | number; parties: string | number; parties_checked_in: string | number }>>,
     live(knex('reservations as r').join('venue_tables as t', 't.id', 'r.table_id'))
       .groupBy('t.zone')
       .select('t.zone', knex.raw('count(distinct t.id) as tables_in_use'), knex.raw('coalesce(sum(r.guest_count), 0) as guests_seated')) as Promise<
@@ -54,7 +60,12 @@ export async function bookingTotals(knex: Knex, eventId: string): Promise<Bookin
     >,
   ]);
   return {
-    byOffer: new Map(offers.map((row) => [row.offer_id, { guests: Number(row.guests), checkedIn: Number(row.checked_in) }])),
+    byOffer: new Map(
+      offers.map((row) => [
+        row.offer_id,
+        { guests: Number(row.guests), checkedIn: Number(row.checked_in), parties: Number(row.parties), partiesCheckedIn: Number(row.parties_checked_in) },
+      ]),
+    ),
     byZone: new Map(zones.map((row) => [row.zone, { tablesInUse: Number(row.tables_in_use), guestsSeated: Number(row.guests_seated) }])),
   };
 }
@@ -123,7 +134,7 @@ export async function eventLogistics(knex: Knex, event: ShowEvent, show: Show, s
     quantityPerGuest: row.quantity_per_guest!,
     toPrepare: row.quantity_per_guest! * guests,
   });
-  type Offer = { offerId: string; code: string; name: LocalizedText; bookingPath: BookingPath; experienceType: string; showSpecific: boolean; guests: number; items: Array<ReturnType<typeof itemOf>> };
+  type Offer = { offerId: string; code: string; name: LocalizedText; bookingPath: BookingPath; experienceType: string; showSpecific: boolean; guests: number; checkedIn: number; items: Array<ReturnType<typeof itemOf>> };
   const offers = new Map<string, Offer>();
   for (const row of rows) {
     let offer = offers.get(row.offer_id);
@@ -136,6 +147,7 @@ export async function eventLogistics(knex: Knex, event: ShowEvent, show: Show, s
         experienceType: row.experience_type,
         showSpecific: row.show_id !== null,
         guests: bookings.byOffer.get(row.offer_id)?.guests ?? 0,
+        checkedIn: bookings.byOffer.get(row.offer_id)?.checkedIn ?? 0,
         items: [],
       };
       offers.set(row.offer_id, offer);
@@ -156,15 +168,19 @@ export async function eventLogistics(knex: Knex, event: ShowEvent, show: Show, s
 
   let expected = 0;
   let checkedIn = 0;
+  const parties = { expected: 0, checkedIn: 0 };
   for (const counts of bookings.byOffer.values()) {
     expected += counts.guests;
     checkedIn += counts.checkedIn;
+    parties.expected += counts.parties;
+    parties.checkedIn += counts.partiesCheckedIn;
   }
   const floor = new Map(zones.map((zone) => [zone.zone, zone]));
   return {
     event: presentShowEvent(event, show, settings),
     show: { id: show.id, code: show.code, title: localized(show.title), durationMinutes: show.durationMinutes },
     guests: { capacity: event.capacity, expected, checkedIn, remaining: event.capacity - expected },
+    parties,
     zones: TABLE_ZONES.map((zone) => ({
       zone,
       tables: floor.get(zone)?.tables ?? 0,

@@ -3,10 +3,10 @@ import path from 'node:path';
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import { expect } from 'chai';
-import { DEMO_OFFERS, DEMO_SHOWS } from '../../../seed/index.ts';
+import { DEMO_KNOWLEDGE, DEMO_OFFERS, DEMO_SHOWS } from '../../../seed/index.ts';
 import { createAgent } from '../../../server/assistant/agent.ts';
 import { assistantApiBaseUrl } from '../../../server/assistant/address.ts';
-import { useAgent } from '../../../server/assistant/index.ts';
+import { repairLinks, useAgent } from '../../../server/assistant/index.ts';
 import { capturedEvents, startFakePostHog, type FakePostHog } from '../../helpers/fakePosthog.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { sseChunks, streamedText, userMessage } from './helpers.ts';
@@ -72,7 +72,11 @@ describe('assistant agent: link audit, abort, limits, observability (mock model)
       // The demo route reports the same audit as `invalidLinks`, and links only the valid ones.
       const demo = await server.request('POST', '/api/ai/demo', { body: { prompt: 'links please' } });
       expect(demo.body).to.deep.include({ links: [`${SITE}/en/shows`], invalidLinks: [`${SITE}/en/backstage`] });
-      expect(agent.linkAudits.invalid).to.equal(2);
+      // Chat platforms replace an invalid link by the closest route (here the locale's home).
+      const reply = await agent.reply({ messages: [{ role: 'user', text: 'links please' }], locale: 'en', channel: 'whatsapp' });
+      expect(reply.audit.replacements).to.deep.equal({ [`${SITE}/en/backstage`]: `${SITE}/en` });
+      expect(repairLinks(reply.text, reply.audit)).to.include(`(${SITE}/en)`).and.not.include('backstage');
+      expect(agent.linkAudits.invalid).to.equal(3);
     });
 
     it('a client that disconnects aborts generation', async () => {
@@ -202,7 +206,7 @@ describe('assistant agent: link audit, abort, limits, observability (mock model)
       for (const file of entries) walk(file, []);
     });
 
-    it('no show name, slug, price, offer or date of the demo venue is written in the chat code or prompts', () => {
+    it('no show name, slug, price, offer, time or policy of the demo venue is written in the chat code or prompts', () => {
       const facts = new Set<string>();
       for (const show of DEMO_SHOWS) {
         for (const text of [show.title.en, show.title.vi, show.slug, show.summary.en, show.description.en]) facts.add(text);
@@ -215,6 +219,8 @@ describe('assistant agent: link audit, abort, limits, observability (mock model)
         const price = offer.pricePerGuestVnd;
         for (const written of [String(price), price.toLocaleString('en-US'), price.toLocaleString('vi-VN'), String(price / 1000) + 'k']) facts.add(written);
       }
+      // Policy: the published knowledge's titles and opening lines.
+      for (const doc of DEMO_KNOWLEDGE) facts.add(doc.body.split('\n')[0].slice(0, 40));
       const code = [...files('server/assistant'), ...files('server/modules/assistant')];
       for (const file of code) {
         const source = fs.readFileSync(path.join(root, file), 'utf8').toLowerCase();

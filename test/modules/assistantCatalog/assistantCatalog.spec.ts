@@ -57,6 +57,7 @@ describe('assistant-safe data: /api/ai/customer-support/catalog/* and /knowledge
       sortOrder: 1,
       title: { en: 'Saigon Cabaret', vi: 'Sài Gòn Cabaret' },
       summary: { en: 'A night of song', vi: 'Một đêm ca nhạc' },
+      description: { en: 'Ninety minutes of music', vi: 'Chín mươi phút âm nhạc' },
     });
     lotus = await insertShow(knex, { slug: 'lotus-dreams', code: 'LOT', sortOrder: 2, title: { en: 'Lotus Dreams' }, summary: { en: 'Lotus summary' } });
     const draft = await insertShow(knex, { slug: 'secret-draft', code: 'DRF', status: 'DRAFT', title: { en: DRAFT_TITLE } });
@@ -102,7 +103,7 @@ describe('assistant-safe data: /api/ai/customer-support/catalog/* and /knowledge
     expect(body.timeZone).to.equal(ZONE);
     expect(body.items.map((s: { slug: string }) => s.slug)).to.deep.equal(['saigon-cabaret', 'lotus-dreams']);
     const [sgc, lot] = body.items;
-    expect(sgc).to.include({ code: 'SGC', title: 'Saigon Cabaret', summary: 'A night of song', durationMinutes: 90, showUrl: `${SITE}/en/shows/saigon-cabaret` });
+    expect(sgc).to.include({ code: 'SGC', title: 'Saigon Cabaret', summary: 'A night of song', description: 'Ninety minutes of music', durationMinutes: 90, showUrl: `${SITE}/en/shows/saigon-cabaret` });
     expect(sgc.priceFromVnd).to.equal(quote(900_000, 1, RULES).totalVnd);
     expect(sgc.nextDates.map((e: { eventSlug: string }) => e.eventSlug)).to.deep.equal([slugs.open, slugs.limited, slugs.salesClosed, slugs.far]);
     expect(sgc.nextDates[0]).to.deep.equal({ eventSlug: slugs.open, date: d(3), time: '19:30', availability: 'AVAILABLE', bookingUrl: `${SITE}/en/book/${slugs.open}` });
@@ -295,7 +296,7 @@ describe('assistant-safe data: /api/ai/customer-support/catalog/* and /knowledge
     expect(fr.body.pages.home).to.equal(`${SITE}/en`);
     const vi = await get('/api/ai/customer-support/catalog/shows?locale=vi');
     expect(vi.headers.get('content-language')).to.equal('vi');
-    expect(vi.body.items[0]).to.include({ title: 'Sài Gòn Cabaret', summary: 'Một đêm ca nhạc', showUrl: `${SITE}/vi/shows/saigon-cabaret` });
+    expect(vi.body.items[0]).to.include({ title: 'Sài Gòn Cabaret', summary: 'Một đêm ca nhạc', description: 'Chín mươi phút âm nhạc', showUrl: `${SITE}/vi/shows/saigon-cabaret` });
     expect(vi.body.items[1], 'no vi text: the en one').to.include({ title: 'Lotus Dreams', summary: 'Lotus summary' });
     expect((await get('/api/ai/customer-support/catalog/shows?locale=not_a_locale!')).status).to.equal(400);
   });

@@ -43,7 +43,10 @@ describe('booking: the logistics counts real reservations (bookingTotals)', () =
     await book(other.event.slug, other.offer.code, 7, 'CONFIRMED', main.id);
 
     const totals = await bookingTotals(knex, event.id);
-    expect(Object.fromEntries(totals.byOffer)).to.deep.equal({ [offer.id]: { guests: 6, checkedIn: 3 }, [second.id]: { guests: 2, checkedIn: 2 } });
+    expect(Object.fromEntries(totals.byOffer)).to.deep.equal({
+      [offer.id]: { guests: 6, checkedIn: 3, parties: 3, partiesCheckedIn: 1 },
+      [second.id]: { guests: 2, checkedIn: 2, parties: 1, partiesCheckedIn: 1 },
+    });
     expect(Object.fromEntries(totals.byZone)).to.deep.equal({ VIP: { tablesInUse: 1, guestsSeated: 4 }, MAIN: { tablesInUse: 1, guestsSeated: 3 } });
   });
 });

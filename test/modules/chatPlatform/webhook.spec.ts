@@ -156,6 +156,17 @@ describe('chatPlatform: POST /llm/chat-platform (ManyChat)', () => {
       expect((await server.db.knex('chat_turns').where({ id: row.id }).first()).invalid_links).to.equal(2);
     });
 
+    it('uses the agent’s own replacement for an invalid link when its audit has one', async () => {
+      agent.answer = () => ({
+        text: 'Book here: https://venue.example/en/book/old-slug',
+        links: [],
+        audit: { invalid: ['https://venue.example/en/book/old-slug'], replacements: { 'https://venue.example/en/book/old-slug': 'https://venue.example/en/shows' } },
+      });
+      const row = await queue({ text: 'book?' });
+      await run(row.id).outcome;
+      expect(manychat.requests[0].body.data.content.messages[0].text).to.equal('Book here: https://venue.example/en/shows');
+    });
+
     it('never sends this server’s secrets, whatever the agent wrote', async () => {
       agent.answer = () => ({ text: `token ${API_TOKEN} and ${TOKEN}`, links: [], audit: { invalid: [] } });
       const row = await queue({ text: 'leak?' });

@@ -35,6 +35,7 @@ describe('showEvents: GET /api/show-events/{eventId}/logistics', () => {
     expect(body.event).to.include({ id: event.id, capacity: 120 });
     expect(body.show).to.deep.equal({ id: show.id, code: show.code, title: { en: 'Saigon Cabaret', vi: 'Sài Gòn Cabaret' }, durationMinutes: 100 });
     expect(body.guests).to.deep.equal({ capacity: 120, expected: 0, checkedIn: 0, remaining: 120 });
+    expect(body.parties).to.deep.equal({ expected: 0, checkedIn: 0 });
     expect(body.staffNotes).to.equal('VIP birthday at table V2');
     expect(body.zones).to.deep.equal([
       { zone: 'STAGE_FRONT', tables: 0, seats: 0, tablesInUse: 0, guestsSeated: 0 },
@@ -43,7 +44,7 @@ describe('showEvents: GET /api/show-events/{eventId}/logistics', () => {
       { zone: 'BALCONY', tables: 0, seats: 0, tablesInUse: 0, guestsSeated: 0 },
     ]);
     expect(body.offers.map((o: { code: string }) => o.code)).to.deep.equal(['SGC-DINNER', 'ANY-VEGAN', 'SGC-SHOW']);
-    expect(body.offers[0]).to.deep.include({ offerId: own.id, showSpecific: true, guests: 0, name: { en: 'Dinner & show', vi: 'Bữa tối & show' } });
+    expect(body.offers[0]).to.deep.include({ offerId: own.id, showSpecific: true, guests: 0, checkedIn: 0, name: { en: 'Dinner & show', vi: 'Bữa tối & show' } });
     expect(body.offers[0].items).to.deep.equal([
       { fulfillmentItemId: dinner.id, code: 'SET-MENU', name: { en: 'Set menu', vi: 'Thực đơn' }, kind: 'MEAL', dietaryTags: [], quantityPerGuest: 1, toPrepare: 0 },
       { fulfillmentItemId: wine.id, code: 'WINE', name: { en: 'Glass of wine', vi: 'Glass of wine' }, kind: 'DRINK', dietaryTags: [], quantityPerGuest: 2, toPrepare: 0 },
@@ -82,20 +83,21 @@ describe('showEvents: GET /api/show-events/{eventId}/logistics', () => {
     const retired = await buildOffer(show, [[dinner, 1]], { code: 'BK-RETIRED', status: 'INACTIVE', sortOrder: 3 });
     const counts = async (): Promise<BookingTotals> => ({
       byOffer: new Map([
-        [set.id, { guests: 6, checkedIn: 2 }],
-        [green.id, { guests: 3, checkedIn: 0 }],
-        [retired.id, { guests: 1, checkedIn: 1 }],
+        [set.id, { guests: 6, checkedIn: 2, parties: 3, partiesCheckedIn: 1 }],
+        [green.id, { guests: 3, checkedIn: 0, parties: 1, partiesCheckedIn: 0 }],
+        [retired.id, { guests: 1, checkedIn: 1, parties: 1, partiesCheckedIn: 1 }],
       ]),
       byZone: new Map([['VIP', { tablesInUse: 2, guestsSeated: 7 }]]),
     });
     const config = spec.server.app.context.config;
     const workload = await eventLogistics(spec.server.db.knex, event, show, config, counts);
     expect(workload.guests).to.deep.equal({ capacity: 50, expected: 10, checkedIn: 3, remaining: 40 });
+    expect(workload.parties).to.deep.equal({ expected: 5, checkedIn: 2 });
     const mine = workload.offers.filter((offer) => offer.code.startsWith('BK-'));
-    expect(mine.map((offer) => [offer.code, offer.guests, offer.items.map((item) => item.toPrepare)])).to.deep.equal([
-      ['BK-SET', 6, [6, 12]],
-      ['BK-GREEN', 3, [3, 3]],
-      ['BK-RETIRED', 1, [1]],
+    expect(mine.map((offer) => [offer.code, offer.guests, offer.checkedIn, offer.items.map((item) => item.toPrepare)])).to.deep.equal([
+      ['BK-SET', 6, 2, [6, 12]],
+      ['BK-GREEN', 3, 0, [3, 3]],
+      ['BK-RETIRED', 1, 1, [1]],
     ]);
     const prepare = Object.fromEntries(workload.fulfillment.map((item) => [item.code, item.toPrepare]));
     expect(prepare).to.include({ 'A-DINNER': 7, 'B-VEGAN': 3, 'C-WINE': 15 });

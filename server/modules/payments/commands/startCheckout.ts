@@ -1,0 +1,102 @@
+import type { AppContext } from '../../../context.ts';
+import { Conflict, Unprocessable } from '../../../http/problem.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
+import { inTransition, lockReservation } from '../../booking/lifecycle.ts';
+import { effectiveStatus, type ReservationView } from '../../booking/service.ts';
+import { enabledMethods, netPaid, newTransferReference, newVnpayTxnRef, vnpayOf, type CheckoutMethod, type PaymentRow } from '../service.ts';
+
+/** A VNPay payment URL is good for at most this long (and never past the hold). */
+export const PAYMENT_URL_TTL_MINUTES = 15;
+
+export interface CheckoutInput {
+  method: CheckoutMethod;
+  locale?: 'vn' | 'en';
+  bankCode?: string;
+}
+
+export interface CheckoutAnswer {
+  method: CheckoutMethod;
+  reference: string;
+  amountVnd: number;
+  holdExpiresAt: string | null;
+  paymentId: string | null;
+  vnpay?: { paymentUrl: string; txnRef: string; expiresAt: string };
+  bankTransfer?: { account: { accountName: string; accountNumber: string; bankName: string }; transferReference: string; amountVnd: number };
+  payAtVenue?: { instructions: string };
+}
+
+const PAY_AT_VENUE_TEXT: Record<string, string> = {
+  en: 'Pay in cash or by card at the box office when you arrive, quoting your reservation reference. Your seats are held until the hold ends; the venue confirms your booking once it is paid or confirmed by our staff.',
+  vi: 'Vui lòng thanh toán bằng tiền mặt hoặc thẻ tại quầy vé khi đến, kèm mã đặt chỗ. Chỗ được giữ đến khi hết thời gian giữ chỗ; đặt chỗ được xác nhận khi đã thanh toán hoặc khi nhân viên xác nhận.',
+};
+
+/**
+ * The guest starts checkout for its reservation (the token was checked by the caller): only a HELD, unexpired
+ * reservation with something due, and only an enabled method. See openapi/paths/payments.yaml `startCheckout`.
+ * One transaction (the reservation locked); `checkout started` after the commit.
+ */
+export async function startCheckout(app: AppContext, found: ReservationView, input: CheckoutInput, ip: string, now = new Date()): Promise<CheckoutAnswer> {
+  return inTransition(
+    app,
+    'GUEST',
+    async (ctx) => {
+      const row = await lockReservation(ctx.trx, found.id);
+      const status = effectiveStatus(row, now);
+      if (status === 'EXPIRED') throw Conflict('hold_expired', 'The hold on these seats has run out; make a new booking.');
+      if (status === 'CONFIRMED' || status === 'CHECKED_IN') throw Conflict('reservation_already_confirmed', 'This reservation is already confirmed.');
+      if (status !== 'HELD') throw Conflict('reservation_not_payable', `A ${status.toLowerCase().replace('_', '-')} reservation cannot be paid.`);
+      const methods = await enabledMethods(ctx.trx, app);
+      if (!methods.includes(input.method)) {
+        const list = methods.length ? methods.join(', ') : 'none';
+        throw Unprocessable('payment_method_unavailable', `${input.method} is not available; enabled methods: ${list}.`, [
+          { path: 'body/method', message: `is not enabled; enabled methods: ${list}`, code: 'payment_method_unavailable' },
+        ]);
+      }
+      const amountVnd = row.total_vnd - (await netPaid(ctx.trx, row.id));
+      if (amountVnd <= 0) throw Conflict('nothing_to_pay', 'Nothing is due on this reservation.');
+      const holdExpiresAt = row.hold_expires_at ? new Date(row.hold_expires_at) : null;
+      const answer: CheckoutAnswer = { method: input.method, reference: row.reference, amountVnd, holdExpiresAt: holdExpiresAt?.toISOString() ?? null, paymentId: null };
+
+      if (input.method === 'VNPAY') {
+        const cap = new Date(now.getTime() + PAYMENT_URL_TTL_MINUTES * 60_000);
+        const expiresAt = holdExpiresAt && holdExpiresAt < cap ? holdExpiresAt : cap;
+        const txnRef = newVnpayTxnRef(row.reference);
+        const [payment] = (await ctx
+          .trx('payments')
+          .insert({ reservation_id: row.id, gateway: 'VNPAY', status: 'PENDING', amount_vnd: amountVnd, txn_ref: txnRef, expires_at: expiresAt, created_at: now, updated_at: now })
+          .returning('*')) as PaymentRow[];
+        const paymentUrl = vnpayOf(app).createPaymentUrl({
+          txnRef,
+          amountVnd,
+          orderInfo: `Thanh toan dat cho ${row.reference}`,
+          locale: input.locale ?? ((row.locale ?? app.config.defaultLocale).startsWith('vi') ? 'vn' : 'en'),
+          // VNPay wants the guest's address; one it would refuse (none, a proxy's placeholder) is sent as loopback.
+          ipAddr: /^(::ffff:)?[0-9A-Fa-f.:]{2,45}$/.test(ip) ? ip : '127.0.0.1',
+          returnUrl: `${app.config.publicApiUrl}/api/payments/vnpay/return`,
+          createdAt: now,
+          expiresAt,
+          bankCode: input.bankCode,
+        });
+        answer.paymentId = payment.id;
+        answer.vnpay = { paymentUrl, txnRef, expiresAt: expiresAt.toISOString() };
+      } else if (input.method === 'BANK_TRANSFER') {
+        // One pending transfer reference per reservation and amount: asking again quotes the same one.
+        let payment = (await ctx.trx('payments').where({ reservation_id: row.id, gateway: 'BANK_TRANSFER', status: 'PENDING', amount_vnd: amountVnd }).orderBy('created_at').first()) as PaymentRow | undefined;
+        if (!payment) {
+          [payment] = (await ctx
+            .trx('payments')
+            .insert({ reservation_id: row.id, gateway: 'BANK_TRANSFER', status: 'PENDING', amount_vnd: amountVnd, txn_ref: newTransferReference(row.reference), created_at: now, updated_at: now })
+            .returning('*')) as PaymentRow[];
+        }
+        answer.paymentId = payment.id;
+        answer.bankTransfer = { account: { ...app.config.bankTransfer! }, transferReference: payment.txn_ref, amountVnd };
+      } else {
+        const language = (row.locale ?? app.config.defaultLocale).startsWith('vi') ? 'vi' : 'en';
+        answer.payAtVenue = { instructions: PAY_AT_VENUE_TEXT[language] };
+      }
+      ctx.afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.checkoutStarted, row.id, { payment_gateway: input.method, amount_vnd: amountVnd }));
+      return answer;
+    },
+    now,
+  );
+}

@@ -1,0 +1,25 @@
+import { onReservationStatus } from '../booking/lifecycle.ts';
+import { requestRefund } from './commands/refunds.ts';
+import { PAID_STATUSES, refundable } from './service.ts';
+
+/**
+ * What a reservation's cancellation does to its payments, whoever cancels (the guest, staff, a cancelled show
+ * event): a refund of whatever was paid and is not yet refunded or being refunded, per payment, in the
+ * cancelling transaction (the reservation is already locked; each payment is locked by `requestRefund`).
+ * Idempotent: a second run finds nothing left. VNPay refunds are sent by the `payments.vnpay-refund` job;
+ * on-site payments get a PENDING refund staff complete when they hand the money back.
+ */
+export const unregisterCancellationRefunds = onReservationStatus('CANCELLED', 'payments.refunds', async (ctx) => {
+  const payments = await ctx.trx('payments').where({ reservation_id: ctx.reservationId }).whereIn('status', PAID_STATUSES).orderBy('created_at').select('id', 'amount_vnd', 'refunded_vnd');
+  for (const payment of payments) {
+    const left = await refundable(ctx.trx, payment);
+    if (left <= 0) continue;
+    await requestRefund(ctx, payment.id, {
+      amountVnd: left,
+      reason: `reservation_cancelled${ctx.reason ? `: ${ctx.reason}` : ''}`.slice(0, 500),
+      requestedBy: 'SYSTEM',
+      onSite: 'pending',
+      vnpayJobDelaySeconds: 0,
+    });
+  }
+});
