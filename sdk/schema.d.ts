@@ -3321,6 +3321,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/llm/chat-platform": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Chat-platform webhook (ManyChat External Request).
+         * @description A guest's message from ManyChat (spec §4.7). The shared webhook token `CHAT_WEBHOOK_TOKEN` comes in
+         *     `x-svc-chat-token` or as `Authorization: Bearer <token>` (compared in constant time; missing or wrong →
+         *     401 and nothing is queued; unset on the server → 503).
+         *     - With a subscriber id: answers 200 at once with a Dynamic Block v2 holding a short acknowledgement in the
+         *       guest's locale, and queues a durable background turn (job `chatPlatform.turn`): the agent answers (no
+         *       time-out), invalid internal links are replaced by the closest valid public route, and the answer is sent
+         *       with ManyChat's `POST /fb/sending/sendContent` (`CHAT_API_BASE_URL`, `CHAT_API_TOKEN`). Retryable
+         *       failures are retried without sending twice; the guest's text is deleted once the turn ends.
+         *     - Without a subscriber id: the answer is generated now and returned in the Dynamic Block (503
+         *       `assistant_unavailable` when the agent fails).
+         *     A body without any message text is 422 `no_message_text`.
+         */
+        post: operations["receiveChatPlatformMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messaging/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * WhatsApp webhook verification handshake.
+         * @description Meta calls this when the webhook is configured: with `hub.mode=subscribe` and `hub.verify_token` equal to
+         *     `MESSAGING_VERIFY_TOKEN` (constant-time comparison) the answer is `hub.challenge` as plain text; otherwise
+         *     403. 503 `not_configured` when `MESSAGING_VERIFY_TOKEN` is unset.
+         */
+        get: operations["verifyMessagingWebhook"];
+        put?: never;
+        /**
+         * WhatsApp webhook notification (inbound messages).
+         * @description With `MESSAGING_APP_SECRET` set, `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body under the app
+         *     secret>` is required (constant-time comparison; missing or wrong → 401 `invalid_signature`). Acknowledged
+         *     at once; each new text message is answered in a durable background job (`messaging.reply`) through the
+         *     assistant and the Cloud API messages endpoint, with the WhatsApp typing indicator while the answer is
+         *     made. A message id already received (Meta redelivers) is not answered again.
+         */
+        post: operations["receiveMessagingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messaging/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a WhatsApp template message (admin).
+         * @description Sends an approved template (name, language, components) to one number through the Cloud API
+         *     (`GRAPH_API_BASE_URL`, `MESSAGING_PHONE_NUMBER_ID`, `MESSAGING_ACCESS_TOKEN`). Meta's refusal is answered as
+         *     problem+json: 422 `messaging_rejected` (Meta's 4xx; its message, code and fbtrace id in `detail` and
+         *     `errors`), 502 `messaging_unavailable` (Meta's 5xx, 429, time-out or no connection), 503 `not_configured`.
+         */
+        post: operations["sendMessagingTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai/customer-support/chat-notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store a website chat transcript and e-mail it to the venue (internal service).
+         * @description Called by the assistant service, never by a browser: the service token `SVC_LLM_SERVICE_TOKEN` goes in
+         *     the `x-service-token` header (constant-time comparison; missing or wrong → 401 `invalid_service_token`;
+         *     unset on the server → 503 `not_configured`). The route sends no CORS headers, answers no preflight, and a
+         *     request carrying an `Origin` header is refused (403 `browser_not_allowed`).
+         *     The transcript is stored, and e-mailed to `VENUE_NOTIFICATIONS_EMAIL` through the e-mail ledger (template
+         *     `chat-transcript`, queued in the same transaction); with that variable unset it is stored only.
+         */
+        post: operations["notifyChatTranscript"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8643,6 +8751,301 @@ export interface components {
         };
         PayoutList: {
             items: components["schemas"]["Payout"][];
+        };
+        /**
+         * @description The guest's chat channel on the chat platform (ManyChat).
+         * @enum {string}
+         */
+        ChatPlatformChannel: "facebook" | "messenger" | "instagram" | "whatsapp" | "telegram";
+        /** @description A numeric ManyChat subscriber id (a number, or a string of digits). */
+        SubscriberId: number | string | null;
+        /**
+         * @description ManyChat's "Full Contact Data" of the subscriber. Only `id`, `user_id`, `last_input_text`, `locale` and
+         *     `language` are read; the rest is accepted and ignored (never stored).
+         */
+        ChatPlatformContact: {
+            id?: components["schemas"]["SubscriberId"];
+            user_id?: components["schemas"]["SubscriberId"];
+            last_input_text?: string | null;
+            locale?: string | null;
+            language?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The body the ManyChat External Request sends (spec §4.7). The message text is the first non-empty of
+         *     `last_input_text`, `text`, `message`, `query`, `contact.last_input_text`; the subscriber id the first numeric of
+         *     `subscriber_id`, `id`, `user_id`, `contact.id`, `contact.user_id`; the locale the first site locale among
+         *     `locale`, `language`, `contact.locale`, `contact.language` (`vi_VN` → `vi`; otherwise the site's default).
+         *     Other fields a ManyChat flow may add are accepted (a platform's payload, not ours to close) and ignored.
+         * @example {
+         *       "channel": "instagram",
+         *       "locale": "vi_VN",
+         *       "last_input_text": "Tối thứ bảy này còn chỗ không?",
+         *       "subscriber_id": 1234567890,
+         *       "response_mode": "async",
+         *       "is_first_message": false
+         *     }
+         */
+        ChatPlatformRequest: {
+            /** @default facebook */
+            channel: components["schemas"]["ChatPlatformChannel"];
+            locale?: string | null;
+            language?: string | null;
+            last_input_text?: string | null;
+            text?: string | null;
+            message?: string | null;
+            query?: string | null;
+            /** @description `async` (the only mode: with a subscriber id the answer is always sent later). */
+            response_mode?: string | null;
+            is_first_message?: boolean | null;
+            subscriber_id?: components["schemas"]["SubscriberId"];
+            id?: components["schemas"]["SubscriberId"];
+            user_id?: components["schemas"]["SubscriberId"];
+            contact?: components["schemas"]["ChatPlatformContact"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A ManyChat Dynamic Block, version `v2` (spec §9 item 1): text messages, with `content.type` set for
+         *     `instagram`, `whatsapp` and `telegram` as ManyChat requires (absent for Messenger).
+         * @example {
+         *       "version": "v2",
+         *       "content": {
+         *         "type": "instagram",
+         *         "messages": [
+         *           {
+         *             "type": "text",
+         *             "text": "Cảm ơn bạn đã nhắn tin! Vui lòng chờ trong giây lát, mình đang tìm thông tin cho bạn."
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        DynamicBlock: {
+            /** @constant */
+            version: "v2";
+            content: {
+                /** @enum {string} */
+                type?: "instagram" | "whatsapp" | "telegram";
+                messages: {
+                    /** @constant */
+                    type: "text";
+                    text: string;
+                }[];
+            };
+        };
+        /**
+         * @description A WhatsApp Cloud API webhook notification (`object: whatsapp_business_account`). Text messages
+         *     (`entry[].changes[].value.messages[]` with `type: text`) are answered; other message types and status
+         *     updates are acknowledged and ignored. Meta adds fields over time: unknown ones are accepted and ignored.
+         * @example {
+         *       "object": "whatsapp_business_account",
+         *       "entry": [
+         *         {
+         *           "id": "102290129340398",
+         *           "changes": [
+         *             {
+         *               "field": "messages",
+         *               "value": {
+         *                 "messaging_product": "whatsapp",
+         *                 "metadata": {
+         *                   "display_phone_number": "84901234567",
+         *                   "phone_number_id": "106540352242922"
+         *                 },
+         *                 "contacts": [
+         *                   {
+         *                     "profile": {
+         *                       "name": "Lan"
+         *                     },
+         *                     "wa_id": "84912345678"
+         *                   }
+         *                 ],
+         *                 "messages": [
+         *                   {
+         *                     "from": "84912345678",
+         *                     "id": "wamid.HBgLODQ5MTIzNDU2NzgVAgASGBQzQUVCMjJFQjU2M0Y2RjY0QjQwNwA=",
+         *                     "timestamp": "1764300000",
+         *                     "type": "text",
+         *                     "text": {
+         *                       "body": "What time does the show start on Saturday?"
+         *                     }
+         *                   }
+         *                 ]
+         *               }
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        WhatsAppWebhook: {
+            object: string;
+            entry?: ({
+                id?: string;
+                changes?: ({
+                    field?: string;
+                    value?: {
+                        messaging_product?: string;
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        contacts?: {
+                            [key: string]: unknown;
+                        }[];
+                        statuses?: {
+                            [key: string]: unknown;
+                        }[];
+                        messages?: ({
+                            from?: string;
+                            id?: string;
+                            timestamp?: string;
+                            type?: string;
+                            text?: {
+                                body?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description What the notification held, once recorded (answers are sent later, in the background).
+         * @example {
+         *       "queued": 1,
+         *       "duplicates": 0,
+         *       "ignored": 0
+         *     }
+         */
+        MessagingWebhookReceipt: {
+            /** @description New text messages queued for an answer. */
+            queued: number;
+            /** @description Text messages already received (same message id); not answered again. */
+            duplicates: number;
+            /** @description Other messages (media, reactions …) and status updates. */
+            ignored: number;
+        };
+        /**
+         * @description A WhatsApp template message to one number.
+         * @example {
+         *       "to": "+84912345678",
+         *       "template": {
+         *         "name": "booking_reminder",
+         *         "language": "vi",
+         *         "components": [
+         *           {
+         *             "type": "body",
+         *             "parameters": [
+         *               {
+         *                 "type": "text",
+         *                 "text": "Lan"
+         *               }
+         *             ]
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        TemplateSendRequest: {
+            /** @description The recipient's number in international format (E.164, `+` optional). */
+            to: string;
+            template: {
+                /** @description The approved template's name. */
+                name: string;
+                /** @description The template's language code (`en`, `en_US`, `vi`). */
+                language: string;
+                /** @description Meta's template components (header, body, button parameters), passed on as they are. */
+                components?: ({
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+        };
+        /**
+         * @example {
+         *       "messageId": "wamid.HBgLODQ5MTIzNDU2NzgVAgARGBI5QTNDQTVCM0Q0Q0Q2RTY3RTcA",
+         *       "waId": "84912345678"
+         *     }
+         */
+        TemplateSendResult: {
+            /** @description Meta's message id (`wamid…`). */
+            messageId: string | null;
+            /** @description The recipient's WhatsApp id as Meta resolved it. */
+            waId: string | null;
+        };
+        /**
+         * @description A full website chat transcript, oldest message first.
+         * @example {
+         *       "conversationId": "chat_01JDX4V6Q8",
+         *       "locale": "en",
+         *       "pageUrl": "https://venue.example/en/shows",
+         *       "startedAt": "2026-11-28T12:01:00Z",
+         *       "messages": [
+         *         {
+         *           "role": "user",
+         *           "text": "Can we bring a birthday cake?",
+         *           "at": "2026-11-28T12:01:00Z"
+         *         },
+         *         {
+         *           "role": "assistant",
+         *           "text": "Yes — please tell us when you book.",
+         *           "at": "2026-11-28T12:01:04Z"
+         *         }
+         *       ]
+         *     }
+         */
+        ChatTranscriptNotification: {
+            /** @description The website chat's own conversation id. */
+            conversationId?: string;
+            /** @description The locale the chat ran in. */
+            locale: string;
+            /**
+             * Format: uri
+             * @description The page the chat was opened on.
+             */
+            pageUrl?: string;
+            /** Format: date-time */
+            startedAt?: string;
+            messages: {
+                /** @enum {string} */
+                role: "user" | "assistant";
+                text: string;
+                /** Format: date-time */
+                at?: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "id": "6f1c2a9e-3f55-4e0b-9a63-0a4f8f0f6d11",
+         *       "messageCount": 2,
+         *       "emailMessageId": "0b7d5a51-9d3e-4a4c-8f8e-2c1b6a7e9d20"
+         *     }
+         */
+        ChatTranscriptReceipt: {
+            /**
+             * Format: uuid
+             * @description The stored transcript.
+             */
+            id: string;
+            messageCount: number;
+            /**
+             * Format: uuid
+             * @description The e-mail ledger row sending it to VENUE_NOTIFICATIONS_EMAIL; null when that is unset.
+             */
+            emailMessageId: string | null;
         };
     };
     responses: {
@@ -14960,6 +15363,203 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    receiveChatPlatformMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatPlatformRequest"];
+            };
+        };
+        responses: {
+            /** @description The acknowledgement (or, without a subscriber id, the answer) as a Dynamic Block v2. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DynamicBlock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            /** @description `not_configured` (CHAT_WEBHOOK_TOKEN unset), or `assistant_unavailable` (synchronous answer failed). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    verifyMessagingWebhook: {
+        parameters: {
+            query?: {
+                /** @description `subscribe`. */
+                "hub.mode"?: string;
+                /** @description The value to answer. */
+                "hub.challenge"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge, as is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example 1158201444 */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            /** @description `not_configured`: MESSAGING_VERIFY_TOKEN is unset. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    receiveMessagingWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `sha256=<hex>`: required when MESSAGING_APP_SECRET is set. */
+                "x-hub-signature-256"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WhatsAppWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessagingWebhookReceipt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    sendMessagingTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateSendRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted by Meta. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateSendResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            /** @description `messaging_unavailable`: Meta did not accept the request (5xx, 429, time-out, no connection). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_configured`: the phone number id or access token is unset. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    notifyChatTranscript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatTranscriptNotification"];
+            };
+        };
+        responses: {
+            /** @description Stored (and queued for e-mail). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatTranscriptReceipt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `not_configured`: SVC_LLM_SERVICE_TOKEN is unset. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             default: components["responses"]["Unexpected"];
         };
     };

@@ -5,6 +5,7 @@ import { createAppContext, type AppContext } from './context.ts';
 import type { Database } from './db/database.ts';
 import { ContractError, loadContract, type Contract } from './http/contract.ts';
 import { corsPolicy } from './http/cors.ts';
+import { SERVER_ONLY_PATHS } from './modules/chatNotifications/policy.ts';
 import { errorBoundary } from './http/errors.ts';
 import type { HandlerMap } from './http/handler.ts';
 import { createJobEngine, type JobEngine } from './jobs/index.ts';
@@ -76,7 +77,7 @@ export function createApp(deps: AppDeps): App {
       onServerError: analytics.enabled ? (err, info) => analytics.captureException(err, info) : undefined,
     }),
   );
-  koa.use(corsPolicy(deps.config.allowedOrigin));
+  koa.use(corsPolicy(deps.config.allowedOrigin, SERVER_ONLY_PATHS));
   koa.use(identityResolver({ knex: deps.db.knex, superuserApiTokens: deps.config.superuserApiTokens, credentials: context.credentials }).middleware);
   for (const middleware of mountOperations({ app: context, handlers, registry })) koa.use(middleware);
   const close = async () => {

@@ -132,7 +132,7 @@ export interface Config {
   botcheckHostname: string | undefined;
   /** When set, siteverify's `action` must equal it. */
   botcheckAction: string | undefined;
-  /** Where the venue is told of new inquiries (VENUE_NOTIFICATIONS_EMAIL); unset → no notification. */
+  /** Where the venue is told of new inquiries and sent website chat transcripts (VENUE_NOTIFICATIONS_EMAIL); unset → no e-mail (transcripts are still stored). */
   venueNotificationsEmail: string | undefined;
   /** How long a waiting-list offer holds its seats (WAITLIST_OFFER_HOURS). */
   waitlistOfferHours: number;
@@ -159,6 +159,10 @@ export interface Config {
   metaCapiTimeoutMs: number;
   /** `POST /api/analytics/meta/outbound-event` per client address per minute. */
   metaEventRateLimitPerMinute: number;
+  /** The chat platform's API (ManyChat, `POST /fb/sending/sendContent`) and its token (CHAT_API_TOKEN); unset token → background turns fail `not_configured`. */
+  chatApi: { baseUrl: string; token: string | undefined; timeoutMs: number };
+  /** Meta's WhatsApp Cloud API (Graph API): base URL with version, the business phone number id, access token, app secret (X-Hub-Signature-256). */
+  messaging: { graphApiBaseUrl: string; phoneNumberId: string | undefined; accessToken: string | undefined; appSecret: string | undefined; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -279,6 +283,18 @@ export function loadConfig(env: Env = process.env): Config {
     waitlistOfferHours: int(env, 'WAITLIST_OFFER_HOURS', 24, 1, 336),
     waitlistOfferUrl: httpUrl(env, 'WAITLIST_OFFER_URL', 'http://localhost:3000/waitlist-offer'),
     ...visitsAndMeta(env),
+    chatApi: {
+      baseUrl: httpUrl(env, 'CHAT_API_BASE_URL', 'https://api.manychat.com'),
+      token: str(env, 'CHAT_API_TOKEN'),
+      timeoutMs: int(env, 'CHAT_API_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
+    messaging: {
+      graphApiBaseUrl: httpUrl(env, 'GRAPH_API_BASE_URL', 'https://graph.facebook.com/v23.0'),
+      phoneNumberId: str(env, 'MESSAGING_PHONE_NUMBER_ID'),
+      accessToken: str(env, 'MESSAGING_ACCESS_TOKEN'),
+      appSecret: str(env, 'MESSAGING_APP_SECRET'),
+      timeoutMs: int(env, 'MESSAGING_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
   };
 }
 

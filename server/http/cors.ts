@@ -8,8 +8,12 @@ import type { AppState } from './state.ts';
  * otherwise only the listed origins (comma-separated) are echoed. Requests without `Origin` get no CORS headers,
  * only `Vary: Origin` (a cache must not hand their answer to a browser that sends one): all @koa/cors does for
  * them, done here without its two awaits, as most requests (servers, the chat platform, curl) carry no Origin.
+ * `serverOnlyPaths`: routes only servers call (an internal notification): they get no CORS headers and no
+ * preflight answer whatever the request carries (compared case-insensitively, without a trailing `/`, as the
+ * router matches).
  */
-export function corsPolicy(allowedOrigin: string): Koa.Middleware<AppState> {
+export function corsPolicy(allowedOrigin: string, serverOnlyPaths: string[] = []): Koa.Middleware<AppState> {
+  const serverOnly = new Set(serverOnlyPaths.map((p) => p.toLowerCase()));
   const listed = allowedOrigin.split(',').map((origin) => origin.trim()).filter(Boolean);
   const wildcard = listed.includes('*');
   const withOrigin = cors({
@@ -25,6 +29,7 @@ export function corsPolicy(allowedOrigin: string): Koa.Middleware<AppState> {
     maxAge: 600,
   }) as unknown as Koa.Middleware<AppState>;
   return (ctx, next) => {
+    if (serverOnly.size && serverOnly.has(ctx.path.toLowerCase().replace(/\/+$/, ''))) return next();
     if (ctx.headers.origin !== undefined) return withOrigin(ctx, next);
     // First to touch Vary (only the request id is set before us), so no list to parse and merge.
     if (ctx.res.hasHeader('Vary')) ctx.vary('Origin');

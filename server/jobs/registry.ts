@@ -3,6 +3,8 @@ import { jobs as bookingJobs } from '../modules/booking/jobs.ts';
 import { jobs as emailJobs } from '../modules/email/jobs.ts';
 import { jobs as paymentJobs } from '../modules/payments/jobs.ts';
 import { jobs as waitlistJobs } from '../modules/waitlist/jobs.ts';
+import { jobs as chatPlatformJobs } from '../modules/chatPlatform/jobs.ts';
+import { jobs as messagingJobs } from '../modules/messaging/jobs.ts';
 import type { QueueDefinition } from './types.ts';
 
 /**
@@ -13,7 +15,7 @@ import type { QueueDefinition } from './types.ts';
  * and is added here: `import { jobs as emailJobs } from '../modules/email/jobs.ts'` then `emailJobs` in the list.
  * The engine registers these queues at start and refuses to enqueue on any other.
  */
-const MODULE_JOBS: ReadonlyArray<readonly QueueDefinition[]> = [emailJobs, bookingJobs, paymentJobs, waitlistJobs, analyticsJobs];
+const MODULE_JOBS: ReadonlyArray<readonly QueueDefinition[]> = [emailJobs, bookingJobs, paymentJobs, waitlistJobs, analyticsJobs, chatPlatformJobs, messagingJobs];
 
 /** The modules' lists as one, refusing a queue name used twice. */
 export function collectQueues(lists: ReadonlyArray<readonly QueueDefinition[]>): QueueDefinition[] {

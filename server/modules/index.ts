@@ -49,6 +49,12 @@ import * as referralCodes from './referralCodes/handlers.ts';
 import * as referralCommissions from './referralCommissions/handlers.ts';
 import * as assistant from './assistant/handlers.ts';
 import * as assistantPolicy from './assistant/policy.ts';
+import * as chatPlatform from './chatPlatform/handlers.ts';
+import * as chatPlatformPolicy from './chatPlatform/policy.ts';
+import * as messaging from './messaging/handlers.ts';
+import * as messagingPolicy from './messaging/policy.ts';
+import * as chatNotifications from './chatNotifications/handlers.ts';
+import * as chatNotificationsPolicy from './chatNotifications/policy.ts';
 
 /**
  * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
@@ -96,6 +102,9 @@ export const MODULES: Record<string, Module> = {
   referralCodes: { handlers: referralCodes.handlers },
   referralCommissions: { handlers: referralCommissions.handlers },
   assistant: { handlers: assistant.handlers, policy: assistantPolicy.policy },
+  chatPlatform: { handlers: chatPlatform.handlers, policy: chatPlatformPolicy.policy },
+  messaging: { handlers: messaging.handlers, policy: messagingPolicy.policy },
+  chatNotifications: { handlers: chatNotifications.handlers, policy: chatNotificationsPolicy.policy },
 };
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
@@ -134,6 +143,9 @@ const typed: OperationHandlers = {
   ...referralCodes.handlers,
   ...referralCommissions.handlers,
   ...assistant.handlers,
+  ...chatPlatform.handlers,
+  ...messaging.handlers,
+  ...chatNotifications.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

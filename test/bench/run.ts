@@ -30,6 +30,9 @@
  *       each a full turn (its tools call the assistant-safe routes of the same app over HTTP); time to first
  *       byte p50/p99 and streams per second, the median of BENCH_CHAT_ROUNDS (3) rounds. No target: a figure.
  *       BENCH_ONLY=chat (or C1) runs this row alone.
+ *   C2  POST /llm/chat-platform acknowledgements while 50 turns generate in the background (a scripted slow agent,
+ *       a slow fake sendContent; test/bench/chatPlatform.ts), vs the liveness p99 of the same app  target p99 ≤ 2×
+ *       BENCH_ONLY=chat-platform (or C2) runs this row alone.
  *
  * Each server runs in its own child process (test/bench/server.ts) with NODE_ENV=production, LOG_LEVEL=info
  * and its stdout on /dev/null: our app's access lines and the peers' pino-http lines go to the same sink. Our
@@ -48,6 +51,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { CHAT_TOKEN, measureChatPlatform, printChatPlatform } from './chatPlatform.ts';
 import { CATALOG_PATH } from './catalogSeed.ts';
 import { CONTENTION_LEFT, HOLD_PATH, holdBody, type HoldBench } from './holdSeed.ts';
 import type { ChildMessage, ParentMessage, TargetKind } from './server.ts';
@@ -71,7 +75,7 @@ const STRICT = process.env.BENCH_STRICT === '1';
 const CONTENTION_REQUESTS = 200;
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
 /** Whether row `id` runs (`P` stands for P1–P6). */
-const wanted = (id: string) => ONLY.length === 0 || ONLY.includes(id) || (id === 'C1' && ONLY.includes('CHAT')) || (id === 'P' && ONLY.some((only) => /^P\d$/.test(only)));
+const wanted = (id: string) => ONLY.length === 0 || ONLY.includes(id) || (id === 'C1' && ONLY.includes('CHAT')) || (id === 'C2' && ONLY.includes('CHAT-PLATFORM')) || (id === 'P' && ONLY.some((only) => /^P\d$/.test(only)));
 
 interface Child {
   kind: TargetKind;
@@ -81,7 +85,7 @@ interface Child {
   database?: string;
   catalogEvents?: number;
   holds?: HoldBench;
-  cpu(): Promise<{ micros: number; apiKeyRequests?: number }>;
+  cpu(): Promise<{ micros: number; apiKeyRequests?: number; stats?: Record<string, number> }>;
   stop(): Promise<void>;
 }
 
@@ -127,7 +131,7 @@ function startChild(kind: TargetKind, env: NodeJS.ProcessEnv): Promise<Child> {
           cpu: () =>
             new Promise((res) => {
               const id = nextId++;
-              pending.set(id, (m) => res({ micros: m.user + m.system, apiKeyRequests: m.apiKeyRequests }));
+              pending.set(id, (m) => res({ micros: m.user + m.system, apiKeyRequests: m.apiKeyRequests, stats: m.stats }));
               child.send({ type: 'cpu', id } satisfies ParentMessage);
             }),
           stop: () =>
@@ -324,6 +328,23 @@ async function chatRows(env: NodeJS.ProcessEnv): Promise<ChatRound & { rounds: C
   console.log('');
   printChat(chat);
   return chat;
+}
+
+/**
+ * C2 (test/bench/chatPlatform.ts): the chat-platform acknowledgement while turns generate, against liveness p99
+ * of the same app, on its own embedded database. `BENCH_ONLY=chat-platform` runs this row alone.
+ */
+async function chatPlatformRow(env: NodeJS.ProcessEnv) {
+  const chatDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-chat-'));
+  extraDirs.push(chatDir);
+  const child = await startChild('chat-platform', { ...env, DATA_DIR: chatDir, CHAT_WEBHOOK_TOKEN: CHAT_TOKEN, JOB_POLL_INTERVAL_SECONDS: '1' });
+  try {
+    const row = await measureChatPlatform({ port: child.port, stats: async () => (await child.cpu()).stats }, CONNECTIONS);
+    printChatPlatform(row);
+    return row;
+  } finally {
+    await child.stop();
+  }
 }
 
 /** P1–P6: the liveness targets and the catalog read; prints their table and ratios, answers their report. */
@@ -586,6 +607,7 @@ async function main(): Promise<void> {
   const live = wanted('P') ? await liveRows(env) : undefined;
   const holds = wanted('R1') || wanted('R2') ? await holdRows(env) : undefined;
   const chat = wanted('C1') ? await chatRows(env) : undefined;
+  const chatPlatform = wanted('C2') ? await chatPlatformRow(env) : undefined;
   const load = os.loadavg()[0];
   if (load > os.cpus().length + 0.5) {
     console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cores: other work shares the machine, the figures are noisy`);
@@ -602,12 +624,13 @@ async function main(): Promise<void> {
     ...live,
     holds,
     chat,
+    chatPlatform,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   console.log('');
   console.log(`BENCH_JSON ${JSON.stringify(report)}`);
   await cleanup();
-  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
+  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
   if (STRICT && misses) process.exitCode = 1;
 }
 

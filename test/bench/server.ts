@@ -33,14 +33,14 @@ import Koa from 'koa';
 import { CATALOG_PATH } from './catalogSeed.ts';
 import type { HoldBench } from './holdSeed.ts';
 
-export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov' | 'catalog-sql' | 'hold-sql' | 'visit-sql';
+export type TargetKind = 'app' | 'baseline' | 'koa-pino' | 'express-eov' | 'catalog-sql' | 'hold-sql' | 'visit-sql' | 'chat-platform';
 
 const LIVE_PATH = '/api/system/health/live';
 
 /** Child → parent. */
 export type ChildMessage =
   | { type: 'ready'; port: number; apiKey?: string; database?: string; catalogEvents?: number; holds?: HoldBench }
-  | { type: 'cpu'; id: number; user: number; system: number; apiKeyRequests?: number }
+  | { type: 'cpu'; id: number; user: number; system: number; apiKeyRequests?: number; stats?: Record<string, number> }
   | { type: 'error'; message: string };
 
 /** Parent → child. */
@@ -338,7 +338,7 @@ async function app() {
 }
 
 async function main(): Promise<void> {
-  const peers: Record<Exclude<TargetKind, 'app'>, () => Promise<Peer>> = {
+  const peers: Record<Exclude<TargetKind, 'app' | 'chat-platform'>, () => Promise<Peer>> = {
     baseline: () => koaPeer(),
     'koa-pino': koaPino,
     'express-eov': expressEov,
@@ -346,16 +346,24 @@ async function main(): Promise<void> {
     'hold-sql': holdSql,
     'visit-sql': visitSql,
   };
-  const target = kind === 'app' ? await app() : Object.hasOwn(peers, kind) ? await peers[kind as keyof typeof peers]() : undefined;
+  const target =
+    kind === 'app'
+      ? await app()
+      : kind === 'chat-platform'
+        ? await (await import('./chatPlatform.ts')).chatPlatformTarget()
+        : Object.hasOwn(peers, kind)
+          ? await peers[kind as keyof typeof peers]()
+          : undefined;
   if (!target) throw new Error(`unknown target "${kind}" (app | ${Object.keys(peers).join(' | ')})`);
   const { server, extra, cleanup } = target;
   const apiKeyRequests = 'apiKeyRequests' in target ? target.apiKeyRequests : undefined;
+  const stats = 'stats' in target ? target.stats : undefined;
 
   process.on('message', async (message: ParentMessage) => {
     if (message.type === 'cpu') {
       const usage = process.cpuUsage();
       const count = apiKeyRequests ? await apiKeyRequests() : undefined;
-      send({ type: 'cpu', id: message.id, user: usage.user, system: usage.system, apiKeyRequests: count });
+      send({ type: 'cpu', id: message.id, user: usage.user, system: usage.system, apiKeyRequests: count, stats: stats ? await stats() : undefined });
     } else if (message.type === 'stop') {
       server.closeAllConnections();
       server.close();

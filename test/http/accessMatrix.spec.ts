@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Role } from '../../server/auth/roles.ts';
 import type { PolicyMode } from '../../server/config.ts';
+import { isTokenLevel, TOKEN_RULES, TOKEN_LEVELS } from '../../server/http/access.ts';
 import type { Operation } from '../../server/http/contract.ts';
 import { contract, contractMismatch } from '../helpers/contract.ts';
 import { buildMatrixIdentities, probeRequest, type MatrixIdentity } from '../helpers/identities.ts';
@@ -43,6 +44,11 @@ function expected(op: Operation, caller: { role: Role; authSource: string; permi
       return ALLOWED;
     }
     default:
+      // Token levels admit only their shared secret, which no human identity presents: the level's own refusal.
+      if (isTokenLevel(op.access)) {
+        const refusal = TOKEN_RULES[op.access].refuse();
+        return deny(refusal.status as 401 | 403, refusal.code);
+      }
       throw new Error(`the access matrix does not know x-access ${op.access} (${op.operationId}): teach it`);
   }
 }
@@ -59,7 +65,12 @@ describe('access matrix (every operation × every identity, from openapi.yaml)',
   before(async () => {
     const handlers = stubHandlers(contract);
     const start = (mode: PolicyMode, keepData: boolean) =>
-      startTestServer({ config: { publicApiPolicyMode: mode, validateResponses: false }, handlers, keepData });
+      startTestServer({
+        // Every token level configured, so its operations answer the level's refusal rather than 503 not_configured.
+        config: { publicApiPolicyMode: mode, validateResponses: false, accessTokens: Object.fromEntries(TOKEN_LEVELS.map((level) => [level, `matrix-${level}-secret`])) },
+        handlers,
+        keepData,
+      });
     const first = await start(MODES[0], false);
     servers.set(MODES[0], first);
     identities = await buildMatrixIdentities(first.db.knex);

@@ -6,6 +6,17 @@ import { contract } from '../helpers/contract.ts';
 import { buildAccount, buildMembership, buildMemberSession, buildSession } from '../helpers/factories.ts';
 import { invalidValue, isPlainString, plainStringField, sampleQuery, samplePath, takesJson, wrongTypeField } from '../helpers/identities.ts';
 import { asSuperuser, cookieHeader, startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts';
+import { TOKEN_LEVELS, type TokenLevel } from '../../server/http/access.ts';
+
+/** Every token level configured; the admitted caller of a token-level operation presents its secret. */
+const TOKENS = Object.fromEntries(TOKEN_LEVELS.map((level) => [level, `errors-${level}-secret`])) as Record<TokenLevel, string>;
+const TOKEN_HEADERS: Partial<Record<string, Record<string, string>>> = {
+  'service-token': { 'x-service-token': TOKENS['service-token'] },
+  'chat-webhook-token': { 'x-svc-chat-token': TOKENS['chat-webhook-token'] },
+};
+/** The verify token travels in the query (`hub.verify_token`, the security scheme's parameter). */
+const withAccessQuery = (op: Operation, url: string) =>
+  op.access === 'messaging-verify-token' ? `${url}${url.includes('?') ? '&' : '?'}hub.verify_token=${TOKENS['messaging-verify-token']}` : url;
 
 /**
  * Errors as application/problem+json (DESIGN.md, spec §7): the shape, 404/405, sanitizing per role for the
@@ -49,12 +60,12 @@ describe('errors (problem+json, spec §7)', () => {
   let small: TestServer;
   const callers: Record<string, Record<string, string>> = {};
   /** Headers of a caller every operation admits, so requests reach parsing and validation. */
-  const admitted = (op: Operation) => (op.access === 'session' ? callers.owner : asSuperuser);
+  const admitted = (op: Operation) => (op.access === 'session' ? callers.owner : (TOKEN_HEADERS[op.access] ?? asSuperuser));
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ config: { accessTokens: TOKENS } });
     failing = await startTestServer({ handlers: failingHandlers, keepData: true });
-    small = await startTestServer({ config: { jsonBodyLimitBytes: 1024 }, keepData: true });
+    small = await startTestServer({ config: { jsonBodyLimitBytes: 1024, accessTokens: TOKENS }, keepData: true });
     callers.anonymous = {};
     const lonely = await buildAccount({ role: 'SUPERUSER' });
     await buildMembership(lonely, 'owner');
@@ -237,7 +248,7 @@ describe('errors (problem+json, spec §7)', () => {
             ? samplePath(op, { [param.name]: invalid }) + sampleQuery(op)
             : samplePath(op) + sampleQuery(op, param.in === 'query' ? { [param.name]: invalid } : {});
         const headers = { ...admitted(op), ...(param.in === 'header' ? { [param.name]: invalid } : {}) };
-        const res = await server.request(op.method, url, { headers, body: takesJson(op) ? {} : undefined });
+        const res = await server.request(op.method, withAccessQuery(op, url), { headers, body: takesJson(op) ? {} : undefined });
         expectProblem(res, 400, 'validation_failed');
         expect(res.body.errors.map((e: { path: string }) => e.path), JSON.stringify(res.body.errors)).to.include(field);
       });
@@ -247,7 +258,7 @@ describe('errors (problem+json, spec §7)', () => {
       for (const param of op.parameters.filter((p) => (p.in === 'query' || p.in === 'header') && isPlainString(p.schema))) {
         it(`${op.operationId}: a NUL character in ${param.in}/${param.name} is a 400 naming it, not a database error`, async () => {
           const url = samplePath(op) + (param.in === 'query' ? `${sampleQuery(op) ? `${sampleQuery(op)}&` : '?'}${param.name}=a%00b` : sampleQuery(op));
-          const res = await server.request(op.method, url, { headers: admitted(op), body: takesJson(op) ? {} : undefined });
+          const res = await server.request(op.method, withAccessQuery(op, url), { headers: admitted(op), body: takesJson(op) ? {} : undefined });
           expectProblem(res, 400, 'validation_failed');
           expect(res.body.errors.map((e: { path: string }) => e.path)).to.include(`${param.in}/${param.name}`);
         });

@@ -6,6 +6,15 @@ import { compileRequestValidators } from '../../server/http/validation.ts';
 import { buildMemberSession } from '../helpers/factories.ts';
 import { resolveSchema, sampleValue } from '../helpers/identities.ts';
 import { asSuperuser, cookieHeader, startTestServer, type TestServer } from '../helpers/server.ts';
+import { useAssistant } from '../../server/assistant/index.ts';
+import { TOKEN_LEVELS, type TokenLevel } from '../../server/http/access.ts';
+
+/** Every token level configured; the admitted caller of a token-level operation presents its secret. */
+const FUZZ_TOKENS = Object.fromEntries(TOKEN_LEVELS.map((level) => [level, `fuzz-${level}-secret`])) as Record<TokenLevel, string>;
+const TOKEN_HEADERS: Partial<Record<string, Record<string, string>>> = {
+  'service-token': { 'x-service-token': FUZZ_TOKENS['service-token'] },
+  'chat-webhook-token': { 'x-svc-chat-token': FUZZ_TOKENS['chat-webhook-token'] },
+};
 
 /**
  * Spec-driven fuzzing: for EVERY operation the contract declares (read through loadContract, so operations added
@@ -368,7 +377,9 @@ describe('fuzz: malformed requests for every operation in the contract (never a 
 
   before(async () => {
     // The throttle is raised so that sign-in cases reach validation and the handler rather than 429.
-    server = await startTestServer({ config: { signInMaxFailures: 100_000, signInMaxFailuresPerAddress: 100_000 } });
+    server = await startTestServer({ config: { signInMaxFailures: 100_000, signInMaxFailuresPerAddress: 100_000, accessTokens: FUZZ_TOKENS } });
+    // Entry points that answer through the agent get a scripted one: the fuzz is about the request boundary.
+    useAssistant(server.app.context, { reply: async () => ({ text: 'fuzz answer', links: [], audit: { invalid: [] } }) });
     ownerSession = cookieHeader((await buildMemberSession('owner')).token);
   });
   after(async () => {
@@ -389,7 +400,7 @@ describe('fuzz: malformed requests for every operation in the contract (never a 
       const callers: Array<[string, Record<string, string>]> = [
         ['anonymous', {}],
         // An admitted caller: a superuser token; for session-only operations the owner's dashboard session.
-        ['superuser', op.access === 'session' ? ownerSession : asSuperuser],
+        ['superuser', op.access === 'session' ? ownerSession : (TOKEN_HEADERS[op.access] ?? asSuperuser)],
       ];
       for (const [caller, headers] of callers) {
         for (const fuzzCase of cases) {

@@ -92,6 +92,16 @@ export interface WaitlistOfferData {
   offerExpiresAt: string | Date;
 }
 
+/** A website chat transcript for the venue (server/modules/chatNotifications). */
+export interface ChatTranscriptData {
+  transcriptId: string;
+  conversationId?: string;
+  locale: string;
+  pageUrl?: string;
+  startedAt?: string;
+  messages: Array<{ role: 'user' | 'assistant'; text: string; at?: string }>;
+}
+
 /** Template name → the data its caller gives. */
 export interface TemplateDataMap {
   'reservation-confirmation': ReservationConfirmationData;
@@ -102,6 +112,7 @@ export interface TemplateDataMap {
   'inquiry-notification': InquiryNotificationData;
   'inquiry-follow-up': InquiryFollowUpData;
   'waitlist-offer': WaitlistOfferData;
+  'chat-transcript': ChatTranscriptData;
 }
 export type TemplateName = keyof TemplateDataMap;
 
@@ -170,6 +181,12 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
   'inquiry-notification': { prepare: async () => ({}) },
   'inquiry-follow-up': { prepare: async () => ({}) },
   'waitlist-offer': { prepare: async () => ({}) },
+  'chat-transcript': {
+    async prepare(data) {
+      if (!Array.isArray(data.messages) || data.messages.length === 0) throw new TypeError('chat-transcript: messages are required');
+      return {};
+    },
+  },
 };
 
 export function isTemplateName(name: string): name is TemplateName {

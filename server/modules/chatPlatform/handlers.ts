@@ -1,0 +1,47 @@
+import { assistantFor } from '../../assistant/index.ts';
+import type { OperationHandlers } from '../../http/handler.ts';
+import { noteAddressOf } from '../assistant/service.ts';
+import { json } from '../../http/handler.ts';
+import { Problem, Unprocessable } from '../../http/problem.ts';
+import { dynamicBlock, type ChatChannel } from '../../integrations/manychat.ts';
+import { CHAT_PLATFORM_TURN_QUEUE, type ChatTurnJobData } from './jobs.ts';
+import { acknowledgement, guestLocale, messageText, subscriberId } from './service.ts';
+import { insertTurn, polishAnswer } from './turns.ts';
+
+export const handlers = {
+  async receiveChatPlatformMessage(call) {
+    const body = call.body as Record<string, any>;
+    const channel = (body.channel ?? 'facebook') as ChatChannel;
+    const text = messageText(body);
+    if (!text) {
+      throw Unprocessable('no_message_text', 'The body carries no message text.', [
+        { path: 'body/last_input_text', message: 'one of last_input_text, text, message, query, contact.last_input_text is required', code: 'required' },
+      ]);
+    }
+    const locale = guestLocale(body, call.app.config.siteLocales);
+    const subscriber = subscriberId(body);
+    const knex = call.app.db.knex;
+    // The agent's tools call this service back at the address this request arrived on.
+    noteAddressOf(call);
+
+    if (subscriber) {
+      const turnId = await knex.transaction(async (trx) => {
+        const id = (await insertTurn(trx, { source: 'chat-platform', channel, recipient: subscriber, locale, text }))!;
+        await call.app.jobs.enqueue(CHAT_PLATFORM_TURN_QUEUE, { turnId: id } satisfies ChatTurnJobData, { trx });
+        return id;
+      });
+      call.log.info({ turnId, channel, locale }, 'chat-platform turn queued');
+      return json(200, dynamicBlock(channel, acknowledgement(locale)));
+    }
+
+    // No subscriber id: a later send is impossible, so the answer is generated now.
+    let reply;
+    try {
+      reply = await assistantFor(call.app).reply({ messages: [{ role: 'user', text }], locale, channel, traceId: call.requestId });
+    } catch (err) {
+      call.log.error({ err }, 'the agent failed on a synchronous chat-platform message');
+      throw new Problem(503, 'assistant_unavailable', 'Service unavailable', { detail: 'The assistant could not answer; try again.' });
+    }
+    return json(200, dynamicBlock(channel, await polishAnswer(call.app, call.log, reply, locale)));
+  },
+} satisfies Partial<OperationHandlers>;
