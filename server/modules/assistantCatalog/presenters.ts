@@ -1,8 +1,7 @@
-import { availabilityOf } from '../../catalog/availability.ts';
 import { pickLocale } from '../../catalog/localized.ts';
 import { quote, type PriceQuote } from '../../catalog/pricing.ts';
 import { toLocal } from '../../catalog/venueTime.ts';
-import { offersFor, type Presentation } from '../catalog/presenters.ts';
+import { eventAvailability, offersFor, type Presentation } from '../catalog/presenters.ts';
 import type { EventRow, OfferRow, Sales, ShowRow } from '../catalog/service.ts';
 import type { SiteRoutes } from './routes.ts';
 
@@ -25,16 +24,7 @@ export const eventOffers = (event: EventRow, sales: Sales, p: Presentation): Off
 
 /** The availability state, the exact seats left (internal: never presented below the threshold) and bookability. */
 export function eventState(event: EventRow, sales: Sales, p: Presentation) {
-  const availability = availabilityOf({
-    capacity: event.capacity,
-    seatsTaken: event.seats_taken,
-    salesOpen: event.sales_open,
-    status: event.status,
-    startsAt: event.starts_at,
-    bookingCutoffMinutes: sales.bookingCutoffMinutes,
-    limitedAvailabilityThreshold: sales.limitedAvailabilityThreshold,
-    now: p.now,
-  });
+  const availability = eventAvailability(event, sales, p);
   const offers = eventOffers(event, sales, p);
   const open = availability.state === 'AVAILABLE' || availability.state === 'LIMITED';
   return { state: availability.state, seatsLeft: availability.seatsLeft, remaining: Math.max(0, event.capacity - event.seats_taken), offers, bookable: open && offers.length > 0 };

@@ -50,9 +50,9 @@ function priceFrom(sales: Sales, showId: string) {
   return quotes.length ? quotes.reduce((low, next) => (next.totalVnd < low.totalVnd ? next : low)) : null;
 }
 
-/** An event as a list row of its show's page: when, and whether it can be booked. */
-export function presentEventSummary(event: EventRow, sales: Sales, p: Presentation) {
-  const availability = availabilityOf({
+/** The event's availability (state, seats left) from its row and the sales settings, at `p.now`. */
+export function eventAvailability(event: EventRow, sales: Sales, p: Pick<Presentation, 'now'>) {
+  return availabilityOf({
     capacity: event.capacity,
     seatsTaken: event.seats_taken,
     salesOpen: event.sales_open,
@@ -62,6 +62,11 @@ export function presentEventSummary(event: EventRow, sales: Sales, p: Presentati
     limitedAvailabilityThreshold: sales.limitedAvailabilityThreshold,
     now: p.now,
   });
+}
+
+/** An event as a list row of its show's page: when, and whether it can be booked. */
+export function presentEventSummary(event: EventRow, sales: Sales, p: Presentation) {
+  const availability = eventAvailability(event, sales, p);
   return {
     slug: event.slug,
     ...localEvent(event.local_start),

@@ -1,7 +1,8 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
-import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
-import { digest, seal, unseal } from '../booking/tokens.ts';
+import { Conflict, NotFound } from '../../http/problem.ts';
+import { lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../db/idempotency.ts';
+import { digest } from '../booking/tokens.ts';
 
 /**
  * Payout batches (issue 12): every APPROVED commission not yet in a batch joins a new batch of its partner and
@@ -11,7 +12,6 @@ import { digest, seal, unseal } from '../booking/tokens.ts';
  * shared `idempotency_keys` table under this route, like the booking hold's.
  */
 export const PAYOUT_ROUTE = 'POST /api/referral-commissions/payouts';
-const IDEMPOTENCY_TTL_HOURS = 24;
 
 export interface PayoutRow {
   id: string;
@@ -35,18 +35,8 @@ function newPayoutReference(now: Date): string {
 const requestHash = (body: { partnerId?: string; note?: string }) => createHash('sha256').update(JSON.stringify([body.partnerId ?? null, body.note ?? null])).digest();
 
 async function remembered(knex: Knex, key: string, hash: Buffer, now: Date): Promise<PayoutRow[] | undefined> {
-  const row = await knex('idempotency_keys')
-    .where({ route: PAYOUT_ROUTE, key_hash: digest(key) })
-    .andWhere('created_at', '>', new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3_600_000))
-    .first();
-  if (!row) return undefined;
-  if (!Buffer.from(row.request_hash).equals(hash)) {
-    throw Unprocessable('idempotency_key_reused', 'This Idempotency-Key was used with another request body in the last 24 hours.', [
-      { path: 'header/idempotency-key', message: 'was used with another body', code: 'idempotency_key_reused' },
-    ]);
-  }
-  const ids: string[] = JSON.parse(unseal(key, row.response_body));
-  return payoutsByIds(knex, ids);
+  const answer = await rememberedAnswer(knex, PAYOUT_ROUTE, key, hash, now);
+  return answer ? payoutsByIds(knex, JSON.parse(answer.body) as string[]) : undefined;
 }
 
 async function payoutsByIds(knex: Knex, ids: string[]): Promise<PayoutRow[]> {
@@ -69,7 +59,7 @@ export async function createPayouts(
   }
   const ids = await knex.transaction(async (trx) => {
     if (idempotencyKey) {
-      await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${PAYOUT_ROUTE} ${idempotencyKey}`]);
+      await lockIdempotencyKey(trx, PAYOUT_ROUTE, idempotencyKey);
       const raced = await trx('idempotency_keys').where({ route: PAYOUT_ROUTE, key_hash: digest(idempotencyKey) }).first('response_body', 'request_hash');
       if (raced) return { replay: true as const };
     }
@@ -102,8 +92,7 @@ export async function createPayouts(
     }
     if (made.length === 0) throw Conflict('nothing_to_pay', 'No approved commission is waiting for a payout.');
     if (idempotencyKey) {
-      await trx('idempotency_keys').where({ route: PAYOUT_ROUTE, key_hash: digest(idempotencyKey) }).delete();
-      await trx('idempotency_keys').insert({ route: PAYOUT_ROUTE, key_hash: digest(idempotencyKey), request_hash: hash, response_status: 201, response_body: seal(idempotencyKey, JSON.stringify(made)), created_at: now });
+      await rememberAnswer(trx, PAYOUT_ROUTE, idempotencyKey, hash, 201, JSON.stringify(made), now);
     }
     return { ids: made };
   });

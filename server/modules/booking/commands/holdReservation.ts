@@ -1,17 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AppContext } from '../../../context.ts';
+import { lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../../db/idempotency.ts';
 import { EXPIRE_HOLDS_QUEUE } from '../jobs.ts';
 import { AfterCommit, confirmReservation } from '../lifecycle.ts';
-import { Unprocessable } from '../../../http/problem.ts';
 import { presentGuestReservation, type GuestPresentation } from '../presenters.ts';
 import { createHold, reservationById, type HoldInput } from '../service.ts';
-import { digest, seal, unseal } from '../tokens.ts';
 
 /** The route an Idempotency-Key is scoped to. */
 export const HOLD_ROUTE = 'POST /api/public/reservations';
-/** A key is remembered this long. */
-export const IDEMPOTENCY_TTL_HOURS = 24;
 
 export type HoldAnswer = { status: 201; body: ReturnType<typeof presentGuestReservation> & { accessToken: string }; replayed: boolean; /** Only for a new hold (a replay writes nothing). */ reservationId?: string };
 
@@ -31,17 +28,8 @@ function canonical(value: unknown): string {
 const requestHash = (body: unknown) => createHash('sha256').update(canonical(body)).digest();
 
 async function remembered(knex: Knex, key: string, hash: Buffer, now: Date): Promise<HoldAnswer | undefined> {
-  const row = await knex('idempotency_keys')
-    .where({ route: HOLD_ROUTE, key_hash: digest(key) })
-    .andWhere('created_at', '>', new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3_600_000))
-    .first();
-  if (!row) return undefined;
-  if (!Buffer.from(row.request_hash).equals(hash)) {
-    throw Unprocessable('idempotency_key_reused', 'This Idempotency-Key was used with another request body in the last 24 hours.', [
-      { path: 'header/idempotency-key', message: 'was used with another body', code: 'idempotency_key_reused' },
-    ]);
-  }
-  return { status: row.response_status, body: JSON.parse(unseal(key, row.response_body)), replayed: true };
+  const answer = await rememberedAnswer(knex, HOLD_ROUTE, key, hash, now);
+  return answer ? { status: answer.status as 201, body: JSON.parse(answer.body), replayed: true } : undefined;
 }
 
 /**
@@ -63,7 +51,7 @@ export async function holdReservation(app: AppContext, input: HoldInput, idempot
   const after = new AfterCommit();
   const answer = await knex.transaction(async (trx) => {
     if (idempotencyKey) {
-      await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${HOLD_ROUTE} ${idempotencyKey}`]);
+      await lockIdempotencyKey(trx, HOLD_ROUTE, idempotencyKey);
       const raced = await remembered(trx, idempotencyKey, hash, now);
       if (raced) return raced;
     }
@@ -81,15 +69,7 @@ export async function holdReservation(app: AppContext, input: HoldInput, idempot
     }
     const body = { ...presentGuestReservation(view, { ...p, now, cancellationWindowHours: Number(setup.cancellation_window_hours) }), accessToken };
     if (idempotencyKey) {
-      await trx('idempotency_keys').where({ route: HOLD_ROUTE, key_hash: digest(idempotencyKey) }).delete();
-      await trx('idempotency_keys').insert({
-        route: HOLD_ROUTE,
-        key_hash: digest(idempotencyKey),
-        request_hash: hash,
-        response_status: 201,
-        response_body: seal(idempotencyKey, JSON.stringify(body)),
-        created_at: now,
-      });
+      await rememberAnswer(trx, HOLD_ROUTE, idempotencyKey, hash, 201, JSON.stringify(body), now);
     }
     return { status: 201 as const, body, replayed: false, reservationId };
   });

@@ -1,0 +1,38 @@
+import type { Knex } from 'knex';
+import { Unprocessable } from '../http/problem.ts';
+import { digest, seal, unseal } from '../modules/booking/tokens.ts';
+
+/**
+ * The Idempotency-Key ledger (`idempotency_keys`, 24 h) shared by every route that honours the header: the hold
+ * (POST /api/public/reservations) and the referral payouts. A key is stored hashed and scoped to its route; the
+ * remembered answer is sealed with a key derived from the client's Idempotency-Key (tokens.ts `seal`), so an
+ * access token inside it is unreadable without that key. The same key with another body is 422
+ * `idempotency_key_reused`. Concurrent requests with one key serialize on `lockIdempotencyKey`.
+ */
+export const IDEMPOTENCY_TTL_HOURS = 24;
+
+/** The answer remembered for `key` on `route` within the TTL (unsealed JSON text), or undefined. */
+export async function rememberedAnswer(knex: Knex, route: string, key: string, requestHash: Buffer, now: Date): Promise<{ status: number; body: string } | undefined> {
+  const row = await knex('idempotency_keys')
+    .where({ route, key_hash: digest(key) })
+    .andWhere('created_at', '>', new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3_600_000))
+    .first();
+  if (!row) return undefined;
+  if (!Buffer.from(row.request_hash).equals(requestHash)) {
+    throw Unprocessable('idempotency_key_reused', 'This Idempotency-Key was used with another request body in the last 24 hours.', [
+      { path: 'header/idempotency-key', message: 'was used with another body', code: 'idempotency_key_reused' },
+    ]);
+  }
+  return { status: row.response_status, body: unseal(key, row.response_body) };
+}
+
+/** Serializes the transactions that carry one key on one route (a transaction-scoped advisory lock). */
+export async function lockIdempotencyKey(trx: Knex.Transaction, route: string, key: string): Promise<void> {
+  await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${route} ${key}`]);
+}
+
+/** Remembers `body` (JSON text) as the answer to `key` on `route`, in the caller's transaction (an expired entry is replaced). */
+export async function rememberAnswer(trx: Knex.Transaction, route: string, key: string, requestHash: Buffer, status: number, body: string, now: Date): Promise<void> {
+  await trx('idempotency_keys').where({ route, key_hash: digest(key) }).delete();
+  await trx('idempotency_keys').insert({ route, key_hash: digest(key), request_hash: requestHash, response_status: status, response_body: seal(key, body), created_at: now });
+}
