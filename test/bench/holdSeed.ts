@@ -106,6 +106,8 @@ export class HoldRefused extends Error {
  * the offer read and checked, the customer upserted with its e-mail history, the seats counted with the same
  * expression, a free reference found, the HELD reservation written. The caller runs it inside BEGIN/COMMIT.
  */
+let jobTable: boolean | undefined;
+
 export async function directHold(query: Query, body: ReturnType<typeof holdBody>, now = new Date()) {
   const [event] = await query(
     `select e.id, e.show_id, e.slug, e.starts_at, e.capacity, e.sales_open, e.status, s.status as show_status
@@ -159,6 +161,15 @@ export async function directHold(query: Query, body: ReturnType<typeof holdBody>
       price.serviceChargeVnd, price.vatVnd, price.totalVnd, serviceChargePercent, vatPercent, offer.booking_path,
       offer.experience_type, body.contact.locale, createHash('sha256').update(accessToken).digest(), now,
     ],
+  );
+  // The hold's expiry job, written in the same transaction as the app does (pg-boss's job table, the queue's
+  // retry policy), so both sides run the same transaction. (A database without the job schema — the embedded
+  // copy this side seeds for itself — has no queue to write to.)
+  jobTable ??= (await query(`select to_regclass('pgboss.job') is not null as present`, []))[0].present === true;
+  if (jobTable) await query(
+    `insert into pgboss.job (name, data, start_after, retry_limit, retry_delay, retry_backoff, expire_in, policy)
+     values ('booking.expire-holds', $1, $2, 5, 30, true, interval '60 seconds', 'standard')`,
+    [JSON.stringify({ reservationId: row.id }), holdExpiresAt],
   );
   return { id: row.id as string, reference, totalVnd: price.totalVnd, holdExpiresAt: holdExpiresAt.toISOString(), accessToken };
 }

@@ -161,7 +161,7 @@ interface LockedEvent {
  * queue here), its bookability and the offer checked, the seats taken counted with the catalog's expression,
  * and the HELD reservation written with its price. Returns the reservation's id and the access token (once).
  */
-export async function createHold(trx: Knex.Transaction, input: HoldInput, now: Date): Promise<{ reservationId: string; accessToken: string }> {
+export async function createHold(trx: Knex.Transaction, input: HoldInput, now: Date): Promise<{ reservationId: string; accessToken: string; cancellationWindowHours: number }> {
   const { rows: events } = (await trx.raw(
     `select e.id, e.show_id, e.slug, e.starts_at, e.capacity, e.sales_open, e.status, s.status as show_status
        from show_events e join shows s on s.id = e.show_id
@@ -251,7 +251,7 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
     .returning(['id']);
   for (const adjustment of adjustments) await adjustment.afterInsert?.(row.id);
   for (const claim of claims) await claim.afterInsert(row.id);
-  return { reservationId: row.id, accessToken };
+  return { reservationId: row.id, accessToken, cancellationWindowHours: Number(setup.cancellation_window_hours) };
 }
 
 /** Seats a booking brings with it (held for it by another module), and what that module does once it exists. */

@@ -55,8 +55,7 @@ export async function holdReservation(app: AppContext, input: HoldInput, idempot
       const raced = await remembered(trx, idempotencyKey, hash, now);
       if (raced) return raced;
     }
-    const { reservationId, accessToken } = await createHold(trx, input, now);
-    const setup = await trx('commercial_setup').where({ id: 1 }).first('cancellation_window_hours');
+    const { reservationId, accessToken, cancellationWindowHours } = await createHold(trx, input, now);
     let view = await reservationById(trx, reservationId);
     if (view.total_vnd === 0) {
       // Nothing to pay (a voucher covers it all): there is no checkout to wait for, so the booking is confirmed
@@ -67,7 +66,7 @@ export async function holdReservation(app: AppContext, input: HoldInput, idempot
       // The hold's own expiry run (outbox: it exists only if this transaction commits).
       await jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx, startAfter: new Date(view.hold_expires_at!) });
     }
-    const body = { ...presentGuestReservation(view, { ...p, now, cancellationWindowHours: Number(setup.cancellation_window_hours) }), accessToken };
+    const body = { ...presentGuestReservation(view, { ...p, now, cancellationWindowHours }), accessToken };
     if (idempotencyKey) {
       await rememberAnswer(trx, HOLD_ROUTE, idempotencyKey, hash, 201, JSON.stringify(body), now);
     }
