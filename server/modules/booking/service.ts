@@ -65,6 +65,20 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
  * touched: the partial unique index covers live rows only, so the insert makes a new live customer.
  */
 export async function upsertCustomer(trx: Knex.Transaction, contact: Contact): Promise<string> {
+  return (await upsertCustomerRow(trx, contact)).id;
+}
+
+/** The customer's contact as stored after a booking's upsert (what the guest's answer shows). */
+export interface CustomerContact {
+  id: string;
+  honorific: string | null;
+  name: string;
+  email: string;
+  phone: string | null;
+}
+
+/** `upsertCustomer`, answering the stored contact too. */
+export async function upsertCustomerRow(trx: Knex.Transaction, contact: Contact): Promise<CustomerContact> {
   const email = contact.email.trim();
   const { rows } = (await trx.raw(
     `insert into customers (honorific, name, email, email_normalized, phone, locale)
@@ -76,16 +90,16 @@ export async function upsertCustomer(trx: Knex.Transaction, contact: Contact): P
        phone = coalesce(excluded.phone, customers.phone),
        locale = coalesce(excluded.locale, customers.locale),
        updated_at = now()
-     returning id`,
+     returning id, honorific, name, email, phone`,
     [contact.honorific ?? null, contact.name.trim(), email, normalizeEmail(email), contact.phone ?? null, contact.locale ?? null],
-  )) as { rows: Array<{ id: string }> };
+  )) as { rows: CustomerContact[] };
   const customerId = rows[0].id;
   await trx.raw(
     `insert into customer_emails (customer_id, email, email_normalized) values (?, ?, ?)
      on conflict (customer_id, email_normalized) do update set last_seen_at = now(), email = excluded.email`,
     [customerId, email, normalizeEmail(email)],
   );
-  return customerId;
+  return rows[0];
 }
 
 // ---- leads ----------------------------------------------------------------------------------------------------
@@ -152,8 +166,12 @@ interface LockedEvent {
   starts_at: Date;
   capacity: number;
   sales_open: boolean;
-  status: string;
+  status: ShowEventStatus;
   show_status: string;
+  doors_at: Date | null;
+  show_slug: string;
+  show_code: string;
+  show_title: Record<string, string>;
 }
 
 /**
@@ -161,9 +179,10 @@ interface LockedEvent {
  * queue here), its bookability and the offer checked, the seats taken counted with the catalog's expression,
  * and the HELD reservation written with its price. Returns the reservation's id and the access token (once).
  */
-export async function createHold(trx: Knex.Transaction, input: HoldInput, now: Date): Promise<{ reservationId: string; accessToken: string; cancellationWindowHours: number }> {
+export async function createHold(trx: Knex.Transaction, input: HoldInput, now: Date): Promise<{ reservationId: string; accessToken: string; cancellationWindowHours: number; view: ReservationView }> {
   const { rows: events } = (await trx.raw(
-    `select e.id, e.show_id, e.slug, e.starts_at, e.capacity, e.sales_open, e.status, s.status as show_status
+    `select e.id, e.show_id, e.slug, e.starts_at, e.doors_at, e.capacity, e.sales_open, e.status, s.status as show_status,
+            s.slug as show_slug, s.code as show_code, s.title as show_title
        from show_events e join shows s on s.id = e.show_id
       where e.slug = ?
       for update of e`,
@@ -195,7 +214,8 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
     ]);
   }
 
-  const { customerId, leadId, locale } = await bookingCustomer(trx, input, now);
+  const { customer, leadId, locale } = await bookingCustomer(trx, input, now);
+  const customerId = customer.id;
   const claims: SeatClaim[] = [];
   for (const claimer of seatClaimers.values()) {
     const claim = await claimer(trx, input, event, now);
@@ -248,10 +268,28 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
       created_at: now,
       updated_at: now,
     })
-    .returning(['id']);
+    .returning('*');
   for (const adjustment of adjustments) await adjustment.afterInsert?.(row.id);
   for (const claim of claims) await claim.afterInsert(row.id);
-  return { reservationId: row.id, accessToken, cancellationWindowHours: Number(setup.cancellation_window_hours) };
+  // The guest's view of what was just written, from the rows this transaction already holds (no read-back;
+  // the after-insert steps above write other tables, never this row).
+  const view: ReservationView = {
+    ...row,
+    event_slug: event.slug,
+    event_starts_at: event.starts_at,
+    event_doors_at: event.doors_at,
+    event_status: event.status,
+    show_slug: event.show_slug,
+    show_code: event.show_code,
+    show_title: event.show_title,
+    offer_code: offer.code,
+    offer_name: offer.name,
+    customer_honorific: customer.honorific,
+    customer_name: customer.name,
+    customer_email: customer.email,
+    customer_phone: customer.phone,
+  };
+  return { reservationId: row.id, accessToken, cancellationWindowHours: Number(setup.cancellation_window_hours), view };
 }
 
 /** Seats a booking brings with it (held for it by another module), and what that module does once it exists. */
@@ -280,11 +318,11 @@ export async function seatsTakenOf(knex: Knex, eventId: string, now: Date): Prom
 }
 
 /** The lead's customer (a live, unexpired lead) or the contact's, upserted. */
-async function bookingCustomer(trx: Knex.Transaction, input: HoldInput, now: Date): Promise<{ customerId: string; leadId: string | null; locale: string | null }> {
+async function bookingCustomer(trx: Knex.Transaction, input: HoldInput, now: Date): Promise<{ customer: CustomerContact; leadId: string | null; locale: string | null }> {
   if (input.contact) {
-    const customerId = await upsertCustomer(trx, input.contact);
+    const customer = await upsertCustomerRow(trx, input.contact);
     const lead = input.leadReference ? await liveLead(trx, input.leadReference, now) : undefined;
-    return { customerId, leadId: lead?.id ?? null, locale: input.locale ?? input.contact.locale ?? null };
+    return { customer, leadId: lead?.id ?? null, locale: input.locale ?? input.contact.locale ?? null };
   }
   if (!input.leadReference) {
     throw Unprocessable('contact_required', 'Send a lead reference or the contact.', [{ path: 'body/contact', message: 'is required without leadReference', code: 'required' }]);
@@ -295,7 +333,8 @@ async function bookingCustomer(trx: Knex.Transaction, input: HoldInput, now: Dat
       { path: 'body/leadReference', message: 'is unknown or expired', code: 'unknown_lead' },
     ]);
   }
-  return { customerId: lead.customer_id, leadId: lead.id, locale: input.locale ?? lead.locale ?? null };
+  const customer = { id: lead.customer_id, honorific: lead.honorific, name: lead.name, email: lead.email, phone: lead.phone };
+  return { customer, leadId: lead.id, locale: input.locale ?? lead.locale ?? null };
 }
 
 async function liveLead(trx: Knex.Transaction, reference: string, now: Date) {
@@ -304,7 +343,7 @@ async function liveLead(trx: Knex.Transaction, reference: string, now: Date) {
     .where('l.reference_hash', digest(reference))
     .andWhere('l.expires_at', '>', now)
     .andWhere('c.is_deleted', false)
-    .first('l.id', 'l.customer_id', 'c.locale');
+    .first('l.id', 'l.customer_id', 'c.locale', 'c.honorific', 'c.name', 'c.email', 'c.phone');
 }
 
 async function freeReference(trx: Knex.Transaction): Promise<string> {

@@ -23,7 +23,7 @@ describe('booking: the guest lead and the token routes', () => {
       headers: fromNewAddress(),
     });
     expect(res.status).to.equal(201);
-    return { reference: res.body.reference as string, token: res.body.accessToken as string, event };
+    return { reference: res.body.reference as string, token: res.body.accessToken as string, event, body: res.body };
   }
 
   describe('POST /api/reservations/customer-lead', () => {
@@ -82,6 +82,9 @@ describe('booking: the guest lead and the token routes', () => {
       expect(ok.status).to.equal(200);
       expect(ok.body).to.include({ reference: mine.reference, status: 'HELD', canCancel: true });
       expect(ok.body).not.to.have.property('accessToken');
+      // The hold's answer (built from the rows it wrote, without reading them back) is what a read answers.
+      const { accessToken: _token, ...asCreated } = mine.body;
+      expect(ok.body).to.deep.equal(asCreated);
       expect(ok.headers.get('cache-control')).to.equal('no-store');
       const unknown = await get('VN-222222', mine.token);
       for (const res of [await get(mine.reference), await get(mine.reference, 'wrong-token'), await get(mine.reference, theirs.token), unknown]) {

@@ -55,8 +55,9 @@ export async function holdReservation(app: AppContext, input: HoldInput, idempot
       const raced = await remembered(trx, idempotencyKey, hash, now);
       if (raced) return raced;
     }
-    const { reservationId, accessToken, cancellationWindowHours } = await createHold(trx, input, now);
-    let view = await reservationById(trx, reservationId);
+    const hold = await createHold(trx, input, now);
+    const { reservationId, accessToken, cancellationWindowHours } = hold;
+    let view = hold.view;
     if (view.total_vnd === 0) {
       // Nothing to pay (a voucher covers it all): there is no checkout to wait for, so the booking is confirmed
       // now — check-in token, confirmation e-mail — instead of a hold that would run out.
