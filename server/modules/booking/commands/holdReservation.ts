@@ -42,7 +42,8 @@ async function remembered(knex: Knex, key: string, hash: Buffer, now: Date): Pro
  * same key tries again.
  */
 export async function holdReservation(app: AppContext, input: HoldInput, idempotencyKey: string | undefined, p: Omit<GuestPresentation, 'now' | 'cancellationWindowHours'>, now = new Date()): Promise<HoldAnswer> {
-  const { knex, jobs } = { knex: app.db.knex, jobs: app.jobs };
+  const { knex } = app.db;
+  const { jobs } = app;
   const hash = requestHash(input);
   if (idempotencyKey) {
     const before = await remembered(knex, idempotencyKey, hash, now);
