@@ -662,9 +662,9 @@ async function analyticsMain(): Promise<void> {
       return { days, range: resolveRange({ from, to }, config.venueTimezone) };
     });
     const reads = [
-      { id: 'A1', name: 'summary', run: (r: (typeof ranges)[number]['range']) => readAggregate(db.knex, (trx) => summary(trx, r)) },
+      { id: 'A1', name: 'summary', run: (r: (typeof ranges)[number]['range']) => summary(db, r) },
       { id: 'A2', name: 'top-shows', run: (r: (typeof ranges)[number]['range']) => readAggregate(db.knex, (trx) => topShows(trx, r, 'revenue', 10, config.defaultLocale)) },
-      { id: 'A3', name: 'customer-intelligence', run: (r: (typeof ranges)[number]['range']) => readAggregate(db.knex, (trx) => customerIntelligence(trx, r, config.defaultLocale)) },
+      { id: 'A3', name: 'customer-intelligence', run: (r: (typeof ranges)[number]['range']) => customerIntelligence(db, r, config.defaultLocale) },
     ];
     const timings: Array<{ id: string; name: string; days: number; ms: number; pass: boolean }> = [];
     console.log('');

@@ -12,7 +12,7 @@ const MAX_EVENT_SKEW_SECONDS = 300;
 export const handlers = {
   async getAnalyticsSummary(call) {
     const range = resolveRange(call.query, call.app.config.venueTimezone);
-    return json(200, await readAggregate(call.app.db.knex, (trx) => summary(trx, range)));
+    return json(200, await summary(call.app.db, range));
   },
 
   async getAnalyticsTopShows(call) {
@@ -22,7 +22,7 @@ export const handlers = {
 
   async getCustomerIntelligence(call) {
     const range = resolveRange(call.query, call.app.config.venueTimezone);
-    return json(200, await readAggregate(call.app.db.knex, (trx) => customerIntelligence(trx, range, call.app.config.defaultLocale)));
+    return json(200, await customerIntelligence(call.app.db, range, call.app.config.defaultLocale));
   },
 
   async sendMetaOutboundEvent(call) {

@@ -74,36 +74,117 @@ async function rows<T>(knex: Knex, sql: string, bindings: unknown[]): Promise<T[
 export async function readAggregate<T>(knex: Knex, read: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   return knex.transaction(
     async (trx) => {
-      await trx.raw(`set local work_mem = '64MB'`);
+      await aggregateSettings(trx);
       return read(trx);
     },
     { readOnly: true },
   );
 }
 
-export async function summary(knex: Knex, range: DateRange) {
+/**
+ * `work_mem` as above; JIT off: a year of customer intelligence costs enough for PostgreSQL to JIT-compile its
+ * plans, which took longer (~150 ms) than the hash joins and aggregates it was meant to speed up.
+ */
+async function aggregateSettings(trx: Knex.Transaction): Promise<void> {
+  await trx.raw(`select set_config('work_mem', '64MB', true), set_config('jit', 'off', true)`);
+}
+
+type Read<T> = (trx: Knex.Transaction) => Promise<T>;
+
+/** Aggregates reading concurrently at once, per database (each holds up to three pool connections). */
+const CONCURRENT_AGGREGATES = 2;
+const gates = new WeakMap<Knex, { active: number; waiting: Array<() => void> }>();
+
+async function gated<T>(knex: Knex, run: () => Promise<T>): Promise<T> {
+  let gate = gates.get(knex);
+  if (!gate) gates.set(knex, (gate = { active: 0, waiting: [] }));
+  if (gate.active >= CONCURRENT_AGGREGATES) await new Promise<void>((resolve) => gate.waiting.push(resolve));
+  else gate.active++;
+  try {
+    return await run();
+  } finally {
+    const next = gate.waiting.shift();
+    if (next) next();
+    else gate.active--;
+  }
+}
+
+/**
+ * Runs `prepare`, then `reads`, all in one snapshot (the figures agree with each other). On PostgreSQL the reads run
+ * at once, each on its own connection in a read-only REPEATABLE READ transaction that imports the first one's
+ * snapshot (`pg_export_snapshot()` / `SET TRANSACTION SNAPSHOT`, as pg_dump's parallel jobs do), so a long range
+ * takes as long as its slowest statement rather than their sum; at most CONCURRENT_AGGREGATES such reads at a time,
+ * so they can never hold every pool connection while waiting for more. On the embedded database (one connection)
+ * they run one after another in one transaction.
+ */
+export async function readConcurrently<P, R extends unknown[]>(
+  db: { knex: Knex; kind: string },
+  prepare: Read<P>,
+  reads: (prepared: P) => { [K in keyof R]: Read<R[K]> },
+): Promise<[P, R]> {
+  const knex = db.knex;
+  if (db.kind !== 'postgres') {
+    return readAggregate(knex, async (trx) => {
+      const prepared = await prepare(trx);
+      const out: unknown[] = [];
+      for (const read of reads(prepared) as Array<Read<unknown>>) out.push(await read(trx));
+      return [prepared, out as R];
+    });
+  }
+  const options = { isolationLevel: 'repeatable read' as const, readOnly: true };
+  return gated(knex, () =>
+    knex.transaction(async (trx) => {
+      await aggregateSettings(trx);
+      const prepared = await prepare(trx);
+      const [first, ...rest] = reads(prepared) as Array<Read<unknown>>;
+      const { rows } = (await trx.raw('select pg_export_snapshot() as snapshot')) as { rows: Array<{ snapshot: string }> };
+      const snapshot = rows[0].snapshot;
+      const results = await Promise.all([
+        first(trx),
+        ...rest.map((read) =>
+          knex.transaction(async (other) => {
+            // A utility statement takes no parameters; the id is PostgreSQL's own (e.g. 00000003-0000001B-1).
+            if (!/^[0-9A-F-]+$/i.test(snapshot)) throw new Error(`unexpected snapshot id ${snapshot}`);
+            await other.raw(`set transaction snapshot '${snapshot}'`);
+            await aggregateSettings(other);
+            return read(other);
+          }, options),
+        ),
+      ]);
+      return [prepared, results as unknown as R];
+    }, options),
+  );
+}
+
+export async function summary(db: { knex: Knex; kind: string }, range: DateRange) {
   const booked = `booked as (
     select id, status, guest_count, confirmed_at, checked_in_at, (created_at at time zone ?)::date as day
       from reservations where created_at >= ? and created_at < ?
   )`;
   const base = [range.timezone, range.start, range.end];
-  const byDayAndStatus = await rows<{ day: string; status: string; n: string; guests: string; confirmed: string; checked_in: string }>(
-    knex,
-    `with ${booked}
-     select to_char(day, 'YYYY-MM-DD') as day, status, count(*) as n, sum(guest_count) as guests,
-            count(confirmed_at) as confirmed, count(checked_in_at) as checked_in
-       from booked group by day, status`,
-    base,
-  );
-  // Money by day and by gateway in one pass over the paid payments (grouping sets).
-  const money = await rows<{ day: string | null; gateway: string | null; by_gateway: number; n: string; paid: string; refunded: string }>(
-    knex,
-    `with ${booked}, ${PAID_PAYMENTS}
-     select to_char(day, 'YYYY-MM-DD') as day, gateway, grouping(day) as by_gateway, count(*) as n, sum(paid) as paid, sum(refunded) as refunded
-       from paid group by grouping sets ((day), (gateway))`,
-    base,
-  );
-  const [leads] = await rows<{ n: string }>(knex, 'select count(*) as n from customer_leads where created_at >= ? and created_at < ?', [range.start, range.end]);
+  type DayRow = { day: string; status: string; n: string; guests: string; confirmed: string; checked_in: string };
+  type MoneyRow = { day: string | null; gateway: string | null; by_gateway: number; n: string; paid: string; refunded: string };
+  const [, [byDayAndStatus, money, [leads]]] = await readConcurrently<null, [DayRow[], MoneyRow[], Array<{ n: string }>]>(db, async () => null, () => [
+    (trx) =>
+      rows<DayRow>(
+        trx,
+        `with ${booked}
+         select to_char(day, 'YYYY-MM-DD') as day, status, count(*) as n, sum(guest_count) as guests,
+                count(confirmed_at) as confirmed, count(checked_in_at) as checked_in
+           from booked group by day, status`,
+        base,
+      ),
+    // Money by day and by gateway in one pass over the paid payments (grouping sets).
+    (trx) =>
+      rows<MoneyRow>(
+        trx,
+        `with ${booked}, ${PAID_PAYMENTS}
+         select to_char(day, 'YYYY-MM-DD') as day, gateway, grouping(day) as by_gateway, count(*) as n, sum(paid) as paid, sum(refunded) as refunded
+           from paid group by grouping sets ((day), (gateway))`,
+        base,
+      ),
+    (trx) => rows<{ n: string }>(trx, 'select count(*) as n from customer_leads where created_at >= ? and created_at < ?', [range.start, range.end]),
+  ]);
 
   const byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<(typeof STATUSES)[number], number>;
   const days = new Map<string, { date: string; holds: number; bookings: number; guests: number; netRevenueVnd: number }>();
@@ -248,63 +329,100 @@ export function suppressParts(total: Count, parts: number[]): Count[] {
 
 const HISTOGRAM = ['1', '2', '3', '4', '5+'] as const;
 
-export async function customerIntelligence(knex: Knex, range: DateRange, locale: string) {
-  // The range's bookings with the person (normalized e-mail) they belong to. `person` is used for grouping and
-  // counting only; no statement below selects it.
-  const booked = `booked as (
-    select r.id, r.booking_path, e.show_id, c.email_normalized as person
-      from reservations r
-      join customers c on c.id = r.customer_id
-      join show_events e on e.id = r.show_event_id
-     where r.created_at >= ? and r.created_at < ? and r.confirmed_at is not null
-  )`;
-  const bounds = [range.start, range.end];
-  const [people] = await rows<Record<string, string>>(
+/**
+ * The CRM rows that share an address with another row (a soft-deleted customer and the live one, or several deleted
+ * ones), each with the person they belong to: the smallest id among the rows with that address. Live addresses
+ * are unique (customers_email_live_unique), so every shared address has a deleted row; this reads the deleted
+ * rows' addresses and the rows holding them, usually none. Every other customer row is a person of its own, so
+ * the aggregates below count people by `customer_id`, mapped through this list only when it is not empty, instead
+ * of grouping a year of bookings by e-mail text (which took three times as long).
+ */
+async function sharedAddressPeople(knex: Knex): Promise<Array<{ id: string; person: string }>> {
+  return rows(
     knex,
-    `with ${booked},
-     people as (select person, count(*) as n from booked group by person),
-     returners as (
-       select pe.person from people pe
-        where exists (
-          select 1 from customers c join reservations p on p.customer_id = c.id
-           where c.email_normalized = pe.person and p.confirmed_at is not null and p.created_at < ?
-        )
-     )
-     select (select count(*) from people) as active,
-            (select count(*) from returners) as returners,
-            count(*) filter (where n = 1) as f1, count(*) filter (where n = 2) as f2, count(*) filter (where n = 3) as f3,
-            count(*) filter (where n = 4) as f4, count(*) filter (where n >= 5) as f5
-       from people`,
-    [...bounds, range.start],
+    `select id, person from (
+       select c.id, first_value(c.id) over (partition by c.email_normalized order by c.id) as person
+         from customers c where c.email_normalized in (select email_normalized from customers where is_deleted)
+     ) s where id <> person`,
+    [],
   );
-  // Both breakdowns in one pass over the range's bookings (grouping sets), per show and per booking path: people
-  // and bookings from the reservations, net revenue from their paid payments.
-  const breakdown = async (sql: string) =>
-    (await rows<{ show_id: string | null; booking_path: string | null; by_path: number; v1: string; v2: string }>(knex, sql, bounds)).map((row) => ({
-      key: `${Number(row.by_path) === 1 ? 'path' : 'show'}:${Number(row.by_path) === 1 ? row.booking_path : row.show_id}`,
-      v1: row.v1,
-      v2: row.v2,
-    }));
-  const people_ = await breakdown(
-    `with ${booked}
-     select show_id::text as show_id, booking_path, grouping(show_id) as by_path, count(distinct person) as v1, count(*) as v2
-       from booked group by grouping sets ((show_id), (booking_path))`,
-  );
-  const money = new Map(
-    (
-      await breakdown(
-        `with ${booked}, ${PAID_PAYMENTS}
-         select show_id::text as show_id, booking_path, grouping(show_id) as by_path, sum(paid - refunded) as v1, 0 as v2
-           from paid group by grouping sets ((show_id), (booking_path))`,
-      )
-    ).map((row) => [row.key, row.v1]),
-  );
-  const revenueRows = people_.map((row) => {
-    const [kind, key] = [row.key.slice(0, row.key.indexOf(':')), row.key.slice(row.key.indexOf(':') + 1)];
-    return { kind, key, customers: row.v1, bookings: row.v2, revenue: money.get(row.key) ?? '0' };
+}
+
+export async function customerIntelligence(db: { knex: Knex; kind: string }, range: DateRange, locale: string) {
+  const bounds = [range.start, range.end];
+  // `person` (a customer id standing for everyone with that address) is used for grouping and counting only; no
+  // statement selects it. With shared addresses, `shared` maps their rows to one person each.
+  const personOf = (shared: Array<{ id: string; person: string }>, alias: string) =>
+    shared.length
+      ? {
+          person: `coalesce(sh.person, ${alias}.customer_id)`,
+          join: `left join (select unnest(?::uuid[]) as id, unnest(?::uuid[]) as person) sh on sh.id = ${alias}.customer_id`,
+          bindings: [shared.map((s) => s.id), shared.map((s) => s.person)],
+        }
+      : { person: `${alias}.customer_id`, join: '', bindings: [] };
+  type Breakdown = { show_id: string | null; booking_path: string | null; by_path: number; v1: string; v2: string };
+  const [, [[people], peopleRows, moneyRows]] = await readConcurrently<
+    Array<{ id: string; person: string }>,
+    [Array<Record<string, string>>, Breakdown[], Breakdown[]]
+  >(db, sharedAddressPeople, (shared) => {
+    const inRange = personOf(shared, 'r');
+    const before = personOf(shared, 'p');
+    return [
+      // Active people (a confirmed booking made in the range), how many bookings each made, and which of them
+      // had one before the range (returning).
+      (trx) =>
+        rows(
+          trx,
+          `with people as (
+             select ${inRange.person} as person, count(*) as n from reservations r ${inRange.join}
+              where r.created_at >= ? and r.created_at < ? and r.confirmed_at is not null group by 1
+           ), returners as (
+             select distinct ${before.person} as person from reservations p ${before.join}
+              where p.confirmed_at is not null and p.created_at < ?
+           )
+           select count(*) as active, count(rt.person) as returners,
+                  count(*) filter (where n = 1) as f1, count(*) filter (where n = 2) as f2, count(*) filter (where n = 3) as f3,
+                  count(*) filter (where n = 4) as f4, count(*) filter (where n >= 5) as f5
+             from people pe left join returners rt on rt.person = pe.person`,
+          [...inRange.bindings, ...bounds, ...before.bindings, range.start],
+        ),
+      // People and bookings per show and per booking path, in one pass (grouping sets).
+      (trx) =>
+        rows(
+          trx,
+          `with booked as (
+             select ${inRange.person} as person, e.show_id, r.booking_path
+               from reservations r join show_events e on e.id = r.show_event_id ${inRange.join}
+              where r.created_at >= ? and r.created_at < ? and r.confirmed_at is not null
+           )
+           select show_id::text as show_id, booking_path, grouping(show_id) as by_path, count(distinct person) as v1, count(*) as v2
+             from booked group by grouping sets ((show_id), (booking_path))`,
+          [...inRange.bindings, ...bounds],
+        ),
+      // Net revenue per show and per booking path from the bookings' paid payments. A payment is made for a
+      // reservation that exists, so only payments created since the range began can belong to its bookings (the
+      // filter halves the payments hashed for a year).
+      (trx) =>
+        rows(
+          trx,
+          `select e.show_id::text as show_id, r.booking_path, grouping(e.show_id) as by_path, sum(p.amount_vnd::bigint - p.refunded_vnd::bigint) as v1, 0 as v2
+             from reservations r join show_events e on e.id = r.show_event_id join payments p on p.reservation_id = r.id
+            where r.created_at >= ? and r.created_at < ? and r.confirmed_at is not null
+              and p.status in ${PAID} and p.created_at >= ?
+            group by grouping sets ((e.show_id), (r.booking_path))`,
+          [...bounds, range.start],
+        ),
+    ];
+  });
+  const keyOf = (row: Breakdown) => `${Number(row.by_path) === 1 ? 'path' : 'show'}:${Number(row.by_path) === 1 ? row.booking_path : row.show_id}`;
+  const money = new Map(moneyRows.map((row) => [keyOf(row), row.v1]));
+  const revenueRows = peopleRows.map((row) => {
+    const key = keyOf(row);
+    const [kind, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+    return { kind, key: id, customers: row.v1, bookings: row.v2, revenue: money.get(key) ?? '0' };
   });
   const showIds = revenueRows.filter((row) => row.kind === 'show').map((row) => row.key);
-  const shows = showIds.length ? await knex('shows').whereIn('id', showIds).select('id', 'code', 'title') : [];
+  const shows = showIds.length ? await db.knex('shows').whereIn('id', showIds).select('id', 'code', 'title') : [];
   const showById = new Map(shows.map((show: { id: string; code: string; title: unknown }) => [show.id, show]));
 
   const activeN = num(people?.active);
@@ -332,8 +450,9 @@ export async function customerIntelligence(knex: Knex, range: DateRange, locale:
     revenueByShow: revenueRows
       .filter((r) => r.kind === 'show')
       .map((r) => {
-        const show = showById.get(r.key) as { id: string; code: string; title: unknown };
-        return { showId: r.key, code: show.code, title: titleIn(show.title, locale), ...row(r) };
+        // Read after the snapshot: a show removed since then has no code or title left to show.
+        const show = showById.get(r.key) as { id: string; code: string; title: unknown } | undefined;
+        return { showId: r.key, code: show?.code ?? '', title: titleIn(show?.title ?? null, locale), ...row(r) };
       })
       .sort((a, b) => (b.revenueVnd ?? -1) - (a.revenueVnd ?? -1) || a.code.localeCompare(b.code)),
     revenueByBookingType: revenueRows

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { local } from '../catalog/fixtures.ts';
 import { apiKeyWith, catalogSpec } from '../shows/catalog.ts';
-import { suppressParts } from '../../../server/modules/analytics/service.ts';
+import type { Knex } from 'knex';
+import { readConcurrently, suppressParts } from '../../../server/modules/analytics/service.ts';
 import { insertCustomer, insertPayment, insertReservation, showWithEvent } from './fixtures.ts';
 
 /**
@@ -236,6 +237,42 @@ describe('analytics: aggregate dashboards', () => {
       ]);
       expect(suppressParts(total, [12, 8])).to.deep.equal([{ value: 12, suppressed: false }, { value: 8, suppressed: false }]);
       expect(suppressParts({ value: null, suppressed: true }, [3, 0])).to.deep.equal([{ value: null, suppressed: true }, { value: 0, suppressed: false }]);
+    });
+  });
+
+  describe('reads in one snapshot', () => {
+    const one = async <T>(trx: Knex.Transaction, sql: string) => ((await trx.raw(sql)) as { rows: Array<{ v: T }> }).rows[0].v;
+    const customers = (trx: Knex.Transaction) => one<string>(trx, 'select count(*)::int as v from customers').then(Number);
+    const backend = (trx: Knex.Transaction) => one<number>(trx, 'select pg_backend_pid() as v');
+
+    it('on PostgreSQL runs the reads at once on their own connections, all in the first one\'s snapshot', async function () {
+      const db = spec.server.db;
+      if (db.kind !== 'postgres') this.skip();
+      const [before, [first, second]] = await readConcurrently<number, [{ pid: number; n: number }, { pid: number; n: number }]>(db, customers, () => [
+        async (trx) => ({ pid: await backend(trx), n: await customers(trx) }),
+        async (trx) => {
+          // Committed by another connection after the snapshot was taken: invisible to every read.
+          await insertCustomer(db.knex, { email: `snapshot-${Date.now()}@example.com` });
+          return { pid: await backend(trx), n: await customers(trx) };
+        },
+      ]);
+      expect(first.n).to.equal(before);
+      expect(second.n).to.equal(before);
+      expect(second.pid).not.to.equal(first.pid);
+      expect(Number((await db.knex('customers').count({ n: '*' }))[0].n)).to.equal(before + 1);
+    });
+
+    it('on the embedded database runs them one after another in one transaction', async function () {
+      const db = spec.server.db;
+      if (db.kind === 'postgres') this.skip();
+      const order: string[] = [];
+      const [prepared, results] = await readConcurrently<string, [number, number]>(db, async () => (order.push('prepare'), 'p'), () => [
+        async (trx) => (order.push('a'), customers(trx)),
+        async (trx) => (order.push('b'), customers(trx)),
+      ]);
+      expect(prepared).to.equal('p');
+      expect(results[0]).to.equal(results[1]);
+      expect(order).to.deep.equal(['prepare', 'a', 'b']);
     });
   });
 });
