@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
 
 /** The connection object knex hands out: a PGlite instance (embedded) or a pg client (PostgreSQL). */
 interface RawConnection {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] } | Array<{ rows: unknown[] }>>;
+  query(text: string | { name: string; text: string; values?: unknown[] }, values?: unknown[]): Promise<{ rows: unknown[] } | Array<{ rows: unknown[] }>>;
   /** PGlite only: runs a script of several statements (no parameters). */
   exec?(text: string): Promise<Array<{ rows: unknown[]; fields?: unknown[] }>>;
   /** PGlite only. */
@@ -50,6 +51,24 @@ function lastResult(result: { rows: unknown[] } | Array<{ rows: unknown[]; field
   return result[result.length - 1] ?? { rows: [] };
 }
 
+const names = new Map<string, string>();
+
+/**
+ * A parameterized statement for pg as a named prepared statement: parsed and planned once per connection rather
+ * than on every call (pg-boss's statements are a fixed set of texts, each run thousands of times; its job insert
+ * is the larger part of a queued job's cost). pg keeps the names it prepared per connection; a text maps to one
+ * name (its SHA-1). A statement without parameters (a script of several) cannot be prepared and runs as it is.
+ */
+function prepared(text: string, values?: unknown[]): { name: string; text: string; values?: unknown[] } | string {
+  if (!values?.length) return text;
+  let name = names.get(text);
+  if (!name) {
+    if (names.size >= 1000) names.clear();
+    names.set(text, (name = `pgboss_${createHash('sha1').update(text).digest('hex')}`));
+  }
+  return { name, text, values };
+}
+
 /**
  * pg-boss's `db` option over a knex instance or an open knex transaction: pg-boss's SQL runs on a connection
  * borrowed from knex (`client.acquireConnection()` / `releaseConnection()`).
@@ -69,8 +88,12 @@ export function knexAdapter(knex: Knex | Knex.Transaction, tracker?: StatementTr
   const run = async (text: string, values?: unknown[]): Promise<{ rows: any[] }> => {
     const connection = await client.acquireConnection();
     try {
-      if (connection.exec && !values?.length) return lastResult(await connection.exec(text)) as { rows: any[] };
-      return lastResult(await connection.query(text, values)) as { rows: any[] };
+      if (connection.exec) {
+        // PGlite
+        if (!values?.length) return lastResult(await connection.exec(text)) as { rows: any[] };
+        return lastResult(await connection.query(text, values)) as { rows: any[] };
+      }
+      return lastResult(await connection.query(prepared(text, values))) as { rows: any[] };
     } catch (err) {
       if (ownTransaction && (connection.isInTransaction?.() ?? true)) {
         await connection.query('ROLLBACK').catch(() => undefined);
@@ -96,7 +119,7 @@ export function knexAdapter(knex: Knex | Knex.Transaction, tracker?: StatementTr
  */
 export function poolAdapter(pool: pg.Pool, tracker: StatementTracker): PgBoss.Db {
   const run = async (text: string, values?: unknown[]): Promise<{ rows: any[] }> => {
-    if (values?.length) return lastResult((await pool.query(text, values)) as never) as { rows: any[] };
+    if (values?.length) return lastResult((await pool.query(prepared(text, values))) as never) as { rows: any[] };
     const client = await pool.connect();
     try {
       return lastResult((await client.query(text)) as never) as { rows: any[] };

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { Knex } from 'knex';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Config } from '../config.ts';
@@ -23,6 +24,22 @@ const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as {
   failJobsById(schema: string): string;
 };
 const UNAWAITED = new Set([plans.completeJobs(JOB_SCHEMA), plans.failJobsById(JOB_SCHEMA)]);
+
+/**
+ * pg-boss's `db` option that writes `write` in the same statement as the job's insert: `with alongside as (<write>)
+ * <pg-boss's insert>`, the write's `$n` placeholders numbered after pg-boss's own. PostgreSQL runs a data-modifying
+ * `WITH` even when the main statement does not read it, and one statement commits or fails as a whole.
+ */
+function withWrite(base: PgBoss.Db, write: Knex.QueryBuilder | Knex.Raw): PgBoss.Db {
+  const native = write.toSQL().toNative();
+  return {
+    executeSql(text, values = []) {
+      const offset = values.length;
+      const sql = native.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+      return base.executeSql(`with alongside as (${sql}) ${text}`, [...values, ...native.bindings]);
+    },
+  };
+}
 
 export interface JobEngineOptions {
   config: Config;
@@ -237,10 +254,14 @@ export class PgBossJobEngine implements JobEngine {
   async enqueue<T extends object>(queue: string, data: T, options: EnqueueOptions = {}): Promise<string | null> {
     if (this.state !== 'started' || !this.boss) throw new Error(`Cannot enqueue on "${queue}": the job engine is not started`);
     if (!this.queues.has(queue)) throw new Error(`Unknown job queue "${queue}" (register it in server/jobs/registry.ts)`);
-    const { trx, startAfter, singletonKey } = options;
+    const { trx, startAfter, singletonKey, alongside } = options;
     if (trx?.isCompleted()) throw new Error(`Cannot enqueue on "${queue}": the transaction has ended`);
+    if (alongside && (trx || singletonKey !== undefined || (this.queues.get(queue)?.policy ?? 'standard') !== 'standard')) {
+      throw new Error(`Cannot enqueue on "${queue}" alongside a write: not inside a transaction, nor with a singleton policy`);
+    }
+    const db = alongside ? withWrite(knexAdapter(this.options.db.knex), alongside) : trx ? knexAdapter(trx) : undefined;
     const id = await this.boss.send(queue, data, {
-      ...(trx ? { db: knexAdapter(trx) } : {}),
+      ...(db ? { db } : {}),
       ...(startAfter !== undefined ? { startAfter } : {}),
       ...(singletonKey !== undefined ? { singletonKey } : {}),
     });

@@ -58,6 +58,15 @@ export interface EnqueueOptions {
   startAfter?: Date | string | number;
   /** With a `singleton`/`stately`/`short` queue policy: at most one queued job per key (enqueue answers null for the others). */
   singletonKey?: string;
+  /**
+   * A write (an `INSERT`, `UPDATE` or `DELETE` query builder or raw) made in the same SQL statement as the job's
+   * insert, as a data-modifying `WITH`: both or neither, in one round trip and one commit, without opening a
+   * transaction. For a request whose only work is "record this and queue it" (the chat-platform webhook's
+   * acknowledgement); the job's data must not depend on the write's result (generate ids beforehand). Only for
+   * queues without a singleton policy (the job's insert must not be skipped while the write happens), and not
+   * with `trx` (inside a transaction, write first and enqueue with `trx`).
+   */
+  alongside?: Knex.QueryBuilder | Knex.Raw;
 }
 
 export type JobState = 'created' | 'retry' | 'active' | 'completed' | 'cancelled' | 'failed';

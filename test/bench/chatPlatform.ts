@@ -79,7 +79,11 @@ export async function chatPlatformTarget() {
     cleanup: async () => {
       await jobs.stop().catch(() => {});
       await close().catch(() => {});
-      if (db.kind === 'postgres') await db.knex('chat_turns').where({ source: 'chat-platform' }).delete().catch(() => {});
+      if (db.kind === 'postgres') {
+        // The row's turns and their jobs (still queued ones too), so the next run starts from an empty queue.
+        await db.knex('chat_turns').where({ source: 'chat-platform' }).delete().catch(() => {});
+        await db.knex.raw(`delete from pgboss.job where name = 'chatPlatform.turn'`).catch(() => {});
+      }
       manychat.closeAllConnections();
       manychat.close();
       await db.close();

@@ -95,7 +95,7 @@ const extraDirs: string[] = [];
 
 function startChild(kind: TargetKind, env: NodeJS.ProcessEnv): Promise<Child> {
   const profileDir = process.env.BENCH_CPU_PROF;
-  const profile = kind === 'app' && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  const profile = (kind === 'app' || kind === 'chat-platform') && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
   const child = fork(path.join(HERE, 'server.ts'), [kind], {
     cwd: ROOT,
     env,

@@ -88,6 +88,34 @@ describe('jobs: the pg-boss engine in the app', function () {
     expect((await jobsOf(server, 'test.outbox', 'created')).map((j) => j.id)).to.deep.equal([later]);
   });
 
+  it('writes a row and its job in one statement (alongside): both, or neither when the write fails', async () => {
+    const { knex } = server.db;
+    const jobs = server.app.context.jobs;
+    const id = randomUUID();
+    const slug = `alongside-${id.slice(0, 8)}`;
+    const jobId = await jobs.enqueue('test.outbox', { organizationId: id, n: 5 }, { alongside: knex('organizations').insert({ id, name: 'Alongside', slug }) });
+    expect(jobId).to.be.a('string');
+    const run = await waitFor(() => ran.find((r) => r.job.id === jobId), 10_000, 'the job written alongside to run');
+    // The handler found the row: it was committed with the job.
+    expect(run.data).to.include({ n: 5, organizationName: 'Alongside' });
+
+    // The same slug again: the write fails (unique), and no job is left behind.
+    const before = (await jobsOf(server, 'test.outbox')).length;
+    const failure = await jobs.enqueue('test.outbox', { n: 6 }, { alongside: knex('organizations').insert({ name: 'Twice', slug }) }).catch((err: Error) => err);
+    expect(String(failure)).to.match(/unique|duplicate/i);
+    expect((await jobsOf(server, 'test.outbox')).length).to.equal(before);
+    expect(ran.some((r) => r.data.n === 6)).to.equal(false);
+
+    // Not inside a transaction (write first, then enqueue with trx), nor with a singleton key.
+    const inTrx = await knex
+      .transaction((trx) => jobs.enqueue('test.outbox', { n: 7 }, { trx, alongside: trx('organizations').insert({ name: 'No', slug: `${slug}-t` }) }))
+      .catch((err: Error) => err);
+    expect(String(inTrx)).to.match(/alongside a write/);
+    const keyed = await jobs.enqueue('test.outbox', { n: 8 }, { singletonKey: 'k', alongside: knex('organizations').insert({ name: 'No', slug: `${slug}-k` }) }).catch((err: Error) => err);
+    expect(String(keyed)).to.match(/alongside a write/);
+    expect(await knex('organizations').whereIn('slug', [`${slug}-t`, `${slug}-k`])).to.have.length(0);
+  });
+
   it('refuses a queue nobody registered and a finished transaction', async () => {
     const jobs = server.app.context.jobs;
     let error = await jobs.enqueue('test.nobody', {}).catch((err: Error) => err);

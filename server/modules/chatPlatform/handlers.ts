@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { assistantFor } from '../../assistant/index.ts';
 import type { OperationHandlers } from '../../http/handler.ts';
 import { noteAddressOf } from '../assistant/service.ts';
@@ -6,7 +7,7 @@ import { Problem, Unprocessable } from '../../http/problem.ts';
 import { dynamicBlock, type ChatChannel } from '../../integrations/manychat.ts';
 import { CHAT_PLATFORM_TURN_QUEUE, type ChatTurnJobData } from './jobs.ts';
 import { acknowledgement, guestLocale, messageText, subscriberId } from './service.ts';
-import { insertTurn, polishAnswer } from './turns.ts';
+import { polishAnswer, turnInsert } from './turns.ts';
 
 export const handlers = {
   async receiveChatPlatformMessage(call) {
@@ -25,11 +26,11 @@ export const handlers = {
     noteAddressOf(call);
 
     if (subscriber) {
-      const turnId = await knex.transaction(async (trx) => {
-        const id = (await insertTurn(trx, { source: 'chat-platform', channel, recipient: subscriber, locale, text }))!;
-        await call.app.jobs.enqueue(CHAT_PLATFORM_TURN_QUEUE, { turnId: id } satisfies ChatTurnJobData, { trx });
-        return id;
-      });
+      // The turn row and its job in one statement (one round trip, one commit): both or neither, so a restart
+      // loses nothing, and the acknowledgement waits for as little as it can.
+      const turnId = randomUUID();
+      const turn = turnInsert(knex, { id: turnId, source: 'chat-platform', channel, recipient: subscriber, locale, text });
+      await call.app.jobs.enqueue(CHAT_PLATFORM_TURN_QUEUE, { turnId } satisfies ChatTurnJobData, { alongside: turn });
       call.log.info({ turnId, channel, locale }, 'chat-platform turn queued');
       return json(200, dynamicBlock(channel, acknowledgement(locale)));
     }

@@ -49,9 +49,11 @@ export interface NewTurn {
 }
 
 /** Inserts a QUEUED turn; null when the platform's message id was already received (a duplicate delivery). */
-export async function insertTurn(knex: Knex | Knex.Transaction, turn: NewTurn): Promise<string | null> {
-  const rows = (await knex('chat_turns')
+/** The insert of a new turn (`QUEUED`); a repeated platform message id (a duplicate delivery) inserts nothing. */
+export function turnInsert(knex: Knex | Knex.Transaction, turn: NewTurn & { id?: string }) {
+  return knex('chat_turns')
     .insert({
+      ...(turn.id ? { id: turn.id } : {}),
       source: turn.source,
       channel: turn.channel,
       recipient: turn.recipient,
@@ -60,8 +62,11 @@ export async function insertTurn(knex: Knex | Knex.Transaction, turn: NewTurn): 
       guest_text: turn.text,
     })
     .onConflict(['source', 'external_message_id'])
-    .ignore()
-    .returning('id')) as Array<{ id: string }>;
+    .ignore();
+}
+
+export async function insertTurn(knex: Knex | Knex.Transaction, turn: NewTurn): Promise<string | null> {
+  const rows = (await turnInsert(knex, turn).returning('id')) as Array<{ id: string }>;
   return rows[0]?.id ?? null;
 }
 
