@@ -95,6 +95,12 @@ type Read<T> = (trx: Knex.Transaction) => Promise<T>;
 const CONCURRENT_AGGREGATES = 2;
 const gates = new WeakMap<Knex, { active: number; waiting: Array<() => void> }>();
 
+/** How many concurrent aggregate reads run and wait on this database (for tests and diagnostics). */
+export function aggregateGate(knex: Knex): { active: number; waiting: number } {
+  const gate = gates.get(knex);
+  return { active: gate?.active ?? 0, waiting: gate?.waiting.length ?? 0 };
+}
+
 async function gated<T>(knex: Knex, run: () => Promise<T>): Promise<T> {
   let gate = gates.get(knex);
   if (!gate) gates.set(knex, (gate = { active: 0, waiting: [] }));
@@ -139,7 +145,9 @@ export async function readConcurrently<P, R extends unknown[]>(
       const [first, ...rest] = reads(prepared) as Array<Read<unknown>>;
       const { rows } = (await trx.raw('select pg_export_snapshot() as snapshot')) as { rows: Array<{ snapshot: string }> };
       const snapshot = rows[0].snapshot;
-      const results = await Promise.all([
+      // Settled, not raced: on a failure the other reads still end before this transaction (whose snapshot they
+      // import) and the gate are released.
+      const settled = await Promise.allSettled([
         first(trx),
         ...rest.map((read) =>
           knex.transaction(async (other) => {
@@ -151,7 +159,9 @@ export async function readConcurrently<P, R extends unknown[]>(
           }, options),
         ),
       ]);
-      return [prepared, results as unknown as R];
+      const failed = settled.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+      return [prepared, settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as R];
     }, options),
   );
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { local } from '../catalog/fixtures.ts';
 import { apiKeyWith, catalogSpec } from '../shows/catalog.ts';
 import type { Knex } from 'knex';
-import { readConcurrently, suppressParts } from '../../../server/modules/analytics/service.ts';
+import { aggregateGate, readConcurrently, suppressParts } from '../../../server/modules/analytics/service.ts';
 import { insertCustomer, insertPayment, insertReservation, showWithEvent } from './fixtures.ts';
 
 /**
@@ -260,6 +260,35 @@ describe('analytics: aggregate dashboards', () => {
       expect(second.n).to.equal(before);
       expect(second.pid).not.to.equal(first.pid);
       expect(Number((await db.knex('customers').count({ n: '*' }))[0].n)).to.equal(before + 1);
+    });
+
+    it('on PostgreSQL holds at most two such reads at a time: a third waits for one to end', async function () {
+      const db = spec.server.db;
+      if (db.kind !== 'postgres') this.skip();
+      const events: string[] = [];
+      const releases: Array<() => void> = [];
+      const held = [0, 1, 2].map(() => new Promise<void>((resolve) => releases.push(resolve)));
+      const run = (i: number) =>
+        readConcurrently<number, [number]>(db, async () => (events.push(`start${i}`), await held[i], i), () => [async () => i]).then(() => events.push(`end${i}`));
+      const until = async (done: () => boolean) => {
+        for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(done(), events.join(' ')).to.equal(true);
+      };
+      const runs = [run(0), run(1)];
+      try {
+        await until(() => events.length === 2);
+        runs.push(run(2));
+        // The third waits at the gate (it would have started by now without one) until the first ends.
+        await until(() => aggregateGate(db.knex).waiting === 1 || events.includes('start2'));
+        expect(events).to.deep.equal(['start0', 'start1']);
+        expect(aggregateGate(db.knex)).to.deep.equal({ active: 2, waiting: 1 });
+        releases[0]();
+        await until(() => events.includes('start2'));
+        expect(events.indexOf('start2')).to.be.greaterThan(events.indexOf('end0'));
+      } finally {
+        for (const release of releases) release();
+        await Promise.all(runs);
+      }
     });
 
     it('on the embedded database runs them one after another in one transaction', async function () {
