@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
 import pg from 'pg';
@@ -26,20 +27,48 @@ const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as {
 const UNAWAITED = new Set([plans.completeJobs(JOB_SCHEMA), plans.failJobsById(JOB_SCHEMA)]);
 
 /**
- * pg-boss's `db` option that writes `write` in the same statement as the job's insert: `with alongside as (<write>)
- * <pg-boss's insert>`, the write's `$n` placeholders numbered after pg-boss's own. PostgreSQL runs a data-modifying
- * `WITH` even when the main statement does not read it, and one statement commits or fails as a whole.
+ * pg-boss's `db` option for its multi-job insert (`insertJobs`, which starts with `WITH defaults as (…)`) that makes
+ * `writes` in the same statement: `with w0 as (<write>), w1 as (…), defaults as (…) <insert>`, each write's `$n`
+ * placeholders numbered after the ones before it. PostgreSQL runs a data-modifying `WITH` even when nothing reads
+ * it, and one statement commits or fails as a whole.
  */
-function withWrite(base: PgBoss.Db, write: Knex.QueryBuilder | Knex.Raw): PgBoss.Db {
-  const native = write.toSQL().toNative();
+function withWrites(base: PgBoss.Db, writes: Array<Knex.QueryBuilder | Knex.Raw>): PgBoss.Db {
+  const natives = writes.map((write) => write.toSQL().toNative());
   return {
     executeSql(text, values = []) {
-      const offset = values.length;
-      const sql = native.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-      return base.executeSql(`with alongside as (${sql}) ${text}`, [...values, ...native.bindings]);
+      const head = /^\s*with\s/i.exec(text);
+      if (!head) throw new Error('pg-boss\'s job insert no longer starts with WITH; writes alongside it need another form');
+      const all: unknown[] = [...values];
+      const ctes = natives.map((native, i) => {
+        const offset = all.length;
+        all.push(...native.bindings);
+        return `w${i} as (${native.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
+      });
+      return base.executeSql(`with ${ctes.join(', ')}, ${text.slice(head[0].length)}`, all);
     },
   };
 }
+
+/** pg-boss's multi-job insert takes `startAfter` as text: an ISO time (ending in Z) or an interval. */
+function startAfterText(startAfter: Date | string | number | undefined): string | undefined {
+  if (startAfter === undefined) return undefined;
+  if (startAfter instanceof Date) return startAfter.toISOString();
+  if (typeof startAfter === 'number') return `${startAfter} seconds`;
+  return new Date(startAfter).toISOString();
+}
+
+/** Enqueues alongside a write that wait for the statement in flight, then go together in the next one. */
+interface AlongsideEnqueue {
+  id: string;
+  queue: string;
+  data: object;
+  startAfter?: string;
+  write: Knex.QueryBuilder | Knex.Raw;
+  resolve(id: string): void;
+  reject(err: unknown): void;
+}
+/** At most this many enqueues (and writes) in one statement. */
+const ALONGSIDE_BATCH = 50;
 
 export interface JobEngineOptions {
   config: Config;
@@ -91,6 +120,8 @@ export class PgBossJobEngine implements JobEngine {
   private runWorkers = false;
   private app: AppContext | undefined;
   private readonly log: Logger;
+  private readonly alongside: AlongsideEnqueue[] = [];
+  private flushingAlongside = false;
 
   constructor(private readonly options: JobEngineOptions) {
     this.queues = new Map();
@@ -259,7 +290,14 @@ export class PgBossJobEngine implements JobEngine {
     if (alongside && (trx || singletonKey !== undefined || (this.queues.get(queue)?.policy ?? 'standard') !== 'standard')) {
       throw new Error(`Cannot enqueue on "${queue}" alongside a write: not inside a transaction, nor with a singleton policy`);
     }
-    const db = alongside ? withWrite(knexAdapter(this.options.db.knex), alongside) : trx ? knexAdapter(trx) : undefined;
+    if (alongside) {
+      const entry = { id: randomUUID(), queue, data, write: alongside, startAfter: startAfterText(startAfter) };
+      return new Promise<string>((resolve, reject) => {
+        this.alongside.push({ ...entry, resolve, reject });
+        if (!this.flushingAlongside) void this.flushAlongside();
+      });
+    }
+    const db = trx ? knexAdapter(trx) : undefined;
     const id = await this.boss.send(queue, data, {
       ...(db ? { db } : {}),
       ...(startAfter !== undefined ? { startAfter } : {}),
@@ -271,6 +309,42 @@ export class PgBossJobEngine implements JobEngine {
       else this.wake(queue);
     }
     return id;
+  }
+
+  /**
+   * Group commit for `alongside` enqueues: the first goes at once, in a statement of its own; those that arrive
+   * while a statement is in flight wait for it, then go together in the next one (a job and a write each, in one
+   * statement, at most ALONGSIDE_BATCH). A lone request waits for nothing extra; under a burst (a chat platform's
+   * broadcast) the requests share one round trip and one commit instead of taking one each. Should a batch fail
+   * (one member's write refused), each of its members is written alone, so only that one fails.
+   */
+  private async flushAlongside(): Promise<void> {
+    this.flushingAlongside = true;
+    try {
+      while (this.alongside.length) {
+        const batch = this.alongside.splice(0, ALONGSIDE_BATCH);
+        const settle = async (members: AlongsideEnqueue[]) => {
+          await this.writeAlongside(members);
+          for (const member of members) member.resolve(member.id);
+        };
+        await settle(batch).catch(async (err) => {
+          if (batch.length === 1) return batch[0].reject(err);
+          await Promise.all(batch.map((member) => settle([member]).catch((alone) => member.reject(alone))));
+        });
+        for (const queue of new Set(batch.filter((member) => member.startAfter === undefined).map((member) => member.queue))) {
+          if (this.workerIds.has(queue)) this.wake(queue);
+        }
+      }
+    } finally {
+      this.flushingAlongside = false;
+    }
+  }
+
+  private async writeAlongside(members: AlongsideEnqueue[]): Promise<void> {
+    if (!this.boss) throw new Error('The job engine is not started');
+    const jobs = members.map((member) => ({ id: member.id, name: member.queue, data: member.data, ...(member.startAfter ? { startAfter: member.startAfter } : {}) }));
+    // The jobs join their queues' rows (created at start for every registered queue, checked by enqueue).
+    await this.boss.insert(jobs, { db: withWrites(knexAdapter(this.options.db.knex), members.map((member) => member.write)) });
   }
 
   async stats(options: { failures?: number } = {}): Promise<JobStats> {

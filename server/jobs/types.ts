@@ -62,7 +62,8 @@ export interface EnqueueOptions {
    * A write (an `INSERT`, `UPDATE` or `DELETE` query builder or raw) made in the same SQL statement as the job's
    * insert, as a data-modifying `WITH`: both or neither, in one round trip and one commit, without opening a
    * transaction. For a request whose only work is "record this and queue it" (the chat-platform webhook's
-   * acknowledgement); the job's data must not depend on the write's result (generate ids beforehand). Only for
+   * acknowledgement); the job's data must not depend on the write's result (generate ids beforehand). Concurrent
+   * ones are group-committed (see the engine's `flushAlongside`): a refused write fails only its own enqueue. Only for
    * queues without a singleton policy (the job's insert must not be skipped while the write happens), and not
    * with `trx` (inside a transaction, write first and enqueue with `trx`).
    */

@@ -116,6 +116,37 @@ describe('jobs: the pg-boss engine in the app', function () {
     expect(await knex('organizations').whereIn('slug', [`${slug}-t`, `${slug}-k`])).to.have.length(0);
   });
 
+  it('groups concurrent enqueues alongside writes into shared statements; a refused write fails only its own', async () => {
+    const { knex } = server.db;
+    const jobs = server.app.context.jobs;
+    const tag = randomUUID().slice(0, 8);
+    await knex('organizations').insert({ name: 'Taken', slug: `group-${tag}-taken` });
+    const slugs = [0, 1, 2, 3, 4, 5].map((i) => (i === 3 ? `group-${tag}-taken` : `group-${tag}-${i}`));
+    const ids = slugs.map(() => randomUUID());
+    // Six at once: the first goes alone, the other five wait for it and go in one statement, which the taken slug
+    // refuses; each of those five is then written alone.
+    const settled = await Promise.allSettled(
+      slugs.map((slug, i) => jobs.enqueue('test.outbox', { organizationId: ids[i], n: 100 + i }, { alongside: knex('organizations').insert({ id: ids[i], name: `Group ${i}`, slug }) })),
+    );
+    expect(settled.map((result) => result.status)).to.deep.equal(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    const written = await knex('organizations').where('slug', 'like', `group-${tag}-%`).pluck('slug');
+    expect(written.sort()).to.deep.equal([0, 1, 2, 4, 5].map((i) => `group-${tag}-${i}`).concat(`group-${tag}-taken`).sort());
+    const jobIds = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const stored = await knex('pgboss.job').whereIn('id', jobIds as string[]).select('id', 'data');
+    expect(stored.map((job: { data: { n: number } }) => job.data.n).sort()).to.deep.equal([100, 101, 102, 104, 105]);
+    expect(await knex('pgboss.job').whereRaw(`data->>'n' = '103'`)).to.have.length(0);
+    for (const id of jobIds) await waitFor(() => ran.find((r) => r.job.id === id && r.data.organizationName), 10_000, 'each grouped job to run and find its row');
+
+    // All accepted: two statements, the first enqueue's and the other five's (a statement's jobs share its time).
+    const group = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map((i) => jobs.enqueue('test.outbox', { n: 200 + i }, { alongside: knex('organizations').insert({ name: `Grouped ${i}`, slug: `group-${tag}-b${i}` }) })),
+    );
+    const times = await knex('pgboss.job').whereIn('id', group as string[]).select('id', knex.raw('created_on::text as at'));
+    const at = new Map(times.map((row: { id: string; at: string }) => [row.id, row.at]));
+    expect(new Set(group.slice(1).map((id) => at.get(id!))).size).to.equal(1);
+    expect(at.get(group[0]!)).not.to.equal(at.get(group[1]!));
+  });
+
   it('refuses a queue nobody registered and a finished transaction', async () => {
     const jobs = server.app.context.jobs;
     let error = await jobs.enqueue('test.nobody', {}).catch((err: Error) => err);
