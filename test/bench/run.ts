@@ -332,14 +332,14 @@ async function chatRows(env: NodeJS.ProcessEnv): Promise<ChatRound & { rounds: C
 
 /**
  * C2 (test/bench/chatPlatform.ts): the chat-platform acknowledgement while turns generate, against liveness p99
- * of the same app, on its own embedded database. `BENCH_ONLY=chat-platform` runs this row alone.
+ * of the same app, on its own database (DATABASE_URL, or an embedded one; the target is judged on PostgreSQL). `BENCH_ONLY=chat-platform` runs this row alone.
  */
 async function chatPlatformRow(env: NodeJS.ProcessEnv) {
   const chatDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-chat-'));
   extraDirs.push(chatDir);
   const child = await startChild('chat-platform', { ...env, DATA_DIR: chatDir, CHAT_WEBHOOK_TOKEN: CHAT_TOKEN, JOB_POLL_INTERVAL_SECONDS: '1' });
   try {
-    const row = await measureChatPlatform({ port: child.port, stats: async () => (await child.cpu()).stats }, CONNECTIONS);
+    const row = await measureChatPlatform({ port: child.port, database: child.database, stats: async () => (await child.cpu()).stats }, CONNECTIONS);
     printChatPlatform(row);
     return row;
   } finally {
