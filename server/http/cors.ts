@@ -28,8 +28,15 @@ export function corsPolicy(allowedOrigin: string, serverOnlyPaths: string[] = []
     allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
     maxAge: 600,
   }) as unknown as Koa.Middleware<AppState>;
+  // The path as it is first (almost every request: lower case, no trailing slash), normalized only when it may differ.
+  const isServerOnly = (path: string) => {
+    if (serverOnly.has(path)) return true;
+    const lower = path.toLowerCase();
+    if (lower === path && path.charCodeAt(path.length - 1) !== 47) return false;
+    return serverOnly.has(lower.replace(/\/+$/, ''));
+  };
   return (ctx, next) => {
-    if (serverOnly.size && serverOnly.has(ctx.path.toLowerCase().replace(/\/+$/, ''))) return next();
+    if (serverOnly.size && isServerOnly(ctx.path)) return next();
     if (ctx.headers.origin !== undefined) return withOrigin(ctx, next);
     // First to touch Vary (only the request id is set before us), so no list to parse and merge.
     if (ctx.res.hasHeader('Vary')) ctx.vary('Origin');

@@ -67,7 +67,6 @@ export function accessLine(entry: AccessEntry, time = Date.now()): string {
 export function requestContext(logger: Logger): Koa.Middleware<AppState> {
   const writeLine = rawLineWriter(logger);
   const writeAccess = (ctx: Koa.ParameterizedContext<AppState>, state: RequestState, started: number) => {
-    if (!logger.isLevelEnabled('info')) return;
     const ms = Math.round((performance.now() - started) * 100) / 100;
     writeLine(accessLine({ requestId: state.requestId, method: ctx.method, path: state.logPath ?? ctx.path, status: ctx.status, ms, role: state.auth.role }));
   };
@@ -78,6 +77,8 @@ export function requestContext(logger: Logger): Koa.Middleware<AppState> {
     const state = new RequestState(requestId, logger);
     ctx.state = state;
     ctx.res.setHeader('x-request-id', requestId);
+    // No access log at this level (LOG_LEVEL=warn and above): nothing to do once the request ends.
+    if (!logger.isLevelEnabled('info')) return next();
     // A promise chain, not an async function: one await less on every request. The error boundary below
     // settles every error, so the rejection branch is only for a failure of the boundary itself. The callbacks
     // are inline, not bound to names: tsx (esbuild keepNames) would define a named arrow's `name` per request.

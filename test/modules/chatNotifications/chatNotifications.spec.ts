@@ -61,6 +61,15 @@ describe('chatNotifications: POST /api/ai/customer-support/chat-notifications', 
     });
     expect(preflight.headers.get('access-control-allow-origin')).to.equal(null);
     expect(preflight.headers.get('access-control-allow-methods')).to.equal(null);
+    // Spelled otherwise (case, trailing slashes): still no preflight answered.
+    for (const variant of [`${PATH}/`, `${PATH}//`, PATH.replace('customer-support', 'Customer-Support')]) {
+      const other = await server.request('OPTIONS', variant, {
+        headers: { origin: 'https://venue.example', 'access-control-request-method': 'POST' },
+        unchecked: true,
+      });
+      expect(other.headers.get('access-control-allow-origin'), variant).to.equal(null);
+      expect(other.headers.get('access-control-allow-methods'), variant).to.equal(null);
+    }
     const ok = await server.request('POST', PATH, { headers: auth, body: transcript });
     expect(ok.headers.get('access-control-allow-origin')).to.equal(null);
   });
