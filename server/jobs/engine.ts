@@ -287,19 +287,18 @@ export class PgBossJobEngine implements JobEngine {
     if (!this.queues.has(queue)) throw new Error(`Unknown job queue "${queue}" (register it in server/jobs/registry.ts)`);
     const { trx, startAfter, singletonKey, alongside } = options;
     if (trx?.isCompleted()) throw new Error(`Cannot enqueue on "${queue}": the transaction has ended`);
-    if (alongside && (trx || singletonKey !== undefined || (this.queues.get(queue)?.policy ?? 'standard') !== 'standard')) {
-      throw new Error(`Cannot enqueue on "${queue}" alongside a write: not inside a transaction, nor with a singleton policy`);
-    }
     if (alongside) {
+      if (trx || singletonKey !== undefined || (this.queues.get(queue)?.policy ?? 'standard') !== 'standard') {
+        throw new Error(`Cannot enqueue on "${queue}" alongside a write: not inside a transaction, nor with a singleton policy`);
+      }
       const entry = { id: randomUUID(), queue, data, write: alongside, startAfter: startAfterText(startAfter) };
       return new Promise<string>((resolve, reject) => {
         this.alongside.push({ ...entry, resolve, reject });
         if (!this.flushingAlongside) void this.flushAlongside();
       });
     }
-    const db = trx ? knexAdapter(trx) : undefined;
     const id = await this.boss.send(queue, data, {
-      ...(db ? { db } : {}),
+      ...(trx ? { db: knexAdapter(trx) } : {}),
       ...(startAfter !== undefined ? { startAfter } : {}),
       ...(singletonKey !== undefined ? { singletonKey } : {}),
     });

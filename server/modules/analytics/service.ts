@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { addDays, localDateRange, localToday } from '../../catalog/venueTime.ts';
+import type { Database } from '../../db/database.ts';
 import { Unprocessable } from '../../http/problem.ts';
 
 /**
@@ -90,6 +91,8 @@ async function aggregateSettings(trx: Knex.Transaction): Promise<void> {
 }
 
 type Read<T> = (trx: Knex.Transaction) => Promise<T>;
+/** The app's database as the aggregates need it: its knex and whether it is PostgreSQL. */
+type AggregateDb = Pick<Database, 'knex' | 'kind'>;
 
 /** Aggregates reading concurrently at once, per database (each holds up to three pool connections). */
 const CONCURRENT_AGGREGATES = 2;
@@ -124,7 +127,7 @@ async function gated<T>(knex: Knex, run: () => Promise<T>): Promise<T> {
  * they run one after another in one transaction.
  */
 export async function readConcurrently<P, R extends unknown[]>(
-  db: { knex: Knex; kind: string },
+  db: AggregateDb,
   prepare: Read<P>,
   reads: (prepared: P) => { [K in keyof R]: Read<R[K]> },
 ): Promise<[P, R]> {
@@ -166,7 +169,7 @@ export async function readConcurrently<P, R extends unknown[]>(
   );
 }
 
-export async function summary(db: { knex: Knex; kind: string }, range: DateRange) {
+export async function summary(db: AggregateDb, range: DateRange) {
   const booked = `booked as (
     select id, status, guest_count, confirmed_at, checked_in_at, (created_at at time zone ?)::date as day
       from reservations where created_at >= ? and created_at < ?
@@ -358,7 +361,7 @@ async function sharedAddressPeople(knex: Knex): Promise<Array<{ id: string; pers
   );
 }
 
-export async function customerIntelligence(db: { knex: Knex; kind: string }, range: DateRange, locale: string) {
+export async function customerIntelligence(db: AggregateDb, range: DateRange, locale: string) {
   const bounds = [range.start, range.end];
   // `person` (a customer id standing for everyone with that address) is used for grouping and counting only; no
   // statement selects it. With shared addresses, `shared` maps their rows to one person each.

@@ -48,7 +48,6 @@ export interface NewTurn {
   text: string;
 }
 
-/** Inserts a QUEUED turn; null when the platform's message id was already received (a duplicate delivery). */
 /** The insert of a new turn (`QUEUED`); a repeated platform message id (a duplicate delivery) inserts nothing. */
 export function turnInsert(knex: Knex | Knex.Transaction, turn: NewTurn & { id?: string }) {
   return knex('chat_turns')
@@ -65,6 +64,7 @@ export function turnInsert(knex: Knex | Knex.Transaction, turn: NewTurn & { id?:
     .ignore();
 }
 
+/** Inserts a QUEUED turn; null when the platform's message id was already received (a duplicate delivery). */
 export async function insertTurn(knex: Knex | Knex.Transaction, turn: NewTurn): Promise<string | null> {
   const rows = (await turnInsert(knex, turn).returning('id')) as Array<{ id: string }>;
   return rows[0]?.id ?? null;
