@@ -37,15 +37,19 @@
  * Each server runs in its own child process (test/bench/server.ts) with NODE_ENV=production, LOG_LEVEL=info
  * and its stdout on /dev/null: our app's access lines and the peers' pino-http lines go to the same sink. Our
  * app runs over the embedded PGlite database in a temporary DATA_DIR (or DATABASE_URL when set). autocannon
- * drives them from this process. After a warm-up, the targets are measured in rotating order for several
- * rounds; each ratio is the median of its per-round ratios. Not part of `npm test`; writes nothing into the repository.
+ * drives them from this process. After a warm-up, each ratio's two sides are measured back to back (alternating which
+ * goes first), the pairs in a new order each round; each ratio is the median of its per-round ratios. P1–P6 run in
+ * BENCH_FORKS (3) sets of fresh server processes, the rounds shared among them, and on Linux with `taskset` the
+ * servers run on the last core and the load generator on the others (BENCH_PIN=0: not pinned). Not part of
+ * `npm test`; writes nothing into the repository.
  *
- * Knobs: BENCH_ROUNDS (10), BENCH_DURATION seconds per measurement (1.5), BENCH_WARMUP seconds per target (3),
- * BENCH_CONNECTIONS (10), BENCH_STRICT=1 to exit 1 when a ratio misses its target, BENCH_CPU_PROF=<dir> to write a
+ * Knobs: BENCH_ROUNDS (10; for P1–P6 rounded up to a multiple of the forks), BENCH_DURATION seconds per measurement
+ * (1.5), BENCH_WARMUP seconds per target (3), BENCH_FORKS (3), BENCH_PIN (1), BENCH_CONNECTIONS (10), BENCH_STRICT=1
+ * to exit 1 when a ratio misses its target, BENCH_CPU_PROF=<dir> to write a
  * V8 CPU profile of the app server there (open it in Chrome DevTools or speedscope), BENCH_ONLY=<ids> to run only
  * some rows (`P` for P1–P6, which share their servers; `R1`, `R2`; comma-separated, e.g. `BENCH_ONLY=R1,R2`).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,8 +73,12 @@ const num = (name: string, fallback: number) => {
 const ROUNDS = num('BENCH_ROUNDS', 10);
 const DURATION = num('BENCH_DURATION', 1.5);
 const WARMUP = num('BENCH_WARMUP', 3);
+/** P1–P6: sets of fresh server processes, the rounds shared among them. */
+const FORKS = num('BENCH_FORKS', 3);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 10);
 const STRICT = process.env.BENCH_STRICT === '1';
+/** P1–P6: the servers on the last core, the load generator (this process) on the others (BENCH_PIN=0: leave both to the scheduler). */
+const PIN = process.env.BENCH_PIN !== '0';
 /** R1: concurrent holds per round. */
 const CONTENTION_REQUESTS = 200;
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
@@ -163,6 +171,15 @@ interface Target {
   /** Default GET without a body. */
   method?: 'GET' | 'POST';
   body?: string;
+}
+
+/** A ratio of the P rows: ours / theirs by req/s. */
+interface Pair {
+  id: string;
+  description: string;
+  numerator: Target;
+  denominator: Target;
+  target: number;
 }
 
 interface Sample {
@@ -347,26 +364,106 @@ async function chatPlatformRow(env: NodeJS.ProcessEnv) {
   }
 }
 
+/** `items` in an order drawn from `seed` (Fisher–Yates over a small PRNG, mulberry32): the same on every run. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  let state = (seed + 1) * 0x9e3779b9;
+  const random = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/**
+ * CPU affinity through Linux's `taskset` (util-linux), for every thread of `pid`. Left alone, the scheduler now
+ * and then puts the load generator and the server it drives on the same core (a woken process is pulled next to
+ * its waker) and that measurement runs at about half speed: on this 2-core machine one server's 0.75-second
+ * rates swung from 12k to 30k req/s, and two identical Koa servers read 0.88–1.16 of each other round to round.
+ * With the servers on one core and the load generator on the others, every target is measured alike.
+ * False (and nothing changed) where taskset is missing or refuses.
+ */
+function setAffinity(pid: number | undefined, cpus: string): boolean {
+  if (pid === undefined) return false;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** P1–P6: the liveness targets and the catalog read; prints their table and ratios, answers their report. */
 async function liveRows(env: NodeJS.ProcessEnv) {
-  // The same app with the access log off (LOG_LEVEL=warn), on its own embedded database (P5): with P1, it shows
-  // what the one access-log line per request costs.
-  const quietDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-quiet-'));
-  extraDirs.push(quietDir);
+  const state: LiveState = { samples: new Map(), pairs: new Map(), apiKeyRequests: 0 };
+  const perFork = Math.ceil(ROUNDS / FORKS);
+  let facts: Awaited<ReturnType<typeof liveFork>> | undefined;
+  // Fresh server processes for each fork, as JMH forks: how fast a process runs the same code settles when it starts
+  // (where its heap and code land, what the optimizing compiler made of the warm-up) and stays for its life. Two
+  // runs with one set of processes read P5 at 0.89 and at 1.15, each with its own koa-minimal 26k or 31k req/s
+  // all along; over several sets of processes that per-process luck evens out.
+  for (let fork = 0; fork < FORKS; fork++) facts = await liveFork(env, fork, perFork, state);
+  return summarizeLiveRows(state, facts!, perFork * FORKS);
+}
+
+interface LiveState {
+  /** By target name, every measurement over all forks. */
+  samples: Map<string, Sample[]>;
+  /** By pair id, every back-to-back measurement (ours, theirs) over all forks. */
+  pairs: Map<string, Array<[Sample, Sample]>>;
+  apiKeyRequests: number;
+}
+
+/** One fork of the P rows: starts the servers, measures `rounds` rounds into `state`, stops the servers. */
+async function liveFork(env: NodeJS.ProcessEnv, fork: number, rounds: number, state: LiveState) {
+  // Each app child on an embedded database of its own (on PostgreSQL they share DATABASE_URL). The same app with
+  // the access log off (LOG_LEVEL=warn) serves P5: with P1, it shows what the one access-log line per request costs.
+  const dir = (name: string) => {
+    const made = fs.mkdtempSync(path.join(os.tmpdir(), `venue-bench-${name}-`));
+    extraDirs.push(made);
+    return made;
+  };
   const [baselineChild, appChild, quietChild, koaPinoChild, expressChild] = await Promise.all([
     startChild('baseline', env),
-    startChild('app', { ...env, BENCH_CATALOG: '1' }),
-    startChild('app', { ...env, LOG_LEVEL: 'warn', DATA_DIR: quietDir }),
+    startChild('app', { ...env, BENCH_CATALOG: '1', DATA_DIR: dir('app') }),
+    startChild('app', { ...env, LOG_LEVEL: 'warn', DATA_DIR: dir('quiet') }),
     startChild('koa-pino', env),
     startChild('express-eov', env),
   ]);
   // The direct catalog read starts once the app has seeded (on PostgreSQL it reads the app's rows; on the
   // embedded database it seeds its own copy in its own DATA_DIR).
-  const sqlDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-sql-'));
-  extraDirs.push(sqlDir);
-  const catalogSqlChild = await startChild('catalog-sql', { ...env, DATA_DIR: sqlDir });
-  console.log(`bench: servers up (app database: ${appChild.database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'})`);
+  const catalogSqlChild = await startChild('catalog-sql', { ...env, DATA_DIR: dir('sql') });
+  const servers = [baselineChild, appChild, quietChild, koaPinoChild, expressChild, catalogSqlChild];
+  const cores = os.cpus().length;
+  const pinned =
+    PIN && cores >= 2 && servers.every((child) => setAffinity(child.process.pid, String(cores - 1))) && setAffinity(process.pid, cores === 2 ? '0' : `0-${cores - 2}`);
+  console.log(
+    `bench: fork ${fork + 1}/${FORKS}: servers up (app database: ${appChild.database === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}; ` +
+      (pinned ? `servers on core ${cores - 1}, load generator on ${cores === 2 ? 'core 0' : `cores 0–${cores - 2}`})` : 'not pinned to cores)'),
+  );
+  try {
+    return await measureFork({ baselineChild, appChild, quietChild, koaPinoChild, expressChild, catalogSqlChild }, fork, rounds, state);
+  } finally {
+    await Promise.all(servers.map((child) => child.stop()));
+    // The later rows (holds, chat) share the cores as before.
+    if (pinned) setAffinity(process.pid, `0-${cores - 1}`);
+  }
+}
 
+type LiveChildren = Record<'baselineChild' | 'appChild' | 'quietChild' | 'koaPinoChild' | 'expressChild' | 'catalogSqlChild', Child>;
+
+async function measureFork(
+  { baselineChild, appChild, quietChild, koaPinoChild, expressChild, catalogSqlChild }: LiveChildren,
+  fork: number,
+  rounds: number,
+  state: LiveState,
+) {
   const baseline: Target = { name: 'koa-minimal', child: baselineChild, headers: {} };
   const pub: Target = { name: 'app public', child: appChild, headers: {} };
   const keyed: Target = { name: 'app x-api-key', child: appChild, headers: { 'x-api-key': appChild.apiKey! } };
@@ -390,27 +487,57 @@ async function liveRows(env: NodeJS.ProcessEnv) {
 
   for (const target of targets) await measure(target, WARMUP);
 
-  const samples = new Map<Target, Sample[]>(targets.map((t) => [t, []]));
-  // Two groups, each measured in its own rounds: the catalog read saturates a core for tens of milliseconds a
-  // request, and interleaved with the microsecond-scale liveness targets it disturbed whichever ran after it.
-  for (const group of [liveTargets, [appCatalog, catalogSql]]) {
-    for (let round = 0; round < ROUNDS; round++) {
-      // Rotate the order so no target always runs first (or right after the same neighbour).
-      const order = group.map((_, i) => group[(i + round) % group.length]);
-      for (const target of order) samples.get(target)!.push(await measure(target, DURATION));
-      const line = group
-        .map((t) => `${t.name} ${Math.round(samples.get(t)![round].rps)}`)
-        .join(', ');
-      console.log(`bench: round ${round + 1}/${ROUNDS}: ${line} req/s`);
+  const pairs: Pair[] = [
+    { id: 'P1', description: 'app public / minimal Koa', numerator: pub, denominator: baseline, target: 0.85 },
+    { id: 'P2', description: 'x-api-key / public', numerator: keyed, denominator: pub, target: 0.8 },
+    { id: 'P3', description: 'app public / Koa + pino-http', numerator: pub, denominator: koaPino, target: 1.0 },
+    { id: 'P4', description: 'app public / Express + EOV', numerator: pub, denominator: expressEov, target: 1.5 },
+    { id: 'P5', description: 'app no log / minimal Koa', numerator: quiet, denominator: baseline, target: 0.95 },
+    { id: 'P6', description: 'catalog: app / direct SQL', numerator: appCatalog, denominator: catalogSql, target: 0.5 },
+  ];
+  // Each ratio's two sides are measured back to back, first one then the other, alternating which goes first,
+  // so a per-round ratio compares like with like: on this shared machine a server's rate drifts by ±30% over
+  // seconds, and two sides measured several seconds apart (as when every target ran once per round) read
+  // 0.82–1.02 for the same pair. The pairs run in a new order each round, so none always follows the same one
+  // (what a measurement leaves behind, its server's or the load generator's garbage collection, is not always paid
+  // by the same next one). Two groups, each in its own rounds: the catalog read saturates a core for tens of
+  // milliseconds a request, and interleaved with the microsecond-scale liveness targets it disturbed the next one.
+  for (const group of [pairs.filter((pair) => pair.id !== 'P6'), pairs.filter((pair) => pair.id === 'P6')]) {
+    for (let round = 0; round < rounds; round++) {
+      const seed = fork * rounds + round;
+      const line: string[] = [];
+      for (const pair of shuffled(group, seed)) {
+        const sides = seed % 2 === 0 ? [pair.numerator, pair.denominator] : [pair.denominator, pair.numerator];
+        const measured = new Map<Target, Sample>();
+        for (const target of sides) {
+          const sample = await measure(target, DURATION);
+          measured.set(target, sample);
+          state.samples.set(target.name, [...(state.samples.get(target.name) ?? []), sample]);
+        }
+        const [ours, theirs] = [measured.get(pair.numerator)!, measured.get(pair.denominator)!];
+        state.pairs.set(pair.id, [...(state.pairs.get(pair.id) ?? []), [ours, theirs]]);
+        line.push(`${pair.id} ${Math.round(ours.rps)}/${Math.round(theirs.rps)}`);
+      }
+      console.log(`bench: fork ${fork + 1}/${FORKS}, round ${round + 1}/${rounds}: ${line.sort().join(', ')} req/s`);
     }
   }
-  const keyCountAfter = (await appChild.cpu()).apiKeyRequests ?? 0;
+  state.apiKeyRequests += ((await appChild.cpu()).apiKeyRequests ?? 0) - keyCountBefore;
+  return {
+    database: appChild.database,
+    catalogEvents,
+    targets: targets.map((target) => target.name),
+    pairs: pairs.map(({ id, description, target, numerator, denominator }) => ({ id, description, target, numerator: numerator.name, denominator: denominator.name })),
+  };
+}
 
-  const summary = targets.map((target) => {
-    const list = samples.get(target)!;
+/** Prints the P rows' table and ratios over every fork; answers their report. */
+function summarizeLiveRows(state: LiveState, facts: Awaited<ReturnType<typeof measureFork>>, rounds: number) {
+  const { catalogEvents } = facts;
+  const summary = facts.targets.map((name) => {
+    const list = state.samples.get(name) ?? [];
     const pick = (field: keyof Sample) => median(list.map((s) => s[field]));
     return {
-      name: target.name,
+      name,
       rps: pick('rps'),
       meanMs: pick('mean'),
       p99Ms: pick('p99'),
@@ -420,36 +547,24 @@ async function liveRows(env: NodeJS.ProcessEnv) {
       rounds: list.map((s) => Math.round(s.rps)),
     };
   });
-  // Each round measures the targets back to back, so a per-round ratio compares like with like even when other
-  // work on the machine comes and goes; the figure is the median over the rounds.
-  const ratio = (numerator: Target, denominator: Target, field: 'rps' | 'cpuPerRequest') =>
-    median(samples.get(numerator)!.map((s, i) => {
-      const other = samples.get(denominator)![i];
-      return field === 'rps' ? s.rps / other.rps : other.cpuPerRequest / s.cpuPerRequest;
-    }));
-  const compare = (id: string, description: string, numerator: Target, denominator: Target, target: number) => {
-    const value = ratio(numerator, denominator, 'rps');
-    return { id, description, value, cpuRatio: ratio(numerator, denominator, 'cpuPerRequest'), target, pass: value >= target };
-  };
-  const ratios = [
-    compare('P1', 'app public / minimal Koa', pub, baseline, 0.85),
-    compare('P2', 'x-api-key / public', keyed, pub, 0.8),
-    compare('P3', 'app public / Koa + pino-http', pub, koaPino, 1.0),
-    compare('P4', 'app public / Express + EOV', pub, expressEov, 1.5),
-    compare('P5', 'app no log / minimal Koa', quiet, baseline, 0.95),
-    compare('P6', 'catalog: app / direct SQL', appCatalog, catalogSql, 0.5),
-  ];
+  // The figure of a ratio is the median over every round of every fork of its back-to-back ratios.
+  const ratios = facts.pairs.map(({ id, description, target, numerator, denominator }) => {
+    const measured = state.pairs.get(id) ?? [];
+    const value = median(measured.map(([ours, theirs]) => ours.rps / theirs.rps));
+    const cpuRatio = median(measured.map(([ours, theirs]) => theirs.cpuPerRequest / ours.cpuPerRequest));
+    return { id, description, value, cpuRatio, target, pass: value >= target, numerator, denominator };
+  });
 
   console.log('');
-  console.log(`GET ${LIVE_PATH} (app catalog, catalog sql: GET ${CATALOG_PATH}, ${catalogEvents} events): medians of ${ROUNDS} rounds × ${DURATION} s, ${CONNECTIONS} connections`);
+  console.log(`GET ${LIVE_PATH} (app catalog, catalog sql: GET ${CATALOG_PATH}, ${catalogEvents} events): medians of ${rounds} rounds (${FORKS} forks) × ${DURATION} s, ${CONNECTIONS} connections`);
   console.log(
     `${'target'.padEnd(15)}${'req/s'.padStart(8)}${'mean ms'.padStart(9)}${'p99 ms'.padStart(8)}${'µs CPU/req'.padStart(12)}` +
-      `${'server CPU'.padStart(12)}${'client CPU'.padStart(12)}   req/s per round`,
+      `${'server CPU'.padStart(12)}${'client CPU'.padStart(12)}   req/s range (measurements)`,
   );
   for (const row of summary) {
     console.log(
       `${row.name.padEnd(15)}${row.rps.toFixed(0).padStart(8)}${row.meanMs.toFixed(2).padStart(9)}${row.p99Ms.toFixed(0).padStart(8)}` +
-        `${row.cpuMicrosPerRequest.toFixed(1).padStart(12)}${pct(row.serverCpu).padStart(12)}${pct(row.clientCpu).padStart(12)}   ${row.rounds.join(' / ')}`,
+        `${row.cpuMicrosPerRequest.toFixed(1).padStart(12)}${pct(row.serverCpu).padStart(12)}${pct(row.clientCpu).padStart(12)}   ${Math.min(...row.rounds)}–${Math.max(...row.rounds)} (${row.rounds.length})`,
     );
   }
   console.log('');
@@ -459,9 +574,9 @@ async function liveRows(env: NodeJS.ProcessEnv) {
         `   (by server CPU per request: ${r.cpuRatio.toFixed(2)})`,
     );
   }
-  console.log(`API-key requests counted by the batched usage update: ${keyCountAfter - keyCountBefore}`);
+  console.log(`API-key requests counted by the batched usage update: ${state.apiKeyRequests}`);
   return {
-    database: appChild.database,
+    database: facts.database,
     path: LIVE_PATH,
     catalogPath: CATALOG_PATH,
     catalogEvents,
