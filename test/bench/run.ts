@@ -412,6 +412,12 @@ async function liveRows(env: NodeJS.ProcessEnv) {
   return summarizeLiveRows(state, facts!, perFork * FORKS);
 }
 
+const append = <V>(map: Map<string, V[]>, key: string, value: V) => {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+};
+
 interface LiveState {
   /** By target name, every measurement over all forks. */
   samples: Map<string, Sample[]>;
@@ -507,15 +513,13 @@ async function measureFork(
       const seed = fork * rounds + round;
       const line: string[] = [];
       for (const pair of shuffled(group, seed)) {
-        const sides = seed % 2 === 0 ? [pair.numerator, pair.denominator] : [pair.denominator, pair.numerator];
-        const measured = new Map<Target, Sample>();
-        for (const target of sides) {
-          const sample = await measure(target, DURATION);
-          measured.set(target, sample);
-          state.samples.set(target.name, [...(state.samples.get(target.name) ?? []), sample]);
-        }
-        const [ours, theirs] = [measured.get(pair.numerator)!, measured.get(pair.denominator)!];
-        state.pairs.set(pair.id, [...(state.pairs.get(pair.id) ?? []), [ours, theirs]]);
+        const oursFirst = seed % 2 === 0;
+        const first = await measure(oursFirst ? pair.numerator : pair.denominator, DURATION);
+        const second = await measure(oursFirst ? pair.denominator : pair.numerator, DURATION);
+        const [ours, theirs] = oursFirst ? [first, second] : [second, first];
+        append(state.samples, pair.numerator.name, ours);
+        append(state.samples, pair.denominator.name, theirs);
+        append(state.pairs, pair.id, [ours, theirs]);
         line.push(`${pair.id} ${Math.round(ours.rps)}/${Math.round(theirs.rps)}`);
       }
       console.log(`bench: fork ${fork + 1}/${FORKS}, round ${round + 1}/${rounds}: ${line.sort().join(', ')} req/s`);
