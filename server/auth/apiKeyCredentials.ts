@@ -57,7 +57,8 @@ function toAuthContext(key: ApiKeyIdentity): AuthContext {
  */
 export class ApiKeyCredentials {
   private readonly cache = new Map<string, CacheEntry>();
-  private readonly pending = new Map<string, { count: number; lastUsedAt: Date }>();
+  /** Uses not yet written, by key id; `lastUsedAt` in epoch milliseconds (a Date is made only when written). */
+  private readonly pending = new Map<string, { count: number; lastUsedAt: number }>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   /** Bumped by `invalidate`: a lookup that began before it may have read the old state, so it is not remembered. */
@@ -76,9 +77,8 @@ export class ApiKeyCredentials {
   async resolve(rawKey: string): Promise<AuthContext | undefined> {
     const hash = sha256Hex(rawKey);
     const now = this.now();
-    let entry = this.cache.get(hash);
-    if (!entry || entry.until <= now) {
-      this.cache.delete(hash);
+    let entry = this.remembered(hash, now);
+    if (!entry) {
       const generation = this.generation;
       const identity = await this.load(hash);
       if (!identity) return undefined;
@@ -88,6 +88,29 @@ export class ApiKeyCredentials {
         this.cache.set(hash, entry);
       }
     }
+    return this.accept(entry, now);
+  }
+
+  /**
+   * `resolve` without waiting, for a key remembered from an earlier request (almost every keyed request): its
+   * identity, counted as a use; undefined when the key is not remembered or not accepted, and `resolve` decides.
+   */
+  resolveRemembered(rawKey: string): AuthContext | undefined {
+    const now = this.now();
+    const entry = this.remembered(sha256Hex(rawKey), now);
+    return entry ? this.accept(entry, now) : undefined;
+  }
+
+  /** The remembered entry for a key hash while it is fresh; a stale one is dropped. */
+  private remembered(hash: string, now: number): CacheEntry | undefined {
+    const entry = this.cache.get(hash);
+    if (entry && entry.until > now) return entry;
+    if (entry) this.cache.delete(hash);
+    return undefined;
+  }
+
+  /** The key's own expiry is checked on every request; an accepted use is counted. */
+  private accept(entry: CacheEntry, now: number): AuthContext | undefined {
     if (entry.identity.expiresAt && entry.identity.expiresAt.getTime() <= now) return undefined;
     this.recordUse(entry.identity.id);
     return entry.auth;
@@ -129,11 +152,12 @@ export class ApiKeyCredentials {
 
   private recordUse(id: string): void {
     const entry = this.pending.get(id);
+    const at = Date.now();
     if (entry) {
       entry.count += 1;
-      entry.lastUsedAt = new Date();
+      entry.lastUsedAt = at;
     } else {
-      this.pending.set(id, { count: 1, lastUsedAt: new Date() });
+      this.pending.set(id, { count: 1, lastUsedAt: at });
     }
     if (!this.timer) {
       this.timer = setTimeout(() => {
@@ -154,7 +178,8 @@ export class ApiKeyCredentials {
     if (this.pending.size === 0) return;
     const batch = [...this.pending];
     this.pending.clear();
-    for (const [id, { count, lastUsedAt }] of batch) {
+    for (const [id, { count, lastUsedAt: at }] of batch) {
+      const lastUsedAt = new Date(at);
       try {
         await this.knex('api_keys')
           .where('id', id)
@@ -165,7 +190,7 @@ export class ApiKeyCredentials {
       } catch (err) {
         this.logger.warn({ err, apiKeyId: id, count }, 'api key usage update failed; kept for the next flush');
         const later = this.pending.get(id);
-        this.pending.set(id, { count: count + (later?.count ?? 0), lastUsedAt: later?.lastUsedAt ?? lastUsedAt });
+        this.pending.set(id, { count: count + (later?.count ?? 0), lastUsedAt: later?.lastUsedAt ?? at });
       }
     }
   }

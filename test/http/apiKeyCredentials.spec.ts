@@ -77,6 +77,44 @@ describe('API-key credential cache and usage counting', () => {
       expect((await me(server, key)).status).to.equal(401);
     });
 
+    it('answers a remembered key at once, without a database read, until it expires or is forgotten', async () => {
+      // Expires in 30 s; the cache remembers for 60 s.
+      const { key, apiKey } = await buildApiKey({ permissions: permissionMap('auth:read'), expiresAt: new Date(Date.now() + 30_000) });
+      const credentials = server.app.context.credentials;
+      const queries: string[] = [];
+      const onQuery = (query: { sql: string }) => queries.push(query.sql);
+      server.db.knex.on('query', onQuery);
+      try {
+        expect(credentials.resolveRemembered(key), 'not remembered before its first lookup').to.equal(undefined);
+        const looked = await credentials.resolve(key);
+        expect(looked).to.include({ role: 'superuser', authSource: 'api-key' });
+        const readsAfterLookup = queries.length;
+        expect(readsAfterLookup, 'the first lookup reads the key').to.be.greaterThan(0);
+        // Synchronous (no promise), the same identity, and no further read.
+        expect(credentials.resolveRemembered(key)).to.equal(looked);
+        expect(queries.length).to.equal(readsAfterLookup);
+        expect(credentials.resolveRemembered(`${key}x`), 'another key').to.equal(undefined);
+      } finally {
+        server.db.knex.off('query', onQuery);
+      }
+      // Counted as uses like any other: the lookup and the remembered answer.
+      await credentials.flush();
+      expect(Number((await usage(server, apiKey.id))!.request_count)).to.equal(2);
+
+      // The key's own expiry holds for a remembered key too: 40 s on, the key has expired, its entry is still fresh.
+      const realNow = credentials.now;
+      credentials.now = () => realNow() + 40_000;
+      try {
+        expect(credentials.resolveRemembered(key)).to.equal(undefined);
+        expect(await credentials.resolve(key)).to.equal(undefined);
+      } finally {
+        credentials.now = realNow;
+      }
+      expect(credentials.resolveRemembered(key)).to.not.equal(undefined);
+      credentials.invalidate();
+      expect(credentials.resolveRemembered(key), 'forgotten by invalidate').to.equal(undefined);
+    });
+
     it('counts uses in memory and writes them as one update when flushed or closed', async () => {
       const { key, apiKey } = await buildApiKey({ permissions: permissionMap('auth:read') });
       for (let i = 0; i < 5; i++) expect((await me(server, key)).status).to.equal(200);
