@@ -39,12 +39,16 @@
  * app runs over the embedded PGlite database in a temporary DATA_DIR (or DATABASE_URL when set). autocannon
  * drives them from this process. After a warm-up, each ratio's two sides are measured back to back (alternating which
  * goes first), the pairs in a new order each round; each ratio is the median of its per-round ratios. P1–P6 run in
- * BENCH_FORKS (3) sets of fresh server processes, the rounds shared among them, and on Linux with `taskset` the
- * servers run on the last core and the load generator on the others (BENCH_PIN=0: not pinned). Not part of
- * `npm test`; writes nothing into the repository.
+ * BENCH_FORKS (4) sets of fresh server processes, the rounds shared among them, and on Linux with `taskset` the
+ * servers run on the last core and the load generator on the others (BENCH_PIN=0: not pinned). Every target is
+ * treated alike: each fork starts and warms its servers in an order of its own, the load generator is warmed on a
+ * throwaway server first, every server has a young generation of one fixed size (BENCH_SEMI_SPACE_MB) and touches
+ * it before it reports ready (server.ts `touchYoungGeneration`). Not part of `npm test`; writes nothing into the
+ * repository.
  *
  * Knobs: BENCH_ROUNDS (10; for P1–P6 rounded up to a multiple of the forks), BENCH_DURATION seconds per measurement
- * (1.5), BENCH_WARMUP seconds per target (3), BENCH_FORKS (3), BENCH_PIN (1), BENCH_CONNECTIONS (10), BENCH_STRICT=1
+ * (1.5), BENCH_WARMUP seconds per target (2), BENCH_FORKS (4), BENCH_SEMI_SPACE_MB (16; 0: V8's defaults), BENCH_PIN
+ * (1), BENCH_CONNECTIONS (10), BENCH_STRICT=1
  * to exit 1 when a ratio misses its target, BENCH_CPU_PROF=<dir> to write a
  * V8 CPU profile of the app server there (open it in Chrome DevTools or speedscope), BENCH_ONLY=<ids> to run only
  * some rows (`P` for P1–P6, which share their servers; `R1`, `R2`; comma-separated, e.g. `BENCH_ONLY=R1,R2`).
@@ -72,10 +76,20 @@ const num = (name: string, fallback: number) => {
 // so the two sides of a ratio are measured close together, and the median of more pairs steadies the figure.
 const ROUNDS = num('BENCH_ROUNDS', 10);
 const DURATION = num('BENCH_DURATION', 1.5);
-const WARMUP = num('BENCH_WARMUP', 3);
+const WARMUP = num('BENCH_WARMUP', 2);
 /** P1–P6: sets of fresh server processes, the rounds shared among them. */
-const FORKS = num('BENCH_FORKS', 3);
+const FORKS = num('BENCH_FORKS', 4);
 const CONNECTIONS = num('BENCH_CONNECTIONS', 10);
+/**
+ * Every server's young generation at one fixed size (V8 semi-spaces of BENCH_SEMI_SPACE_MB, 16: V8's own maximum on
+ * 64-bit), as JMH runs the JVM with -Xms equal to -Xmx. Left to V8, a server's new space shrinks while it idles
+ * between its measurements (the memory reducer) and grows back only as objects survive, which on a liveness request
+ * they hardly do: the same minimal Koa server collected its young generation 428 times in 200,000 requests at 30 µs
+ * of CPU per request, and 925 times at 37 µs in the next 200,000. Applies to every child of every row.
+ * BENCH_SEMI_SPACE_MB=0 leaves V8's defaults.
+ */
+const SEMI_SPACE_MB = Number(process.env.BENCH_SEMI_SPACE_MB ?? 16);
+const YOUNG_GENERATION = SEMI_SPACE_MB > 0 ? [`--min-semi-space-size=${SEMI_SPACE_MB}`, `--max-semi-space-size=${SEMI_SPACE_MB}`] : [];
 const STRICT = process.env.BENCH_STRICT === '1';
 /** P1–P6: the servers on the last core, the load generator (this process) on the others (BENCH_PIN=0: leave both to the scheduler). */
 const PIN = process.env.BENCH_PIN !== '0';
@@ -107,7 +121,7 @@ function startChild(kind: TargetKind, env: NodeJS.ProcessEnv): Promise<Child> {
   const child = fork(path.join(HERE, 'server.ts'), [kind], {
     cwd: ROOT,
     env,
-    execArgv: ['--import', 'tsx', ...profile],
+    execArgv: ['--import', 'tsx', ...YOUNG_GENERATION, ...profile],
     // stdout (the pino logs) → /dev/null; stderr kept so a crash is visible.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -408,8 +422,27 @@ async function liveRows(env: NodeJS.ProcessEnv) {
   // (where its heap and code land, what the optimizing compiler made of the warm-up) and stays for its life. Two
   // runs with one set of processes read P5 at 0.89 and at 1.15, each with its own koa-minimal 26k or 31k req/s
   // all along; over several sets of processes that per-process luck evens out.
+  await warmLoadGenerator(env);
   for (let fork = 0; fork < FORKS; fork++) facts = await liveFork(env, fork, perFork, state);
   return summarizeLiveRows(state, facts!, perFork * FORKS);
+}
+
+/**
+ * Warms the load generator (autocannon, in this process) on a throwaway minimal Koa server before any target sees
+ * it. A target first driven by a cold load generator ran slower for its whole life: of two identical Koa servers
+ * warmed one after the other, the first read 0.81–0.93 of the second in most runs; with the load generator warmed
+ * first, 0.92–1.07 around 1.00 with neither side favoured.
+ */
+async function warmLoadGenerator(env: NodeJS.ProcessEnv): Promise<void> {
+  const throwaway = await startChild('baseline', env);
+  try {
+    const cores = os.cpus().length;
+    if (PIN && cores >= 2) setAffinity(throwaway.process.pid, String(cores - 1));
+    await measure({ name: 'load generator warm-up', child: throwaway, headers: {} }, WARMUP);
+  } finally {
+    await throwaway.stop();
+    children.splice(children.indexOf(throwaway), 1);
+  }
 }
 
 const append = <V>(map: Map<string, V[]>, key: string, value: V) => {
@@ -435,13 +468,17 @@ async function liveFork(env: NodeJS.ProcessEnv, fork: number, rounds: number, st
     extraDirs.push(made);
     return made;
   };
-  const [baselineChild, appChild, quietChild, koaPinoChild, expressChild] = await Promise.all([
-    startChild('baseline', env),
-    startChild('app', { ...env, BENCH_CATALOG: '1', DATA_DIR: dir('app') }),
-    startChild('app', { ...env, LOG_LEVEL: 'warn', DATA_DIR: dir('quiet') }),
-    startChild('koa-pino', env),
-    startChild('express-eov', env),
-  ]);
+  // Started in a new order each fork (as the warm-up below), so no target is always the first forked or warmed.
+  const starts: Array<() => Promise<Child>> = [
+    () => startChild('baseline', env),
+    () => startChild('app', { ...env, BENCH_CATALOG: '1', DATA_DIR: dir('app') }),
+    () => startChild('app', { ...env, LOG_LEVEL: 'warn', DATA_DIR: dir('quiet') }),
+    () => startChild('koa-pino', env),
+    () => startChild('express-eov', env),
+  ];
+  const started = new Map<number, Promise<Child>>();
+  for (const index of shuffled([...starts.keys()], fork)) started.set(index, starts[index]());
+  const [baselineChild, appChild, quietChild, koaPinoChild, expressChild] = await Promise.all(starts.map((_, index) => started.get(index)!));
   // The direct catalog read starts once the app has seeded (on PostgreSQL it reads the app's rows; on the
   // embedded database it seeds its own copy in its own DATA_DIR).
   const catalogSqlChild = await startChild('catalog-sql', { ...env, DATA_DIR: dir('sql') });
@@ -491,7 +528,7 @@ async function measureFork(
   if (probe.status !== 400) throw new Error(`express+eov: expected 400 for an undeclared query parameter, got ${probe.status}`);
   const keyCountBefore = (await appChild.cpu()).apiKeyRequests ?? 0;
 
-  for (const target of targets) await measure(target, WARMUP);
+  for (const target of shuffled(targets, FORKS * 1000 + fork)) await measure(target, WARMUP);
 
   const pairs: Pair[] = [
     { id: 'P1', description: 'app public / minimal Koa', numerator: pub, denominator: baseline, target: 0.85 },
