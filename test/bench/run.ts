@@ -476,9 +476,9 @@ async function liveFork(env: NodeJS.ProcessEnv, fork: number, rounds: number, st
     () => startChild('koa-pino', env),
     () => startChild('express-eov', env),
   ];
-  const started = new Map<number, Promise<Child>>();
-  for (const index of shuffled([...starts.keys()], fork)) started.set(index, starts[index]());
-  const [baselineChild, appChild, quietChild, koaPinoChild, expressChild] = await Promise.all(starts.map((_, index) => started.get(index)!));
+  const started: Array<Promise<Child>> = [];
+  for (const index of shuffled([...starts.keys()], fork)) started[index] = starts[index]();
+  const [baselineChild, appChild, quietChild, koaPinoChild, expressChild] = await Promise.all(started);
   // The direct catalog read starts once the app has seeded (on PostgreSQL it reads the app's rows; on the
   // embedded database it seeds its own copy in its own DATA_DIR).
   const catalogSqlChild = await startChild('catalog-sql', { ...env, DATA_DIR: dir('sql') });
