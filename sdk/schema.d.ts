@@ -47,6 +47,8 @@ export interface paths {
          * One non-streaming answer of the assistant (`{ text, links }`).
          * @description The same agent as `/llm/chat`, answered at once as JSON: the text, the public routes it links, and the
          *     link audit's findings (`invalidLinks`). Rate-limited per client address together with `/llm/chat`.
+         *     The prompt is trimmed; a blank or whitespace-only one is 422 `no_question` (`errors[0].path`
+         *     `body/prompt`), like the other chat routes. History messages that are blank after trimming are left out.
          */
         post: operations["askAssistantDemo"];
         delete?: never;
@@ -248,7 +250,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current principal, active organization, memberships, API-key info and permissions. */
+        /**
+         * The current principal, active organization, memberships, API-key info and permissions.
+         * @description Any non-public role (spec §4.6): a dashboard session with an active membership, a superuser token, or any
+         *     valid API key whatever its permission map (`x-api-key: any`: a key may always ask who it is; it needs no
+         *     permission). The dashboard reads its role here.
+         */
         get: operations["getCurrentPrincipal"];
         put?: never;
         post?: never;
@@ -357,7 +364,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an organization that has no members.
+         * @description The canonical organization is never deleted (409 `canonical_organization`): the seeded accounts and the
+         *     venue's owners belong to it. An organization that still has members is refused too
+         *     (409 `organization_has_members`, the detail says how many): remove its memberships first
+         *     (`GET /api/sudo/organization-members?organizationId=…`, then
+         *     `DELETE /api/sudo/organization-members/{membershipId}`), so no account loses its dashboard access as a
+         *     side effect. Sessions whose active organization this was keep no active organization (they resolve to
+         *     `public`). An unknown id answers 404.
+         */
+        delete: operations["deleteOrganization"];
         options?: never;
         head?: never;
         /**
@@ -375,7 +392,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Memberships, optionally of one organization or one account. */
+        /**
+         * Memberships, optionally of one organization or one account.
+         * @description Oldest first. `organizationId` lists one organization's members (an organization without members, or an
+         *     id no organization has, gives an empty list); `userId` one account's memberships.
+         */
         get: operations["listOrganizationMembers"];
         put?: never;
         post?: never;
@@ -443,7 +464,15 @@ export interface paths {
         /** API keys, newest first (never the key itself). */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create an API key for a SUPERUSER account; the key is returned this once. */
+        /**
+         * Create an API key for a SUPERUSER account; the key is returned this once.
+         * @description An API key is owned by an account with the `SUPERUSER` account role (spec §2.2), and works only while its
+         *     owner keeps that role and is not banned (spec §5.1). Any account can be named as the owner: one without
+         *     the role is refused with 422 `owner_not_superuser` on `body/userId`. To make an account an eligible owner,
+         *     give it the role first with `PATCH /api/sudo/users/{userId}` (`{"role": "SUPERUSER"}`); the account role
+         *     grants nothing at sign-in (a session's role comes from its organization membership), so the change only
+         *     lets the account own keys. The seeded accounts (admin, marketing, staff) are `USER` accounts.
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -773,9 +802,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Shows, by sort order, then code (staff view, every locale filled).
+         * Shows, by sort order, then code (admin view, every locale filled).
          * @description Every show whatever its status, unless `status` narrows it. `search` matches the code, the slug or the
          *     title in any locale (case-insensitive, substring). Ordered by `sortOrder`, then `code`, then `id`.
+         *     Admin+ (spec §4.3: shows are commercial setup); staff read a show's title and slug where they work,
+         *     embedded in the show events (`GET /api/show-events`, logistics) and at the door (`GET /api/check-ins/…`).
          */
         get: operations["listShows"];
         put?: never;
@@ -802,7 +833,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One show (staff view, every locale filled). */
+        /**
+         * One show (admin view, every locale filled).
+         * @description Admin+ (spec §4.3); staff see a show's title through its show events.
+         */
         get: operations["getShow"];
         put?: never;
         post?: never;
@@ -876,8 +910,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Offers, by sort order, then code (staff view, with their items).
-         * @description Filters combine. `showId` lists the offers sold for that show only (not the every-show ones). Ordered by `sortOrder`, then `code`, then `id`.
+         * Offers, by sort order, then code (admin view, with their items).
+         * @description Filters combine. `showId` lists the offers sold for that show only (not the every-show ones). Ordered by
+         *     `sortOrder`, then `code`, then `id`. Admin+ (spec §4.3: offers are commercial setup); staff taking a
+         *     booking read an event's bookable offers and prices from the public catalog, and what to prepare per event
+         *     from the show event's logistics.
          */
         get: operations["listOffers"];
         put?: never;
@@ -904,7 +941,7 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One offer with its fulfillment items. */
+        /** One offer with its fulfillment items (admin). */
         get: operations["getOffer"];
         put?: never;
         post?: never;
@@ -953,7 +990,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fulfillment items, by code (staff view, every locale filled). */
+        /**
+         * Fulfillment items, by code (admin view, every locale filled).
+         * @description Admin+ (spec §4.3: part of the commercial setup). The kitchen and the floor (staff) read what to prepare
+         *     per event, item by item, in `GET /api/show-events/{id}/logistics`.
+         */
         get: operations["listFulfillmentItems"];
         put?: never;
         post?: never;
@@ -1402,9 +1443,11 @@ export interface paths {
         put?: never;
         /**
          * Capture the guest's contact before checkout (CRM lead).
-         * @description Upserts the CRM customer by normalized e-mail (trimmed, lower case; a soft-deleted customer is never
-         *     revived — a new live one is made) with the lead's contact, and records the lead's selection (event, booking
-         *     path, guest count, experience type, analytics trace ids), so operators can call back when checkout fails.
+         * @description Records the lead — its own contact and the guest's selection (event, booking path, guest count, experience
+         *     type, analytics trace ids) — under the CRM customer of its normalized e-mail (trimmed, lower case), so
+         *     operators can call back when checkout fails. No live customer has that e-mail: one is created with the
+         *     lead's contact (a soft-deleted customer is never revived). One has: its record is left exactly as it is
+         *     (a guest's input never overwrites it); staff see the lead's contact beside it.
          *     Answers an opaque lead reference (random, only its hash is stored; good for 24 hours) to send with
          *     `POST /api/public/reservations` — always 201 with the same shape, whether the e-mail was known or not.
          *     Rate-limited per client address (429 with `Retry-After`).
@@ -1436,7 +1479,9 @@ export interface paths {
          *     - 422 `offer_unavailable` (unknown, inactive or another show's offer), `guest_count_out_of_range` (the
          *       offer's min/max guests), `contact_required` (neither `contact` nor `leadReference`), `unknown_lead`
          *       (an unknown or expired lead reference without `contact`).
-         *     The customer is the lead's, or the contact's upserted by normalized e-mail (`contact` wins when both are sent).
+         *     The reservation keeps the contact it is booked with: `contact` when sent (it wins over the lead's), else the
+         *     lead's own contact. It is filed under the CRM customer of that e-mail — created when there is none; an
+         *     existing customer's record is never changed by it, and the answer shows only the booked contact.
          *     `promoCode` and `voucherCode` are applied to the price (see their fields; a code's refusal is 422 or 409 and
          *     writes nothing); `referral` is stored as given and, with a valid attribution token or an active partner code,
          *     attributes the booking (a guest-discount code lowers the price; a tampered token is 422 `invalid_attribution_token`).
@@ -1468,10 +1513,42 @@ export interface paths {
         };
         /**
          * The guest reads their reservation with its access token.
-         * @description The reservation of `reference` when `x-reservation-token` opens it. An unknown reference, a wrong token
-         *     and a missing one are the same 404, so nothing says whether a reference exists. Not cached (`no-store`).
+         * @description The reservation of `reference` when `x-reservation-token` opens it: the contact it was booked with, the
+         *     event and offer, the price breakdown, the payment summary (paid, refunded, due, method, state) and its
+         *     refunds. The check-in QR is `GET …/ticket`. An unknown reference, a wrong token and a missing one are the
+         *     same 404, so nothing says whether a reference exists. Not cached (`no-store`).
          */
         get: operations["getPublicReservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/reservations/{reference}/ticket": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token (never in the URL). */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path: {
+                reference: components["schemas"]["ReservationReference"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The guest's check-in QR code (PNG or SVG) with the reservation's access token.
+         * @description The QR code the door staff scan — the same one the confirmation e-mail carries — so a "manage booking" page
+         *     can show the ticket again without the e-mail. `format=png` (default; 240 px) or `format=svg`. An unknown
+         *     reference, a wrong token and a missing one are the same 404. A reservation that has no ticket is 409:
+         *     `no_ticket` while it is not confirmed (held, cancelled, expired, a no-show) — pay first; `ticket_unavailable`
+         *     for a booking confirmed before tickets could be shown again (its QR is in the confirmation e-mail). Not
+         *     cached (`no-store`): the image is the entry credential.
+         */
+        get: operations["getPublicReservationTicket"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1566,6 +1643,59 @@ export interface paths {
         patch: operations["updateCustomer"];
         trace?: never;
     };
+    "/api/customers/{customerId}/adopt-contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy the contact one of the customer's bookings was made with into the customer record.
+         * @description A guest's booking, lead, waiting-list join or inquiry never changes an existing customer: what the guest
+         *     typed stays on that row as the customer's contact history (`bookedContact` on each booking). Staff who
+         *     have checked it (say, by calling back) adopt it here: the chosen fields (`honorific`, `name`, `phone`;
+         *     default all three) of the reservation's booked contact become the record's. The reservation must be this
+         *     customer's (422 `reservation_not_customers`); a soft-deleted customer cannot be changed (409
+         *     `customer_deleted`).
+         */
+        post: operations["adoptCustomerContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customers/{customerId}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a duplicate customer into this one.
+         * @description For one person filed under two customers (two addresses, say). In one transaction the duplicate's
+         *     reservations, leads, waiting-list entries, inquiries, e-mail ledger rows and e-mail history move to this
+         *     customer, and the duplicate is soft-deleted (`isDeleted`; its row stays for audit). This customer's own
+         *     fields are unchanged (adopt a booking's contact for that). 422 `same_customer` when both ids are one;
+         *     404 when either is unknown; 409 `customer_deleted` when either is deleted. Admin+: it deletes a customer.
+         */
+        post: operations["mergeCustomers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/customers/{customerId}/emails": {
         parameters: {
             query?: never;
@@ -1625,9 +1755,11 @@ export interface paths {
          *     method that is not enabled is 422 `payment_method_unavailable`, whose `errors[0].message` lists the
          *     enabled ones (also `GET …/checkout`) — never a fake success.
          *     - `VNPAY`: a new `PENDING` payment with a fresh `vnp_TxnRef` per attempt, and VNPay's signed payment URL
-         *       (HMAC-SHA512, amount × 100, `vnp_ReturnUrl` = `<PUBLIC_API_URL>/api/payments/vnpay/return`; the IPN URL
-         *       `<PUBLIC_API_URL>/api/payments/vnpay/ipn` is registered with VNPay). It expires with the hold, at most 15
-         *       minutes ahead. The IPN confirms the reservation.
+         *       (HMAC-SHA512, amount × 100, `vnp_ReturnUrl` = `<PUBLIC_API_URL>/api/payments/vnpay/return` — outside
+         *       production with `PUBLIC_API_URL` unset, this server as the request reached it, `http://localhost:<port>`;
+         *       the IPN URL `<PUBLIC_API_URL>/api/payments/vnpay/ipn` is registered with VNPay). It expires with the hold,
+         *       at most 15 minutes ahead. The IPN confirms the reservation. With the development sandbox on
+         *       (`VNPAY_SANDBOX`, no VNPay account) the URL is this server's simulated pay page (`vnpaySandboxPage`).
          *     - `BANK_TRANSFER`: the venue's account, the amount and a transfer reference to quote (one `PENDING`
          *       payment per reservation and amount: asking again answers the same reference). Staff record the transfer
          *       once it arrives (`POST /api/payments`), which confirms the reservation.
@@ -1685,6 +1817,75 @@ export interface paths {
         get: operations["vnpayIpn"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/vnpay/sandbox": {
+        parameters: {
+            query?: {
+                /** @description The payment URL's `vnp_Version` (`2.1.0`; signed with the others). */
+                vnp_Version?: string;
+                /** @description The payment URL's `vnp_Command` (`pay`; signed with the others). */
+                vnp_Command?: string;
+                /** @description The payment URL's `vnp_TmnCode` (the merchant (the sandbox: `DEVSBX01`); signed with the others). */
+                vnp_TmnCode?: string;
+                /** @description The payment URL's `vnp_Amount` (amount × 100; signed with the others). */
+                vnp_Amount?: string;
+                /** @description The payment URL's `vnp_CurrCode` (`VND`; signed with the others). */
+                vnp_CurrCode?: string;
+                /** @description The payment URL's `vnp_TxnRef` (the attempt; signed with the others). */
+                vnp_TxnRef?: string;
+                /** @description The payment URL's `vnp_OrderInfo` (the order; signed with the others). */
+                vnp_OrderInfo?: string;
+                /** @description The payment URL's `vnp_OrderType` (the category; signed with the others). */
+                vnp_OrderType?: string;
+                /** @description The payment URL's `vnp_Locale` (`vn` or `en`; signed with the others). */
+                vnp_Locale?: string;
+                /** @description The payment URL's `vnp_ReturnUrl` (where the browser goes back; signed with the others). */
+                vnp_ReturnUrl?: string;
+                /** @description The payment URL's `vnp_IpAddr` (the guest's address; signed with the others). */
+                vnp_IpAddr?: string;
+                /** @description The payment URL's `vnp_CreateDate` (creation, `yyyyMMddHHmmss` GMT+7; signed with the others). */
+                vnp_CreateDate?: string;
+                /** @description The payment URL's `vnp_ExpireDate` (expiry, `yyyyMMddHHmmss` GMT+7; signed with the others). */
+                vnp_ExpireDate?: string;
+                /** @description The payment URL's `vnp_BankCode` (a pre-selected method; signed with the others). */
+                vnp_BankCode?: string;
+                /** @description The payment URL's `vnp_SecureHashType` (ignored; signed with the others). */
+                vnp_SecureHashType?: string;
+                /** @description The payment URL's `vnp_SecureHash` (HMAC-SHA512 of the others; signed with the others). */
+                vnp_SecureHash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Development only: the VNPay sandbox's pay page (a simulation of VNPay's, on this server).
+         * @description Exists while the development payment sandbox is on (`VNPAY_SANDBOX`; default on outside production while
+         *     `VNPAY_TMN_CODE` / `VNPAY_HASH_SECRET` are unset; the server refuses to start with it in production); 404
+         *     otherwise. Checkout's `vnpay.paymentUrl` points here instead of VNPay: the query is the payment request, signed
+         *     exactly as for VNPay (protocol 2.1.0, HMAC-SHA512, TMN code `DEVSBX01`, a generated development secret). The
+         *     page checks the signature as VNPay does (a changed URL gets an error page without buttons), shows the amount,
+         *     the order and the expiry, and offers Pay, Cancel and Fail, which post back to this URL
+         *     (`vnpaySandboxSubmit`). Plain HTML: no script, no outside asset (a self-only Content-Security-Policy).
+         */
+        get: operations["vnpaySandboxPage"];
+        put?: never;
+        /**
+         * Development only: a button of the VNPay sandbox's pay page (pay, cancel, fail).
+         * @description The outcome the guest chose, for the payment request in the query (checked again). The sandbox then does
+         *     what VNPay does, in VNPay's order: it signs the callback parameters (`vnp_ResponseCode` `00` paid; `24` the
+         *     guest cancelled; `51` declined, insufficient funds; `11` when the link has expired, whatever the button),
+         *     delivers the IPN server to server (the IPN's own command, so the payment and the reservation are updated
+         *     before the browser comes back) and answers 303 to the signed `vnp_ReturnUrl`. A request whose signature does
+         *     not check out gets the error page (200) and changes nothing. 404 while the sandbox is off.
+         *     From a terminal: `curl -s -o /dev/null -w '%{redirect_url}' -d outcome=pay "$PAYMENT_URL"`.
+         */
+        post: operations["vnpaySandboxSubmit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1819,9 +2020,10 @@ export interface paths {
         /**
          * Redeem a scan at the door (ENTRY or EXIT); every attempt is recorded.
          * @description Names the reservation by `reservationId` or by the QR's `token` (exactly one; normalized as
-         *     `CheckInToken` says). Answers 200 with the recorded attempt: `result: ok`, or `refused` with a `reason`
-         *     (`not_found`, `cancelled`, `unpaid`, `no_show`, `wrong_event`, `not_today`, `already_checked_in`,
-         *     `not_checked_in`, checked in that order).
+         *     `CheckInToken` says). Answers 200 with `{checkIn, reservation}`: `checkIn` is the recorded attempt, whose
+         *     `checkIn.result` is `ok`, or `refused` with `checkIn.reason` (`not_found`, `cancelled`, `unpaid`, `no_show`,
+         *     `wrong_event`, `not_today`, `already_checked_in`, `not_checked_in`, checked in that order); `reservation` is
+         *     the reservation as it is now (null for `not_found`). There is no top-level `result`.
          *
          *     - **ENTRY** on a `CONFIRMED` reservation checks it in (`CHECKED_IN`, `checkedInAt`) and emits
          *       `operator check-in completed`; ENTRY on a checked-in guest who left (last accepted scan an EXIT) is a
@@ -1852,11 +2054,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Look a reservation up at the door, by id or by the QR's token.
-         * @description `GET /api/check-ins/{reservationId}` or `GET /api/check-ins/lookup?token=<QR token>` (the token goes in
-         *     the query, which is never logged; `token` is required with `lookup` and refused with an id). The role is
-         *     checked before either lookup and before the token is read: a caller below staff gets 401/403 without any
-         *     database read. Answers the reservation as the door needs it (guest, party size, offer, table, event,
+         * Look a reservation up at the door, by id or by the QR's token (spec §4.3 `GET /api/check-ins/{id}`).
+         * @description This is the spec's `GET /api/check-ins/{id}` (§4.3: "lookup by UUID or by `?token=` query parameter";
+         *     §9 item 2: it replaces the by-token route), with its two modes spelled out:
+         *     - by id: `GET /api/check-ins/{reservationId}`;
+         *     - by token: `GET /api/check-ins/lookup?token=<QR token>`, the `{id}` segment being the literal `lookup`.
+         *       The token goes in the query, which is never logged; `token` is required with `lookup` and refused with
+         *       an id (400).
+         *
+         *     The role is checked before either lookup and before the token is read: a caller below staff gets 401/403
+         *     without any database read. Answers the reservation as the door needs it (guest, party size, offer, table, event,
          *     status, payment), whether ENTRY and EXIT would be accepted now (with `showEventId`, the event this door
          *     serves, for `wrong_event`), and every recorded attempt. An unknown id or token is 404. Replaces the
          *     deprecated `GET /api/check-ins/by-token/{token}`.
@@ -2215,9 +2422,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Knowledge documents (staff view), newest change first.
+         * Knowledge documents (admin view), newest change first.
          * @description Every document whatever its status, unless `status` narrows it; `locale` and `tag` narrow further; `q`
          *     matches the topic, title or body (case-insensitive substring). Ordered by `updatedAt` descending, then `id`.
+         *     Admin+ (spec §4.1: `/api/ai/knowledge` CRUDL); the published documents are public, read-only, at
+         *     `GET /api/ai/customer-support/knowledge`.
          */
         get: operations["listKnowledgeDocuments"];
         put?: never;
@@ -2243,7 +2452,7 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One knowledge document (staff view). */
+        /** One knowledge document (admin view). */
         get: operations["getKnowledgeDocument"];
         put?: never;
         post?: never;
@@ -2549,16 +2758,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Join the waiting list of a sold-out event (public).
-         * @description Only for a published, scheduled event with fewer seats left than the party (409 `seats_available`
-         *     otherwise: book instead); 409 `event_not_bookable` for a cancelled or completed event, 404 for an unknown
-         *     one; one live entry per e-mail and event (409 `already_waiting`). The CRM customer is upserted by e-mail.
-         *     When seats free up (a cancellation, an expired hold, an expired offer) a job offers them, in joining order,
-         *     to each waiting party that fits: an e-mail with a link that holds the seats for `WAITLIST_OFFER_HOURS`;
-         *     booking with its token (`waitlistToken` on `POST /api/public/reservations`) converts the entry.
-         *     Rate-limited per client address (429 with `Retry-After`).
+         * Deprecated: join the waiting list (use `POST /api/waitlist`).
+         * @deprecated
+         * @description The path before the spec's `POST /api/waitlist` (spec §4.3), kept for one release: the same handler, body
+         *     and answers as `joinWaitlist`, plus `Deprecation` (RFC 9745) and
+         *     `Link: </api/waitlist>; rel="successor-version"` on every answer.
          */
-        post: operations["joinWaitlist"];
+        post: operations["joinWaitlistDeprecated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2575,7 +2781,19 @@ export interface paths {
         /** Waiting-list entries in joining order; filter by event and status. */
         get: operations["listWaitlistEntries"];
         put?: never;
-        post?: never;
+        /**
+         * Join the waiting list of a sold-out event (public; spec §4.3 `POST /api/waitlist`).
+         * @description Only for a published, scheduled event with fewer seats left than the party (409 `seats_available`
+         *     otherwise: book instead); 409 `event_not_bookable` for a cancelled or completed event, 404 for an unknown
+         *     one. One live entry per e-mail and event: a join with an e-mail already waiting answers exactly like a first
+         *     join and stores nothing (no answer tells who waits for what). The entry keeps its own contact; a new CRM
+         *     customer is created for an unknown e-mail, an existing one is never changed by a join.
+         *     When seats free up (a cancellation, an expired hold, an expired offer) a job offers them, in joining order,
+         *     to each waiting party that fits: an e-mail with a link that holds the seats for `WAITLIST_OFFER_HOURS`;
+         *     booking with its token (`waitlistToken` on `POST /api/public/reservations`) converts the entry.
+         *     Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["joinWaitlist"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2643,14 +2861,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add a guest profile to one's party (with the reservation's access token).
-         * @description The reservation of `reservationReference` must be opened by `x-reservation-token` (404 otherwise — one
-         *     answer for an unknown reference, a wrong or a missing token) and live (HELD, CONFIRMED or CHECKED_IN; 409
-         *     `reservation_not_active`); at most one profile per guest of the party (409 `party_full`). The answer
-         *     carries the profile's own token this once (only its SHA-256 is stored): send it as `x-profile-token` to
-         *     read or update this profile and to react. Rate-limited per client address (429 with `Retry-After`).
+         * Deprecated (use `POST /api/profiles`): Add a guest profile to one's party (with the reservation's access token).
+         * @deprecated
+         * @description The path before the spec's `/api/profiles` family (spec §4.3), kept for one release: the same handler,
+         *     input and answers as `createGuestProfile` (`POST /api/profiles`), plus `Deprecation` (RFC 9745) and a `Link` to the
+         *     successor (`rel="successor-version"`) on every answer.
          */
-        post: operations["createGuestProfile"];
+        post: operations["createGuestProfileDeprecated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2668,20 +2885,26 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The guest reads their own profile (with the profile's token).
-         * @description A missing, wrong or deleted profile's token is the same 404.
+         * Deprecated (use `GET /api/profiles/me`): The guest reads their own profile (with the profile's token).
+         * @deprecated
+         * @description The path before the spec's `/api/profiles` family (spec §4.3), kept for one release: the same handler,
+         *     input and answers as `getOwnProfile` (`GET /api/profiles/me`), plus `Deprecation` (RFC 9745) and a `Link` to the
+         *     successor (`rel="successor-version"`) on every answer.
          */
-        get: operations["getOwnProfile"];
+        get: operations["getOwnProfileDeprecated"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /**
-         * The guest changes their display name or dietary preferences.
-         * @description Rate-limited per client address (429 with `Retry-After`). A missing, wrong or deleted profile's token is 404.
+         * Deprecated (use `PATCH /api/profiles/me`): The guest changes their display name or dietary preferences.
+         * @deprecated
+         * @description The path before the spec's `/api/profiles` family (spec §4.3), kept for one release: the same handler,
+         *     input and answers as `updateOwnProfile` (`PATCH /api/profiles/me`), plus `Deprecation` (RFC 9745) and a `Link` to the
+         *     successor (`rel="successor-version"`) on every answer.
          */
-        patch: operations["updateOwnProfile"];
+        patch: operations["updateOwnProfileDeprecated"];
         trace?: never;
     };
     "/api/public/profiles/me/reactions": {
@@ -2697,12 +2920,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * React during or after the show (an emoji from a fixed set, an optional short comment).
-         * @description From the event's doors (or start) on, for a CONFIRMED, CHECKED_IN or NO_SHOW reservation (409
-         *     `show_not_started`, `reservation_not_active`). Rate-limited per profile and per client address (429 with
-         *     `Retry-After`).
+         * Deprecated (use `POST /api/profiles/me/reactions`): React during or after the show (an emoji from a fixed set, an optional short comment).
+         * @deprecated
+         * @description The path before the spec's `/api/profiles` family (spec §4.3), kept for one release: the same handler,
+         *     input and answers as `createReaction` (`POST /api/profiles/me/reactions`), plus `Deprecation` (RFC 9745) and a `Link` to the
+         *     successor (`rel="successor-version"`) on every answer.
          */
-        post: operations["createReaction"];
+        post: operations["createReactionDeprecated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2722,7 +2946,68 @@ export interface paths {
          */
         get: operations["listProfiles"];
         put?: never;
+        /**
+         * Add a guest profile to one's party (with the reservation's access token).
+         * @description The reservation of `reservationReference` must be opened by `x-reservation-token` (404 otherwise — one
+         *     answer for an unknown reference, a wrong or a missing token) and live (HELD, CONFIRMED or CHECKED_IN; 409
+         *     `reservation_not_active`); at most one profile per guest of the party (409 `party_full`). The answer
+         *     carries the profile's own token this once (only its SHA-256 is stored): send it as `x-profile-token` to
+         *     read or update this profile and to react. Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["createGuestProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profiles/me": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token (from its creation). */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The guest reads their own profile (with the profile's token).
+         * @description `me` is the profile the `x-profile-token` opens (the staff routes `/api/profiles/{profileId}` take a UUID,
+         *     so the two never meet). A missing, wrong or deleted profile's token is the same 404.
+         */
+        get: operations["getOwnProfile"];
+        put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * The guest changes their display name or dietary preferences.
+         * @description Rate-limited per client address (429 with `Retry-After`). A missing, wrong or deleted profile's token is 404.
+         */
+        patch: operations["updateOwnProfile"];
+        trace?: never;
+    };
+    "/api/profiles/me/reactions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token. */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * React during or after the show (an emoji from a fixed set, an optional short comment).
+         * @description From the event's doors (or start) on, for a CONFIRMED, CHECKED_IN or NO_SHOW reservation (409
+         *     `show_not_started`, `reservation_not_active`). Rate-limited per profile and per client address (429 with
+         *     `Retry-After`).
+         */
+        post: operations["createReaction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3335,13 +3620,15 @@ export interface paths {
          * @description A guest's message from ManyChat (spec §4.7). The shared webhook token `CHAT_WEBHOOK_TOKEN` comes in
          *     `x-svc-chat-token` or as `Authorization: Bearer <token>` (compared in constant time; missing or wrong →
          *     401 and nothing is queued; unset on the server → 503).
-         *     - With a subscriber id: answers 200 at once with a Dynamic Block v2 holding a short acknowledgement in the
+         *     The path is chosen by `response_mode` (spec §4.7) and the subscriber id:
+         *     - `async` (or absent, null, blank) with a subscriber id: answers 200 at once with a Dynamic Block v2 holding a short acknowledgement in the
          *       guest's locale, and queues a durable background turn (job `chatPlatform.turn`): the agent answers (no
          *       time-out), invalid internal links are replaced by the closest valid public route, and the answer is sent
          *       with ManyChat's `POST /fb/sending/sendContent` (`CHAT_API_BASE_URL`, `CHAT_API_TOKEN`). Retryable
          *       failures are retried without sending twice; the guest's text is deleted once the turn ends.
-         *     - Without a subscriber id: the answer is generated now and returned in the Dynamic Block (503
-         *       `assistant_unavailable` when the agent fails).
+         *     - Any other `response_mode` (e.g. `sync`), or no subscriber id: the answer is generated now and
+         *       returned in the Dynamic Block (503 `assistant_unavailable` when the agent fails); nothing is queued and
+         *       nothing is sent through the platform.
          *     A body without any message text is 422 `no_message_text`.
          */
         post: operations["receiveChatPlatformMessage"];
@@ -4055,7 +4342,10 @@ export interface components {
             time: components["schemas"]["LocalTime"];
             /** Format: date-time */
             startsAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When doors open; null when the venue has not set a doors time for this performance.
+             */
             doorsAt: string | null;
             /**
              * Format: date-time
@@ -4132,11 +4422,18 @@ export interface components {
             time: components["schemas"]["LocalTime"];
             /** Format: date-time */
             startsAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When doors open; null when the venue has not set a doors time for this performance.
+             */
             doorsAt: string | null;
             /** Format: date-time */
             bookingClosesAt: string;
             state: components["schemas"]["AvailabilityState"];
+            /**
+             * @description Exact seats left, only when `state` is `AVAILABLE` (more than the venue's threshold left); null when
+             *     `LIMITED` (a few left: the count is not shown), `SOLD_OUT` or `CLOSED`.
+             */
             seatsLeft: number | null;
             cancelled: boolean;
             show: components["schemas"]["PublicEventShow"];
@@ -4152,11 +4449,18 @@ export interface components {
             time: components["schemas"]["LocalTime"];
             /** Format: date-time */
             startsAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When doors open; null when the venue has not set a doors time for this performance.
+             */
             doorsAt: string | null;
             /** Format: date-time */
             bookingClosesAt: string;
             state: components["schemas"]["AvailabilityState"];
+            /**
+             * @description Exact seats left, only when `state` is `AVAILABLE` (more than the venue's threshold left); null when
+             *     `LIMITED` (a few left: the count is not shown), `SOLD_OUT` or `CLOSED`.
+             */
             seatsLeft: number | null;
             cancelled: boolean;
             show: components["schemas"]["PublicEventShow"];
@@ -4202,7 +4506,10 @@ export interface components {
          *     }
          */
         AssistantDemoRequest: {
-            /** @example How much is the dinner show? */
+            /**
+             * @description The guest's question. A blank or whitespace-only prompt is 422 `no_question` (as `/llm/chat` answers a conversation without a question).
+             * @example How much is the dinner show?
+             */
             prompt: string;
             locale?: components["schemas"]["ChatLocale"];
             history?: components["schemas"]["AssistantHistoryMessage"][];
@@ -4660,6 +4967,12 @@ export interface components {
                 bookingPath: components["schemas"]["BookingPath"];
             };
             customer: components["schemas"]["StaffReservationCustomer"];
+            /**
+             * @description The contact the reservation was booked with (its own snapshot). A guest's booking never changes the
+             *     customer record, so the two may differ; `POST /api/reservations/{reservationId}/adopt-contact` copies
+             *     this into the record.
+             */
+            bookedContact: components["schemas"]["BookedContact"];
             table: components["schemas"]["StaffReservationTable"];
             price: components["schemas"]["StaffReservationPrice"];
             attribution: {
@@ -5672,7 +5985,7 @@ export interface components {
             email: components["schemas"]["GuestEmail"];
             phone?: components["schemas"]["GuestPhone"];
             locale?: components["schemas"]["GuestLocale"];
-            /** @description The event the guest has selected (unknown slugs are kept out silently). */
+            /** @description The event the guest has selected; must name a show event (422 `unknown_event` otherwise). */
             eventSlug?: components["schemas"]["PublicSlug"];
             bookingPath?: components["schemas"]["BookingPath"];
             guestCount?: components["schemas"]["GuestCount-2"];
@@ -5685,7 +5998,9 @@ export interface components {
          */
         LeadReference: string;
         /**
-         * @description The guest's contact; upserted into the CRM by normalized e-mail.
+         * @description The guest's contact. The booking keeps it as its own snapshot (what the guest's answers and e-mails show).
+         *     It files the booking under the CRM customer of its normalized e-mail, creating one when there is none; an
+         *     existing customer's record is never changed by a guest's contact (staff see it per booking and may adopt it).
          * @example {
          *       "honorific": "Ms",
          *       "name": "Nguyễn Thị Lan",
@@ -5767,6 +6082,16 @@ export interface components {
                 attributionToken?: string;
             };
         };
+        /**
+         * @description The contact the reservation was booked with: exactly what its guest sent with the hold (or with the lead it
+         *     named), kept on the reservation. Never a field read from a customer record.
+         */
+        BookedContact: {
+            honorific: string | null;
+            name: string;
+            email: string;
+            phone: string | null;
+        };
         /** @description Whole VND computed on the server from the offer and the commercial setup at creation (kept as quoted). */
         ReservationPrice: {
             /** @enum {string} */
@@ -5782,6 +6107,47 @@ export interface components {
             totalVnd: number;
             serviceChargePercent: number;
             vatPercent: number;
+        };
+        /**
+         * @description How a payment was (or is being) made.
+         * @enum {string}
+         */
+        "PaymentGateway-2": "VNPAY" | "BANK_TRANSFER" | "CASH" | "CARD_ON_SITE";
+        /**
+         * @description What was paid for the reservation and what is still due, whole VND. `state`: `UNPAID` (nothing paid, nothing
+         *     in progress), `PENDING` (a payment was started, e.g. at VNPay, and has no outcome yet), `PARTIALLY_PAID`,
+         *     `PAID` (nothing left to pay), `NOTHING_DUE` (nothing was paid and nothing is owed: a voucher covered it all,
+         *     or the booking ended unpaid), `PARTIALLY_REFUNDED`, `REFUNDED`. `method`: the gateway of the latest
+         *     successful payment, else of the latest started one; null when none. `dueVnd` is 0 once the booking is
+         *     cancelled, expired or a no-show.
+         */
+        GuestPayment: {
+            /** @enum {string} */
+            state: "UNPAID" | "PENDING" | "PARTIALLY_PAID" | "PAID" | "NOTHING_DUE" | "PARTIALLY_REFUNDED" | "REFUNDED";
+            method: components["schemas"]["PaymentGateway-2"] | null;
+            /** @description What the successful payments brought in (before refunds). */
+            paidVnd: number;
+            /** @description What has been given back so far. */
+            refundedVnd: number;
+            /** @description The total less what was paid (a refund never makes anything due again). */
+            dueVnd: number;
+        };
+        /**
+         * @description `PENDING` (requested: being sent to VNPay, or money to hand back on site) → `SUCCEEDED` | `FAILED`.
+         * @enum {string}
+         */
+        RefundStatus: "PENDING" | "SUCCEEDED" | "FAILED";
+        /** @description One refund as the guest sees it (never the staff's reason or the gateway's ids). */
+        GuestRefund: {
+            amountVnd: number;
+            status: components["schemas"]["RefundStatus"];
+            /** Format: date-time */
+            requestedAt: string;
+            /**
+             * Format: date-time
+             * @description When it succeeded or failed; null while pending.
+             */
+            completedAt: string | null;
         };
         /**
          * @example {
@@ -5825,6 +6191,14 @@ export interface components {
          *         "serviceChargePercent": 5,
          *         "vatPercent": 8
          *       },
+         *       "payment": {
+         *         "state": "UNPAID",
+         *         "method": null,
+         *         "paidVnd": 0,
+         *         "refundedVnd": 0,
+         *         "dueVnd": 3402000
+         *       },
+         *       "refunds": [],
          *       "attribution": {
          *         "promoCode": null,
          *         "voucherCode": null,
@@ -5848,17 +6222,15 @@ export interface components {
             guestCount: number;
             locale: string;
             customerNote: string | null;
-            contact: {
-                honorific: string | null;
-                name: string;
-                email: string;
-                phone: string | null;
-            };
+            contact: components["schemas"]["BookedContact"];
             event: {
                 slug: string;
                 /** Format: date-time */
                 startsAt: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When doors open; null when the venue has not set a doors time.
+                 */
                 doorsAt: string | null;
                 /** @enum {string} */
                 status: "SCHEDULED" | "CANCELLED" | "COMPLETED";
@@ -5874,6 +6246,9 @@ export interface components {
                 bookingPath: components["schemas"]["BookingPath"];
             };
             price: components["schemas"]["ReservationPrice"];
+            payment: components["schemas"]["GuestPayment"];
+            /** @description Refunds of this reservation's payments, oldest first. */
+            refunds: components["schemas"]["GuestRefund"][];
             /** @description The codes as the guest sent them (not applied yet). */
             attribution: {
                 promoCode: string | null;
@@ -5912,6 +6287,12 @@ export interface components {
          *       "showTitle": "Saigon Nights",
          *       "guestCount": 2,
          *       "totalVnd": 3564000,
+         *       "bookedContact": {
+         *         "honorific": "Ms",
+         *         "name": "Nguyễn Thị Lan",
+         *         "email": "lan.nguyen@example.com",
+         *         "phone": "+84 90 123 4567"
+         *       },
          *       "createdAt": "2026-11-20T09:15:00.000Z"
          *     }
          */
@@ -5928,6 +6309,11 @@ export interface components {
             guestCount: number;
             /** @description Whole VND. */
             totalVnd: number;
+            /**
+             * @description The contact this reservation was booked with (the customer's contact history: a guest's booking never
+             *     changes the record). `POST /api/customers/{customerId}/adopt-contact` copies it into the record.
+             */
+            bookedContact: components["schemas"]["BookedContact"];
             createdAt: components["schemas"]["Timestamp"];
         };
         /**
@@ -5956,6 +6342,35 @@ export interface components {
             email?: components["schemas"]["GuestEmail"];
             phone?: components["schemas"]["GuestPhone"] | null;
             locale?: components["schemas"]["GuestLocale"] | null;
+        };
+        /**
+         * @description Which booking's contact to copy into the customer record, and which of its fields.
+         * @example {
+         *       "reservationId": "8c2d4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f",
+         *       "fields": [
+         *         "name",
+         *         "phone"
+         *       ]
+         *     }
+         */
+        CustomerAdoptContact: {
+            /**
+             * Format: uuid
+             * @description One of this customer's reservations.
+             */
+            reservationId: string;
+            /** @description The fields to copy (default all three). The e-mail is the customer's key and is never copied. */
+            fields?: ("honorific" | "name" | "phone")[];
+        };
+        /**
+         * @description The duplicate customer to merge into this one.
+         * @example {
+         *       "duplicateCustomerId": "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e"
+         *     }
+         */
+        CustomerMerge: {
+            /** Format: uuid */
+            duplicateCustomerId: string;
         };
         /**
          * @description An e-mail to the customer through a template.
@@ -6078,11 +6493,14 @@ export interface components {
             RspCode: "00" | "01" | "02" | "04" | "97" | "99";
             Message: string;
         };
-        /**
-         * @description How a payment was (or is being) made.
-         * @enum {string}
-         */
-        "PaymentGateway-2": "VNPAY" | "BANK_TRANSFER" | "CASH" | "CARD_ON_SITE";
+        /** @description The VNPay sandbox's pay page form. */
+        VnpaySandboxForm: {
+            /**
+             * @description `pay` → `00`; `cancel` → `24` (cancelled by the guest); `fail` → `51` (declined: insufficient funds).
+             * @enum {string}
+             */
+            outcome: "pay" | "cancel" | "fail";
+        };
         PaymentPage: {
             items: components["schemas"]["Payment"][];
             total: number;
@@ -6109,11 +6527,6 @@ export interface components {
             /** @description Staff note (card slip number, transfer id …). */
             note?: string;
         };
-        /**
-         * @description `PENDING` (requested: being sent to VNPay, or money to hand back on site) → `SUCCEEDED` | `FAILED`.
-         * @enum {string}
-         */
-        RefundStatus: "PENDING" | "SUCCEEDED" | "FAILED";
         /** @description One audited gateway callback (the raw parameters stay in the database). */
         PaymentCallback: {
             /** @enum {string} */
@@ -6304,6 +6717,12 @@ export interface components {
             event: components["schemas"]["StaffReservationEvent"];
             offerCode: string;
             customer: components["schemas"]["StaffReservationCustomer"];
+            /**
+             * @description The contact the reservation was booked with (its own snapshot). A guest's booking never changes the
+             *     customer record, so the two may differ; `POST /api/reservations/{reservationId}/adopt-contact` copies
+             *     this into the record.
+             */
+            bookedContact: components["schemas"]["BookedContact"];
             table: components["schemas"]["StaffReservationTable"];
             createdAt: components["schemas"]["Timestamp"];
         };
@@ -7466,27 +7885,27 @@ export interface components {
             note?: string;
         };
         /**
+         * @description The join as received: the event, the party size sent and `WAITING`. A join with an e-mail already waiting for
+         *     the event answers exactly like a first join (same status and shape, nothing of the stored entry) and stores
+         *     nothing more, so the answer never tells who is waiting for what; the venue's e-mail offer reaches the
+         *     address either way.
+         * @example {
+         *       "eventSlug": "saigon-nights-2026-12-05-1930",
+         *       "guestCount": 2,
+         *       "status": "WAITING"
+         *     }
+         */
+        JoinedWaitlist: {
+            eventSlug: string;
+            guestCount: number;
+            /** @enum {string} */
+            status: "WAITING";
+        };
+        /**
          * @description WAITING → NOTIFIED (an offer holds seats until `offerExpiresAt`) → CONVERTED (booked) or EXPIRED.
          * @enum {string}
          */
         WaitlistStatus: "WAITING" | "NOTIFIED" | "CONVERTED" | "EXPIRED";
-        /**
-         * @example {
-         *       "id": "4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b",
-         *       "eventSlug": "saigon-nights-2026-12-05-1930",
-         *       "guestCount": 2,
-         *       "status": "WAITING",
-         *       "createdAt": "2026-11-23T14:00:00.000Z"
-         *     }
-         */
-        JoinedWaitlist: {
-            /** Format: uuid */
-            id: string;
-            eventSlug: string;
-            guestCount: number;
-            status: components["schemas"]["WaitlistStatus"];
-            createdAt: components["schemas"]["Timestamp"];
-        };
         /**
          * @example {
          *       "id": "4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b",
@@ -8796,7 +9215,13 @@ export interface components {
             text?: string | null;
             message?: string | null;
             query?: string | null;
-            /** @description `async` (the only mode: with a subscriber id the answer is always sent later). */
+            /**
+             * @description How the answer comes back (spec §4.7: `async` selects the asynchronous path). `async`, absent, null or blank:
+             *     with a subscriber id, an acknowledgement now and the answer sent later through the platform (without
+             *     one, the answer now: a later send is impossible). Any other value (e.g. `sync`): the answer is
+             *     generated now and returned in the Dynamic Block, even with a subscriber id, and nothing is queued.
+             *     Compared case-insensitively, surrounding spaces ignored.
+             */
             response_mode?: string | null;
             is_first_message?: boolean | null;
             subscriber_id?: components["schemas"]["SubscriberId"];
@@ -9269,6 +9694,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };
@@ -9807,6 +10233,32 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    deleteOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationId: components["parameters"]["OrganizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     updateOrganization: {
         parameters: {
             query?: never;
@@ -9983,7 +10435,7 @@ export interface operations {
                     name: string;
                     /**
                      * Format: uuid
-                     * @description The owner; must hold the SUPERUSER account role.
+                     * @description The owner; must hold the SUPERUSER account role (422 `owner_not_superuser` otherwise).
                      */
                     userId: string;
                     /** @default true */
@@ -11954,6 +12406,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };
@@ -12024,6 +12477,41 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPublicReservationTicket: {
+        parameters: {
+            query?: {
+                /** @description The image format. */
+                format?: "png" | "svg";
+            };
+            header?: {
+                /** @description The reservation's access token (never in the URL). */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path: {
+                reference: components["schemas"]["ReservationReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check-in QR code. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -12188,6 +12676,76 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    adoptCustomerContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerAdoptContact"];
+            };
+        };
+        responses: {
+            /** @description The updated customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    mergeCustomers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerMerge"];
+            };
+        };
+        responses: {
+            /** @description The customer the duplicate was merged into. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -12423,6 +12981,144 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    vnpaySandboxPage: {
+        parameters: {
+            query?: {
+                /** @description The payment URL's `vnp_Version` (`2.1.0`; signed with the others). */
+                vnp_Version?: string;
+                /** @description The payment URL's `vnp_Command` (`pay`; signed with the others). */
+                vnp_Command?: string;
+                /** @description The payment URL's `vnp_TmnCode` (the merchant (the sandbox: `DEVSBX01`); signed with the others). */
+                vnp_TmnCode?: string;
+                /** @description The payment URL's `vnp_Amount` (amount × 100; signed with the others). */
+                vnp_Amount?: string;
+                /** @description The payment URL's `vnp_CurrCode` (`VND`; signed with the others). */
+                vnp_CurrCode?: string;
+                /** @description The payment URL's `vnp_TxnRef` (the attempt; signed with the others). */
+                vnp_TxnRef?: string;
+                /** @description The payment URL's `vnp_OrderInfo` (the order; signed with the others). */
+                vnp_OrderInfo?: string;
+                /** @description The payment URL's `vnp_OrderType` (the category; signed with the others). */
+                vnp_OrderType?: string;
+                /** @description The payment URL's `vnp_Locale` (`vn` or `en`; signed with the others). */
+                vnp_Locale?: string;
+                /** @description The payment URL's `vnp_ReturnUrl` (where the browser goes back; signed with the others). */
+                vnp_ReturnUrl?: string;
+                /** @description The payment URL's `vnp_IpAddr` (the guest's address; signed with the others). */
+                vnp_IpAddr?: string;
+                /** @description The payment URL's `vnp_CreateDate` (creation, `yyyyMMddHHmmss` GMT+7; signed with the others). */
+                vnp_CreateDate?: string;
+                /** @description The payment URL's `vnp_ExpireDate` (expiry, `yyyyMMddHHmmss` GMT+7; signed with the others). */
+                vnp_ExpireDate?: string;
+                /** @description The payment URL's `vnp_BankCode` (a pre-selected method; signed with the others). */
+                vnp_BankCode?: string;
+                /** @description The payment URL's `vnp_SecureHashType` (ignored; signed with the others). */
+                vnp_SecureHashType?: string;
+                /** @description The payment URL's `vnp_SecureHash` (HMAC-SHA512 of the others; signed with the others). */
+                vnp_SecureHash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pay page, or VNPay's kind of error page for a request that does not check out. */
+            200: {
+                headers: {
+                    /** @description No script, inline styles, forms to this origin only. */
+                    "Content-Security-Policy"?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    vnpaySandboxSubmit: {
+        parameters: {
+            query?: {
+                /** @description The payment URL's `vnp_Version` (`2.1.0`; signed with the others). */
+                vnp_Version?: string;
+                /** @description The payment URL's `vnp_Command` (`pay`; signed with the others). */
+                vnp_Command?: string;
+                /** @description The payment URL's `vnp_TmnCode` (the merchant (the sandbox: `DEVSBX01`); signed with the others). */
+                vnp_TmnCode?: string;
+                /** @description The payment URL's `vnp_Amount` (amount × 100; signed with the others). */
+                vnp_Amount?: string;
+                /** @description The payment URL's `vnp_CurrCode` (`VND`; signed with the others). */
+                vnp_CurrCode?: string;
+                /** @description The payment URL's `vnp_TxnRef` (the attempt; signed with the others). */
+                vnp_TxnRef?: string;
+                /** @description The payment URL's `vnp_OrderInfo` (the order; signed with the others). */
+                vnp_OrderInfo?: string;
+                /** @description The payment URL's `vnp_OrderType` (the category; signed with the others). */
+                vnp_OrderType?: string;
+                /** @description The payment URL's `vnp_Locale` (`vn` or `en`; signed with the others). */
+                vnp_Locale?: string;
+                /** @description The payment URL's `vnp_ReturnUrl` (where the browser goes back; signed with the others). */
+                vnp_ReturnUrl?: string;
+                /** @description The payment URL's `vnp_IpAddr` (the guest's address; signed with the others). */
+                vnp_IpAddr?: string;
+                /** @description The payment URL's `vnp_CreateDate` (creation, `yyyyMMddHHmmss` GMT+7; signed with the others). */
+                vnp_CreateDate?: string;
+                /** @description The payment URL's `vnp_ExpireDate` (expiry, `yyyyMMddHHmmss` GMT+7; signed with the others). */
+                vnp_ExpireDate?: string;
+                /** @description The payment URL's `vnp_BankCode` (a pre-selected method; signed with the others). */
+                vnp_BankCode?: string;
+                /** @description The payment URL's `vnp_SecureHashType` (ignored; signed with the others). */
+                vnp_SecureHashType?: string;
+                /** @description The payment URL's `vnp_SecureHash` (HMAC-SHA512 of the others; signed with the others). */
+                vnp_SecureHash?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["VnpaySandboxForm"];
+                "multipart/form-data": components["schemas"]["VnpaySandboxForm"];
+            };
+        };
+        responses: {
+            /** @description The error page (the request's signature does not check out); nothing was done. */
+            200: {
+                headers: {
+                    /** @description No script, inline styles, forms to this origin only. */
+                    "Content-Security-Policy"?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To the signed return URL (`vnp_ReturnUrl?vnp_…&vnp_SecureHash=…`), once the IPN was processed. */
+            303: {
+                headers: {
+                    /** @description The return URL with VNPay's signed callback parameters. */
+                    Location?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -13972,7 +14668,7 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
-    joinWaitlist: {
+    joinWaitlistDeprecated: {
         parameters: {
             query?: never;
             header?: never;
@@ -13985,9 +14681,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description On the list. */
+            /** @description On the list (as `joinWaitlist` answers). */
             201: {
                 headers: {
+                    /** @description RFC 9745: when this path was deprecated (`@<unix seconds>`); on every answer of this path. */
+                    Deprecation?: string;
+                    /** @description `</api/waitlist>; rel="successor-version"`: the path to use; on every answer of this path. */
+                    Link?: string;
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
                     [name: string]: unknown;
@@ -14037,6 +14737,39 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    joinWaitlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistJoin"];
+            };
+        };
+        responses: {
+            /** @description On the list. */
+            201: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedWaitlist"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -14152,6 +14885,188 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createGuestProfileDeprecated: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The reservation's access token. */
+                "x-reservation-token"?: components["schemas"]["ReservationToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuestProfileCreate"];
+            };
+        };
+        responses: {
+            /** @description The profile, with its token (shown once). */
+            201: {
+                headers: {
+                    /** @description RFC 9745: when this path was deprecated (`@<unix seconds>`); on every answer of this path. */
+                    Deprecation?: string;
+                    /** @description `</api/profiles>; rel="successor-version"`: the path to use; on every answer of this path. */
+                    Link?: string;
+                    /** @description `no-store`: the answer carries a secret. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedGuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getOwnProfileDeprecated: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token (from its creation). */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    /** @description RFC 9745: when this path was deprecated (`@<unix seconds>`); on every answer of this path. */
+                    Deprecation?: string;
+                    /** @description `</api/profiles/me>; rel="successor-version"`: the path to use; on every answer of this path. */
+                    Link?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnGuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateOwnProfileDeprecated: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token (from its creation). */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuestProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated profile. */
+            200: {
+                headers: {
+                    /** @description RFC 9745: when this path was deprecated (`@<unix seconds>`); on every answer of this path. */
+                    Deprecation?: string;
+                    /** @description `</api/profiles/me>; rel="successor-version"`: the path to use; on every answer of this path. */
+                    Link?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnGuestProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createReactionDeprecated: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The profile's token. */
+                "x-profile-token"?: components["schemas"]["ProfileToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReactionCreate"];
+            };
+        };
+        responses: {
+            /** @description The reaction. */
+            201: {
+                headers: {
+                    /** @description RFC 9745: when this path was deprecated (`@<unix seconds>`); on every answer of this path. */
+                    Deprecation?: string;
+                    /** @description `</api/profiles/me/reactions>; rel="successor-version"`: the path to use; on every answer of this path. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listProfiles: {
+        parameters: {
+            query: {
+                /** @description The show event. */
+                eventId: string;
+                /** @description Also list soft-deleted profiles. */
+                includeDeleted?: boolean;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of profiles. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestProfilePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -14285,39 +15200,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["Unexpected"];
-        };
-    };
-    listProfiles: {
-        parameters: {
-            query: {
-                /** @description The show event. */
-                eventId: string;
-                /** @description Also list soft-deleted profiles. */
-                includeDeleted?: boolean;
-                /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
-                /** @description Rows to skip. */
-                offset?: components["parameters"]["Offset"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of profiles. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GuestProfilePage"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -15379,7 +16261,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The acknowledgement (or, without a subscriber id, the answer) as a Dynamic Block v2. */
+            /** @description The acknowledgement (asynchronous path) or the answer (synchronous path) as a Dynamic Block v2. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -94,8 +94,16 @@ export interface Config {
   vnpayApiUrl: string;
   /** Time-out of one request to the VNPay API. */
   vnpayTimeoutMs: number;
+  /**
+   * The development payment sandbox (VNPAY_SANDBOX): checkout offers VNPay through this server's own simulator of
+   * VNPay's pay page (server/modules/payments/sandbox.ts), signed with a generated development secret. Default on
+   * outside production while VNPAY_TMN_CODE / VNPAY_HASH_SECRET are unset; never allowed in production.
+   */
+  vnpaySandbox: boolean;
   /** This server's public base URL (no trailing slash): VNPay return and IPN URLs are built on it. */
   publicApiUrl: string;
+  /** PUBLIC_API_URL was set: outside production, unset → VNPay's return URL is built on the address a request arrived on. */
+  publicApiUrlExplicit: boolean;
   /**
    * Where the assistant's tools reach the assistant-safe endpoints (ASSISTANT_API_BASE_URL, no trailing slash).
    * Unset → this server itself: the address a request reached it on, or before any request
@@ -136,6 +144,10 @@ export interface Config {
   venueNotificationsEmail: string | undefined;
   /** How long a waiting-list offer holds its seats (WAITLIST_OFFER_HOURS). */
   waitlistOfferHours: number;
+  /** Hours before the show the guest's reminder e-mail is sent (REMINDER_HOURS_BEFORE); 0 → no reminders. */
+  reminderHoursBefore: number;
+  /** The venue's street address (VENUE_ADDRESS): the confirmation's calendar event location, after the venue name. */
+  venueAddress: string | undefined;
   /** The guest site's page for a waiting-list offer; the e-mailed link is `<url>?event=<slug>&token=<token>`. */
   waitlistOfferUrl: string;
   /** Slack/Discord-compatible webhook told of each visit (best effort, from memory); unset → no notification. */
@@ -269,8 +281,9 @@ export function loadConfig(env: Env = process.env): Config {
     siteLocales,
     defaultLocale: siteLocales[0],
     venueTimezone: timezone(env),
-    ...vnpay(env),
+    ...vnpay(env, nodeEnv),
     publicApiUrl: httpUrl(env, 'PUBLIC_API_URL', 'http://localhost:3000'),
+    publicApiUrlExplicit: str(env, 'PUBLIC_API_URL') !== undefined,
     ...assistant(env),
     bankTransfer: bankTransfer(env),
     publicSiteUrl: httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173'),
@@ -281,6 +294,8 @@ export function loadConfig(env: Env = process.env): Config {
     botcheckAction: str(env, 'BOTCHECK_ACTION'),
     venueNotificationsEmail: str(env, 'VENUE_NOTIFICATIONS_EMAIL'),
     waitlistOfferHours: int(env, 'WAITLIST_OFFER_HOURS', 24, 1, 336),
+    reminderHoursBefore: int(env, 'REMINDER_HOURS_BEFORE', 24, 0, 336),
+    venueAddress: str(env, 'VENUE_ADDRESS'),
     waitlistOfferUrl: httpUrl(env, 'WAITLIST_OFFER_URL', 'http://localhost:3000/waitlist-offer'),
     ...visitsAndMeta(env),
     chatApi: {
@@ -356,15 +371,23 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
-function vnpay(env: Env) {
+function vnpay(env: Env, nodeEnv: NodeEnv) {
   const vnpayTmnCode = str(env, 'VNPAY_TMN_CODE');
   const vnpayHashSecret = str(env, 'VNPAY_HASH_SECRET');
   if (Boolean(vnpayTmnCode) !== Boolean(vnpayHashSecret)) {
     throw new ConfigError('VNPAY_TMN_CODE and VNPAY_HASH_SECRET are set together (both unset: VNPay is off)');
   }
+  const vnpaySandbox = bool(env, 'VNPAY_SANDBOX', nodeEnv !== 'production' && !vnpayTmnCode);
+  if (vnpaySandbox && nodeEnv === 'production') {
+    throw new ConfigError('VNPAY_SANDBOX=true is not allowed with NODE_ENV=production: the simulated pay page would confirm bookings nobody paid for (unset VNPAY_SANDBOX, set VNPAY_TMN_CODE and VNPAY_HASH_SECRET)');
+  }
+  if (vnpaySandbox && vnpayTmnCode) {
+    throw new ConfigError('VNPAY_SANDBOX=true cannot be used with VNPAY_TMN_CODE / VNPAY_HASH_SECRET set: choose the simulator or VNPay');
+  }
   return {
     vnpayTmnCode,
     vnpayHashSecret,
+    vnpaySandbox,
     vnpayPaymentUrl: httpUrl(env, 'VNPAY_PAYMENT_URL', 'https://sandbox.vnpayment.vn/paymentv2/vpcpay.html'),
     vnpayApiUrl: httpUrl(env, 'VNPAY_API_URL', 'https://sandbox.vnpayment.vn/merchant_webapi/api/transaction'),
     vnpayTimeoutMs: int(env, 'VNPAY_TIMEOUT_MS', 10_000, 100, 120_000),

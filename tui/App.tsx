@@ -117,7 +117,7 @@ function Navigator(props: { connection: Connection; helpOpen: boolean; setNotice
     <ConnectionContext.Provider value={connection}>
       <NavigationContext.Provider value={navigation}>
         <Box flexDirection="column" display={helpOpen ? 'none' : 'flex'}>
-          <Text>
+          <Text wrap="truncate-end">
             <Text bold>Venue terminal</Text>
             <Text dimColor> · </Text>
             {connection.baseUrl}

@@ -116,6 +116,8 @@ export function accessDenial(op: Operation, auth: AuthContext): Problem | undefi
       }
       if (auth.authSource === 'api-key') {
         if (op.apiKey === 'deny') return Forbidden('api_key_not_allowed', 'API keys cannot call this operation.');
+        // `x-api-key: any`: every valid key, whatever its permission map (the principal: a key may ask who it is).
+        if (op.apiKey === 'any') return undefined;
         if (!op.permission || !auth.permissions.includes(op.permission)) {
           return Forbidden('missing_permission', `This API key lacks the ${op.permission} permission.`);
         }

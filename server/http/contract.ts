@@ -27,7 +27,11 @@ export interface Operation {
   tags: string[];
   access: Access;
   permission?: string;
-  apiKey: 'allow' | 'deny';
+  /**
+   * `x-api-key`: `allow` (default: a key holding `permission`), `deny` (no key, whatever it holds), or `any` (any
+   * valid key, whatever its permission map; the operation then declares no `x-permission`).
+   */
+  apiKey: 'allow' | 'deny' | 'any';
   /** The declared security requirements (derived from x-access by the bundler; checked at boot). */
   security?: Array<Record<string, string[]>>;
   parameters: Parameter[];
@@ -41,6 +45,21 @@ export interface Operation {
    * the request's path, for an operation that carries a secret in its path.
    */
   logTemplate?: boolean;
+  /**
+   * `x-deprecated-alias: { of: <operationId>, since: <YYYY-MM-DD> }` (with `deprecated: true`): this operation is
+   * an older path of `of`, kept for one release. It is bound to the successor's handler, admits exactly who the
+   * successor admits, and every answer carries `Deprecation` (RFC 9745) and `Link: <successor>; rel="successor-version"`.
+   */
+  alias?: DeprecatedAlias;
+}
+
+export interface DeprecatedAlias {
+  /** The successor's operationId. */
+  of: string;
+  /** When the alias was deprecated (RFC 9745 `Deprecation: @<unix seconds>`). */
+  since: Date;
+  /** The successor's path template (its `{params}` are filled from this request's path parameters of the same name). */
+  successorPath: string;
 }
 
 /** One declared request media type. */
@@ -126,6 +145,7 @@ export function loadContract(file = CONTRACT_PATH): Contract {
   const document = parse(text) as Record<string, any>;
   const problems: string[] = [];
   const operations: Operation[] = [];
+  const aliases: Array<{ operation: Operation; declared: any; deprecated: boolean; where: string }> = [];
   const external = [...new Set(externalRefs(document))];
   if (external.length) {
     throw new ContractError([`${path.basename(file)} refers to other files (${external.slice(0, 5).join(', ')}): serve the bundle written by npm run contract:bundle`]);
@@ -148,7 +168,11 @@ export function loadContract(file = CONTRACT_PATH): Contract {
       if (!op.operationId) problems.push(`${where}: no operationId`);
       const access = op['x-access'];
       if (!ACCESS_LEVELS.includes(access)) problems.push(`${where}: x-access must be one of ${ACCESS_LEVELS.join(', ')}`);
-      const needsPermission = ['staff', 'admin', 'superuser'].includes(access);
+      const apiKey = op['x-api-key'] ?? 'allow';
+      if (!['allow', 'deny', 'any'].includes(apiKey)) problems.push(`${where}: x-api-key must be allow, deny or any`);
+      const needsPermission = ['staff', 'admin', 'superuser'].includes(access) && apiKey !== 'any';
+      if (apiKey === 'any' && op['x-permission'] !== undefined) problems.push(`${where}: x-api-key any admits every key whatever it holds: declare no x-permission`);
+      if (apiKey === 'any' && !['staff', 'admin', 'superuser'].includes(access)) problems.push(`${where}: x-api-key any applies to staff, admin and superuser operations only`);
       if (needsPermission && !/^[a-z][a-z0-9-]*:[a-z][a-z0-9-]*$/.test(op['x-permission'] ?? '')) {
         problems.push(`${where}: x-access ${access} needs x-permission <resource>:<action>`);
       }
@@ -175,7 +199,7 @@ export function loadContract(file = CONTRACT_PATH): Contract {
         tags: op.tags ?? [],
         access,
         permission: op['x-permission'],
-        apiKey: op['x-api-key'] === 'deny' ? 'deny' : 'allow',
+        apiKey: apiKey === 'deny' || apiKey === 'any' ? apiKey : 'allow',
         security: op.security,
         parameters,
         requestBody: body ? readRequestBody(op, body.node, body.pointer, where, problems) : undefined,
@@ -183,6 +207,7 @@ export function loadContract(file = CONTRACT_PATH): Contract {
         responsePointers,
         ...(op['x-log-path'] === 'template' ? { logTemplate: true } : {}),
       };
+      if (op['x-deprecated-alias'] !== undefined) aliases.push({ operation, declared: op['x-deprecated-alias'], deprecated: op.deprecated === true, where });
       if (ACCESS_LEVELS.includes(access)) {
         const mismatch = checkSecurity(operation);
         if (mismatch) problems.push(`${where}: ${mismatch}`);
@@ -190,6 +215,7 @@ export function loadContract(file = CONTRACT_PATH): Contract {
       operations.push(operation);
     }
   }
+  problems.push(...linkAliases(operations, aliases));
   if (operations.length === 0) problems.push(`${path.basename(file)} declares no operation`);
   const seen = new Set<string>();
   for (const op of operations) {
@@ -198,6 +224,39 @@ export function loadContract(file = CONTRACT_PATH): Contract {
   }
   if (problems.length) throw new ContractError(problems);
   return { text, document, operations };
+}
+
+/**
+ * Resolves each `x-deprecated-alias` to its successor. An alias must be `deprecated: true`, name an operation
+ * that is no alias itself, with the same method and the same access (`x-access`, `x-permission`, `x-api-key`):
+ * an old path never admits anyone the new one refuses, nor the reverse. The successor's path parameters must
+ * be the alias's own (so the `Link` names the same resource).
+ */
+function linkAliases(operations: Operation[], aliases: Array<{ operation: Operation; declared: any; deprecated: boolean; where: string }>): string[] {
+  const problems: string[] = [];
+  const byId = new Map(operations.map((op) => [op.operationId, op]));
+  const aliased = new Set(aliases.map((a) => a.operation.operationId));
+  for (const { operation, declared, deprecated, where } of aliases) {
+    const of = declared?.of;
+    const since = typeof declared?.since === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(declared.since) ? new Date(`${declared.since}T00:00:00Z`) : undefined;
+    const successor = typeof of === 'string' ? byId.get(of) : undefined;
+    const prefix = `${where}: x-deprecated-alias`;
+    if (!deprecated) problems.push(`${prefix} needs deprecated: true`);
+    if (!since || Number.isNaN(since.getTime())) problems.push(`${prefix}.since must be a date (YYYY-MM-DD)`);
+    if (!successor) {
+      problems.push(`${prefix}.of must name an operation (got ${JSON.stringify(of)})`);
+      continue;
+    }
+    if (aliased.has(successor.operationId)) problems.push(`${prefix}.of names ${successor.operationId}, itself an alias: name the current operation`);
+    if (successor.method !== operation.method) problems.push(`${prefix}.of names ${successor.operationId}, a ${successor.method}: an alias keeps the method`);
+    for (const key of ['access', 'permission', 'apiKey'] as const) {
+      if (successor[key] !== operation[key]) problems.push(`${prefix}: ${key} ${operation[key]} differs from ${successor.operationId}'s ${successor[key]}`);
+    }
+    const pathParams = (op: Operation) => op.parameters.filter((p) => p.in === 'path').map((p) => p.name).sort().join(',');
+    if (pathParams(successor) !== pathParams(operation)) problems.push(`${prefix}: path parameters differ from ${successor.operationId}'s`);
+    if (since) operation.alias = { of: successor.operationId, since, successorPath: successor.path };
+  }
+  return problems;
 }
 
 const byteLimit = (value: unknown, where: string, problems: string[]): number | undefined => {
@@ -240,7 +299,7 @@ export function toRouterPath(openApiPath: string): string {
 export function grantablePermissions(contract: Contract): Map<string, string[]> {
   const map = new Map<string, string[]>();
   for (const op of contract.operations) {
-    if (!op.permission || op.apiKey === 'deny' || op.access === 'disabled') continue;
+    if (!op.permission || op.apiKey !== 'allow' || op.access === 'disabled') continue;
     map.set(op.permission, [...(map.get(op.permission) ?? []), op.operationId]);
   }
   return new Map([...map.entries()].sort(([a], [b]) => a.localeCompare(b)));

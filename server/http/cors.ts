@@ -23,7 +23,7 @@ export function corsPolicy(allowedOrigin: string, serverOnlyPaths: string[] = []
     },
     credentials: true,
     keepHeadersOnError: true,
-    exposeHeaders: ['x-request-id', 'Retry-After', 'Allow', 'WWW-Authenticate'],
+    exposeHeaders: ['x-request-id', 'Retry-After', 'Allow', 'WWW-Authenticate', 'Deprecation', 'Link'],
     allowHeaders: ['Content-Type', 'Authorization', 'x-api-key', 'x-api-token', 'x-request-id'],
     allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
     maxAge: 600,

@@ -1,3 +1,6 @@
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
 import { isPrivileged } from '../auth/roles.ts';
 import type { AppState } from './state.ts';
@@ -61,7 +64,7 @@ export function renderProblem(ctx: Koa.ParameterizedContext<AppState>, problem: 
     code: problem.code,
     requestId: ctx.state.requestId,
   };
-  if (problem.detail !== undefined) body.detail = problem.detail;
+  if (problem.detail !== undefined) body.detail = withoutServerPaths(problem.detail);
   if (problem.errors?.length) body.errors = problem.errors;
   if (isPrivileged(ctx.state.auth?.role) && thrown instanceof Error) body.debug = describe(thrown);
   ctx.status = problem.status;
@@ -101,8 +104,34 @@ function describe(error: Error): ErrorDescription {
   const cause: ErrorDescription['cause'] = [];
   let next: unknown = error.cause;
   while (next instanceof Error && cause.length < 10) {
-    cause.push({ name: next.name, message: next.message, stack: next.stack });
+    cause.push({ name: next.name, message: withoutServerPaths(next.message), stack: scrubStack(next.stack) });
     next = next.cause;
   }
-  return { name: error.name, message: error.message, stack: error.stack, ...(cause.length ? { cause } : {}) };
+  return { name: error.name, message: withoutServerPaths(error.message), stack: scrubStack(error.stack), ...(cause.length ? { cause } : {}) };
+}
+
+/** The project's root (server/http/ is two levels down): stack frames are named relative to it. */
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** Directories no answer names: the project root and working directory (made relative), home and temp (`~`, `<tmp>`). */
+const SERVER_DIRS: Array<[string, string]> = [
+  ...[...new Set([PROJECT_ROOT, process.cwd()])].sort((a, b) => b.length - a.length).flatMap((dir): Array<[string, string]> => [[`file://${dir}/`, ''], [`${dir}/`, '']]),
+  [`${os.tmpdir()}/`, '<tmp>/'],
+  [`${os.homedir()}/`, '~/'],
+].filter(([dir]) => dir.length > 2) as Array<[string, string]>;
+
+/**
+ * A message or detail without this server's absolute paths: the project's own files relative to its root (what
+ * a developer needs: `server/http/problem.ts:47:50`), the home and temp directories abbreviated. Error bodies,
+ * 4xx included, never tell a caller where the server lives on disk (its user, its directories).
+ */
+function withoutServerPaths(text: string): string {
+  let out = text;
+  for (const [dir, replacement] of SERVER_DIRS) out = out.split(dir).join(replacement);
+  return out;
+}
+
+/** A stack without absolute paths: project frames relative to the root, any other file (a global install, npx's cache) by its name. */
+function scrubStack(stack: string | undefined): string | undefined {
+  if (stack === undefined) return undefined;
+  return withoutServerPaths(stack).replace(/(?<=^|[\s(])(?:file:\/\/)?(?:\/[^\s()/]+)+\/([^\s()/]+:\d+:\d+)/gm, '$1');
 }

@@ -6,7 +6,7 @@ import compose from 'koa-compose';
 import { koaBody } from 'koa-body';
 import type { AppContext } from '../context.ts';
 import { accessGuard } from './access.ts';
-import { toRouterPath, type Operation } from './contract.ts';
+import { toRouterPath, type DeprecatedAlias, type Operation } from './contract.ts';
 import { checkFileType, isJsonType, parseMultipart, readBody } from './body.ts';
 import { serializeCookie, type Call, type Handler, type HandlerMap, type Reply } from './handler.ts';
 import { publicApiPolicy, type PolicyEntry } from './policy.ts';
@@ -52,6 +52,7 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
     if (op.access === 'disabled') continue;
     const chain = [
       op.logTemplate ? logAsTemplate(op.path) : undefined,
+      op.alias ? deprecationNotice(op.alias) : undefined,
       publicApiPolicy(config.publicApiPolicyMode, registry, op),
       accessGuard(op, config.accessTokens),
       op.requestBody ? bodyParser(op, { json: config.jsonBodyLimitBytes, upload: config.uploadBodyLimitBytes }) : undefined,
@@ -92,6 +93,26 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
 function logAsTemplate(template: string): Koa.Middleware<AppState> {
   return (ctx, next) => {
     ctx.state.logPath = template;
+    return next();
+  };
+}
+
+/**
+ * First in a deprecated alias's chain (`x-deprecated-alias`): every answer, a refusal included, carries
+ * `Deprecation: @<unix seconds>` (RFC 9745) and `Link: <successor>; rel="successor-version"` (RFC 8288), the
+ * successor's path filled with this request's path parameters. Set before anything can throw: the error
+ * boundary keeps headers already set.
+ */
+function deprecationNotice(alias: DeprecatedAlias): Koa.Middleware<AppState> {
+  const deprecation = `@${Math.floor(alias.since.getTime() / 1000)}`;
+  const templated = alias.successorPath.includes('{');
+  const fixedLink = `<${alias.successorPath}>; rel="successor-version"`;
+  return (ctx, next) => {
+    ctx.set('Deprecation', deprecation);
+    const link = templated
+      ? `<${alias.successorPath.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(ctx.params?.[name] ?? '')))}>; rel="successor-version"`
+      : fixedLink;
+    ctx.set('Link', link);
     return next();
   };
 }

@@ -35,6 +35,8 @@ export interface VnpayOptions {
   apiUrl: string;
   /** Time-out of one API request. */
   timeoutMs: number;
+  /** How API requests are sent (default the global `fetch`); the development sandbox answers them in process. */
+  fetch?: typeof fetch;
 }
 
 export type VnpayErrorCode =
@@ -81,6 +83,8 @@ export interface CreatePaymentUrlInput {
   bankCode?: string;
   /** `vnp_OrderType`, default `other`. */
   orderType?: string;
+  /** The pay page to send the guest to, instead of the configured one (the development sandbox's own address). */
+  paymentUrl?: string;
 }
 
 /** What a return or IPN call says, once read. Act on it only when `valid`. */
@@ -221,6 +225,16 @@ export function canonicalQuery(params: Record<string, string>): string {
     .join('&');
 }
 
+/**
+ * `params` as a signed query string: the canonical query and its `vnp_SecureHash` (HMAC-SHA512 under `secret`).
+ * What a payment URL carries after its `?`, and what VNPay sends to the return and IPN URLs; the development
+ * sandbox (server/modules/payments/sandbox.ts) signs its callbacks with it.
+ */
+export function signedQuery(secret: string, params: Record<string, string>): string {
+  const signed = canonicalQuery(params);
+  return `${signed}&vnp_SecureHash=${hmac512(secret, signed)}`;
+}
+
 /** Constant-time comparison of two hex digests (false when either is not 128 hex digits). */
 function sameDigest(expectedHex: string, receivedHex: unknown): boolean {
   if (typeof receivedHex !== 'string' || !/^[0-9a-fA-F]{128}$/.test(receivedHex)) return false;
@@ -316,6 +330,20 @@ function pipeJoined(fields: readonly string[], data: Record<string, unknown>): s
   return fields.map((field) => (data[field] === undefined || data[field] === null ? '' : String(data[field]))).join('|');
 }
 
+/**
+ * The `vnp_SecureHash` of an API message (`refundRequest`, `refundResponse`, `querydrRequest`,
+ * `querydrResponse`): HMAC-SHA512 of its documented fields joined with `|`. For the development sandbox, which
+ * checks requests and signs answers as VNPay's merchant API does.
+ */
+export function apiMessageHash(secret: string, kind: keyof typeof SIGNED_FIELDS, data: Record<string, unknown>): string {
+  return hmac512(secret, pipeJoined(SIGNED_FIELDS[kind], data));
+}
+
+/** Whether `received` is the hash of `expected`'s kind (constant time). */
+export function sameApiHash(expectedHex: string, received: unknown): boolean {
+  return sameDigest(expectedHex, received);
+}
+
 export function createVnpayClient(options: VnpayOptions): VnpayClient {
   const tmnCode = options.tmnCode?.trim() || undefined;
   const secret = options.hashSecret?.trim() || undefined;
@@ -350,8 +378,8 @@ export function createVnpayClient(options: VnpayOptions): VnpayClient {
       vnp_ExpireDate: vnpayDate(input.expiresAt),
     };
     if (input.bankCode) params.vnp_BankCode = input.bankCode;
-    const signed = canonicalQuery(params);
-    return `${options.paymentUrl}?${signed}&vnp_SecureHash=${hmac512(key, signed)}`;
+    check(input.paymentUrl === undefined || (/^https?:\/\/[^\s?#]+$/i.test(input.paymentUrl) && URL.canParse(input.paymentUrl)), 'paymentUrl must be an absolute http(s) URL without a query');
+    return `${input.paymentUrl ?? options.paymentUrl}?${signedQuery(key, params)}`;
   }
 
   function verifyCallback(query: CallbackQuery): VnpayCallback {
@@ -394,7 +422,7 @@ export function createVnpayClient(options: VnpayOptions): VnpayClient {
   ): Promise<VnpayApiResult> {
     let response: Response;
     try {
-      response = await fetch(options.apiUrl, {
+      response = await (options.fetch ?? fetch)(options.apiUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(body),

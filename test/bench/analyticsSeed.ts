@@ -96,8 +96,8 @@ export async function seedAnalytics(knex: Knex): Promise<{ customers: number; re
       from payments p where p.txn_ref like 'BENCHAN-%' and p.status = 'PARTIALLY_REFUNDED'`);
   await knex.raw(`
     with c as (select id, row_number() over (order by id) as k from customers where email_normalized like '%@bench-analytics.invalid')
-    insert into customer_leads (customer_id, reference_hash, expires_at, created_at)
-    select c.id, decode(md5('bench-lead-' || n), 'hex'), now(), now() - make_interval(secs => random() * 730 * 86400)
+    insert into customer_leads (customer_id, name, email, reference_hash, expires_at, created_at)
+    select c.id, 'Bench lead', 'lead-' || n || '@bench-analytics.invalid', decode(md5('bench-lead-' || n), 'hex'), now(), now() - make_interval(secs => random() * 730 * 86400)
       from generate_series(1, ${LEADS}) n join c on c.k = 1 + (n % ${ANALYTICS_CUSTOMERS})`);
   await settle(knex);
   return countAnalyticsSeed(knex);

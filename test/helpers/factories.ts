@@ -14,9 +14,25 @@ async function cachedHash(password: string): Promise<string> {
 
 export const DEFAULT_PASSWORD = 'correct horse battery';
 
+let lastStamp = 0;
+/**
+ * A creation time later than every one this module handed out before (the wall clock, or 1 ms past the last):
+ * rows built one after another never tie on `created_at`, so "the first" of them is the one built first, as
+ * the spec reads it, not a coin toss between random ids.
+ */
+export function nextTimestamp(): Date {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return new Date(lastStamp);
+}
+const stamps = () => {
+  const at = nextTimestamp();
+  return { createdAt: at, updatedAt: at };
+};
+
 export async function buildAccount(overrides: Partial<{ email: string; name: string; role: AccountRole; password: string; banned: boolean; banExpiresAt: Date | null }> = {}) {
   const suffix = randomUUID().slice(0, 8);
   return Account.query().insertAndFetch({
+    ...stamps(),
     email: overrides.email ?? `user-${suffix}@example.test`,
     name: overrides.name ?? `User ${suffix}`,
     role: overrides.role ?? 'USER',
@@ -32,18 +48,19 @@ export async function canonicalOrganization(): Promise<Organization> {
 
 export async function buildOrganization(overrides: Partial<{ name: string; slug: string }> = {}) {
   const suffix = randomUUID().slice(0, 8);
-  return Organization.query().insertAndFetch({ name: overrides.name ?? `Org ${suffix}`, slug: overrides.slug ?? `org-${suffix}`, canonical: false });
+  return Organization.query().insertAndFetch({ ...stamps(), name: overrides.name ?? `Org ${suffix}`, slug: overrides.slug ?? `org-${suffix}`, canonical: false });
 }
 
 export async function buildMembership(account: Account, role: MemberRole, organization?: Organization) {
   const org = organization ?? (await canonicalOrganization());
-  return OrganizationMember.query().insertAndFetch({ accountId: account.id, organizationId: org.id, role });
+  return OrganizationMember.query().insertAndFetch({ ...stamps(), accountId: account.id, organizationId: org.id, role });
 }
 
 /** A session row; returns the cookie token. `activeOrganizationId: null` → a session with no active organization. */
 export async function buildSession(account: Account, activeOrganizationId: string | null, overrides: Partial<{ expiresAt: Date }> = {}) {
   const token = randomToken(32);
   await Session.query().insert({
+    ...stamps(),
     tokenHash: sha256Hex(token),
     accountId: account.id,
     activeOrganizationId,
@@ -67,6 +84,7 @@ export async function buildApiKey(
   const owner = overrides.owner ?? (await buildAccount({ role: 'SUPERUSER' }));
   const key = `vk_${randomToken(32)}`;
   const apiKey = await ApiKey.query().insertAndFetch({
+    ...stamps(),
     name: overrides.name ?? 'test key',
     prefix: 'vk_',
     start: key.slice(0, 11),
@@ -79,7 +97,7 @@ export async function buildApiKey(
   return { key, apiKey, owner };
 }
 
-/** `auth:read` → `{ auth: ['read'] }`. */
+/** `tables:read` → `{ tables: ['read'] }`. */
 export function permissionMap(...permissions: string[]): PermissionMap {
   const map: PermissionMap = {};
   for (const permission of permissions) {

@@ -70,6 +70,8 @@ export async function buildMatrixIdentities(knex: Knex): Promise<MatrixIdentity[
   }
   const probeOnly = (await buildApiKey({ owner: keyOwner, permissions: permissionMap(PROBE_PERMISSION) })).key;
   const allKey = (await buildApiKey({ owner: keyOwner, permissions: permissionMap(...everything) })).key;
+  // A key with an empty permission map: admitted only where `x-api-key: any` says (the current principal).
+  const emptyKey = (await buildApiKey({ owner: keyOwner, permissions: {} })).key;
   // The failing keys hold every permission, so only the failed check can explain a denial.
   const disabled = (await buildApiKey({ owner: keyOwner, enabled: false, permissions: permissionMap(...everything) })).key;
   const expired = (await buildApiKey({ owner: keyOwner, expiresAt: new Date(Date.now() - 60_000), permissions: permissionMap(...everything) })).key;
@@ -102,6 +104,13 @@ export async function buildMatrixIdentities(knex: Knex): Promise<MatrixIdentity[
       authSource: 'api-key',
       permissionsFor: (op) => everything.filter((p) => p !== op.permission),
       headersFor: (op) => ({ 'x-api-key': withoutPermission(op) }),
+    },
+    {
+      name: 'API key holding no permission',
+      role: 'superuser',
+      authSource: 'api-key',
+      permissionsFor: () => [],
+      headersFor: () => ({ 'x-api-key': emptyKey }),
     },
     fixed('disabled API key', 'public', 'anonymous', { 'x-api-key': disabled }),
     fixed('expired API key', 'public', 'anonymous', { 'x-api-key': expired }),

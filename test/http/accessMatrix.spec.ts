@@ -39,6 +39,8 @@ function expected(op: Operation, caller: { role: Role; authSource: string; permi
       if (RANK[caller.role] < RANK[op.access]) return deny(403, 'insufficient_role');
       if (caller.authSource === 'api-key') {
         if (op.apiKey === 'deny') return deny(403, 'api_key_not_allowed');
+        // `x-api-key: any`: every valid key, whatever its permission map (no x-permission to hold).
+        if (op.apiKey === 'any') return ALLOWED;
         if (!op.permission || !caller.permissions.includes(op.permission)) return deny(403, 'missing_permission');
       }
       return ALLOWED;
@@ -84,9 +86,11 @@ describe('access matrix (every operation × every identity, from openapi.yaml)',
   });
 
   it('covers every identity kind the issue names, and the contract has operations of every guarded level', () => {
-    expect(identities).to.have.length(15);
+    expect(identities).to.have.length(16);
     const levels = new Set(operations.map((op) => op.access));
     for (const level of ['public', 'session', 'superuser']) expect(levels, `an operation with x-access ${level}`).to.include(level);
+    // Issue 21 §4: the principal answers every non-public caller, an API key included, with no permission.
+    expect(operations.find((op) => op.operationId === 'getCurrentPrincipal')).to.include({ access: 'staff', apiKey: 'any', permission: undefined });
   });
 
   for (const mode of MODES) {

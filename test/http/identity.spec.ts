@@ -39,9 +39,9 @@ describe('identity resolution (spec §5.1)', () => {
 
     it('a disabled, expired or orphaned key + valid session → the session', async () => {
       const { token } = await buildMemberSession('member');
-      const disabled = await buildApiKey({ enabled: false, permissions: permissionMap('auth:read') });
-      const expired = await buildApiKey({ expiresAt: new Date(Date.now() - 1000), permissions: permissionMap('auth:read') });
-      const demoted = await buildApiKey({ permissions: permissionMap('auth:read') });
+      const disabled = await buildApiKey({ enabled: false, permissions: permissionMap('tables:read') });
+      const expired = await buildApiKey({ expiresAt: new Date(Date.now() - 1000), permissions: permissionMap('tables:read') });
+      const demoted = await buildApiKey({ permissions: permissionMap('tables:read') });
       await server.db.knex('accounts').where('id', demoted.owner.id).update({ role: 'USER' });
       for (const key of [disabled.key, expired.key, demoted.key]) {
         const res = await server.request('GET', ME, { headers: { 'x-api-key': key, ...cookieHeader(token) } });
@@ -76,7 +76,7 @@ describe('identity resolution (spec §5.1)', () => {
 
     it('a valid API key wins over a valid session', async () => {
       const { token } = await buildMemberSession('member');
-      const { key, apiKey } = await buildApiKey({ permissions: permissionMap('auth:read') });
+      const { key, apiKey } = await buildApiKey({ permissions: permissionMap('tables:read') });
       const res = await server.request('GET', ME, { headers: { 'x-api-key': key, ...cookieHeader(token) } });
       expect(res.body).to.include({ authSource: 'api-key' });
       expect(res.body.apiKey.id).to.equal(apiKey.id);
@@ -99,7 +99,7 @@ describe('identity resolution (spec §5.1)', () => {
 
   describe('API-key bookkeeping', () => {
     it('increments request_count and sets last_used_at on each API-key request (best effort)', async () => {
-      const { key, apiKey } = await buildApiKey({ permissions: permissionMap('auth:read') });
+      const { key, apiKey } = await buildApiKey({ permissions: permissionMap('tables:read') });
       expect(Number(apiKey.requestCount)).to.equal(0);
       expect(apiKey.lastUsedAt).to.equal(null);
       const before = Date.now();
@@ -115,7 +115,7 @@ describe('identity resolution (spec §5.1)', () => {
     });
 
     it('does not count requests with a key that is not accepted', async () => {
-      const { key, apiKey } = await buildApiKey({ enabled: false, permissions: permissionMap('auth:read') });
+      const { key, apiKey } = await buildApiKey({ enabled: false, permissions: permissionMap('tables:read') });
       await server.request('GET', ME, { headers: { 'x-api-key': key } });
       await server.app.context.credentials.flush();
       const row = await ApiKey.query().findById(apiKey.id);
@@ -127,11 +127,11 @@ describe('identity resolution (spec §5.1)', () => {
   describe('GET /api/auth/me', () => {
     it('api-key: role superuser, permissions flattened <resource>:<action>, the key and its owner', async () => {
       const owner = await buildAccount({ role: 'SUPERUSER' });
-      const { key, apiKey } = await buildApiKey({ owner, name: 'reporting', permissions: { users: ['read', 'update'], auth: ['read'] } });
+      const { key, apiKey } = await buildApiKey({ owner, name: 'reporting', permissions: { users: ['read', 'update'], tables: ['read'] } });
       const res = await server.request('GET', ME, { headers: { 'x-api-key': key } });
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ role: 'superuser', authSource: 'api-key' });
-      expect(res.body.permissions).to.have.members(['auth:read', 'users:read', 'users:update']);
+      expect(res.body.permissions).to.have.members(['tables:read', 'users:read', 'users:update']);
       expect(res.body.permissions).to.have.length(3);
       expect(res.body.apiKey).to.deep.include({ id: apiKey.id, name: 'reporting', start: key.slice(0, 11) });
       expect(res.body.account).to.deep.include({ id: owner.id, role: 'SUPERUSER' });
@@ -189,7 +189,7 @@ describe('identity resolution (spec §5.1)', () => {
 
   describe('logs', () => {
     it('never contain the credentials of a request, while the request line and its id are there', async () => {
-      const { key } = await buildApiKey({ permissions: permissionMap('auth:read') });
+      const { key } = await buildApiKey({ permissions: permissionMap('tables:read') });
       const { token } = await buildMemberSession('admin');
       const bogusCookie = 'cookie-secret-value-that-must-not-be-logged';
       const password = 'password-that-must-not-be-logged';

@@ -129,6 +129,11 @@ describe('tui: seed and maintenance', () => {
     await openMaintenance(app, 'Reset the database', 'Reset the database');
     let frame = app.frame();
     expect(frame).to.contain('Type RESET DATABASE to confirm.');
+    // It says what goes: the bookings and payments too, not only the accounts.
+    expect(frame).to.contain('every table is emptied');
+    expect(frame).to.match(/• accounts, sessions, organizations, memberships and API keys/);
+    expect(frame).to.match(/• bookings \(reservations\), holds, check-ins, payments and refunds/);
+    expect(frame).to.match(/• customers, leads/);
     await app.press(KEYS.enter);
     frame = await app.waitFor('Not confirmed');
     await typeInto(app, 'reset database');

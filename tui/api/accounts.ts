@@ -31,14 +31,27 @@ export async function getAccount(client: VenueClient, accountId: string): Promis
   return unwrap(await client.GET('/api/sudo/users/{userId}', { params: { path: { userId: accountId } } }));
 }
 
-/** Every SUPERUSER account (the only possible API-key owners), read page by page. */
-export async function listSuperusers(client: VenueClient): Promise<Account[]> {
-  const superusers: Account[] = [];
+/**
+ * Every account, read page by page, for choosing an API key's owner: the SUPERUSER accounts (the only ones that
+ * can own a key, spec §2.2) first, then the others by e-mail.
+ */
+export async function listKeyOwnerCandidates(client: VenueClient): Promise<Account[]> {
+  const accounts: Account[] = [];
   for (let offset = 0; ; offset += 100) {
     const page = unwrap(await client.GET('/api/sudo/users', { params: { query: { limit: 100, offset } } }));
-    superusers.push(...page.items.filter((account) => account.role === 'SUPERUSER'));
-    if (offset + page.items.length >= page.total || page.items.length === 0) return superusers;
+    accounts.push(...page.items);
+    if (offset + page.items.length >= page.total || page.items.length === 0) break;
   }
+  const rank = (account: Account) => (account.role === 'SUPERUSER' ? 0 : 1);
+  return accounts.sort((a, b) => rank(a) - rank(b) || a.email.localeCompare(b.email));
+}
+
+/**
+ * Gives an account the SUPERUSER account role, which lets it own API keys. The account role grants nothing at
+ * sign-in (a session's role comes from its organization membership, spec §2.2 and §5.1).
+ */
+export async function grantSuperuserRole(client: VenueClient, accountId: string): Promise<Account> {
+  return unwrap(await client.PATCH('/api/sudo/users/{userId}', { params: { path: { userId: accountId } }, body: { role: 'SUPERUSER' } }));
 }
 
 export interface NewAccount {

@@ -11,8 +11,9 @@ export async function listOrganizations(client: VenueClient): Promise<Organizati
   return unwrap(await client.GET('/api/sudo/organizations')).items;
 }
 
-export async function listMemberships(client: VenueClient): Promise<MembershipWithAccount[]> {
-  return unwrap(await client.GET('/api/sudo/organization-members')).items;
+/** Every membership, or one organization's members (oldest first). */
+export async function listMemberships(client: VenueClient, filter: { organizationId?: string } = {}): Promise<MembershipWithAccount[]> {
+  return unwrap(await client.GET('/api/sudo/organization-members', { params: { query: filter.organizationId ? { organizationId: filter.organizationId } : {} } })).items;
 }
 
 export interface Attachment {

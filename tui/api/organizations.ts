@@ -37,3 +37,11 @@ export async function renameOrganization(client: VenueClient, organization: Orga
   if (!body.name && !body.slug) return organization;
   return unwrap(await client.PATCH('/api/sudo/organizations/{organizationId}', { params: { path: { organizationId: organization.id } }, body }));
 }
+
+/**
+ * Deletes an organization. The server refuses the canonical one (409 `canonical_organization`) and one that still
+ * has members (409 `organization_has_members`): remove its memberships first.
+ */
+export async function deleteOrganization(client: VenueClient, organizationId: string): Promise<void> {
+  unwrap(await client.DELETE('/api/sudo/organizations/{organizationId}', { params: { path: { organizationId } } }));
+}

@@ -11,7 +11,7 @@ import { OrganizationList } from './organizations/OrganizationList.tsx';
 
 const SECTIONS = [
   { key: 'accounts', title: 'Accounts', about: 'search, create, edit, ban, delete', screen: () => <AccountList /> },
-  { key: 'organizations', title: 'Organizations', about: 'list, create, rename', screen: () => <OrganizationList /> },
+  { key: 'organizations', title: 'Organizations', about: 'list, create, rename, members, delete', screen: () => <OrganizationList /> },
   { key: 'memberships', title: 'Memberships', about: 'attach, list, remove', screen: () => <MembershipsMenu /> },
   { key: 'api-keys', title: 'API keys', about: 'create, rename, permissions, expiry, delete', screen: () => <ApiKeyList /> },
   { key: 'jobs', title: 'Jobs', about: 'queues, counts, last failures', screen: () => <JobsScreen /> },

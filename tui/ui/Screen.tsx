@@ -13,6 +13,13 @@ export interface ScreenProps {
   children: ReactNode;
 }
 
+/**
+ * Lines a screen takes besides its content: the app's header line and the margin under it, the title, the two
+ * margins around the content, and the hint line; plus one, so a frame stays shorter than the terminal (ink
+ * redraws a frame as tall as the terminal from the top, scrolling the title away).
+ */
+export const SCREEN_CHROME_LINES = 7;
+
 /** A titled screen with the hint line at the bottom; Esc goes back, and `?` shows these hints in full. */
 export function Screen({ title, hints, onBack, backLabel, children }: ScreenProps) {
   const { active } = useScreen();
@@ -31,13 +38,17 @@ export function Screen({ title, hints, onBack, backLabel, children }: ScreenProp
   }, [active, title, hintKey]);
   return (
     <Box flexDirection="column">
-      <Text bold color="cyan">
+      <Text bold color="cyan" wrap="truncate-end">
         {title}
       </Text>
       <Box flexDirection="column" marginY={1}>
         {children}
       </Box>
-      {shell.notice && <Text color="green">✔ {shell.notice}</Text>}
+      {shell.notice && (
+        <Text color="green" wrap="truncate-end">
+          ✔ {shell.notice}
+        </Text>
+      )}
       <HintLine hints={hints} typing={shell.typing} backLabel={backLabel} />
     </Box>
   );

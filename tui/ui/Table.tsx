@@ -58,18 +58,35 @@ export function formatRow(cells: readonly string[], widths: readonly number[], c
     .replace(/\s+$/, '');
 }
 
-/** The terminal's width in columns (80 when it does not say), following resizes. */
-export function useTerminalWidth(): number {
+/** The size the app is designed for, assumed when the terminal does not say (a pipe, ink-testing-library). */
+export const DEFAULT_SIZE = { columns: 80, rows: 24 } as const;
+
+/** The terminal's columns and rows (80×24 when it does not say), following resizes. */
+export function useTerminalSize(): { columns: number; rows: number } {
   const { stdout } = useStdout();
-  const [columns, setColumns] = useState(() => stdout.columns || 80);
+  const read = () => ({ columns: stdout.columns || DEFAULT_SIZE.columns, rows: stdout.rows || DEFAULT_SIZE.rows });
+  const [size, setSize] = useState(read);
   useEffect(() => {
-    const update = () => setColumns(stdout.columns || 80);
+    const update = () => setSize(read());
     stdout.on('resize', update);
     return () => {
       stdout.off('resize', update);
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stdout]);
-  return columns;
+  return size;
+}
+
+/** The terminal's width in columns (80 when it does not say), following resizes. */
+export function useTerminalWidth(): number {
+  return useTerminalSize().columns;
+}
+
+/** `text` cut to `width` characters with `…` at the end (never padded). */
+export function ellipsize(text: string, width: number): string {
+  const characters = [...text];
+  if (characters.length <= width) return text;
+  return width <= 0 ? '' : [...characters.slice(0, width - 1), '…'].join('');
 }
 
 /** Widths for `columns` in the terminal, leaving room for the cursor (selectable rows) and a margin. */

@@ -96,6 +96,30 @@ export const handlers = {
     }
   },
 
+  /**
+   * Refused for the canonical organization and for one that still has members (both 409): deleting never takes an
+   * account's dashboard access away as a side effect. Sessions pointing at it lose their active organization
+   * (the foreign key sets it to null).
+   */
+  async deleteOrganization({ params, app }) {
+    await app.db.knex.transaction(async (trx) => {
+      const organization = await Organization.query(trx).findById(params.organizationId).forUpdate();
+      if (!organization) throw NotFound('No organization with this id.');
+      if (organization.canonical) {
+        throw Conflict('canonical_organization', `${organization.name} is the canonical organization; it cannot be deleted.`);
+      }
+      const members = await OrganizationMember.query(trx).where('organization_id', organization.id).resultSize();
+      if (members > 0) {
+        throw Conflict(
+          'organization_has_members',
+          `${organization.name} has ${members} member${members === 1 ? '' : 's'}; remove ${members === 1 ? 'that membership' : 'those memberships'} first.`,
+        );
+      }
+      await Organization.query(trx).deleteById(organization.id);
+    });
+    return noContent();
+  },
+
   async deleteOrganizationMember({ params, app }) {
     await removeMembership(app.db.knex, params.membershipId);
     return noContent();
@@ -104,7 +128,7 @@ export const handlers = {
   async listOrganizationMembers({ query }) {
     const rows = OrganizationMember.query()
       .withGraphJoined('[organization, account]')
-      .orderBy([{ column: 'organization_members.created_at' }, { column: 'organization_members.id' }]);
+      .orderBy([{ column: 'organization_members.created_at' }, { column: 'organization_members.seq' }]);
     if (query.organizationId) rows.where('organization_members.organization_id', query.organizationId);
     if (query.userId) rows.where('organization_members.account_id', query.userId);
     const members = await rows;

@@ -14,7 +14,7 @@ export async function membershipsOf(accountId: string, trx?: Knex.Transaction): 
   return OrganizationMember.query(trx)
     .where('organization_members.account_id', accountId)
     .withGraphJoined('organization')
-    .orderBy([{ column: 'organization_members.created_at' }, { column: 'organization_members.id' }]);
+    .orderBy([{ column: 'organization_members.created_at' }, { column: 'organization_members.seq' }]);
 }
 
 export async function findAccountOrFail(id: string, trx?: Knex.Transaction): Promise<Account> {

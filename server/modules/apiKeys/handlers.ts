@@ -44,9 +44,12 @@ export const handlers = {
     const owner = await Account.query().findById(body.userId);
     if (!owner) throw NotFound('No account with this userId.');
     if (owner.role !== 'SUPERUSER') {
-      throw Unprocessable('owner_not_superuser', 'API keys can only be owned by an account with the SUPERUSER role.', [
-        { path: 'body/userId', message: 'must name a SUPERUSER account', code: 'owner_not_superuser' },
-      ]);
+      // Spec §2.2: a key's owner holds the SUPERUSER account role (and §5.1 checks it on every request).
+      throw Unprocessable(
+        'owner_not_superuser',
+        `API keys can only be owned by an account with the SUPERUSER account role, and ${owner.email} has ${owner.role}. Give it that role first (PATCH /api/sudo/users/${owner.id} with role SUPERUSER).`,
+        [{ path: 'body/userId', message: `${owner.email} does not have the SUPERUSER account role`, code: 'owner_not_superuser' }],
+      );
     }
     const key = API_KEY_PREFIX + randomToken(32);
     const created = await ApiKey.query().insertAndFetch({

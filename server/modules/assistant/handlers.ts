@@ -26,9 +26,14 @@ export const handlers = {
   },
 
   async askAssistantDemo(call) {
+    const prompt = call.body.prompt.trim();
+    if (!prompt) {
+      throw Unprocessable('no_question', 'The prompt holds no text.', [{ path: 'body/prompt', message: 'must hold text other than white space', code: 'no_question' }]);
+    }
     await throttleTurn(call);
     noteAddressOf(call);
-    const messages = [...(call.body.history ?? []), { role: 'user' as const, text: call.body.prompt }];
+    const history = (call.body.history ?? []).flatMap((message) => (message.text.trim() ? [{ role: message.role, text: message.text.trim() }] : []));
+    const messages = [...history, { role: 'user' as const, text: prompt }];
     const reply = await assistantFor(call.app).reply({ messages, locale: turnLocale(call.app, call.body.locale), channel: 'demo', traceId: traceIdOf(call) });
     return json(200, { text: reply.text, links: reply.links, invalidLinks: reply.audit.invalid });
   },

@@ -1,11 +1,12 @@
 import type { Call, OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
+import { bytes, json } from '../../http/handler.ts';
 import { NotFound } from '../../http/problem.ts';
 import { holdReservation } from './commands/holdReservation.ts';
 import { presentGuestReservation } from './presenters.ts';
 import { cancelByGuest } from './commands/cancelByGuest.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from './events.ts';
-import { bookingLimits, captureLead, reservationForGuest, throttle } from './service.ts';
+import { checkInQrPng, checkInQrSvg } from '../email/qr.ts';
+import { bookingLimits, captureLead, guestMoney, guestTicketToken, reservationForGuest, throttle } from './service.ts';
 import { queueLeadConversion } from '../analytics/meta.ts';
 
 /** Unknown reference, wrong token, missing token: one answer, so nothing says whether a reference exists. */
@@ -39,14 +40,25 @@ export const handlers = {
   },
 
   async getPublicReservation(call) {
-    const row = await reservationForGuest(call.app.db.knex, call.params.reference, token(call));
+    const { knex } = call.app.db;
+    const row = await reservationForGuest(knex, call.params.reference, token(call));
     if (!row) throw NoSuchReservation();
-    return json(200, presentGuestReservation(row, await presentation(call)), { 'Cache-Control': 'no-store' });
+    return json(200, presentGuestReservation(row, await guestMoney(knex, row.id), await presentation(call)), { 'Cache-Control': 'no-store' });
+  },
+
+  async getPublicReservationTicket(call) {
+    const { knex } = call.app.db;
+    const row = await reservationForGuest(knex, call.params.reference, token(call));
+    if (!row) throw NoSuchReservation();
+    const checkInToken = await guestTicketToken(knex, row);
+    const headers = { 'Cache-Control': 'no-store' };
+    if (call.query.format === 'svg') return bytes(Buffer.from(await checkInQrSvg(checkInToken)), 'image/svg+xml', { headers });
+    return bytes(await checkInQrPng(checkInToken), 'image/png', { headers });
   },
 
   async cancelPublicReservation(call) {
     const row = await cancelByGuest(call.app, call.params.reference, token(call), call.body?.reason);
     if (!row) throw NoSuchReservation();
-    return json(200, presentGuestReservation(row, await presentation(call)), { 'Cache-Control': 'no-store' });
+    return json(200, presentGuestReservation(row, await guestMoney(call.app.db.knex, row.id), await presentation(call)), { 'Cache-Control': 'no-store' });
   },
 } satisfies Partial<OperationHandlers>;

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../context.ts';
 import { Conflict, NotFound } from '../../http/problem.ts';
-import { recordEmail } from '../email/service.ts';
+import * as guestMessages from '../email/guestMessages.ts';
 import type { CancellationActor } from '../showEvents/cancellationHooks.ts';
 import { effectiveStatus, seatsTakenOf, type ReservationStatus } from './service.ts';
-import { digest, newAccessToken } from './tokens.ts';
+import { digest, newAccessToken, sealSecret } from './tokens.ts';
 
 /**
  * A reservation's state machine (DOMAIN.md "Booking") and the transitions every entry point shares: the guest's
@@ -148,8 +148,8 @@ export interface ConfirmResult {
 }
 
 /**
- * HELD → CONFIRMED: stores a fresh check-in token (hashed), ends the hold and queues the confirmation e-mail
- * (guest's locale, QR of the token) through the ledger, in the caller's transaction. Already CONFIRMED or
+ * HELD → CONFIRMED: stores a fresh check-in token (hashed), ends the hold, queues the confirmation e-mail
+ * (guest's locale, QR of the token) through the ledger and schedules the reminder, in the caller's transaction. Already CONFIRMED or
  * CHECKED_IN: unchanged. A payment that lands after the hold ran out (EXPIRED, or HELD past its expiry) still
  * confirms when the seats are free — the event row is locked and the seats recounted — and is 409
  * `seats_released` otherwise (the payment command then refunds). Staff cannot confirm an expired hold.
@@ -177,54 +177,40 @@ export async function confirmReservation(ctx: TransitionContext, id: string, opt
       hold_expires_at: null,
       expired_at: null,
       check_in_token_hash: digest(checkInToken),
+      // Kept sealed too, so the guest's own view can show the ticket's QR again (issue 21 §3).
+      check_in_token_sealed: await sealSecret(ctx.trx, checkInToken),
       updated_at: ctx.now,
     });
   await queueConfirmationEmail(ctx, id, checkInToken);
+  await guestMessages.scheduleReminder(ctx, id);
   await runEffects({ ...ctx, reservationId: id, from: row.status, to: 'CONFIRMED', reason: null });
   return { changed: true, status: 'CONFIRMED', checkInToken };
 }
 
-/** The confirmation e-mail (booking details, QR of `checkInToken`) in the guest's locale, through the ledger. */
+/**
+ * The confirmation e-mail (show, venue-time date and times, offer, party, the price as charged and what was paid,
+ * the manage-booking link, the QR of `checkInToken` inline and attached, an `.ics`) in the guest's locale, to the
+ * reservation's contact snapshot, through the ledger (server/modules/email/guestMessages.ts).
+ */
 export async function queueConfirmationEmail(ctx: Pick<TransitionContext, 'trx' | 'app'>, id: string, checkInToken: string): Promise<void> {
-  const details = await ctx
-    .trx('reservations as r')
-    .join('customers as c', 'c.id', 'r.customer_id')
-    .join('show_events as e', 'e.id', 'r.show_event_id')
-    .join('shows as s', 's.id', 'e.show_id')
-    .where('r.id', id)
-    .first('r.reference', 'r.guest_count', 'r.total_vnd', 'r.locale', 'r.customer_id', 'c.name', 'c.email', 'c.honorific', 's.title', 'e.starts_at');
-  const locale = details.locale ?? ctx.app.config.defaultLocale;
-  const title = details.title as Record<string, string>;
-  await recordEmail(
-    ctx.trx,
-    {
-      template: 'reservation-confirmation',
-      to: details.email,
-      locale,
-      customerId: details.customer_id,
-      reservationId: id,
-      data: {
-        guestName: [details.honorific, details.name].filter(Boolean).join(' '),
-        showName: title[locale] ?? title[ctx.app.config.defaultLocale] ?? Object.values(title)[0] ?? '',
-        startsAt: details.starts_at,
-        partySize: details.guest_count,
-        totalVnd: details.total_vnd,
-        reservationReference: details.reference,
-        checkInToken,
-      },
-    },
-    { enqueue: (queue, data, options) => ctx.app.jobs.enqueue(queue, data, options), emailFrom: ctx.app.config.emailFrom },
-  );
+  await guestMessages.queueConfirmationEmail(ctx, id, checkInToken);
 }
 
 export interface CancelOptions {
   by: 'GUEST' | 'STAFF' | 'SYSTEM';
   reason?: string | null;
+  /**
+   * E-mail the guest (default): a `GUEST` cancellation gets `reservation-cancelled-by-guest`, a `STAFF` one
+   * `reservation-cancelled-by-venue` (the staff reason stays internal). `SYSTEM` cancellations write their own
+   * message (a cancelled show event: `reservation-cancelled`).
+   */
+  notifyGuest?: boolean;
 }
 
 /**
  * HELD or CONFIRMED → CANCELLED, then the registered CANCELLED effects (refund requests for what was paid, the
- * waiting list). Already CANCELLED: unchanged (`changed: false`), so retries and a re-run event cancellation
+ * waiting list), then the guest's e-mail (see `CancelOptions.notifyGuest`). The reminder job needs no cancelling:
+ * it finds the reservation cancelled and sends nothing. Already CANCELLED: unchanged (`changed: false`), so retries and a re-run event cancellation
  * are harmless. The cancellation window is the guest entry point's rule, not this one's.
  */
 export async function cancelReservation(ctx: TransitionContext, id: string, options: CancelOptions): Promise<{ changed: boolean; from: ReservationStatus }> {
@@ -236,7 +222,11 @@ export async function cancelReservation(ctx: TransitionContext, id: string, opti
     .trx('reservations')
     .where({ id })
     .update({ status: 'CANCELLED', cancelled_at: ctx.now, cancelled_by: options.by, cancellation_reason: options.reason ?? null, hold_expires_at: null, updated_at: ctx.now });
+  const notify = options.by !== 'SYSTEM' && options.notifyGuest !== false;
+  const refundsBefore = notify ? await guestMessages.refundIdsOf(ctx.trx, id) : undefined;
   await runEffects({ ...ctx, reservationId: id, from, to: 'CANCELLED', reason: options.reason ?? null });
+  // After the effects, so the refunds this cancellation requested exist and the e-mail says where each stands.
+  if (refundsBefore) await guestMessages.queueCancellationEmail(ctx, id, options.by as 'STAFF' | 'GUEST', refundsBefore);
   return { changed: true, from };
 }
 

@@ -7,7 +7,7 @@ import type { JobEngine } from '../../jobs/types.ts';
 import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
 import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
 import { priceBooking } from './adjustments.ts';
-import { digest, newAccessToken, newLeadReference, newReservationReference, normalizeReference, tokenMatches } from './tokens.ts';
+import { digest, newAccessToken, newLeadReference, newReservationReference, normalizeReference, openSecret, sealSecret, tokenMatches } from './tokens.ts';
 
 /**
  * The guest's side of booking, first part (issue 9): lead capture, the hold, reading and cancelling one's own
@@ -59,16 +59,7 @@ export interface Contact {
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-/**
- * The live CRM customer of the contact's normalized e-mail, created or updated with the contact (the latest
- * contact wins; an omitted honorific, phone or locale keeps the stored one). A soft-deleted customer is never
- * touched: the partial unique index covers live rows only, so the insert makes a new live customer.
- */
-export async function upsertCustomer(trx: Knex.Transaction, contact: Contact): Promise<string> {
-  return (await upsertCustomerRow(trx, contact)).id;
-}
-
-/** The customer's contact as stored after a booking's upsert (what the guest's answer shows). */
+/** The contact a booking, lead or join was made with, as the guest's answers show it (its own snapshot). */
 export interface CustomerContact {
   id: string;
   honorific: string | null;
@@ -77,29 +68,53 @@ export interface CustomerContact {
   phone: string | null;
 }
 
-/** `upsertCustomer`, answering the stored contact too. */
-export async function upsertCustomerRow(trx: Knex.Transaction, contact: Contact): Promise<CustomerContact> {
+/**
+ * Who supplies a contact: a guest (anonymous: the public routes) never changes an existing customer — what it
+ * typed is kept on its own row (the reservation's, the lead's, the entry's snapshot) as that customer's contact
+ * history; staff (a phone booking, the CRM) edit the record.
+ */
+export type ContactSource = 'guest' | 'staff';
+
+/**
+ * The live CRM customer of the contact's normalized e-mail. None yet: one is created with the contact. One
+ * already: a guest's contact leaves it exactly as it is (issue 21 §1: a stranger who knows an address must
+ * neither read nor overwrite what is stored under it); staff's contact updates it (the latest wins; an omitted
+ * honorific, phone or locale keeps the stored one). A soft-deleted customer is never touched: the partial unique
+ * index covers live rows only, so the insert makes a new live customer.
+ */
+export async function upsertCustomer(trx: Knex.Transaction, contact: Contact, source: ContactSource = 'guest'): Promise<string> {
   const email = contact.email.trim();
+  const values = [contact.honorific ?? null, contact.name.trim(), email, normalizeEmail(email), contact.phone ?? null, contact.locale ?? null];
+  const onConflict =
+    source === 'staff'
+      ? `do update set
+           name = excluded.name,
+           email = excluded.email,
+           honorific = coalesce(excluded.honorific, customers.honorific),
+           phone = coalesce(excluded.phone, customers.phone),
+           locale = coalesce(excluded.locale, customers.locale),
+           updated_at = now()`
+      : 'do nothing';
   const { rows } = (await trx.raw(
     `insert into customers (honorific, name, email, email_normalized, phone, locale)
      values (?, ?, ?, ?, ?, ?)
-     on conflict (email_normalized) where not is_deleted do update set
-       name = excluded.name,
-       email = excluded.email,
-       honorific = coalesce(excluded.honorific, customers.honorific),
-       phone = coalesce(excluded.phone, customers.phone),
-       locale = coalesce(excluded.locale, customers.locale),
-       updated_at = now()
-     returning id, honorific, name, email, phone`,
-    [contact.honorific ?? null, contact.name.trim(), email, normalizeEmail(email), contact.phone ?? null, contact.locale ?? null],
-  )) as { rows: CustomerContact[] };
-  const customerId = rows[0].id;
+     on conflict (email_normalized) where not is_deleted ${onConflict}
+     returning id`,
+    values,
+  )) as { rows: Array<{ id: string }> };
+  const customerId = rows[0]?.id ?? (await trx('customers').where({ email_normalized: normalizeEmail(email), is_deleted: false }).first('id')).id;
   await trx.raw(
     `insert into customer_emails (customer_id, email, email_normalized) values (?, ?, ?)
-     on conflict (customer_id, email_normalized) do update set last_seen_at = now(), email = excluded.email`,
+     on conflict (customer_id, email_normalized) do update set last_seen_at = now()${source === 'staff' ? ', email = excluded.email' : ''}`,
     [customerId, email, normalizeEmail(email)],
   );
-  return rows[0];
+  return customerId;
+}
+
+/** The snapshot of `contact` a row keeps (trimmed as stored), with the customer it belongs to. */
+export async function bookContact(trx: Knex.Transaction, contact: Contact, source: ContactSource): Promise<CustomerContact> {
+  const id = await upsertCustomer(trx, contact, source);
+  return { id, honorific: contact.honorific ?? null, name: contact.name.trim(), email: contact.email.trim(), phone: contact.phone ?? null };
 }
 
 // ---- leads ----------------------------------------------------------------------------------------------------
@@ -118,15 +133,27 @@ export interface LeadInput extends Contact {
   analytics?: AnalyticsIds;
 }
 
-/** Upserts the customer and records the lead; the same answer whether the e-mail was known or not. */
+/**
+ * Records the lead with the contact it was made with, under the customer of its e-mail (created when there is
+ * none; an existing one is left as it is); the same answer whether the e-mail was known or not. An `eventSlug`
+ * must name a show event (422 `unknown_event` otherwise: a lead for nothing is a front end's bug to surface).
+ */
 export async function captureLead(knex: Knex, input: LeadInput, now = new Date()): Promise<{ leadReference: string; expiresAt: Date }> {
   const leadReference = newLeadReference();
   const expiresAt = new Date(now.getTime() + LEAD_TTL_HOURS * 3_600_000);
   await knex.transaction(async (trx) => {
-    const customerId = await upsertCustomer(trx, input);
     const event = input.eventSlug ? await trx('show_events').where({ slug: input.eventSlug }).first('id') : undefined;
+    if (input.eventSlug && !event) {
+      throw Unprocessable('unknown_event', 'No show event has this slug.', [{ path: 'body/eventSlug', message: 'is not a show event', code: 'unknown_event' }]);
+    }
+    const contact = await bookContact(trx, input, 'guest');
     await trx('customer_leads').insert({
-      customer_id: customerId,
+      customer_id: contact.id,
+      honorific: contact.honorific,
+      name: contact.name,
+      email: contact.email,
+      phone: contact.phone,
+      locale: input.locale ?? null,
       reference_hash: digest(leadReference),
       show_event_id: event?.id ?? null,
       booking_path: input.bookingPath ?? null,
@@ -179,7 +206,7 @@ interface LockedEvent {
  * queue here), its bookability and the offer checked, the seats taken counted with the catalog's expression,
  * and the HELD reservation written with its price. Returns the reservation's id and the access token (once).
  */
-export async function createHold(trx: Knex.Transaction, input: HoldInput, now: Date): Promise<{ reservationId: string; accessToken: string; cancellationWindowHours: number; view: ReservationView }> {
+export async function createHold(trx: Knex.Transaction, input: HoldInput, now: Date, contactSource: ContactSource = 'guest'): Promise<{ reservationId: string; accessToken: string; cancellationWindowHours: number; view: ReservationView }> {
   const { rows: events } = (await trx.raw(
     `select e.id, e.show_id, e.slug, e.starts_at, e.doors_at, e.capacity, e.sales_open, e.status, s.status as show_status,
             s.slug as show_slug, s.code as show_code, s.title as show_title
@@ -214,7 +241,7 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
     ]);
   }
 
-  const { customer, leadId, locale } = await bookingCustomer(trx, input, now);
+  const { customer, leadId, locale } = await bookingCustomer(trx, input, now, contactSource);
   const customerId = customer.id;
   const claims: SeatClaim[] = [];
   for (const claimer of seatClaimers.values()) {
@@ -239,6 +266,10 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
       show_event_id: event.id,
       offer_id: offer.id,
       customer_id: customerId,
+      contact_honorific: customer.honorific,
+      contact_name: customer.name,
+      contact_email: customer.email,
+      contact_phone: customer.phone,
       lead_id: leadId,
       guest_count: input.guestCount,
       status: 'HELD',
@@ -255,6 +286,7 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
       experience_type: offer.experience_type,
       locale,
       access_token_hash: digest(accessToken),
+      access_token_sealed: await sealSecret(trx, accessToken),
       customer_note: input.customerNote ?? null,
       analytics_session_id: input.analytics?.sessionId ?? null,
       analytics_distinct_id: input.analytics?.distinctId ?? null,
@@ -284,10 +316,6 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
     show_title: event.show_title,
     offer_code: offer.code,
     offer_name: offer.name,
-    customer_honorific: customer.honorific,
-    customer_name: customer.name,
-    customer_email: customer.email,
-    customer_phone: customer.phone,
   };
   return { reservationId: row.id, accessToken, cancellationWindowHours: Number(setup.cancellation_window_hours), view };
 }
@@ -317,10 +345,14 @@ export async function seatsTakenOf(knex: Knex, eventId: string, now: Date): Prom
   return Number(row?.seats_taken ?? 0);
 }
 
-/** The lead's customer (a live, unexpired lead) or the contact's, upserted. */
-async function bookingCustomer(trx: Knex.Transaction, input: HoldInput, now: Date): Promise<{ customer: CustomerContact; leadId: string | null; locale: string | null }> {
+/**
+ * The contact the booking is made with and its customer: the contact sent (its customer found or created by
+ * e-mail, see `upsertCustomer`), else the live, unexpired lead's own snapshot — never the customer record's
+ * fields, which only staff see.
+ */
+async function bookingCustomer(trx: Knex.Transaction, input: HoldInput, now: Date, source: ContactSource): Promise<{ customer: CustomerContact; leadId: string | null; locale: string | null }> {
   if (input.contact) {
-    const customer = await upsertCustomerRow(trx, input.contact);
+    const customer = await bookContact(trx, input.contact, source);
     const lead = input.leadReference ? await liveLead(trx, input.leadReference, now) : undefined;
     return { customer, leadId: lead?.id ?? null, locale: input.locale ?? input.contact.locale ?? null };
   }
@@ -343,7 +375,7 @@ async function liveLead(trx: Knex.Transaction, reference: string, now: Date) {
     .where('l.reference_hash', digest(reference))
     .andWhere('l.expires_at', '>', now)
     .andWhere('c.is_deleted', false)
-    .first('l.id', 'l.customer_id', 'c.locale', 'c.honorific', 'c.name', 'c.email', 'c.phone');
+    .first('l.id', 'l.customer_id', 'l.locale', 'l.honorific', 'l.name', 'l.email', 'l.phone');
 }
 
 async function freeReference(trx: Knex.Transaction): Promise<string> {
@@ -388,18 +420,19 @@ export interface ReservationView {
   show_title: Record<string, string>;
   offer_code: string;
   offer_name: Record<string, string>;
-  customer_honorific: string | null;
-  customer_name: string;
-  customer_email: string;
-  customer_phone: string | null;
+  /** The contact the reservation was booked with (its own snapshot: what its guest sees). */
+  contact_honorific: string | null;
+  contact_name: string;
+  contact_email: string;
+  contact_phone: string | null;
 }
 
+/** A reservation with its event, show and offer; its contact is its own snapshot (no customer field). */
 export function reservationQuery(knex: Knex) {
   return knex('reservations as r')
     .join('show_events as e', 'e.id', 'r.show_event_id')
     .join('shows as s', 's.id', 'e.show_id')
     .join('offers as o', 'o.id', 'r.offer_id')
-    .join('customers as c', 'c.id', 'r.customer_id')
     .select(
       'r.*',
       'e.slug as event_slug',
@@ -411,10 +444,6 @@ export function reservationQuery(knex: Knex) {
       's.title as show_title',
       'o.code as offer_code',
       'o.name as offer_name',
-      'c.honorific as customer_honorific',
-      'c.name as customer_name',
-      'c.email as customer_email',
-      'c.phone as customer_phone',
     );
 }
 
@@ -434,6 +463,45 @@ export async function reservationForGuest(knex: Knex, rawReference: string, toke
 }
 
 const DUMMY_HASH = digest('no reservation');
+
+/**
+ * The check-in token behind the guest's ticket QR: only a CONFIRMED or CHECKED_IN reservation has a ticket (409
+ * `no_ticket` otherwise), and one confirmed before tokens were kept sealed cannot show it again (409
+ * `ticket_unavailable`: its QR is in the confirmation e-mail).
+ */
+export async function guestTicketToken(knex: Knex, row: ReservationView & { check_in_token_sealed?: string | null }): Promise<string> {
+  if (row.status !== 'CONFIRMED' && row.status !== 'CHECKED_IN') {
+    throw Conflict('no_ticket', `A ${effectiveStatus(row, new Date()).toLowerCase().replace('_', '-')} reservation has no ticket; it has one once it is confirmed.`);
+  }
+  const token = await openSecret(knex, row.check_in_token_sealed);
+  if (!token) throw Conflict('ticket_unavailable', 'This ticket cannot be shown again here; its QR code is in the confirmation e-mail.');
+  return token;
+}
+
+/** A reservation's payments and refunds, as far as its guest may see them (see `presentGuestMoney`). */
+export interface GuestMoney {
+  payments: Array<{ gateway: string; status: string; amount_vnd: number; refunded_vnd: number; created_at: Date; succeeded_at: Date | null }>;
+  refunds: Array<{ amount_vnd: number; status: string; created_at: Date; completed_at: Date | null }>;
+}
+
+/** A hold just made has neither. */
+export const NO_MONEY: GuestMoney = Object.freeze({ payments: [], refunds: [] }) as GuestMoney;
+
+/** The reservation's payments (oldest first) and their refunds (oldest first). */
+export async function guestMoney(knex: Knex, reservationId: string): Promise<GuestMoney> {
+  const [payments, refunds] = await Promise.all([
+    knex('payments')
+      .where('reservation_id', reservationId)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .select('gateway', 'status', 'amount_vnd', 'refunded_vnd', 'created_at', 'succeeded_at'),
+    knex('refunds as f')
+      .join('payments as p', 'p.id', 'f.payment_id')
+      .where('p.reservation_id', reservationId)
+      .orderBy([{ column: 'f.created_at' }, { column: 'f.id' }])
+      .select('f.amount_vnd', 'f.status', 'f.created_at', 'f.completed_at'),
+  ]);
+  return { payments, refunds } as GuestMoney;
+}
 
 /** The status a guest sees: a HELD reservation past its hold is EXPIRED, whether or not the job has run yet. */
 export function effectiveStatus(row: Pick<ReservationView, 'status' | 'hold_expires_at'>, now: Date): ReservationStatus {

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Knex } from 'knex';
 
 /**
  * The booking module's secrets: guest access tokens and lead references (random, only their SHA-256 at rest,
@@ -53,4 +54,43 @@ export function unseal(idempotencyKey: string, sealed: string): string {
   const decipher = createDecipheriv('aes-256-gcm', sealKey(idempotencyKey), iv);
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+}
+
+// ---- a reservation's secrets, sealed under the database's own key --------------------------------------------
+
+/**
+ * The random key of one purpose, kept in the database (`sealing_keys`, made on first use), so every instance on
+ * one database seals and opens alike without configuration. Read per call: a database reset makes a new key.
+ */
+async function databaseKey(knex: Knex, purpose: string): Promise<Buffer> {
+  const existing = await knex('sealing_keys').where({ purpose }).first('secret');
+  if (existing) return Buffer.from(existing.secret);
+  await knex.raw('insert into sealing_keys (purpose, secret) values (?, ?) on conflict (purpose) do nothing', [purpose, randomBytes(32)]);
+  const row = await knex('sealing_keys').where({ purpose }).first('secret');
+  return Buffer.from(row.secret);
+}
+
+const RESERVATION_SECRETS = 'reservation-secrets';
+
+/** `plaintext` sealed (AES-256-GCM, `iv.tag.ciphertext`) under the database's reservation-secrets key. */
+export async function sealSecret(knex: Knex, plaintext: string): Promise<string> {
+  const key = await databaseKey(knex, RESERVATION_SECRETS);
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+}
+
+/** The secret `sealSecret` sealed, or undefined when there is none or it does not open under this database's key. */
+export async function openSecret(knex: Knex, sealed: string | null | undefined): Promise<string | undefined> {
+  if (!sealed) return undefined;
+  const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+  if (!iv || !tag || !body || iv.length !== 12 || tag.length !== 16) return undefined;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', await databaseKey(knex, RESERVATION_SECRETS), iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
 }

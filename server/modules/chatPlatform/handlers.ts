@@ -9,6 +9,17 @@ import { CHAT_PLATFORM_TURN_QUEUE, type ChatTurnJobData } from './jobs.ts';
 import { acknowledgement, guestLocale, messageText, subscriberId } from './service.ts';
 import { polishAnswer, turnInsert } from './turns.ts';
 
+/**
+ * Spec §4.7: `response_mode: async` selects the asynchronous path. Absent, null or blank keeps it too (the
+ * platform's flows send `async`, and §4.7's rule 1 answers a subscriber asynchronously); any other value
+ * (`sync`, …) asks for the answer in this response.
+ */
+function wantsAsync(mode: unknown): boolean {
+  if (mode === undefined || mode === null) return true;
+  const value = String(mode).trim().toLowerCase();
+  return value === '' || value === 'async';
+}
+
 export const handlers = {
   async receiveChatPlatformMessage(call) {
     const body = call.body as Record<string, any>;
@@ -25,7 +36,7 @@ export const handlers = {
     // The agent's tools call this service back at the address this request arrived on.
     noteAddressOf(call);
 
-    if (subscriber) {
+    if (subscriber && wantsAsync(body.response_mode)) {
       // The turn row and its job in one statement (one round trip, one commit): both or neither, so a restart
       // loses nothing, and the acknowledgement waits for as little as it can.
       const turnId = randomUUID();
@@ -35,7 +46,7 @@ export const handlers = {
       return json(200, dynamicBlock(channel, acknowledgement(locale)));
     }
 
-    // No subscriber id: a later send is impossible, so the answer is generated now.
+    // No subscriber id (a later send is impossible), or a `response_mode` other than `async`: the answer now.
     let reply;
     try {
       reply = await assistantFor(call.app).reply({ messages: [{ role: 'user', text }], locale, channel, traceId: call.requestId });

@@ -2,6 +2,8 @@ import type { OperationHandlers } from '../../http/handler.ts';
 import { json, noContent } from '../../http/handler.ts';
 import { listMessages } from '../email/service.ts';
 import { presentEmailListItem } from '../email/presenters.ts';
+import { adoptCustomerContact } from './commands/adoptCustomerContact.ts';
+import { mergeCustomers } from './commands/mergeCustomers.ts';
 import { sendCustomerEmail } from './commands/sendCustomerEmail.ts';
 import { presentCustomer, presentCustomerBooking, presentCustomerEmail } from './presenters.ts';
 import { customerDetail, deleteCustomer, findCustomerOrFail, listCustomers, updateCustomer } from './service.ts';
@@ -28,6 +30,14 @@ export const handlers = {
 
   async updateCustomer(call) {
     return json(200, presentCustomer(await updateCustomer(call.app.db.knex, call.params.customerId, call.body)));
+  },
+
+  async adoptCustomerContact(call) {
+    return json(200, presentCustomer(await adoptCustomerContact(call.app.db.knex, call.params.customerId, call.body)));
+  },
+
+  async mergeCustomers(call) {
+    return json(200, presentCustomer(await mergeCustomers(call.app.db.knex, call.params.customerId, call.body.duplicateCustomerId)));
   },
 
   async listCustomerEmailMessages(call) {

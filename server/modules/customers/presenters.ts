@@ -27,6 +27,7 @@ export function presentCustomerBooking(row: CustomerBookingRow, defaultLocale: s
     showTitle: pickLocale(row.show_title, defaultLocale, defaultLocale),
     guestCount: row.guest_count,
     totalVnd: Number(row.total_vnd),
+    bookedContact: { honorific: row.contact_honorific, name: row.contact_name, email: row.contact_email, phone: row.contact_phone },
     createdAt: iso(row.created_at)!,
   };
 }

@@ -28,6 +28,10 @@ export interface CustomerBookingRow {
   show_title: Record<string, string>;
   guest_count: number;
   total_vnd: number;
+  contact_honorific: string | null;
+  contact_name: string;
+  contact_email: string;
+  contact_phone: string | null;
   created_at: Date;
 }
 
@@ -94,6 +98,10 @@ export async function customerDetail(knex: Knex, id: string) {
         's.title as show_title',
         'r.guest_count',
         'r.total_vnd',
+        'r.contact_honorific',
+        'r.contact_name',
+        'r.contact_email',
+        'r.contact_phone',
         'r.created_at',
       ) as Promise<CustomerBookingRow[]>,
     knex('reservations').where('customer_id', id).count({ n: '*' }).first(),

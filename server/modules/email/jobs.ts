@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Mailer } from '../../integrations/mail.ts';
 import type { QueueDefinition } from '../../jobs/types.ts';
 import type { Logger } from '../../logger.ts';
+import { HOLD_EXPIRED_QUEUE, REMINDER_QUEUE, sendHoldExpired, sendReminder } from './guestMessages.ts';
 import { deliverEmail, EMAIL_SEND_QUEUE, type DeliveryOutcome, type EmailSendJobData } from './service.ts';
 
 /**
@@ -67,4 +68,39 @@ function forEngine<T extends object>(definition: JobDefinition<T>): QueueDefinit
 
 /** This module's queues and their (idempotent) handlers, for the job engine to register. */
 export const definitions: JobDefinition<any>[] = [emailSend];
-export const jobs: QueueDefinition[] = definitions.map(forEngine);
+
+/**
+ * The guest messages written by a job rather than by the command that causes them (guestMessages.ts): the
+ * reminder (queued at confirmation with `startAfter`; it checks again that it is still due and true, and sends
+ * once per reservation) and the hold-expired message (queued by the hold expiry). Both only write ledger rows;
+ * `email.send` sends them.
+ */
+export const guestMessageJobs: QueueDefinition[] = [
+  {
+    name: REMINDER_QUEUE,
+    retryLimit: 5,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    async handler(data: { reservationId: string }, job) {
+      if (!job.app) throw new Error(`${REMINDER_QUEUE}: the job engine was started without the app's services`);
+      const outcome = await sendReminder(job.app, data.reservationId);
+      job.log.info({ reservationId: data.reservationId, outcome }, 'reservation reminder');
+      return { outcome };
+    },
+  },
+  {
+    name: HOLD_EXPIRED_QUEUE,
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 120,
+    async handler(data: { reservationIds: string[] }, job) {
+      if (!job.app) throw new Error(`${HOLD_EXPIRED_QUEUE}: the job engine was started without the app's services`);
+      const written = await sendHoldExpired(job.app, data.reservationIds ?? []);
+      return { written };
+    },
+  },
+];
+
+export const jobs: QueueDefinition[] = [...definitions.map(forEngine), ...guestMessageJobs];

@@ -9,3 +9,9 @@ export async function checkInQrPng(token: string): Promise<Buffer> {
   if (!token) throw new TypeError('a check-in token is required');
   return QRCode.toBuffer(token, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 240 });
 }
+
+/** The same QR code as SVG text (a guest's "manage booking" page draws it at any size). */
+export async function checkInQrSvg(token: string): Promise<string> {
+  if (!token) throw new TypeError('a check-in token is required');
+  return QRCode.toString(token, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+}

@@ -45,6 +45,8 @@ export interface RecordEmailDeps {
   enqueue: Enqueue;
   /** `EMAIL_FROM`. */
   emailFrom: string;
+  /** `VENUE_TIMEZONE`: the zone dates and times are written in (default Asia/Ho_Chi_Minh). */
+  timeZone?: string;
 }
 
 /** Limits that keep the ledger (which stores attachment bytes) and the messages reasonable. */
@@ -67,7 +69,7 @@ export async function recordEmail(trx: Knex.Transaction, input: RecordEmailInput
       { path: 'to', message: 'must be one e-mail address', code: 'format' },
     ]);
   }
-  const rendered = await renderTemplate(input.template, input.locale, input.data as never, { venueName: displayName(deps.emailFrom) });
+  const rendered = await renderTemplate(input.template, input.locale, input.data as never, { venueName: displayName(deps.emailFrom), timeZone: deps.timeZone });
   const attachments = [...rendered.attachments, ...(input.attachments ?? [])];
   checkAttachments(attachments);
   const descriptors: AttachmentDescriptor[] = attachments.map((a) => ({
@@ -122,7 +124,7 @@ function checkAttachments(attachments: AttachmentInput[]): void {
 }
 
 /** `Venue <no-reply@venue.local>` → `Venue`; a bare address → its domain. */
-function displayName(from: string): string {
+export function displayName(from: string): string {
   const match = /^\s*"?([^"<]*?)"?\s*</.exec(from);
   return match?.[1]?.trim() || domainOf(from);
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
+import { createEvent } from 'ics';
 import { checkInQrPng } from './qr.ts';
 
 /**
@@ -19,6 +20,31 @@ export const DEFAULT_LOCALE: Locale = 'en';
 /** The venue's wall clock: show times are written in it whatever the server's time zone. */
 export const VENUE_TIME_ZONE = 'Asia/Ho_Chi_Minh';
 
+/** The price exactly as charged (the reservation's own columns), and what its payments brought in. Integer VND. */
+export interface PriceBreakdown {
+  subtotalVnd: number;
+  /** Promo code reduction (before service charge and VAT). */
+  promoDiscountVnd: number;
+  promoCode?: string | null;
+  /** Partner referral reduction (before service charge and VAT). */
+  referralDiscountVnd: number;
+  referralCode?: string | null;
+  /** A reduction recorded before discounts were kept by source (older rows): discount − promo − referral. */
+  otherDiscountVnd?: number;
+  serviceChargeVnd: number;
+  serviceChargePercent: number;
+  vatVnd: number;
+  vatPercent: number;
+  /** Voucher credit (after VAT). */
+  voucherCreditVnd: number;
+  voucherCode?: string | null;
+  totalVnd: number;
+  /** Net of succeeded payments (minus what was refunded). */
+  paidVnd: number;
+  /** total − paid, never below 0. */
+  dueVnd: number;
+}
+
 export interface ReservationConfirmationData {
   guestName: string;
   showName: string;
@@ -28,8 +54,85 @@ export interface ReservationConfirmationData {
   /** Integer VND. */
   totalVnd: number;
   reservationReference: string;
-  /** Encoded in the check-in QR code (inline image). */
+  /** Encoded in the check-in QR code (inline image, and the same PNG as a file attachment). */
   checkInToken: string;
+  /** When the doors open (venue time), if the event says. */
+  doorsAt?: string | Date | null;
+  /** The offer (package) booked, in the guest's locale. */
+  offerName?: string | null;
+  /** The full breakdown; without it only the total is shown. */
+  price?: PriceBreakdown | null;
+  /** The manage-booking link (carries the guest's token in its fragment); left out when there is none. */
+  manageUrl?: string | null;
+  /** The show's end (start + duration): with it, an `.ics` calendar invitation is attached. */
+  endsAt?: string | Date | null;
+  /** The calendar event's LOCATION (venue name and address). */
+  location?: string | null;
+}
+
+/** One refund as a guest reads it: its amount and where it stands. */
+export interface RefundLine {
+  amountVnd: number;
+  /**
+   * `COMPLETED`: the money was given back; `PROCESSING`: sent to the online payment's gateway (VNPay), an e-mail
+   * follows; `VENUE_WILL_ARRANGE`: paid on site or by transfer, the venue contacts the guest to give it back;
+   * `FAILED`: the refund did not go through.
+   */
+  state: 'COMPLETED' | 'PROCESSING' | 'VENUE_WILL_ARRANGE' | 'FAILED';
+}
+
+/** One reservation cancelled by the venue's staff, or by the guest with the token. */
+export interface ReservationCancellationData {
+  guestName: string;
+  showName: string;
+  startsAt: string | Date;
+  partySize: number;
+  reservationReference: string;
+  offerName?: string | null;
+  /** What the guest had paid (net), integer VND. */
+  paidVnd: number;
+  /** The refunds this cancellation requested (empty when nothing was paid). */
+  refunds: RefundLine[];
+  /** Where to book another performance. */
+  bookAgainUrl: string;
+}
+
+/** A refund's final outcome. */
+export interface RefundOutcomeData {
+  guestName: string;
+  showName: string;
+  startsAt: string | Date;
+  reservationReference: string;
+  amountVnd: number;
+  /** `VNPAY`, `CASH`, `CARD_ON_SITE`, `BANK_TRANSFER`. */
+  gateway: string;
+}
+
+/** An unpaid hold ran out and its seats were released. */
+export interface HoldExpiredData {
+  guestName: string;
+  showName: string;
+  startsAt: string | Date;
+  partySize: number;
+  reservationReference: string;
+  /** The event's booking page while it can still be booked, else the shows page. */
+  bookAgainUrl: string;
+  /** Whether `bookAgainUrl` is this event's own page. */
+  sameEvent: boolean;
+}
+
+/** A reminder a configurable time before the show. */
+export interface ReservationReminderData {
+  guestName: string;
+  showName: string;
+  startsAt: string | Date;
+  doorsAt?: string | Date | null;
+  partySize: number;
+  offerName?: string | null;
+  reservationReference: string;
+  /** Still to pay at the venue, integer VND. */
+  dueVnd: number;
+  manageUrl?: string | null;
 }
 
 export interface TestMessageData {
@@ -113,6 +216,12 @@ export interface TemplateDataMap {
   'inquiry-follow-up': InquiryFollowUpData;
   'waitlist-offer': WaitlistOfferData;
   'chat-transcript': ChatTranscriptData;
+  'reservation-cancelled-by-venue': ReservationCancellationData;
+  'reservation-cancelled-by-guest': ReservationCancellationData;
+  'refund-completed': RefundOutcomeData;
+  'refund-failed': RefundOutcomeData;
+  'hold-expired': HoldExpiredData;
+  'reservation-reminder': ReservationReminderData;
 }
 export type TemplateName = keyof TemplateDataMap;
 
@@ -140,11 +249,20 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
       if (!Number.isInteger(data.partySize) || data.partySize < 1) throw new TypeError('reservation-confirmation: partySize must be a positive integer');
       if (!Number.isSafeInteger(data.totalVnd) || data.totalVnd < 0) throw new TypeError('reservation-confirmation: totalVnd must be a whole number of VND');
       if (Number.isNaN(new Date(data.startsAt).getTime())) throw new TypeError('reservation-confirmation: startsAt must be a date');
+      if (data.price) checkPrice(data.price);
       const png = await checkInQrPng(data.checkInToken);
-      return {
-        vars: { qrContentId: CHECK_IN_QR_CONTENT_ID },
-        attachments: [{ filename: 'check-in.png', contentType: 'image/png', content: png, contentId: CHECK_IN_QR_CONTENT_ID }],
-      };
+      // The QR twice: inline in the HTML (cid:), and as a file a guest can save or print (the text part names it).
+      const qrFilename = `check-in-${safeFilePart(data.reservationReference)}.png`;
+      const attachments: TemplateAttachment[] = [
+        { filename: 'check-in.png', contentType: 'image/png', content: png, contentId: CHECK_IN_QR_CONTENT_ID },
+        { filename: qrFilename, contentType: 'image/png', content: png },
+      ];
+      let calendarFilename: string | null = null;
+      if (data.endsAt) {
+        calendarFilename = `${safeFilePart(data.reservationReference)}.ics`;
+        attachments.push({ filename: calendarFilename, contentType: 'text/calendar', content: Buffer.from(calendarEvent(data), 'utf8') });
+      }
+      return { vars: { qrContentId: CHECK_IN_QR_CONTENT_ID, qrFilename, calendarFilename }, attachments };
     },
   },
   'test-message': {
@@ -187,7 +305,99 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
       return {};
     },
   },
+  'reservation-cancelled-by-venue': { prepare: async (data) => checkCancellation('reservation-cancelled-by-venue', data) },
+  'reservation-cancelled-by-guest': { prepare: async (data) => checkCancellation('reservation-cancelled-by-guest', data) },
+  'refund-completed': { prepare: async (data) => checkRefund('refund-completed', data) },
+  'refund-failed': { prepare: async (data) => checkRefund('refund-failed', data) },
+  'hold-expired': {
+    async prepare(data) {
+      requireText('hold-expired', data, ['guestName', 'showName', 'reservationReference', 'bookAgainUrl']);
+      requireDate('hold-expired', data.startsAt);
+      return {};
+    },
+  },
+  'reservation-reminder': {
+    async prepare(data) {
+      requireText('reservation-reminder', data, ['guestName', 'showName', 'reservationReference']);
+      requireDate('reservation-reminder', data.startsAt);
+      requireVnd('reservation-reminder', 'dueVnd', data.dueVnd);
+      return {};
+    },
+  },
 };
+
+function requireText(template: string, data: object, fields: string[]): void {
+  for (const field of fields) {
+    const value = (data as Record<string, unknown>)[field];
+    if (typeof value !== 'string' || value === '') throw new TypeError(`${template}: ${field} is required`);
+  }
+}
+
+function requireDate(template: string, value: unknown): void {
+  if (value === null || value === undefined || Number.isNaN(new Date(value as string).getTime())) throw new TypeError(`${template}: startsAt must be a date`);
+}
+
+function requireVnd(template: string, field: string, value: unknown): void {
+  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new TypeError(`${template}: ${field} must be a whole number of VND`);
+}
+
+function checkPrice(price: PriceBreakdown): void {
+  for (const field of ['subtotalVnd', 'promoDiscountVnd', 'referralDiscountVnd', 'serviceChargeVnd', 'vatVnd', 'voucherCreditVnd', 'totalVnd', 'paidVnd', 'dueVnd'] as const) {
+    requireVnd('reservation-confirmation', `price.${field}`, price[field]);
+  }
+}
+
+async function checkCancellation(template: string, data: ReservationCancellationData) {
+  requireText(template, data, ['guestName', 'showName', 'reservationReference', 'bookAgainUrl']);
+  requireDate(template, data.startsAt);
+  requireVnd(template, 'paidVnd', data.paidVnd);
+  if (!Array.isArray(data.refunds)) throw new TypeError(`${template}: refunds must be a list`);
+  for (const line of data.refunds) requireVnd(template, 'refunds[].amountVnd', line.amountVnd);
+  const refundedVnd = data.refunds.filter((line) => line.state !== 'FAILED').reduce((sum, line) => sum + line.amountVnd, 0);
+  return { vars: { refundedVnd } };
+}
+
+async function checkRefund(template: string, data: RefundOutcomeData) {
+  requireText(template, data, ['guestName', 'showName', 'reservationReference', 'gateway']);
+  requireDate(template, data.startsAt);
+  requireVnd(template, 'amountVnd', data.amountVnd);
+  return { vars: { onSite: data.gateway !== 'VNPAY' } };
+}
+
+/** A reference as a file name part (`VN-7K3Q9P`): letters, digits and dashes only. */
+const safeFilePart = (value: string) => value.replace(/[^\w-]+/g, '_').slice(0, 60) || 'booking';
+
+/**
+ * The `.ics` (iCalendar, RFC 5545) of the booked performance, made with the `ics` library: DTSTART/DTEND in UTC
+ * (calendar apps show them in the reader's zone), the show as SUMMARY, the venue as LOCATION, the manage-booking
+ * link as URL, and a UID stable per reservation (a second copy updates the same calendar entry).
+ */
+export function calendarEvent(data: ReservationConfirmationData): string {
+  const start = new Date(data.startsAt).getTime();
+  const end = new Date(data.endsAt ?? data.startsAt).getTime();
+  const description = [`${data.reservationReference}`, `${data.partySize} × ${data.offerName ?? data.showName}`, data.manageUrl ?? '']
+    .filter(Boolean)
+    .join('\n');
+  const { error, value } = createEvent({
+    uid: `${safeFilePart(data.reservationReference)}@reservations`,
+    productId: 'venue/reservations',
+    method: 'PUBLISH',
+    title: data.showName,
+    start,
+    startInputType: 'utc',
+    startOutputType: 'utc',
+    end: Math.max(end, start + 60_000),
+    endInputType: 'utc',
+    endOutputType: 'utc',
+    description,
+    ...(data.location ? { location: data.location } : {}),
+    ...(data.manageUrl ? { url: data.manageUrl } : {}),
+    status: 'CONFIRMED',
+    busyStatus: 'BUSY',
+  });
+  if (error || !value) throw new Error(`reservation-confirmation: the calendar event could not be made: ${error?.message ?? 'no value'}`);
+  return value;
+}
 
 export function isTemplateName(name: string): name is TemplateName {
   return Object.hasOwn(DEFINITIONS, name);
@@ -253,12 +463,12 @@ const FOOTERS: Record<Locale, (venue: string) => string> = {
 };
 
 /** Locale-aware formatters handed to every template. */
-export function formatters(locale: Locale) {
+export function formatters(locale: Locale, timeZone: string = VENUE_TIME_ZONE) {
   const tag = locale === 'vi' ? 'vi-VN' : 'en-GB';
   const vnd = locale === 'vi' ? new Intl.NumberFormat('vi-VN', { style: 'currency', currency: 'VND' }) : new Intl.NumberFormat('en-US');
-  const fullDate = new Intl.DateTimeFormat(tag, { dateStyle: 'full', timeZone: VENUE_TIME_ZONE });
-  const time = new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: VENUE_TIME_ZONE });
-  const date = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'long', year: 'numeric', timeZone: VENUE_TIME_ZONE });
+  const fullDate = new Intl.DateTimeFormat(tag, { dateStyle: 'full', timeZone });
+  const time = new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
+  const date = new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'long', year: 'numeric', timeZone });
   return {
     /** en: `1,500,000 VND`; vi: `1.500.000 ₫`. */
     formatVnd: (amount: number) => (locale === 'vi' ? vnd.format(amount) : `${vnd.format(amount)} VND`),
@@ -268,6 +478,10 @@ export function formatters(locale: Locale) {
       return locale === 'vi' ? `${time.format(when)}, ${fullDate.format(when)}` : `${fullDate.format(when)} at ${time.format(when)}`;
     },
     formatDate: (value: string | Date) => date.format(new Date(value)),
+    /** `19:30` (venue time). */
+    formatTime: (value: string | Date) => time.format(new Date(value)),
+    /** A percentage as set up (`5`, `8.5`). */
+    formatPercent: (value: number) => `${Number(value).toLocaleString(tag, { maximumFractionDigits: 2 })}%`,
   };
 }
 
@@ -284,14 +498,14 @@ export async function renderTemplate<K extends TemplateName>(
   name: K,
   requestedLocale: string | undefined | null,
   data: TemplateDataMap[K],
-  options: { venueName: string },
+  options: { venueName: string; timeZone?: string },
 ): Promise<RenderedEmail> {
   if (!isTemplateName(name)) throw new TypeError(`unknown e-mail template "${name}"`);
   const locale = resolveLocale(name, requestedLocale);
   const template = load(name, locale);
   if (!template) throw new Error(`e-mail template "${name}" has no ${DEFAULT_LOCALE} file`);
   const prepared = await (DEFINITIONS[name] as TemplateDefinition<TemplateDataMap[K]>).prepare(data);
-  const it = { ...data, ...prepared.vars, ...formatters(locale), locale, venueName: options.venueName };
+  const it = { ...data, ...prepared.vars, ...formatters(locale, options.timeZone), locale, venueName: options.venueName };
   const subject = template.subject.call(plainEta, it).replace(/\s+/g, ' ').trim();
   const body = template.html.call(htmlEta, it);
   layout ??= htmlEta.compile(fs.readFileSync(path.join(TEMPLATES_DIR, 'layout.html.eta'), 'utf8'));

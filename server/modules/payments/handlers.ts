@@ -1,6 +1,6 @@
 import type { Call, OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
-import { NotFound } from '../../http/problem.ts';
+import { json, redirect } from '../../http/handler.ts';
+import { NotFound, ValidationFailed } from '../../http/problem.ts';
 import { cancellationActor } from '../showEvents/cancellationHooks.ts';
 import { effectiveStatus, reservationForGuest } from '../booking/service.ts';
 import { completeRefund, createRefund } from './commands/refunds.ts';
@@ -8,13 +8,30 @@ import { recordPayment } from './commands/recordPayment.ts';
 import { startCheckout } from './commands/startCheckout.ts';
 import { handleIpn, handleReturn } from './commands/vnpayCallbacks.ts';
 import { presentCallback, presentPayment, presentRefund } from './presenters.ts';
-import { enabledMethods, listPayments, listRefunds, netPaid, paymentById, paymentDetail } from './service.ts';
+import { completeSandboxPayment, readSandboxRequest, renderSandboxPage, SANDBOX_CSP, sandboxSecret, type SandboxOutcome } from './sandbox.ts';
+import { callbackBaseUrl, enabledMethods, listPayments, listRefunds, netPaid, paymentById, paymentDetail, vnpayOf } from './service.ts';
 import './effects.ts';
 
 /** Unknown reference, wrong token, missing token: one answer (as booking's guest routes). */
 const NoSuchReservation = () => NotFound('No such reservation, or the token does not open it.');
 const guestToken = (call: Call) => call.header('x-reservation-token') || undefined;
 const NO_STORE = { 'Cache-Control': 'no-store' };
+const baseUrlOf = (call: Call) => callbackBaseUrl(call.app.config, call.koa.req.socket);
+
+/** The sandbox's routes exist only while it is on (VNPAY_SANDBOX): otherwise the same 404 as an unknown route. */
+function sandboxOn(call: Call): void {
+  if (!call.app.config.vnpaySandbox) throw NotFound('The VNPay sandbox is off (VNPAY_SANDBOX).');
+}
+
+const sandboxRequest = (call: Call) => readSandboxRequest((query) => vnpayOf(call.app).verifyCallback(query), call.koa.query);
+const sandboxHtml = (html: string) => ({ status: 200 as const, body: html, contentType: 'text/html', headers: { 'Content-Security-Policy': SANDBOX_CSP, ...NO_STORE, 'Referrer-Policy': 'no-referrer' } });
+
+/** The button pressed: a form's `outcome` (urlencoded, as browsers send it, or multipart). */
+function sandboxOutcome(call: Call): SandboxOutcome {
+  const raw = call.contentType === 'application/x-www-form-urlencoded' ? new URLSearchParams(call.rawBody?.toString('utf8') ?? '').getAll('outcome') : [call.body?.outcome].filter((v) => v !== undefined);
+  if (raw.length === 1 && (raw[0] === 'pay' || raw[0] === 'cancel' || raw[0] === 'fail')) return raw[0];
+  throw ValidationFailed([{ path: 'body/outcome', message: 'must be one of: pay, cancel, fail', code: 'enum' }]);
+}
 
 export const handlers = {
   async getCheckoutOptions(call) {
@@ -34,7 +51,22 @@ export const handlers = {
   async startCheckout(call) {
     const row = await reservationForGuest(call.app.db.knex, call.params.reference, guestToken(call));
     if (!row) throw NoSuchReservation();
-    return json(201, await startCheckout(call.app, row, call.body, call.ip), NO_STORE);
+    return json(201, await startCheckout(call.app, row, call.body, call.ip, baseUrlOf(call)), NO_STORE);
+  },
+
+  vnpaySandboxPage(call) {
+    sandboxOn(call);
+    return sandboxHtml(renderSandboxPage(sandboxRequest(call), call.koa.originalUrl));
+  },
+
+  async vnpaySandboxSubmit(call) {
+    sandboxOn(call);
+    const outcome = sandboxOutcome(call);
+    const request = sandboxRequest(call);
+    if (!request.ok) return sandboxHtml(renderSandboxPage(request, call.koa.originalUrl));
+    const done = await completeSandboxPayment(call.app, sandboxSecret(call.app.config), request, outcome, handleIpn);
+    call.log.info({ txnRef: request.txnRef, responseCode: done.responseCode, ipn: done.ipn.RspCode }, 'VNPay sandbox: payment completed');
+    return redirect(done.location, 303, { headers: NO_STORE });
   },
 
   async vnpayReturn(call) {

@@ -4,13 +4,15 @@ import type { AppContext } from '../../context.ts';
 import { createVnpayClient, vnpayOptionsFromConfig, type VnpayClient } from '../../integrations/vnpay.ts';
 import { NotFound } from '../../http/problem.ts';
 import type { PaymentOutcome } from './hooks.ts';
+import { SANDBOX_API_URL, SANDBOX_PATH, SANDBOX_TMN_CODE, sandboxApiFetch, sandboxSecret } from './sandbox.ts';
 
 /**
  * Payments (issue 9): which methods a guest may use, what a reservation still owes, and the reads of the admin
  * routes. Writes live in `commands/` (each owns its transaction).
  *
  * Methods at checkout:
- * - `VNPAY`: VNPay configured (VNPAY_TMN_CODE + VNPAY_HASH_SECRET) and the commercial setup's gateways hold VNPAY;
+ * - `VNPAY`: VNPay configured (VNPAY_TMN_CODE + VNPAY_HASH_SECRET), or the development sandbox on (VNPAY_SANDBOX,
+ *   see sandbox.ts), and the commercial setup's gateways hold VNPAY;
  * - `BANK_TRANSFER`: the venue's account configured (BANK_TRANSFER_ACCOUNT_NAME/NUMBER, BANK_TRANSFER_BANK);
  * - `PAY_AT_VENUE`: the commercial setup's gateways hold CASH (paid at the venue, recorded by staff).
  */
@@ -68,14 +70,46 @@ export const ON_SITE_GATEWAYS: readonly Gateway[] = ['BANK_TRANSFER', 'CASH', 'C
 
 const clients = new WeakMap<AppContext, VnpayClient>();
 
-/** The app's VNPay client (one per running app, from its config). */
+/**
+ * The app's VNPay client (one per running app, from its config). With the development sandbox on it is the same
+ * client, signing with the sandbox's TMN code and development secret; its pay page is this server's own
+ * (`SANDBOX_PATH`, put on the request's base URL by checkout) and its merchant API is answered in process.
+ */
 export function vnpayOf(app: AppContext): VnpayClient {
   let client = clients.get(app);
   if (!client) {
-    client = createVnpayClient(vnpayOptionsFromConfig(app.config));
+    const { config } = app;
+    if (config.vnpaySandbox) {
+      const secret = sandboxSecret(config);
+      client = createVnpayClient({
+        tmnCode: SANDBOX_TMN_CODE,
+        hashSecret: secret,
+        paymentUrl: `${config.publicApiUrl}${SANDBOX_PATH}`,
+        apiUrl: SANDBOX_API_URL,
+        timeoutMs: config.vnpayTimeoutMs,
+        fetch: sandboxApiFetch(secret),
+      });
+    } else {
+      client = createVnpayClient(vnpayOptionsFromConfig(config));
+    }
     clients.set(app, client);
   }
   return client;
+}
+
+/**
+ * The base URL VNPay's return URL (and the sandbox's pay page) are built on: PUBLIC_API_URL when it was set (and
+ * always in production), otherwise this server as the request reached it — the port it listens on (never a fixed
+ * 3000: PORT may be anything, 0 included), `localhost` for a loopback or wildcard listener.
+ */
+export function callbackBaseUrl(config: Pick<AppContext['config'], 'nodeEnv' | 'publicApiUrl' | 'publicApiUrlExplicit' | 'host' | 'port'>, socket: { localAddress?: string; localPort?: number }): string {
+  if (config.publicApiUrlExplicit || config.nodeEnv === 'production') return config.publicApiUrl;
+  const port = socket.localPort ?? config.port;
+  const wildcard = config.host === '0.0.0.0' || config.host === '::' || config.host === '';
+  const local = (socket.localAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  const loopback = local === '' || local === '::1' || local.startsWith('127.');
+  const host = !wildcard && !/^(127\.|::1$|localhost$)/.test(config.host) ? config.host : loopback ? 'localhost' : local;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /** The methods a guest may choose now, in the order the site should offer them. */

@@ -17,7 +17,7 @@ import {
 const profileToken = (call: Call) => call.header('x-profile-token') || undefined;
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-export const handlers = {
+const current = {
   async createGuestProfile(call) {
     await throttleProfileWrite(call.app, call.ip);
     const { reservationReference, ...input } = call.body;
@@ -67,4 +67,17 @@ export const handlers = {
     await deleteProfile(call.app.db.knex, call.params.profileId);
     return noContent();
   },
+} satisfies Partial<OperationHandlers>;
+
+/**
+ * The guest's flows before the spec's `/api/profiles` family (`/api/public/profiles…`) are deprecated aliases
+ * (`x-deprecated-alias` in openapi/paths/profiles.yaml): each bound to the very same handler; the router adds
+ * `Deprecation` and `Link` to their answers.
+ */
+export const handlers = {
+  ...current,
+  createGuestProfileDeprecated: current.createGuestProfile,
+  getOwnProfileDeprecated: current.getOwnProfile,
+  updateOwnProfileDeprecated: current.updateOwnProfile,
+  createReactionDeprecated: current.createReaction,
 } satisfies Partial<OperationHandlers>;

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../../context.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../booking/events.ts';
 import { cancelReservation, type TransitionContext } from '../booking/lifecycle.ts';
-import { recordEmail } from '../email/service.ts';
+import { queueEventCancellationEmail } from '../email/guestMessages.ts';
 import { registerCancellationHook, type CancellationContext } from '../showEvents/cancellationHooks.ts';
 
 /**
@@ -10,8 +9,9 @@ import { registerCancellationHook, type CancellationContext } from '../showEvent
  * flow's transaction, every active reservation of the event — HELD with its hold running, or CONFIRMED — is
  * cancelled through the state machine by SYSTEM (the registered CANCELLED effects run with it: the payments
  * module requests the refunds of what was paid), and its guest gets the `reservation-cancelled` e-mail through
- * the ledger. A re-run finds nothing active left, so it cancels and e-mails nobody again. `reservation
- * cancelled` for each after the commit. Imported at boot by ./handlers.ts.
+ * the ledger, addressed to the reservation's contact snapshot (server/modules/email/guestMessages.ts). A re-run
+ * finds nothing active left, so it cancels and e-mails nobody again. `reservation cancelled` for each after the
+ * commit. Imported at boot by ./handlers.ts.
  */
 export const HOOK_NAME = 'reservations';
 
@@ -22,36 +22,6 @@ async function paidOf(trx: Knex.Transaction, reservationId: string): Promise<num
     .whereIn('status', ['SUCCEEDED', 'PARTIALLY_REFUNDED'])
     .first(trx.raw('coalesce(sum(amount_vnd - refunded_vnd), 0) as paid'));
   return Number(row?.paid ?? 0);
-}
-
-async function queueCancellationEmail(trx: Knex.Transaction, app: AppContext, reservationId: string, paidVnd: number): Promise<void> {
-  const details = await trx('reservations as r')
-    .join('customers as c', 'c.id', 'r.customer_id')
-    .join('show_events as e', 'e.id', 'r.show_event_id')
-    .join('shows as s', 's.id', 'e.show_id')
-    .where('r.id', reservationId)
-    .first('r.reference', 'r.guest_count', 'r.locale', 'r.customer_id', 'c.name', 'c.email', 'c.honorific', 'c.locale as customer_locale', 's.title', 'e.starts_at');
-  const locale = details.locale ?? details.customer_locale ?? app.config.defaultLocale;
-  const title = details.title as Record<string, string>;
-  await recordEmail(
-    trx,
-    {
-      template: 'reservation-cancelled',
-      to: details.email,
-      locale,
-      customerId: details.customer_id,
-      reservationId,
-      data: {
-        guestName: [details.honorific, details.name].filter(Boolean).join(' '),
-        showName: title[locale] ?? title[app.config.defaultLocale] ?? Object.values(title)[0] ?? '',
-        startsAt: details.starts_at,
-        partySize: details.guest_count,
-        reservationReference: details.reference,
-        paidVnd,
-      },
-    },
-    { enqueue: (queue, data, options) => app.jobs.enqueue(queue, data, options), emailFrom: app.config.emailFrom },
-  );
 }
 
 export async function cancelEventReservations({ trx, event, app, afterCommit }: CancellationContext, now = new Date()) {
@@ -70,7 +40,7 @@ export async function cancelEventReservations({ trx, event, app, afterCommit }: 
     if (!changed) continue;
     cancelled++;
     if (paidVnd > 0) paid++;
-    await queueCancellationEmail(trx, app, id, paidVnd);
+    await queueEventCancellationEmail(trx, app, id, paidVnd);
     afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.reservationCancelled, id, { cancelled_by: 'SYSTEM', cancellation_cause: 'event_cancelled' }));
   }
   return { cancelled, paid, emailed: cancelled };

@@ -33,6 +33,9 @@ function customer(row: StaffReservationRow) {
   };
 }
 
+/** The contact the reservation was booked with (its own snapshot; the customer record may say otherwise). */
+const bookedContact = (row: StaffReservationRow) => ({ honorific: row.contact_honorific, name: row.contact_name, email: row.contact_email, phone: row.contact_phone });
+
 const table = (row: StaffReservationRow) =>
   row.table_id && row.table_code ? { id: row.table_id, code: row.table_code, zone: row.table_zone!, seats: Number(row.table_seats) } : null;
 
@@ -46,6 +49,7 @@ export function presentReservationSummary(row: StaffReservationRow, defaultLocal
     event: event(row, defaultLocale),
     offerCode: row.offer_code,
     customer: customer(row),
+    bookedContact: bookedContact(row),
     table: table(row),
     createdAt: iso(row.created_at)!,
   };
@@ -85,6 +89,7 @@ export function presentStaffReservation(row: StaffReservationRow, payments: Paym
     event: event(row, defaultLocale),
     offer: { id: row.offer_id, code: row.offer_code, name: pickLocale(row.offer_name, defaultLocale, defaultLocale), bookingPath: row.booking_path },
     customer: customer(row),
+    bookedContact: bookedContact(row),
     table: table(row),
     price: {
       currency: 'VND' as const,

@@ -29,6 +29,10 @@ export interface StaffReservationRow extends ReservationView {
   cancelled_by: string | null;
   cancellation_reason: string | null;
   updated_at: Date;
+  customer_honorific: string | null;
+  customer_name: string;
+  customer_email: string;
+  customer_phone: string | null;
   customer_is_deleted: boolean;
   table_code: string | null;
   table_zone: string | null;
@@ -46,11 +50,21 @@ export interface PaymentLine {
   succeeded_at: Date | null;
 }
 
-/** `reservationQuery` with the customer's deletion flag and the table (left join: it may be gone). */
+/** `reservationQuery` with the customer record as staff keep it and the table (left join: it may be gone). */
 export function staffReservationQuery(knex: Knex) {
   return reservationQuery(knex)
+    .join('customers as c', 'c.id', 'r.customer_id')
     .leftJoin('venue_tables as t', 't.id', 'r.table_id')
-    .select('c.is_deleted as customer_is_deleted', 't.code as table_code', 't.zone as table_zone', 't.seats as table_seats');
+    .select(
+      'c.honorific as customer_honorific',
+      'c.name as customer_name',
+      'c.email as customer_email',
+      'c.phone as customer_phone',
+      'c.is_deleted as customer_is_deleted',
+      't.code as table_code',
+      't.zone as table_zone',
+      't.seats as table_seats',
+    );
 }
 
 /** One reservation with its payments (newest first, at most 100); 404 when there is none. */
@@ -97,7 +111,15 @@ export function applyFilters(query: Knex.QueryBuilder, filters: ReservationFilte
   const q = filters.q?.trim();
   if (q) {
     const pattern = likeContaining(q);
-    query.where((w) => w.where('r.reference', 'ilike', pattern).orWhere('c.name', 'ilike', pattern).orWhere('c.email', 'ilike', pattern).orWhere('c.phone', 'ilike', pattern));
+    query.where((w) =>
+      w
+        .where('r.reference', 'ilike', pattern)
+        .orWhere('c.name', 'ilike', pattern)
+        .orWhere('c.email', 'ilike', pattern)
+        .orWhere('c.phone', 'ilike', pattern)
+        .orWhere('r.contact_name', 'ilike', pattern)
+        .orWhere('r.contact_phone', 'ilike', pattern),
+    );
   }
   return query;
 }

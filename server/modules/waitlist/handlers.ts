@@ -2,13 +2,13 @@ import type { OperationHandlers } from '../../http/handler.ts';
 import { json, noContent } from '../../http/handler.ts';
 import './claim.ts';
 import { notifyEntry } from './commands/offers.ts';
-import { presentEntry, presentJoined } from './presenters.ts';
+import { presentEntry } from './presenters.ts';
 import { archiveEntry, findEntryOrFail, joinWaitlist, listEntries, throttleJoin, updateEntry } from './service.ts';
 
-export const handlers = {
+const current = {
   async joinWaitlist(call) {
     await throttleJoin(call.app, call.ip);
-    return json(201, presentJoined(await joinWaitlist(call.app.db.knex, call.body)), { 'Cache-Control': 'no-store' });
+    return json(201, await joinWaitlist(call.app.db.knex, call.body), { 'Cache-Control': 'no-store' });
   },
 
   async listWaitlistEntries(call) {
@@ -36,4 +36,14 @@ export const handlers = {
     await archiveEntry(call.app.db.knex, call.params.entryId);
     return noContent();
   },
+} satisfies Partial<OperationHandlers>;
+
+/**
+ * `POST /api/public/waitlist`, the path before the spec's `POST /api/waitlist`, is a deprecated alias
+ * (`x-deprecated-alias` in openapi/paths/waitlist.yaml): bound to the very same handler; the router adds
+ * `Deprecation` and `Link` to its answers.
+ */
+export const handlers = {
+  ...current,
+  joinWaitlistDeprecated: current.joinWaitlist,
 } satisfies Partial<OperationHandlers>;

@@ -25,8 +25,3 @@ export function presentEntry(row: WaitlistRow) {
     updatedAt: iso(row.updated_at)!,
   };
 }
-
-/** What the guest gets back when joining: the entry's state, nothing of other guests. */
-export function presentJoined(row: WaitlistRow) {
-  return { id: row.id, eventSlug: row.event_slug, guestCount: row.guest_count, status: row.status, createdAt: iso(row.created_at)! };
-}

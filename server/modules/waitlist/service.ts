@@ -81,12 +81,21 @@ export interface JoinInput {
   note?: string;
 }
 
+/** What a join answers: the request as received, never the stored entry (see `joinWaitlist`). */
+export interface JoinReceipt {
+  eventSlug: string;
+  guestCount: number;
+  status: 'WAITING';
+}
+
 /**
  * Joins the list: only for a published, scheduled event whose seats left are fewer than the party (409
- * `seats_available` otherwise — book instead); one live entry per e-mail and event (409 `already_waiting`).
+ * `seats_available` otherwise — book instead). One live entry per e-mail and event: a join with an e-mail that
+ * already waits (or holds an offer) stores nothing and changes nothing, and answers exactly like a first join —
+ * the receipt of the request, nothing read from the stored entry — so nobody learns who waits for what.
  */
-export async function joinWaitlist(knex: Knex, input: JoinInput, now = new Date()): Promise<WaitlistRow> {
-  const id = await knex.transaction(async (trx) => {
+export async function joinWaitlist(knex: Knex, input: JoinInput, now = new Date()): Promise<JoinReceipt> {
+  await knex.transaction(async (trx) => {
     const event = await trx('show_events as e')
       .join('shows as s', 's.id', 'e.show_id')
       .where('e.slug', input.eventSlug)
@@ -101,9 +110,9 @@ export async function joinWaitlist(knex: Knex, input: JoinInput, now = new Date(
       .whereIn('status', ['WAITING', 'NOTIFIED'])
       .andWhereRaw('lower(email) = ?', [email.toLowerCase()])
       .first('id');
-    if (live) throw Conflict('already_waiting', 'This e-mail is already on the waiting list for this event.');
+    if (live) return;
     const customerId = await upsertCustomer(trx, { name: input.name, email, phone: input.phone, locale: input.locale });
-    const [row] = await trx('waitlist_entries')
+    await trx('waitlist_entries')
       .insert({
         show_event_id: event.id,
         customer_id: customerId,
@@ -115,11 +124,9 @@ export async function joinWaitlist(knex: Knex, input: JoinInput, now = new Date(
         note: input.note ?? null,
         created_at: now,
         updated_at: now,
-      })
-      .returning('id');
-    return row.id as string;
+      });
   });
-  return findEntryOrFail(knex, id);
+  return { eventSlug: input.eventSlug, guestCount: input.guestCount, status: 'WAITING' };
 }
 
 export interface EntryUpdate {

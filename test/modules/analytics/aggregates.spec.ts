@@ -74,7 +74,7 @@ describe('analytics: aggregate dashboards', () => {
       await insertPayment(k, before.id, { amount: 1_000_000 });
       await insertReservation(k, { ...at(a), status: 'CONFIRMED', guests: 1, createdAt: local('2026-11-01', '00:00') });
       for (const createdAt of [local('2026-10-02', '09:00'), local('2026-10-03', '09:00'), local('2026-10-31', '23:59'), local('2026-11-01', '00:01')]) {
-        await k('customer_leads').insert({ customer_id: customer, reference_hash: Buffer.from(createdAt.toISOString()), expires_at: createdAt, created_at: createdAt });
+        await k('customer_leads').insert({ customer_id: customer, name: 'Lead', email: 'lead@example.com', reference_hash: Buffer.from(createdAt.toISOString()), expires_at: createdAt, created_at: createdAt });
       }
     });
 

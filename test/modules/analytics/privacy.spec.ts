@@ -43,7 +43,7 @@ describe('analytics: no personal data in any aggregate', () => {
         note: `PAYNOTE-${tag}`,
         refunds: n % 3 === 0 ? [{ amount: 1000, reason: `REFUNDREASON-${tag}`, gatewayRefundId: `GWREFUND${tag}` }] : [],
       });
-      await k('customer_leads').insert({ customer_id: customerId, reference_hash: Buffer.from(tag), expires_at: new Date(), analytics_distinct_id: `DISTINCT-${tag}` });
+      await k('customer_leads').insert({ customer_id: customerId, name, email, phone, reference_hash: Buffer.from(tag), expires_at: new Date(), analytics_distinct_id: `DISTINCT-${tag}` });
       secrets.push(name, email, `Quokkafield`, phone, phone.replace(/\D/g, ''), `NOTE-${tag}`, `STAFFNOTE-${tag}`, `SESSION-${tag}`, `DISTINCT-${tag}`, `TXNREF${tag}`, `PAYNOTE-${tag}`, `REFUNDREASON-${tag}`, `GWREFUND${tag}`, r.reference, r.id, customerId);
     }
   });

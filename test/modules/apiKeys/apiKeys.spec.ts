@@ -36,14 +36,14 @@ describe('accounts: /api/sudo/api-keys', () => {
   describe('create', () => {
     it('returns the plaintext key once, with the vk_ prefix and its first 11 characters as start', async () => {
       const owner = await superuserAccount();
-      const res = await createKey({ name: 'terminal', userId: owner.id, permissions: { auth: ['read'] } });
+      const res = await createKey({ name: 'terminal', userId: owner.id, permissions: { tables: ['read'] } });
       expect(res.status).to.equal(201);
       const { key, apiKey } = res.body;
       expect(key).to.be.a('string').and.match(/^vk_/);
       expect(key.length).to.be.greaterThan(40);
       expect(apiKey.start).to.equal(key.slice(0, 11));
       expect(apiKey).to.include({ name: 'terminal', prefix: 'vk_', ownerId: owner.id, ownerEmail: owner.email, enabled: true, expiresAt: null, requestCount: 0, lastUsedAt: null });
-      expect(apiKey.permissions).to.deep.equal({ auth: ['read'] });
+      expect(apiKey.permissions).to.deep.equal({ tables: ['read'] });
 
       const [row] = await server.db.knex('api_keys').where('id', apiKey.id);
       expect(row.key_hash).to.equal(sha256Hex(key));
@@ -52,10 +52,10 @@ describe('accounts: /api/sudo/api-keys', () => {
 
     it('authenticates with the key: GET /api/auth/me as api-key with its permissions', async () => {
       const owner = await superuserAccount();
-      const created = await createKey({ name: 'reader', userId: owner.id, permissions: { auth: ['read'] } });
+      const created = await createKey({ name: 'reader', userId: owner.id, permissions: { tables: ['read'] } });
       const res = await meWithKey(server, created.body.key);
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.include({ role: 'superuser', authSource: 'api-key', permissions: ['auth:read'], session: null, activeOrganization: null });
+      expect(res.body).to.deep.include({ role: 'superuser', authSource: 'api-key', permissions: ['tables:read'], session: null, activeOrganization: null });
       expect(res.body.apiKey).to.deep.equal({ id: created.body.apiKey.id, name: 'reader', start: created.body.apiKey.start, expiresAt: null });
       expect(res.body.account).to.include({ id: owner.id, role: 'SUPERUSER' });
 
@@ -81,11 +81,27 @@ describe('accounts: /api/sudo/api-keys', () => {
 
     it('refuses an owner without the SUPERUSER account role with 422 owner_not_superuser', async () => {
       const owner = await buildAccount({ role: 'USER' });
-      const res = await createKey({ name: 'nope', userId: owner.id, permissions: { auth: ['read'] } });
+      const res = await createKey({ name: 'nope', userId: owner.id, permissions: { tables: ['read'] } });
       expect(res.status).to.equal(422);
       expect(res.body.code).to.equal('owner_not_superuser');
       expect(errorPaths(res)).to.include('body/userId');
       expect(await countRows(server.db.knex, 'api_keys', { account_id: owner.id })).to.equal(0);
+    });
+
+    it('says in the 422 which account lacks the role and how to give it; with the role given, the same request creates the key', async () => {
+      const owner = await buildAccount({ role: 'USER', email: 'seeded-admin@example.test' });
+      const body = { name: 'after-promotion', userId: owner.id, permissions: { tables: ['read'] } };
+      const refused = await createKey(body);
+      expect(refused.status).to.equal(422);
+      expect(refused.body.detail).to.contain('SUPERUSER account role').and.contain('seeded-admin@example.test has USER');
+      expect(refused.body.detail).to.contain(`PATCH /api/sudo/users/${owner.id}`);
+      expect(refused.body.errors).to.deep.equal([
+        { path: 'body/userId', message: 'seeded-admin@example.test does not have the SUPERUSER account role', code: 'owner_not_superuser' },
+      ]);
+      expect((await sudo(server, 'PATCH', `/api/sudo/users/${owner.id}`, { role: 'SUPERUSER' })).status).to.equal(200);
+      const created = await createKey(body);
+      expect(created.status).to.equal(201);
+      expect((await meWithKey(server, created.body.key)).status).to.equal(200);
     });
 
     it('answers 404 for an unknown owner and 400 without one', async () => {
@@ -98,10 +114,10 @@ describe('accounts: /api/sudo/api-keys', () => {
 
     it('refuses a permission no key-callable operation declares, naming body/permissions/<resource>', async () => {
       const owner = await superuserAccount();
-      const made = await createKey({ name: 'typo', userId: owner.id, permissions: { auth: ['read'], shows: ['fly'] } });
+      const made = await createKey({ name: 'typo', userId: owner.id, permissions: { tables: ['read'], shows: ['fly'] } });
       expect(made.status).to.equal(400);
       expect(errorPaths(made)).to.include('body/permissions/shows');
-      expect(errorPaths(made)).not.to.include('body/permissions/auth');
+      expect(errorPaths(made)).not.to.include('body/permissions/tables');
       // Permissions of operations keys may never call cannot be granted either.
       const sudoPermission = await createKey({ name: 'sudo', userId: owner.id, permissions: { users: ['read'] } });
       expect(sudoPermission.status).to.equal(400);
@@ -122,7 +138,7 @@ describe('accounts: /api/sudo/api-keys', () => {
     it('creates a key that works until its expiry, and a disabled one that never works', async () => {
       const owner = await superuserAccount();
       const expiresAt = new Date(Date.now() + 3600_000);
-      const expiring = await createKey({ name: 'expiring', userId: owner.id, permissions: { auth: ['read'] }, expiresAt: expiresAt.toISOString() });
+      const expiring = await createKey({ name: 'expiring', userId: owner.id, permissions: { tables: ['read'] }, expiresAt: expiresAt.toISOString() });
       expect(expiring.status).to.equal(201);
       expect(expiring.body.apiKey.expiresAt).to.equal(expiresAt.toISOString());
       expect((await meWithKey(server, expiring.body.key)).status).to.equal(200);
@@ -138,7 +154,7 @@ describe('accounts: /api/sudo/api-keys', () => {
         credentials.now = Date.now;
       }
 
-      const disabled = await createKey({ name: 'off', userId: owner.id, permissions: { auth: ['read'] }, enabled: false });
+      const disabled = await createKey({ name: 'off', userId: owner.id, permissions: { tables: ['read'] }, enabled: false });
       expect(disabled.status).to.equal(201);
       expect(disabled.body.apiKey.enabled).to.equal(false);
       expect((await meWithKey(server, disabled.body.key)).status).to.equal(401);
@@ -146,7 +162,7 @@ describe('accounts: /api/sudo/api-keys', () => {
 
     it('stops working when its owner loses the SUPERUSER role', async () => {
       const owner = await superuserAccount();
-      const created = await createKey({ name: 'demoted', userId: owner.id, permissions: { auth: ['read'] } });
+      const created = await createKey({ name: 'demoted', userId: owner.id, permissions: { tables: ['read'] } });
       expect((await meWithKey(server, created.body.key)).status).to.equal(200);
       expect((await sudo(server, 'PATCH', `/api/sudo/users/${owner.id}`, { role: 'USER' })).status).to.equal(200);
       expect((await meWithKey(server, created.body.key)).status).to.equal(401);
@@ -155,7 +171,7 @@ describe('accounts: /api/sudo/api-keys', () => {
     it('a key without the operation permission is refused with 403 missing_permission', async () => {
       const owner = await superuserAccount();
       const created = await createKey({ name: 'empty', userId: owner.id, permissions: {} });
-      const res = await meWithKey(server, created.body.key);
+      const res = await server.request('GET', '/api/tables', { headers: { 'x-api-key': created.body.key } });
       expect(res.status).to.equal(403);
       expect(res.body.code).to.equal('missing_permission');
     });
@@ -183,7 +199,7 @@ describe('accounts: /api/sudo/api-keys', () => {
   describe('update', () => {
     it('renames, disables and re-enables, changes expiry and permissions', async () => {
       const owner = await superuserAccount();
-      const { body: created } = await createKey({ name: 'before', userId: owner.id, permissions: { auth: ['read'] } });
+      const { body: created } = await createKey({ name: 'before', userId: owner.id, permissions: { tables: ['read'] } });
       const { key } = created;
       const id = created.apiKey.id;
 
@@ -207,27 +223,29 @@ describe('accounts: /api/sudo/api-keys', () => {
 
       const stripped = await updateKey(id, { permissions: {} });
       expect(stripped.body.permissions).to.deep.equal({});
-      expect((await meWithKey(server, key)).status).to.equal(403);
-      const restored = await updateKey(id, { permissions: { auth: ['read'] } });
-      expect(restored.body.permissions).to.deep.equal({ auth: ['read'] });
+      const tables = () => server.request('GET', '/api/tables', { headers: { 'x-api-key': key } });
+      expect((await tables()).status).to.equal(403);
+      const restored = await updateKey(id, { permissions: { tables: ['read'] } });
+      expect(restored.body.permissions).to.deep.equal({ tables: ['read'] });
       const works = await meWithKey(server, key);
       expect(works.status).to.equal(200);
-      expect(works.body.permissions).to.deep.equal(['auth:read']);
+      expect(works.body.permissions).to.deep.equal(['tables:read']);
+      expect((await tables()).status).to.equal(200);
     });
 
     it('refuses an unknown permission or a past expiry with 400 and changes nothing', async () => {
       const owner = await superuserAccount();
-      const { body: created } = await createKey({ name: 'steady', userId: owner.id, permissions: { auth: ['read'] } });
+      const { body: created } = await createKey({ name: 'steady', userId: owner.id, permissions: { tables: ['read'] } });
       const id = created.apiKey.id;
-      const permission = await updateKey(id, { permissions: { auth: ['read', 'write'] } });
+      const permission = await updateKey(id, { permissions: { tables: ['read', 'fly'] } });
       expect(permission.status).to.equal(400);
-      expect(errorPaths(permission)).to.include('body/permissions/auth');
+      expect(errorPaths(permission)).to.include('body/permissions/tables');
       const past = await updateKey(id, { expiresAt: new Date(Date.now() - 1000).toISOString(), name: 'renamed' });
       expect(past.status).to.equal(400);
       expect(errorPaths(past)).to.include('body/expiresAt');
       const [item] = (await listKeys(`?userId=${owner.id}`)).body.items;
       expect(item).to.include({ name: 'steady', expiresAt: null });
-      expect(item.permissions).to.deep.equal({ auth: ['read'] });
+      expect(item.permissions).to.deep.equal({ tables: ['read'] });
     });
 
     it('answers 404 for an unknown key and 400 for an empty body', async () => {
@@ -241,7 +259,7 @@ describe('accounts: /api/sudo/api-keys', () => {
   describe('delete', () => {
     it('deletes the key: it stops working at once (204, then 404)', async () => {
       const owner = await superuserAccount();
-      const { body: created } = await createKey({ name: 'doomed', userId: owner.id, permissions: { auth: ['read'] } });
+      const { body: created } = await createKey({ name: 'doomed', userId: owner.id, permissions: { tables: ['read'] } });
       expect((await meWithKey(server, created.key)).status).to.equal(200);
       const res = await sudo(server, 'DELETE', `/api/sudo/api-keys/${created.apiKey.id}`);
       expect(res.status).to.equal(204);
@@ -262,7 +280,7 @@ describe('accounts: /api/sudo/api-keys', () => {
       const listed = new Map<string, string[]>(res.body.items.map((i: any) => [i.permission, i.operations]));
       expect([...listed.keys()]).to.have.members([...expected.keys()]);
       for (const [permission, operations] of expected) expect(listed.get(permission)).to.have.members(operations);
-      expect(listed.get('auth:read')).to.include('getCurrentPrincipal');
+      expect(listed.get('tables:read')).to.include.members(['listTables', 'getTable']);
 
       const denyOnly = contract.operations
         .filter((op) => op.apiKey === 'deny' && op.permission)

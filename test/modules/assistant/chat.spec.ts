@@ -202,6 +202,22 @@ describe('assistant: /llm/chat, /api/ai/demo, legacy route (offline model, demo 
       expect(res.status).to.equal(400);
       expect(res.body.errors[0].path).to.equal('body/prompt');
     });
+
+    it('422 no_question for a blank or whitespace-only prompt, naming body/prompt (as the other chat routes)', async () => {
+      for (const prompt of ['', ' ', '\n\t  \u00a0']) {
+        const res = await server.request('POST', '/api/ai/demo', { body: { prompt, locale: 'en' } });
+        expect(res.status, JSON.stringify(prompt)).to.equal(422);
+        expect(res.headers.get('content-type')).to.match(/^application\/problem\+json/);
+        expect(res.body.code).to.equal('no_question');
+        expect(res.body.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body/prompt']);
+      }
+    });
+
+    it('answers a prompt with spaces around it, leaving blank history messages out', async () => {
+      const res = await server.request('POST', '/api/ai/demo', { body: { prompt: '  What shows are on?  ', locale: 'en', history: [{ role: 'user', text: '   ' }] } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.text).to.be.a('string').and.not.equal('');
+    });
   });
 
   describe('/api/agentruntime/* (disabled)', () => {

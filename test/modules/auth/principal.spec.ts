@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { errorPaths, me, signInOrFail } from '../../helpers/accounts.ts';
 import {
   buildAccount,
+  buildApiKey,
   buildMemberSession,
   buildMembership,
   buildOrganization,
@@ -104,10 +105,53 @@ describe('accounts: the current principal and the active organization', () => {
       expect((await me(server, 'no-such-session-token')).status).to.equal(401);
     });
 
+    it('answers any API key, even one holding no permission (spec §4.6: any non-public role)', async () => {
+      const { key, apiKey, owner } = await buildApiKey({ permissions: {} });
+      const res = await server.request('GET', '/api/auth/me', { headers: { 'x-api-key': key } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body).to.deep.include({ role: 'superuser', authSource: 'api-key', permissions: [], session: null, activeOrganization: null });
+      expect(res.body.apiKey).to.include({ id: apiKey.id, name: apiKey.name });
+      expect(res.body.account).to.include({ id: owner.id, role: 'SUPERUSER' });
+      // The key's empty map still grants nothing else.
+      const elsewhere = await server.request('GET', '/api/shows', { headers: { 'x-api-key': key } });
+      expect(elsewhere.status).to.equal(403);
+      expect(elsewhere.body.code).to.equal('missing_permission');
+    });
+
+    it('refuses a disabled API key, whatever it holds (401)', async () => {
+      const { key } = await buildApiKey({ permissions: {}, enabled: false });
+      expect((await server.request('GET', '/api/auth/me', { headers: { 'x-api-key': key } })).status).to.equal(401);
+    });
+
     it('describes a superuser token: role superuser, authSource api-token, no account', async () => {
       const res = await server.request('GET', '/api/auth/me', { headers: asSuperuser });
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.include({ role: 'superuser', authSource: 'api-token', permissions: [], account: null, session: null, apiKey: null, activeOrganization: null, memberships: [] });
+    });
+  });
+
+  describe('the first membership', () => {
+    it('is the one created first, even when memberships share created_at (signing in opens it; memberships listed in that order)', async () => {
+      const account = await buildAccount();
+      const organizations = [await canonicalOrganization()];
+      for (let i = 0; i < 5; i++) organizations.push(await buildOrganization());
+      // One instant for all: "first" must not fall to the random id.
+      const at = new Date();
+      const roles = ['admin', 'member', 'kitchen_pos', 'member', 'owner', 'member'] as const;
+      for (const [i, organization] of organizations.entries()) {
+        await OrganizationMember.query().insert({ accountId: account.id, organizationId: organization.id, role: roles[i], createdAt: at, updatedAt: at });
+      }
+      const { principal } = await signInOrFail(server, account.email, DEFAULT_PASSWORD);
+      expect(principal.role).to.equal('admin');
+      expect(principal.activeOrganization.id).to.equal(organizations[0].id);
+      expect(principal.memberships.map((m: any) => m.organization.id)).to.deep.equal(organizations.map((o) => o.id));
+    });
+
+    it('builders never tie: each row built is stamped after the one before', async () => {
+      const account = await buildAccount();
+      const first = await buildMembership(account, 'admin');
+      const second = await buildMembership(account, 'member', await buildOrganization());
+      expect(new Date(second.createdAt).getTime()).to.be.greaterThan(new Date(first.createdAt).getTime());
     });
   });
 

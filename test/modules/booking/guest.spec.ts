@@ -39,10 +39,12 @@ describe('booking: the guest lead and the token routes', () => {
       expect(first.body.leadReference).not.to.equal(second.body.leadReference);
       const customers = await server.db.knex('customers').select('*');
       expect(customers).to.have.length(1);
-      // The latest contact wins; what it leaves out is kept.
-      expect(customers[0]).to.include({ name: 'Lan Nguyen', email_normalized: 'lan@example.com', honorific: 'Ms', phone: '+84 90 000 0000', locale: 'vi' });
+      // The first contact made the customer; a later guest's contact never overwrites it (issue 21 §1) and is
+      // kept on its own lead instead.
+      expect(customers[0]).to.include({ name: 'Lan', email_normalized: 'lan@example.com', honorific: 'Ms', phone: '+84 90 000 0000', locale: 'vi' });
       const leads = await server.db.knex('customer_leads').orderBy('created_at').select('*');
       expect(leads).to.have.length(2);
+      expect(leads[1]).to.include({ name: 'Lan Nguyen', email: 'LAN@example.COM', phone: null, honorific: null });
       expect(leads[0]).to.include({ show_event_id: event.id, booking_path: 'DINNER_SHOW', guest_count: 2, experience_type: 'STANDARD', analytics_session_id: 's1', analytics_distinct_id: 'd1' });
       expect(JSON.stringify(leads)).not.to.include(first.body.leadReference);
       const emails = await server.db.knex('customer_emails').select('*');

@@ -107,6 +107,39 @@ describe('chatPlatform: POST /llm/chat-platform (ManyChat)', () => {
       expect(await turns()).to.have.length(0);
     });
 
+    it('response_mode async (any case, spaces around) or blank: with a subscriber id, the acknowledgement and a queued turn', async () => {
+      for (const [n, mode] of [['1', 'async'], ['2', ' ASYNC '], ['3', ''], ['4', null]] as const) {
+        const res = await server.request('POST', PATH, { headers: auth, body: { channel: 'facebook', subscriber_id: Number(n), text: 'Hello', response_mode: mode } });
+        expect(res.status).to.equal(200);
+        expect(res.body.content.messages[0].text, JSON.stringify(mode)).to.match(/^Thanks for your message!/);
+      }
+      expect((await turns()).map((t: any) => t.recipient).sort()).to.deep.equal(['1', '2', '3', '4']);
+      expect(await queuedJobs()).to.equal(4);
+      expect(agent.turns).to.have.length(0);
+    });
+
+    it('any other response_mode (sync): answers now in the v2 body even with a subscriber id, and queues nothing', async () => {
+      agent.answer = () => ({ text: 'Doors open at 18:30. See https://venue.example/en/shows', links: ['https://venue.example/en/shows'], audit: { invalid: [] } });
+      const res = await server.request('POST', PATH, {
+        headers: auth,
+        body: { channel: 'whatsapp', subscriber_id: 1234567890, response_mode: 'sync', locale: 'en', last_input_text: 'When are the doors?' },
+      });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.equal({ version: 'v2', content: { type: 'whatsapp', messages: [{ type: 'text', text: 'Doors open at 18:30. See https://venue.example/en/shows' }] } });
+      expect(agent.turns).to.have.length(1);
+      expect(agent.turns[0]).to.deep.include({ locale: 'en', channel: 'whatsapp', messages: [{ role: 'user', text: 'When are the doors?' }] });
+      expect(await turns()).to.have.length(0);
+      expect(await queuedJobs()).to.equal(0);
+      expect(manychat.requests).to.have.length(0);
+
+      // A failing agent on the synchronous path: 503, as without a subscriber id.
+      agent.answer = () => Promise.reject(new Error('model down'));
+      const failed = await server.request('POST', PATH, { headers: auth, body: { subscriber_id: 1, response_mode: 'sync', text: 'hi' } });
+      expect(failed.status).to.equal(503);
+      expect(failed.body.code).to.equal('assistant_unavailable');
+      expect(await turns()).to.have.length(0);
+    });
+
     it('without a subscriber id and a failing agent: 503 assistant_unavailable; without any text: 422; unknown channel: 400', async () => {
       agent.answer = () => Promise.reject(new Error('model down'));
       const failed = await server.request('POST', PATH, { headers: auth, body: { text: 'hi' } });

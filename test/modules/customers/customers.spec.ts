@@ -93,7 +93,7 @@ describe('customers: /api/customers', () => {
     expect(newest).to.include({ status: 'HELD', eventSlug: second.event.slug, guestCount: 3 });
     expect(newest.totalVnd).to.be.a('number').and.above(0);
     expect(newest.showTitle).to.be.a('string').and.not.equal('');
-    expect(Object.keys(newest).sort()).to.deep.equal(['createdAt', 'eventSlug', 'eventStartsAt', 'guestCount', 'id', 'reference', 'showTitle', 'status', 'totalVnd']);
+    expect(Object.keys(newest).sort()).to.deep.equal(['bookedContact', 'createdAt', 'eventSlug', 'eventStartsAt', 'guestCount', 'id', 'reference', 'showTitle', 'status', 'totalVnd']);
     expect(got.body.emails).to.have.length(1);
 
     const missing = await staff().get(`/api/customers/${MISSING_ID}`);

@@ -76,12 +76,16 @@ describe('email: delivery over SMTP (email.send)', () => {
     expect(mail.parsed.html).to.be.a('string');
     expect(mail.parsed.html as string).to.contain('Lan Nguyen').and.contain(`src="cid:${CHECK_IN_QR_CONTENT_ID}"`);
 
-    expect(mail.parsed.attachments).to.have.length(1);
-    const [qr] = mail.parsed.attachments;
+    // The QR inline (cid:) and the same PNG as a file; no `endsAt` in this data, so no calendar file.
+    expect(mail.parsed.attachments).to.have.length(2);
+    const [qr, file] = mail.parsed.attachments;
     expect(qr.contentType).to.equal('image/png');
     expect(qr.cid).to.equal(CHECK_IN_QR_CONTENT_ID);
     expect(qr.contentDisposition).to.equal('inline');
     expect(qr.content.subarray(0, 8).equals(PNG_SIGNATURE), 'PNG signature').to.equal(true);
+    expect(file).to.include({ filename: 'check-in-RSV-7Q2K.png', contentType: 'image/png', contentDisposition: 'attachment' });
+    expect(file.content.equals(qr.content)).to.equal(true);
+    expect(mail.parsed.text).to.contain('attached to this e-mail as check-in-RSV-7Q2K.png');
 
     const sent = await row(message.id);
     expect(sent).to.include({ status: 'SENT', attempts: 1, provider_message_id: `<${message.id}@venue.test>`, last_error: null });
@@ -146,12 +150,13 @@ describe('email: delivery over SMTP (email.send)', () => {
     );
     expect((await row(message.id)).attachments).to.deep.equal([
       { filename: 'check-in.png', contentType: 'image/png', size: (await knex('email_attachments').where({ message_id: message.id, position: 0 }).first()).size, contentId: CHECK_IN_QR_CONTENT_ID },
+      { filename: 'check-in-RSV-7Q2K.png', contentType: 'image/png', size: (await knex('email_attachments').where({ message_id: message.id, position: 1 }).first()).size, contentId: null },
       { filename: 'invoice RSV-7Q2K.pdf', contentType: 'application/pdf', size: pdf.length, contentId: null },
     ]);
     expect(await deliverEmail(deps(), message.id)).to.equal('sent');
     const attachments = smtp.received[0].parsed.attachments;
-    expect(attachments.map((a) => a.filename)).to.deep.equal(['check-in.png', 'invoice RSV-7Q2K.pdf']);
-    expect(attachments[1].contentDisposition).to.equal('attachment');
-    expect(attachments[1].content.equals(pdf)).to.equal(true);
+    expect(attachments.map((a) => a.filename)).to.deep.equal(['check-in.png', 'check-in-RSV-7Q2K.png', 'invoice RSV-7Q2K.pdf']);
+    expect(attachments[2].contentDisposition).to.equal('attachment');
+    expect(attachments[2].content.equals(pdf)).to.equal(true);
   });
 });

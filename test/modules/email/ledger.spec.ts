@@ -179,7 +179,10 @@ describe('email: the ledger (recordEmail, templates, list and detail)', () => {
       }
       const presented = presentEmailListItem(page.items.find((i) => i.id === linked)!);
       expect(presented).to.deep.include({ status: 'QUEUED', to: 'Guest.Linked@Example.com', template: 'reservation-confirmation', customerId: CUSTOMER, reservationId: RESERVATION, attempts: 0, sentAt: null });
-      expect(presented.attachments).to.deep.equal([{ filename: 'check-in.png', contentType: 'image/png', size: presented.attachments[0].size, contentId: 'checkin-qr@venue' }]);
+      expect(presented.attachments).to.deep.equal([
+        { filename: 'check-in.png', contentType: 'image/png', size: presented.attachments[0].size, contentId: 'checkin-qr@venue' },
+        { filename: 'check-in-RSV-ABCD.png', contentType: 'image/png', size: presented.attachments[0].size, contentId: null },
+      ]);
       expect(presented.createdAt).to.match(/^\d{4}-\d\d-\d\dT/);
     });
 

@@ -5,7 +5,7 @@ import { apiKeyWith, buildFulfillmentItem, catalogSpec } from '../shows/catalog.
 describe('fulfillment: /api/fulfillment-items and /api/sudo/create-fulfillment-items', () => {
   const spec = catalogSpec();
 
-  const list = (query = '', headers: Record<string, string> = spec.callers.staff) => spec.server.request('GET', '/api/fulfillment-items' + query, { headers });
+  const list = (query = '', headers: Record<string, string> = spec.callers.admin) => spec.server.request('GET', '/api/fulfillment-items' + query, { headers });
   const upsert = (items: unknown[], headers: Record<string, string> = spec.callers.superuser) => spec.server.request('POST', '/api/sudo/create-fulfillment-items', { headers, body: { items } });
 
   const seedList = [
@@ -15,9 +15,12 @@ describe('fulfillment: /api/fulfillment-items and /api/sudo/create-fulfillment-i
   ];
 
   describe('access', () => {
-    it('lists for staff (401 anonymous); the upsert is superuser only (403 admin, no API key at all)', async () => {
+    it('lists for admins (401 anonymous, 403 staff: spec §4.3); the upsert is superuser only (403 admin, no API key at all)', async () => {
       expect((await list('', {})).status).to.equal(401);
-      expect((await list('', spec.callers.staff)).status).to.equal(200);
+      const staff = await list('', spec.callers.staff);
+      expect(staff.status).to.equal(403);
+      expect(staff.body.code).to.equal('insufficient_role');
+      expect((await list('', spec.callers.admin)).status).to.equal(200);
       expect((await upsert(seedList, {})).status).to.equal(401);
       expect((await upsert(seedList, spec.callers.admin)).status).to.equal(403);
       const key = await apiKeyWith('fulfillment-items:seed', 'fulfillment-items:read');

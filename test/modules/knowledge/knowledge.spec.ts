@@ -135,20 +135,20 @@ describe('knowledge: /api/ai/knowledge', () => {
     const b = await create({ locale: 'vi', title: `${marker} beta`, tags: ['policy'] });
     const c = await create({ body: `About ${marker.toUpperCase()} gamma`, tags: ['family', 'policy'] });
     await admin().post(`/api/ai/knowledge/${b.id}/publish`);
-    const ids = async (query: string) => (await staff().get(`/api/ai/knowledge?q=${marker}&${query}`)).body.items.map((d: { id: string }) => d.id);
+    const ids = async (query: string) => (await admin().get(`/api/ai/knowledge?q=${marker}&${query}`)).body.items.map((d: { id: string }) => d.id);
     expect(await ids(''), 'b changed last').to.deep.equal([b.id, c.id, a.id]);
     expect(await ids('status=PUBLISHED')).to.deep.equal([b.id]);
     expect(await ids('status=DRAFT&tag=family')).to.deep.equal([c.id, a.id]);
     expect(await ids('locale=vi')).to.deep.equal([b.id]);
     expect(await ids('tag=policy')).to.deep.equal([b.id, c.id]);
-    const page = await staff().get(`/api/ai/knowledge?q=${marker}&limit=1&offset=1`);
+    const page = await admin().get(`/api/ai/knowledge?q=${marker}&limit=1&offset=1`);
     expect(page.body).to.include({ total: 3, limit: 1, offset: 1 });
     expect(page.body.items.map((d: { id: string }) => d.id)).to.deep.equal([c.id]);
-    expect((await staff().get('/api/ai/knowledge?q=%25%25nothing')).body.total, '% taken literally').to.equal(0);
-    expect((await staff().get('/api/ai/knowledge?status=GONE')).status).to.equal(400);
+    expect((await admin().get('/api/ai/knowledge?q=%25%25nothing')).body.total, '% taken literally').to.equal(0);
+    expect((await admin().get('/api/ai/knowledge?status=GONE')).status).to.equal(400);
   });
 
-  it('access: anonymous 401 everywhere; staff reads but never writes or sees revisions; admins and superusers do all', async () => {
+  it('access: anonymous 401 everywhere; staff neither read (admin+, spec §4.1) nor write nor see revisions; admins and superusers do all', async () => {
     const doc = await create();
     const reads = [
       () => as({}).get('/api/ai/knowledge'),
@@ -162,8 +162,10 @@ describe('knowledge: /api/ai/knowledge', () => {
       () => caller.post(`/api/ai/knowledge/${doc.id}/archive`),
     ];
     for (const call of [...reads, ...writes(as({}))]) expect((await call()).status).to.equal(401);
-    expect((await staff().get('/api/ai/knowledge')).status).to.equal(200);
-    expect((await staff().get(`/api/ai/knowledge/${doc.id}`)).status).to.equal(200);
+    expect((await staff().get('/api/ai/knowledge')).status).to.equal(403);
+    expect((await staff().get(`/api/ai/knowledge/${doc.id}`)).status).to.equal(403);
+    // The published documents stay readable by anyone through the assistant's read-only route.
+    expect((await as({}).get('/api/ai/customer-support/knowledge')).status).to.equal(200);
     expect((await staff().get(`/api/ai/knowledge/${doc.id}/revisions`)).status).to.equal(403);
     for (const call of writes(staff())) expect((await call()).status).to.equal(403);
     const after = (await admin().get(`/api/ai/knowledge/${doc.id}`)).body;

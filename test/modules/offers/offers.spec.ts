@@ -16,13 +16,17 @@ describe('offers: /api/offers', () => {
   });
 
   describe('access', () => {
-    it('401 anonymous; staff read but cannot create, update or deactivate (403); admin can', async () => {
+    it('401 anonymous; staff can neither read (admin+, spec §4.3) nor create, update or deactivate (403); admin can', async () => {
       const offer = await buildOffer();
       expect((await as({}).get('/api/offers')).status).to.equal(401);
       expect((await as({}).post('/api/offers', validOffer('ANON'))).status).to.equal(401);
       const staff = as(spec.callers.staff);
-      expect((await staff.get('/api/offers')).status).to.equal(200);
-      expect((await staff.get(`/api/offers/${offer.id}`)).status).to.equal(200);
+      for (const res of [await staff.get('/api/offers'), await staff.get(`/api/offers/${offer.id}`)]) {
+        expect(res.status).to.equal(403);
+        expect(res.body.code).to.equal('insufficient_role');
+      }
+      expect((await admin().get('/api/offers')).status).to.equal(200);
+      expect((await admin().get(`/api/offers/${offer.id}`)).status).to.equal(200);
       expect((await staff.post('/api/offers', validOffer('STAFF'))).status).to.equal(403);
       expect((await staff.patch(`/api/offers/${offer.id}`, { sortOrder: 1 })).status).to.equal(403);
       expect((await staff.delete(`/api/offers/${offer.id}`)).status).to.equal(403);

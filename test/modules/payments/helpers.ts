@@ -20,6 +20,9 @@ export function paymentsSpec(options: { vnpay?: boolean; bank?: boolean; cash?: 
       config: {
         trustProxy: true,
         publicApiUrl: PUBLIC_API,
+        publicApiUrlExplicit: true,
+        // These specs talk to a fake VNPay; the development sandbox (sandbox.spec.ts) is off.
+        vnpaySandbox: false,
         vnpayPaymentUrl: spec.vnpay.paymentUrl,
         vnpayApiUrl: spec.vnpay.apiUrl,
         vnpayTimeoutMs: 1_000,

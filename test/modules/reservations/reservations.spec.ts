@@ -140,7 +140,7 @@ describe('reservations: /api/reservations (staff)', () => {
       expect(await ids(`eventId=${early.event.id}&status=EXPIRED`)).to.deep.equal([c]);
       const listed = (await staff().get(`/api/reservations?eventId=${early.event.id}`)).body.items;
       expect(listed[0]).to.include({ status: 'EXPIRED', reference: (await row(c)).reference });
-      expect(Object.keys(listed[0]).sort()).to.deep.equal(['createdAt', 'customer', 'event', 'guestCount', 'id', 'offerCode', 'reference', 'status', 'table', 'totalVnd']);
+      expect(Object.keys(listed[0]).sort()).to.deep.equal(['bookedContact', 'createdAt', 'customer', 'event', 'guestCount', 'id', 'offerCode', 'reference', 'status', 'table', 'totalVnd']);
 
       const zone = spec.server.config.venueTimezone;
       const localDate = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(late.startsAt);

@@ -24,11 +24,15 @@ describe('shows: /api/shows', () => {
       expect((await as({}).delete(`/api/shows/${show.id}`)).status).to.equal(401);
     });
 
-    it('lets staff read but not write (403 on create, update, publish, unpublish, archive)', async () => {
+    it('is admin+ (spec §4.3): staff neither read nor write (403 on list, get, create, update, publish, unpublish, archive)', async () => {
       const show = await buildShow();
       const staff = as(spec.callers.staff);
-      expect((await staff.get('/api/shows')).status).to.equal(200);
-      expect((await staff.get(`/api/shows/${show.id}`)).status).to.equal(200);
+      for (const res of [await staff.get('/api/shows'), await staff.get(`/api/shows/${show.id}`)]) {
+        expect(res.status).to.equal(403);
+        expect(res.body.code).to.equal('insufficient_role');
+      }
+      expect((await admin().get('/api/shows')).status).to.equal(200);
+      expect((await admin().get(`/api/shows/${show.id}`)).status).to.equal(200);
       expect((await staff.post('/api/shows', validShow('STAFF'))).status).to.equal(403);
       expect((await staff.patch(`/api/shows/${show.id}`, { sortOrder: 3 })).status).to.equal(403);
       expect((await staff.post(`/api/shows/${show.id}/publish`)).status).to.equal(403);
@@ -52,7 +56,7 @@ describe('shows: /api/shows', () => {
   });
 
   describe('create', () => {
-    it('creates a draft with defaults, every site locale filled for staff', async () => {
+    it('creates a draft with defaults, every site locale filled for the dashboard', async () => {
       const res = await admin().post('/api/shows', { code: 'SGC', slug: 'saigon-glow', title: { en: 'Saigon Glow' }, summary: { en: 'Acrobatics', vi: 'Nhào lộn' }, durationMinutes: 95 });
       expect(res.status).to.equal(201);
       expect(res.body).to.include({ code: 'SGC', slug: 'saigon-glow', status: 'DRAFT', canonical: false, durationMinutes: 95, sortOrder: 0, publishedAt: null, archivedAt: null });
@@ -190,7 +194,7 @@ describe('shows: /api/shows', () => {
       expect(errorPaths(malformed)).to.include('path/showId');
     });
 
-    it('falls back for text written in a locale no longer in SITE_LOCALES (staff still read it)', async () => {
+    it('falls back for text written in a locale no longer in SITE_LOCALES (admins still read it)', async () => {
       const show = await buildShow({ title: { fr: 'Lueur' } });
       const res = await admin().get(`/api/shows/${show.id}`);
       expect(res.body.title).to.deep.equal({ en: 'Lueur', vi: 'Lueur' });

@@ -8,7 +8,7 @@ import type { Hint } from '../../ui/shell.ts';
 import { useConnection, useNavigation } from '../../ui/shell.ts';
 import { useAction } from '../../ui/useRequest.ts';
 import { ApiKeyReveal } from './ApiKeyReveal.tsx';
-import { OwnerPicker } from './OwnerPicker.tsx';
+import { OWNER_RULE, OwnerPicker } from './OwnerPicker.tsx';
 import { PermissionEditor } from './PermissionEditor.tsx';
 
 const STEPS = ['name', 'owner', 'permissions', 'expiry'] as const;
@@ -36,6 +36,7 @@ export function ApiKeyCreate() {
   const [step, setStep] = useState<Step>('name');
   const [name, setName] = useState('');
   const [owner, setOwner] = useState<Account>();
+  const [granted, setGranted] = useState(false);
   const [permissions, setPermissions] = useState<string[]>([]);
   const index = STEPS.indexOf(step);
   const previous = () => (index === 0 ? navigation.back() : setStep(STEPS[index - 1]));
@@ -44,9 +45,20 @@ export function ApiKeyCreate() {
     <Screen title={`Create API key · step ${index + 1} of ${STEPS.length}: ${STEP_TITLES[step]}`} hints={STEP_HINTS[step]} onBack={previous} backLabel={index === 0 ? 'cancel' : 'previous step'}>
       {index > 0 && (
         <Box flexDirection="column" marginBottom={1}>
-          <Text dimColor>Name: {name}</Text>
-          {owner && index > 1 && <Text dimColor>Owner: {owner.email}</Text>}
-          {index > 2 && <Text dimColor>Permissions: {permissions.length ? permissions.join(', ') : 'none'}</Text>}
+          <Text dimColor wrap="truncate-end">
+            Name: {name}
+          </Text>
+          {owner && index > 1 && (
+            <Text dimColor wrap="truncate-end">
+              Owner: {owner.email}
+              {granted ? ' (given the SUPERUSER account role)' : ''}
+            </Text>
+          )}
+          {index > 2 && (
+            <Text dimColor wrap="truncate-end">
+              Permissions: {permissions.length ? permissions.join(', ') : 'none'}
+            </Text>
+          )}
         </Box>
       )}
       {step === 'name' && (
@@ -60,15 +72,21 @@ export function ApiKeyCreate() {
         />
       )}
       {step === 'owner' && (
-        <OwnerPicker
-          onPick={(account) => {
-            setOwner(account);
-            setStep('permissions');
-          }}
-        />
+        <Box flexDirection="column">
+          <Text wrap="truncate-end">{OWNER_RULE}</Text>
+          <OwnerPicker
+            otherLines={3}
+            onPick={(account, roleGiven) => {
+              setOwner(account);
+              setGranted(roleGiven);
+              setStep('permissions');
+            }}
+          />
+        </Box>
       )}
       {step === 'permissions' && (
         <PermissionEditor
+          otherLines={3}
           initial={permissions}
           onDone={(chosen) => {
             setPermissions(chosen);

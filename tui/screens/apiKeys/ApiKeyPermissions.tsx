@@ -14,8 +14,11 @@ export function ApiKeyPermissions({ apiKey, onSaved }: { apiKey: ApiKey; onSaved
   const save = useAction();
   return (
     <Screen title={`Permissions of ${apiKey.name}`} hints={[['↑/↓', 'move'], ['space', 'tick / untick'], ['enter', 'save']]} backLabel="cancel">
-      <Text dimColor>Space ticks or unticks; Enter saves. The key holds exactly the ticked permissions from then on.</Text>
+      <Text dimColor wrap="truncate-end">
+        Enter saves: the key holds exactly the ticked permissions from then on.
+      </Text>
       <PermissionEditor
+        otherLines={1}
         initial={flattenPermissions(apiKey.permissions)}
         onDone={(permissions) =>
           save.run(

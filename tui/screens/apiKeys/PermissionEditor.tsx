@@ -6,7 +6,7 @@ import { useConnection } from '../../ui/shell.ts';
 import { useLoad } from '../../ui/useRequest.ts';
 
 /** The permissions the server offers (the contract's `x-permission` values), each with the operations it opens. */
-export function PermissionEditor({ initial, onDone }: { initial: readonly string[]; onDone(permissions: string[]): void }) {
+export function PermissionEditor({ initial, onDone, otherLines }: { initial: readonly string[]; onDone(permissions: string[]): void; otherLines: number }) {
   const { client } = useConnection();
   const grantable = useLoad(() => listGrantablePermissions(client), []);
   if (grantable.loading) return <Busy label="Loading permissions…" />;
@@ -16,6 +16,7 @@ export function PermissionEditor({ initial, onDone }: { initial: readonly string
       items={(grantable.data ?? []).map(({ permission, operations }) => ({ value: permission, label: permission, description: operations.join(', ') }))}
       initial={initial}
       onSubmit={onDone}
+      otherLines={otherLines}
     />
   );
 }

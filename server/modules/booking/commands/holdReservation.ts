@@ -5,7 +5,7 @@ import { lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../../d
 import { EXPIRE_HOLDS_QUEUE } from '../jobs.ts';
 import { AfterCommit, confirmReservation } from '../lifecycle.ts';
 import { presentGuestReservation, type GuestPresentation } from '../presenters.ts';
-import { createHold, reservationById, type HoldInput } from '../service.ts';
+import { createHold, NO_MONEY, reservationById, type HoldInput } from '../service.ts';
 
 /** The route an Idempotency-Key is scoped to. */
 export const HOLD_ROUTE = 'POST /api/public/reservations';
@@ -68,7 +68,7 @@ export async function holdReservation(app: AppContext, input: HoldInput, idempot
       // The hold's own expiry run (outbox: it exists only if this transaction commits).
       await jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx, startAfter: new Date(view.hold_expires_at!) });
     }
-    const body = { ...presentGuestReservation(view, { ...p, now, cancellationWindowHours }), accessToken };
+    const body = { ...presentGuestReservation(view, NO_MONEY, { ...p, now, cancellationWindowHours }), accessToken };
     if (idempotencyKey) {
       await rememberAnswer(trx, HOLD_ROUTE, idempotencyKey, hash, 201, JSON.stringify(body), now);
     }

@@ -3,6 +3,7 @@ import { Conflict, NotFound, Unprocessable } from '../../../http/problem.ts';
 import { VnpayError } from '../../../integrations/vnpay.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
 import { actorLabel, inTransition, type TransitionContext } from '../../booking/lifecycle.ts';
+import { queueRefundOutcomeEmail } from '../../email/guestMessages.ts';
 import { runPaymentHooks } from '../hooks.ts';
 import { ON_SITE_GATEWAYS, PAID_STATUSES, refundable, statusAfterRefund, vnpayOf, type PaymentRow, type RefundRow } from '../service.ts';
 
@@ -75,9 +76,9 @@ export interface RefundOutcome {
 }
 
 /**
- * A pending refund's final outcome: the refund row, and on success the payment's refunded sum and status (then
- * the payment hooks). Locks payment, then refund. A refund that is no longer pending is answered unchanged.
- * `refund processed` after the commit.
+ * A pending refund's final outcome: the refund row, the guest's e-mail about it, and on success the payment's
+ * refunded sum and status (then the payment hooks). Locks payment, then refund. A refund that is no longer
+ * pending is answered unchanged (and e-mails nobody again). `refund processed` after the commit.
  */
 export async function settleRefund(ctx: TransitionContext, refundId: string, outcome: RefundOutcome): Promise<RefundRow> {
   const found = (await ctx.trx('refunds').where({ id: refundId }).first('payment_id')) as { payment_id: string } | undefined;
@@ -99,6 +100,8 @@ export async function settleRefund(ctx: TransitionContext, refundId: string, out
       updated_at: ctx.now,
     })
     .returning('*')) as RefundRow[];
+  // The guest is told either way, in this transaction (refund-completed / refund-failed, guestMessages.ts).
+  await queueRefundOutcomeEmail(ctx, refundId);
   let finalStatus = payment.status;
   if (outcome.status === 'SUCCEEDED') {
     const refundedVnd = payment.refunded_vnd + refund.amount_vnd;

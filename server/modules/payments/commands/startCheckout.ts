@@ -3,6 +3,7 @@ import { Conflict, Unprocessable } from '../../../http/problem.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
 import { inTransition, lockReservation } from '../../booking/lifecycle.ts';
 import { effectiveStatus, type ReservationView } from '../../booking/service.ts';
+import { SANDBOX_PATH } from '../sandbox.ts';
 import { enabledMethods, netPaid, newTransferReference, newVnpayTxnRef, vnpayOf, type CheckoutMethod, type PaymentRow } from '../service.ts';
 
 /** A VNPay payment URL is good for at most this long (and never past the hold). */
@@ -33,9 +34,10 @@ const PAY_AT_VENUE_TEXT: Record<string, string> = {
 /**
  * The guest starts checkout for its reservation (the token was checked by the caller): only a HELD, unexpired
  * reservation with something due, and only an enabled method. See openapi/paths/payments.yaml `startCheckout`.
- * One transaction (the reservation locked); `checkout started` after the commit.
+ * One transaction (the reservation locked); `checkout started` after the commit. `baseUrl` is what VNPay's return
+ * URL (and the development sandbox's pay page) are built on: `callbackBaseUrl` of the request.
  */
-export async function startCheckout(app: AppContext, found: ReservationView, input: CheckoutInput, ip: string, now = new Date()): Promise<CheckoutAnswer> {
+export async function startCheckout(app: AppContext, found: ReservationView, input: CheckoutInput, ip: string, baseUrl: string, now = new Date()): Promise<CheckoutAnswer> {
   return inTransition(
     app,
     'GUEST',
@@ -72,7 +74,9 @@ export async function startCheckout(app: AppContext, found: ReservationView, inp
           locale: input.locale ?? ((row.locale ?? app.config.defaultLocale).startsWith('vi') ? 'vn' : 'en'),
           // VNPay wants the guest's address; one it would refuse (none, a proxy's placeholder) is sent as loopback.
           ipAddr: /^(::ffff:)?[0-9A-Fa-f.:]{2,45}$/.test(ip) ? ip : '127.0.0.1',
-          returnUrl: `${app.config.publicApiUrl}/api/payments/vnpay/return`,
+          returnUrl: `${baseUrl}/api/payments/vnpay/return`,
+          // The development sandbox's pay page is this server, as the guest reaches it.
+          paymentUrl: app.config.vnpaySandbox ? `${baseUrl}${SANDBOX_PATH}` : undefined,
           createdAt: now,
           expiresAt,
           bankCode: input.bankCode,

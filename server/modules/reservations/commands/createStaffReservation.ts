@@ -20,7 +20,7 @@ export interface StaffReservationInput {
 
 /**
  * A phone booking: the guest's hold (`createHold`: the event row locked, its bookability, the offer, the guests
- * range and the free seats checked, the price computed, the customer upserted by e-mail), the staff's notes and
+ * range and the free seats checked, the price computed, the customer upserted by e-mail with staff's contact), the staff's notes and
  * table, and — when staff say so — the confirmation (check-in token, confirmation e-mail), all in one
  * transaction. A hold left HELD gets its expiry job, as the guest's does. The access token createHold makes is
  * not shown to anyone (staff act with their own credentials). `reservation created` after the commit.
@@ -38,6 +38,8 @@ export async function createStaffReservation(app: AppContext, actor: TransitionA
         ctx.trx,
         { eventSlug: event.slug, offerCode: input.offerCode, guestCount: input.guestCount, contact: input.contact, customerNote: input.customerNote, locale: input.locale },
         now,
+        // A phone booking: staff's contact edits the customer record (a guest's never does).
+        'staff',
       );
       await ctx
         .trx('reservations')

@@ -1,0 +1,416 @@
+import type { Knex } from 'knex';
+import type { AppContext } from '../../context.ts';
+import type { JobEngine } from '../../jobs/index.ts';
+import { Problem } from '../../http/problem.ts';
+import { siteRoutes } from '../assistantCatalog/routes.ts';
+import { openSecret } from '../booking/tokens.ts';
+import { displayName, recordEmail, type RecordEmailDeps } from './service.ts';
+import type { PriceBreakdown, RefundLine } from './templates.ts';
+
+/**
+ * The messages a guest gets about their reservation (issue 21 §2), each written to the e-mail ledger (a row and
+ * its `email.send` job) inside the transaction of the change it reports, in the reservation's locale:
+ *
+ * - `reservation-confirmation` (lifecycle.ts `confirmReservation`): show, venue-time date, doors and start, the
+ *   offer, party size, the price exactly as charged and what was paid, the manage-booking link, the check-in QR
+ *   (inline and as a file) and an `.ics` calendar event; the reminder job is scheduled with it.
+ * - `reservation-cancelled-by-venue` / `reservation-cancelled-by-guest` (lifecycle.ts `cancelReservation`, staff
+ *   or guest): what was cancelled, the refunds the cancellation requested and where each stands.
+ * - `reservation-cancelled` (a cancelled show event: reservations/eventCancellation.ts).
+ * - `refund-completed` / `refund-failed` (payments `settleRefund`).
+ * - `hold-expired` (the `email.hold-expired` job, queued by the hold expiry's hook in ./holdExpiry.ts).
+ * - `reservation-reminder` (the `email.reservation-reminder` job, `REMINDER_HOURS_BEFORE` before the show).
+ *
+ * Every one is addressed to, and greets, the reservation's own contact snapshot (`reservations.contact_*`), never
+ * the CRM customer record (a guest's booking never changes it, and the record may be someone else's knowledge).
+ */
+
+export const REMINDER_QUEUE = 'email.reservation-reminder';
+export const HOLD_EXPIRED_QUEUE = 'email.hold-expired';
+
+export interface MessageContext {
+  trx: Knex.Transaction;
+  app: AppContext;
+  now: Date;
+}
+
+export function ledgerDeps(app: AppContext): RecordEmailDeps {
+  return { enqueue: (queue, data, options) => app.jobs.enqueue(queue, data, options), emailFrom: app.config.emailFrom, timeZone: app.config.venueTimezone };
+}
+
+/** The reservation's locale when the site has it (`vi-VN` → `vi`), else the site's default. */
+export function guestLocale(app: Pick<AppContext, 'config'>, requested: string | null | undefined): string {
+  const primary = (requested ?? '').trim().toLowerCase().split(/[-_]/)[0];
+  return app.config.siteLocales.includes(primary) ? primary : app.config.defaultLocale;
+}
+
+/**
+ * The guest's manage-booking page: `<PUBLIC_SITE_URL>/<locale>/booking/<reference>#token=<access token>`. The token
+ * rides in the fragment, which browsers never send to a server (no access log, no Referer carries it); the page
+ * reads it and calls `GET /api/public/reservations/{reference}` with `x-reservation-token`.
+ */
+export function manageBookingUrl(publicSiteUrl: string, locale: string, reference: string, token: string): string {
+  return `${siteRoutes(publicSiteUrl, locale).baseUrl}/booking/${encodeURIComponent(reference)}#token=${encodeURIComponent(token)}`;
+}
+
+const localized = (value: Record<string, string> | null | undefined, locale: string, fallback: string): string =>
+  (value && (value[locale] ?? value[fallback] ?? Object.values(value)[0])) || '';
+
+interface Details {
+  id: string;
+  reference: string;
+  status: string;
+  customerId: string;
+  guestCount: number;
+  locale: string;
+  guestName: string;
+  email: string;
+  showName: string;
+  offerName: string;
+  startsAt: Date;
+  doorsAt: Date | null;
+  endsAt: Date;
+  eventSlug: string | null;
+  eventStatus: string;
+  accessTokenSealed: string | null;
+  row: Record<string, any>;
+}
+
+/** The reservation with its event, show, offer and contact snapshot, as the guest's messages need it. */
+async function details(trx: Knex.Transaction, app: AppContext, id: string): Promise<Details> {
+  const row = await trx('reservations as r')
+    .join('show_events as e', 'e.id', 'r.show_event_id')
+    .join('shows as s', 's.id', 'e.show_id')
+    .join('offers as o', 'o.id', 'r.offer_id')
+    .where('r.id', id)
+    .first(
+      'r.*',
+      'e.slug as event_slug',
+      'e.starts_at as event_starts_at',
+      'e.doors_at as event_doors_at',
+      'e.status as event_status',
+      's.title as show_title',
+      's.duration_minutes as show_duration_minutes',
+      'o.name as offer_name',
+    );
+  if (!row) throw new Error(`guest message: no reservation ${id}`);
+  const locale = guestLocale(app, row.locale);
+  const fallback = app.config.defaultLocale;
+  const startsAt = new Date(row.event_starts_at);
+  return {
+    id,
+    reference: row.reference,
+    status: row.status,
+    customerId: row.customer_id,
+    guestCount: row.guest_count,
+    locale,
+    guestName: [row.contact_honorific, row.contact_name].filter(Boolean).join(' '),
+    email: row.contact_email,
+    showName: localized(row.show_title, locale, fallback),
+    offerName: localized(row.offer_name, locale, fallback),
+    startsAt,
+    doorsAt: row.event_doors_at ? new Date(row.event_doors_at) : null,
+    endsAt: new Date(startsAt.getTime() + Number(row.show_duration_minutes) * 60_000),
+    eventSlug: row.event_slug,
+    eventStatus: row.event_status,
+    accessTokenSealed: row.access_token_sealed ?? null,
+    row,
+  };
+}
+
+/** What the reservation's payments brought in, net of succeeded refunds (whole VND). */
+async function netPaid(trx: Knex.Transaction, reservationId: string): Promise<number> {
+  const row = await trx('payments')
+    .where({ reservation_id: reservationId })
+    .whereIn('status', ['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'])
+    .first(trx.raw('coalesce(sum(amount_vnd - refunded_vnd), 0) as net'));
+  return Number(row?.net ?? 0);
+}
+
+function priceOf(d: Details, paidVnd: number): PriceBreakdown {
+  const r = d.row;
+  const promo = Number(r.promo_discount_vnd ?? 0);
+  const referral = Number(r.referral_discount_vnd ?? 0);
+  return {
+    subtotalVnd: Number(r.subtotal_vnd),
+    promoDiscountVnd: promo,
+    promoCode: r.promo_code ?? null,
+    referralDiscountVnd: referral,
+    referralCode: r.referral_code ?? null,
+    otherDiscountVnd: Math.max(0, Number(r.discount_vnd ?? 0) - promo - referral),
+    serviceChargeVnd: Number(r.service_charge_vnd),
+    serviceChargePercent: Number(r.service_charge_percent),
+    vatVnd: Number(r.vat_vnd),
+    vatPercent: Number(r.vat_percent),
+    voucherCreditVnd: Number(r.voucher_credit_vnd ?? 0),
+    voucherCode: r.voucher_code ?? null,
+    totalVnd: Number(r.total_vnd),
+    paidVnd,
+    dueVnd: Math.max(0, Number(r.total_vnd) - paidVnd),
+  };
+}
+
+/** The manage-booking link, or null for a reservation whose token was not kept sealed (an older row). */
+async function manageUrlOf(trx: Knex.Transaction, app: AppContext, d: Details): Promise<string | null> {
+  const token = await openSecret(trx, d.accessTokenSealed);
+  return token ? manageBookingUrl(app.config.publicSiteUrl, d.locale, d.reference, token) : null;
+}
+
+/** This event's booking page while it can still be booked, else the site's list of shows. */
+function bookAgain(app: AppContext, d: Details, now: Date): { url: string; sameEvent: boolean } {
+  const routes = siteRoutes(app.config.publicSiteUrl, d.locale);
+  if (d.eventSlug && d.eventStatus === 'SCHEDULED' && d.startsAt > now) return { url: routes.booking(d.eventSlug), sameEvent: true };
+  return { url: routes.pages.shows, sameEvent: false };
+}
+
+/** `Venue name, address` (VENUE_ADDRESS), the calendar event's location. */
+const venueLocation = (app: AppContext) => [displayName(app.config.emailFrom), app.config.venueAddress].filter(Boolean).join(', ');
+
+// ---- confirmation and reminder --------------------------------------------------------------------------------
+
+/** The confirmation (lifecycle.ts calls it with the check-in token it just made). */
+export async function queueConfirmationEmail(ctx: Pick<MessageContext, 'trx' | 'app'>, id: string, checkInToken: string): Promise<void> {
+  const d = await details(ctx.trx, ctx.app, id);
+  const price = priceOf(d, await netPaid(ctx.trx, id));
+  await recordEmail(
+    ctx.trx,
+    {
+      template: 'reservation-confirmation',
+      to: d.email,
+      locale: d.locale,
+      customerId: d.customerId,
+      reservationId: id,
+      data: {
+        guestName: d.guestName,
+        showName: d.showName,
+        startsAt: d.startsAt,
+        doorsAt: d.doorsAt,
+        endsAt: d.endsAt,
+        offerName: d.offerName || null,
+        partySize: d.guestCount,
+        totalVnd: price.totalVnd,
+        price,
+        reservationReference: d.reference,
+        checkInToken,
+        manageUrl: await manageUrlOf(ctx.trx, ctx.app, d),
+        location: venueLocation(ctx.app),
+      },
+    },
+    ledgerDeps(ctx.app),
+  );
+}
+
+/**
+ * Schedules the reminder `REMINDER_HOURS_BEFORE` before the show (a job with `startAfter`, in the confirming
+ * transaction). None when reminders are off (0) or that moment has already passed: the confirmation just sent
+ * says it all. A cancellation does not need to find the job: the job checks everything again when it runs.
+ */
+export async function scheduleReminder(ctx: MessageContext, id: string): Promise<Date | null> {
+  const hours = ctx.app.config.reminderHoursBefore;
+  if (!hours) return null;
+  const event = await ctx.trx('reservations as r').join('show_events as e', 'e.id', 'r.show_event_id').where('r.id', id).first('e.starts_at');
+  const due = new Date(new Date(event.starts_at).getTime() - hours * 3_600_000);
+  if (due <= ctx.now) return null;
+  await ctx.app.jobs.enqueue(REMINDER_QUEUE, { reservationId: id }, { trx: ctx.trx, startAfter: due });
+  return due;
+}
+
+export type ReminderOutcome = 'sent' | 'rescheduled' | 'already_sent' | 'not_confirmed' | 'event_not_scheduled' | 'event_started' | 'disabled' | 'no_reservation';
+
+/** A run may be this early (clock skew, the poll interval) and still send. */
+const REMINDER_EARLY_MS = 5 * 60_000;
+
+/**
+ * The reminder job: sends the reminder once, and only while it is still true — the reservation CONFIRMED, its
+ * event SCHEDULED and not started. One per reservation: the reservation row is locked and the ledger checked
+ * (a unique index on the ledger backs it), so a job that runs twice sends once. A show moved later since
+ * the job was queued gets a new job at the new time.
+ */
+export async function sendReminder(app: AppContext, reservationId: string, now = new Date()): Promise<ReminderOutcome> {
+  return app.db.knex.transaction(async (trx) => {
+    const reservation = await trx('reservations').where({ id: reservationId }).forUpdate().first('id', 'status', 'show_event_id');
+    if (!reservation) return 'no_reservation';
+    if (reservation.status !== 'CONFIRMED') return 'not_confirmed';
+    const event = await trx('show_events').where({ id: reservation.show_event_id }).first('status', 'starts_at');
+    if (event.status !== 'SCHEDULED') return 'event_not_scheduled';
+    const startsAt = new Date(event.starts_at);
+    if (startsAt <= now) return 'event_started';
+    if (await trx('email_messages').where({ reservation_id: reservationId, template: 'reservation-reminder' }).first('id')) return 'already_sent';
+    const hours = app.config.reminderHoursBefore;
+    if (!hours) return 'disabled';
+    const due = new Date(startsAt.getTime() - hours * 3_600_000);
+    if (due.getTime() - now.getTime() > REMINDER_EARLY_MS) {
+      await app.jobs.enqueue(REMINDER_QUEUE, { reservationId }, { trx, startAfter: due });
+      return 'rescheduled';
+    }
+    const d = await details(trx, app, reservationId);
+    const price = priceOf(d, await netPaid(trx, reservationId));
+    await recordEmail(
+      trx,
+      {
+        template: 'reservation-reminder',
+        to: d.email,
+        locale: d.locale,
+        customerId: d.customerId,
+        reservationId,
+        data: {
+          guestName: d.guestName,
+          showName: d.showName,
+          startsAt: d.startsAt,
+          doorsAt: d.doorsAt,
+          partySize: d.guestCount,
+          offerName: d.offerName || null,
+          reservationReference: d.reference,
+          dueVnd: price.dueVnd,
+          manageUrl: await manageUrlOf(trx, app, d),
+        },
+      },
+      ledgerDeps(app),
+    );
+    return 'sent';
+  });
+}
+
+// ---- cancellations and refunds ------------------------------------------------------------------------------
+
+/** The ids of the reservation's refunds (before a cancellation's effects run, to tell which ones it requested). */
+export async function refundIdsOf(trx: Knex.Transaction, reservationId: string): Promise<Set<string>> {
+  const rows = await trx('refunds as f').join('payments as p', 'p.id', 'f.payment_id').where('p.reservation_id', reservationId).pluck('f.id');
+  return new Set(rows as string[]);
+}
+
+async function refundLines(trx: Knex.Transaction, reservationId: string, exclude: Set<string>): Promise<RefundLine[]> {
+  const rows = (await trx('refunds as f')
+    .join('payments as p', 'p.id', 'f.payment_id')
+    .where('p.reservation_id', reservationId)
+    .orderBy('f.created_at')
+    .orderBy('f.id')
+    .select('f.id', 'f.amount_vnd', 'f.status', 'p.gateway')) as Array<{ id: string; amount_vnd: number; status: string; gateway: string }>;
+  return rows
+    .filter((row) => !exclude.has(row.id))
+    .map((row) => ({
+      amountVnd: Number(row.amount_vnd),
+      state: row.status === 'SUCCEEDED' ? 'COMPLETED' : row.status === 'FAILED' ? 'FAILED' : row.gateway === 'VNPAY' ? 'PROCESSING' : 'VENUE_WILL_ARRANGE',
+    }));
+}
+
+/**
+ * A reservation cancelled by staff (`STAFF`) or by its guest (`GUEST`): written after the cancellation's effects
+ * ran, so the refunds it requested exist (`refundsBefore`: the refund ids there were before).
+ */
+export async function queueCancellationEmail(ctx: MessageContext, id: string, by: 'STAFF' | 'GUEST', refundsBefore: Set<string>): Promise<void> {
+  const d = await details(ctx.trx, ctx.app, id);
+  const refunds = await refundLines(ctx.trx, id, refundsBefore);
+  const paidVnd = (await netPaid(ctx.trx, id)) + refunds.filter((line) => line.state === 'COMPLETED').reduce((sum, line) => sum + line.amountVnd, 0);
+  await recordEmail(
+    ctx.trx,
+    {
+      template: by === 'STAFF' ? 'reservation-cancelled-by-venue' : 'reservation-cancelled-by-guest',
+      to: d.email,
+      locale: d.locale,
+      customerId: d.customerId,
+      reservationId: id,
+      data: {
+        guestName: d.guestName,
+        showName: d.showName,
+        startsAt: d.startsAt,
+        partySize: d.guestCount,
+        offerName: d.offerName || null,
+        reservationReference: d.reference,
+        paidVnd,
+        refunds,
+        bookAgainUrl: bookAgain(ctx.app, d, ctx.now).url,
+      },
+    },
+    ledgerDeps(ctx.app),
+  );
+}
+
+/** A show event's cancellation (reservations/eventCancellation.ts): `paidVnd` read before its refunds were requested. */
+export async function queueEventCancellationEmail(trx: Knex.Transaction, app: AppContext, id: string, paidVnd: number): Promise<void> {
+  const d = await details(trx, app, id);
+  await recordEmail(
+    trx,
+    {
+      template: 'reservation-cancelled',
+      to: d.email,
+      locale: d.locale,
+      customerId: d.customerId,
+      reservationId: id,
+      data: { guestName: d.guestName, showName: d.showName, startsAt: d.startsAt, partySize: d.guestCount, reservationReference: d.reference, paidVnd },
+    },
+    ledgerDeps(app),
+  );
+}
+
+/** A refund's final outcome (payments `settleRefund`, in its transaction). */
+export async function queueRefundOutcomeEmail(ctx: Pick<MessageContext, 'trx' | 'app'>, refundId: string): Promise<void> {
+  const refund = await ctx.trx('refunds as f').join('payments as p', 'p.id', 'f.payment_id').where('f.id', refundId).first('f.status', 'f.amount_vnd', 'p.gateway', 'p.reservation_id');
+  if (!refund || (refund.status !== 'SUCCEEDED' && refund.status !== 'FAILED')) return;
+  const d = await details(ctx.trx, ctx.app, refund.reservation_id);
+  // The money's record matters more than the message: a message that cannot be written (a recipient the ledger
+  // refuses, a template that cannot render — both found before anything is written) is logged, and the refund is
+  // still settled, rather than leaving a refund VNPay already made PENDING (and sent again).
+  try {
+    await writeRefundOutcome(ctx, refund, d);
+  } catch (err) {
+    if (!(err instanceof TypeError) && !(err instanceof Problem && err.status === 422)) throw err;
+    ctx.app.logger.warn({ err, refundId, reservationId: d.id }, 'the refund outcome e-mail could not be written; the refund is settled without it');
+  }
+}
+
+async function writeRefundOutcome(ctx: Pick<MessageContext, 'trx' | 'app'>, refund: { status: string; amount_vnd: number; gateway: string }, d: Details): Promise<void> {
+  await recordEmail(
+    ctx.trx,
+    {
+      template: refund.status === 'SUCCEEDED' ? 'refund-completed' : 'refund-failed',
+      to: d.email,
+      locale: d.locale,
+      customerId: d.customerId,
+      reservationId: d.id,
+      data: { guestName: d.guestName, showName: d.showName, startsAt: d.startsAt, reservationReference: d.reference, amountVnd: Number(refund.amount_vnd), gateway: refund.gateway },
+    },
+    ledgerDeps(ctx.app),
+  );
+}
+
+// ---- hold expiry -------------------------------------------------------------------------------------------
+
+/** The hold expiry's hook: one `email.hold-expired` job for the reservations it expired, in its transaction. */
+export async function queueHoldExpiredJob(trx: Knex.Transaction, reservationIds: string[], jobs: Pick<JobEngine, 'enqueue'> | undefined): Promise<void> {
+  if (!jobs || reservationIds.length === 0) return;
+  await jobs.enqueue(HOLD_EXPIRED_QUEUE, { reservationIds }, { trx });
+}
+
+/**
+ * The `email.hold-expired` job: each reservation still EXPIRED (a late payment may have confirmed it since) and
+ * not yet told gets the `hold-expired` message, in a transaction of its own under its row lock (so a second run
+ * sends nothing again). Answers how many were written.
+ */
+export async function sendHoldExpired(app: AppContext, reservationIds: string[], now = new Date()): Promise<number> {
+  let written = 0;
+  for (const id of reservationIds) {
+    const done = await app.db.knex.transaction(async (trx) => {
+      const reservation = await trx('reservations').where({ id }).forUpdate().first('status', 'contact_email');
+      if (!reservation || reservation.status !== 'EXPIRED' || !reservation.contact_email) return false;
+      if (await trx('email_messages').where({ reservation_id: id, template: 'hold-expired' }).first('id')) return false;
+      const d = await details(trx, app, id);
+      const again = bookAgain(app, d, now);
+      await recordEmail(
+        trx,
+        {
+          template: 'hold-expired',
+          to: d.email,
+          locale: d.locale,
+          customerId: d.customerId,
+          reservationId: id,
+          data: { guestName: d.guestName, showName: d.showName, startsAt: d.startsAt, partySize: d.guestCount, reservationReference: d.reference, bookAgainUrl: again.url, sameEvent: again.sameEvent },
+        },
+        ledgerDeps(app),
+      );
+      return true;
+    });
+    if (done) written++;
+  }
+  return written;
+}
