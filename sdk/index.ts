@@ -5,8 +5,10 @@
  */
 import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { components, operations, paths } from './schema.d.ts';
+import type { ProblemCode, ProblemFieldError } from './problems.ts';
 
 export type { components, operations, paths };
+export { isProblem, type FieldErrorCode, type GenericProblemCode, type OperationProblemCode, type ProblemCode, type ProblemFieldError, type ProblemOf } from './problems.ts';
 export type Schemas = components['schemas'];
 export type Problem = Schemas['Problem'];
 export type VenueClient = Client<paths> & { cookies?: CookieJar };
@@ -90,10 +92,11 @@ export function createClient(options: ClientOptions): VenueClient {
 /** A problem+json answer as an exception, for callers who prefer throwing to `{ data, error }`. */
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string;
+  /** The problem's code; `http_<status>` when the answer was not a problem document. */
+  readonly code: ProblemCode | `http_${number}`;
   readonly title: string;
   readonly detail?: string;
-  readonly errors: Array<{ path: string; message: string; code: string }>;
+  readonly errors: ProblemFieldError[];
   readonly requestId?: string;
   readonly problem?: Problem;
 

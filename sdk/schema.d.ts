@@ -3727,15 +3727,14 @@ export interface components {
             title: string;
             status: number;
             detail?: string;
-            /** @description Stable machine-readable identifier. */
-            code: string;
+            code: components["schemas"]["ProblemCode"];
             requestId: string;
             /** @description One entry per failing field. */
             errors?: {
                 /** @description Where the failing value is: `body/email`, `query/limit`, `path/userId`, `header/x-foo`. */
                 path: string;
                 message: string;
-                code: string;
+                code: components["schemas"]["FieldErrorCode"];
             }[];
             /** @description Only for `staff`, `admin` and `superuser` callers. */
             debug?: {
@@ -3749,6 +3748,25 @@ export interface components {
                 }[];
             };
         };
+        /** @description Every problem code; `GenericProblemCode` or `OperationProblemCode`. */
+        ProblemCode: components["schemas"]["GenericProblemCode"] | components["schemas"]["OperationProblemCode"];
+        /**
+         * @description A code the request path answers for any operation (not declared per operation).
+         * @enum {string}
+         */
+        GenericProblemCode: "api_key_not_allowed" | "bad_request" | "body_too_deep" | "file_type_mismatch" | "header_too_large" | "insufficient_role" | "internal_error" | "invalid_service_token" | "invalid_verify_token" | "invalid_webhook_token" | "malformed_body" | "method_not_allowed" | "missing_permission" | "no_active_membership" | "not_configured" | "not_found" | "operation_disabled" | "payload_too_large" | "request_timeout" | "policy_blocked" | "too_many_requests" | "unauthenticated" | "unsupported_content_encoding" | "unsupported_media_type" | "validation_failed";
+        /**
+         * @description A code a handler answers; the operations that may answer it declare it in `x-problem-codes`.
+         * @enum {string}
+         */
+        OperationProblemCode: "account_banned" | "amount_exceeds_balance" | "assistant_unavailable" | "batch_too_large" | "booking_closed" | "botcheck_failed" | "botcheck_required" | "botcheck_unavailable" | "browser_not_allowed" | "cancellation_window_closed" | "cannot_delete_self" | "canonical_organization" | "canonical_show" | "code_taken" | "contact_required" | "customer_deleted" | "database_unavailable" | "date_out_of_range" | "date_range_too_long" | "default_locale_required" | "doors_after_start" | "duplicate_code" | "duplicate_item" | "email_taken" | "entry_converted" | "entry_not_waiting" | "event_cancelled" | "event_closed" | "event_completed" | "event_exists" | "event_not_bookable" | "event_not_started" | "event_started" | "event_time_out_of_range" | "expiry_in_past" | "guest_count_out_of_range" | "guest_range" | "hold_expired" | "idempotency_key_reused" | "illegal_transition" | "inquiry_archived" | "invalid_attribution_token" | "invalid_code" | "invalid_credentials" | "invalid_date" | "invalid_date_range" | "invalid_destination" | "invalid_discount" | "invalid_mode" | "invalid_png" | "invalid_range" | "invalid_recipient" | "invalid_signature" | "invalid_window" | "jobs_unavailable" | "knowledge_archived" | "last_canonical_owner" | "max_below_redemptions" | "messaging_rejected" | "messaging_unavailable" | "no_message_text" | "no_question" | "no_ticket" | "nonce_reused" | "not_a_member" | "not_enough_seats" | "nothing_to_pay" | "object_deleted" | "offer_sales_closed" | "offer_unavailable" | "organization_has_members" | "owner_not_superuser" | "party_full" | "payment_method_unavailable" | "payment_not_refundable" | "profile_deleted" | "promo_code_exhausted" | "promo_code_invalid" | "promo_code_not_applicable" | "range_too_long" | "refund_exceeds_remaining" | "refund_not_pending" | "refund_via_gateway" | "reservation_already_confirmed" | "reservation_not_active" | "reservation_not_cancellable" | "reservation_not_customers" | "reservation_not_editable" | "reservation_not_payable" | "reset_refused" | "sales_closed" | "sales_window" | "same_customer" | "seats_available" | "seats_released" | "selection_required" | "show_archived" | "show_not_started" | "slug_taken" | "sold_out" | "sticker_dimensions" | "ticket_unavailable" | "too_many_reservations" | "topic_taken" | "unknown_assignee" | "unknown_blob" | "unknown_event" | "unknown_fulfillment_item" | "unknown_lead" | "unknown_locale" | "unknown_offer" | "unknown_partner" | "unknown_reservation" | "unknown_show" | "unknown_table" | "voucher_balance_insufficient" | "voucher_empty" | "voucher_expired" | "voucher_invalid" | "waitlist_offer_invalid" | "waitlist_party_too_large";
+        /** @description The code of one entry of a problem's `errors[]`; a schema keyword or request-path check, or a problem code (the problem's own, on the field it is about). */
+        FieldErrorCode: components["schemas"]["GenericFieldErrorCode"] | components["schemas"]["ProblemCode"];
+        /**
+         * @description A field that fails a schema check (the JSON Schema keyword's name, as Ajv reports it) or a request-path check.
+         * @enum {string}
+         */
+        GenericFieldErrorCode: "additionalProperties" | "const" | "dependentRequired" | "duplicate_field" | "enum" | "file_required" | "format" | "maxItems" | "maxLength" | "maxProperties" | "maximum" | "minItems" | "minLength" | "minProperties" | "minimum" | "multipleOf" | "not_allowed" | "nul_character" | "oneOf" | "pattern" | "propertyNames" | "range" | "required" | "state" | "type" | "unevaluatedProperties" | "unexpected_file" | "uniqueItems" | "unsupported_file_type";
         /** @enum {string} */
         Role: "superuser" | "admin" | "staff" | "public";
         /**

@@ -15,7 +15,8 @@ import { requestContext } from './http/requestContext.ts';
 import type { AppState } from './http/state.ts';
 import type { Analytics } from './integrations/analytics.ts';
 import type { Logger } from './logger.ts';
-import { checkModules, handlers as allHandlers, POLICY_REGISTRY } from './modules/index.ts';
+import { createDomainEventBus } from './domain/events.ts';
+import { BOOKING_EXTENSIONS, checkModules, handlers as allHandlers, POLICY_REGISTRY, QUEUES, SUBSCRIBERS } from './modules/index.ts';
 import type { StorageDriver } from './storage/driver.ts';
 
 export interface AppDeps {
@@ -63,8 +64,19 @@ export function createApp(deps: AppDeps): App {
   ];
   if (problems.length) throw new ContractError(problems);
 
-  const jobs = deps.jobs ?? createJobEngine({ config: deps.config, db: deps.db, logger: deps.logger });
-  const context = createAppContext({ config: deps.config, db: deps.db, logger: deps.logger, contract, jobs, analytics: deps.analytics, storage: deps.storage });
+  const jobs = deps.jobs ?? createJobEngine({ config: deps.config, db: deps.db, logger: deps.logger, queues: QUEUES });
+  const context = createAppContext({
+    config: deps.config,
+    db: deps.db,
+    logger: deps.logger,
+    contract,
+    jobs,
+    analytics: deps.analytics,
+    storage: deps.storage,
+    // The modules' declared parts of each other's flows (server/modules/index.ts), built once per app.
+    events: createDomainEventBus(SUBSCRIBERS),
+    bookingExtensions: BOOKING_EXTENSIONS,
+  });
   const { analytics } = context;
   const koa = new Koa<AppState>({ proxy: deps.config.trustProxy });
   koa.silent = true; // the error boundary logs; Koa's default stderr printer would duplicate it

@@ -9,6 +9,8 @@ import { createAnalytics, type Analytics } from './integrations/analytics.ts';
 import { createMailer, type Mailer } from './integrations/mail.ts';
 import { createStorage, type StorageDriver } from './storage/index.ts';
 import { rateLimitStoreFor } from './http/rateLimit.ts';
+import type { DomainEventBus } from './domain/events.ts';
+import type { BookingExtensions } from './modules/booking/service.ts';
 
 /** The services every handler can reach through `call.app`. One per running app. */
 export interface AppContext {
@@ -28,6 +30,10 @@ export interface AppContext {
   mailer: Mailer;
   /** Object storage for blobs (local disk or S3-compatible, from STORAGE_DRIVER). */
   storage: StorageDriver;
+  /** Domain events: commands publish, the subscribers declared in the module records receive (server/domain/events.ts). */
+  events: DomainEventBus;
+  /** What other modules bring to a hold (price adjustments, seat claims), declared in their records. */
+  bookingExtensions: BookingExtensions;
 }
 
 export function createAppContext(deps: {
@@ -39,6 +45,8 @@ export function createAppContext(deps: {
   analytics?: Analytics;
   mailer?: Mailer;
   storage?: StorageDriver;
+  events: DomainEventBus;
+  bookingExtensions: BookingExtensions;
 }): AppContext {
   const { config, logger } = deps;
   return {

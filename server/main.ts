@@ -8,6 +8,7 @@ import { migrateLatest } from './db/migrations.ts';
 import { clientErrorHandler } from './http/clientError.ts';
 import { ContractError } from './http/contract.ts';
 import { createJobEngine } from './jobs/index.ts';
+import { QUEUES } from './modules/index.ts';
 import { createLogger } from './logger.ts';
 import { prepareDevelopmentSecrets, printSignInHelp, recordSeededPassword } from './cli/devSecrets.ts';
 import { formatSeedResult, seed, type SeedResult } from '../seed/index.ts';
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
   const migrated = await migrateLatest(db.knex);
   if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'migrations applied');
 
-  const jobs = createJobEngine({ config, db, logger });
+  const jobs = createJobEngine({ config, db, logger, queues: QUEUES });
   const app = createApp({ config, db, logger, jobs });
   // Before listening: a request may enqueue at once. Workers run unless JOB_WORKERS=false.
   await jobs.start({ app: app.context });

@@ -1,6 +1,6 @@
 import { fillLocales, unknownLocales, type LocalizedText } from './localized.ts';
 import type { Config } from '../config.ts';
-import { Unprocessable, type FieldError } from '../http/problem.ts';
+import { UnprocessableFields, type FieldError } from '../http/problem.ts';
 
 /**
  * Per-locale text of the catalog's writes (shows, offers, fulfillment items) and staff views. Shared by those
@@ -29,7 +29,7 @@ export function localizedErrors(fields: Record<string, LocalizedText | undefined
 
 /** A 422 for localized-field problems, its `code` that of the first one (`unknown_locale`, `default_locale_required`). */
 export function localizedProblem(errors: FieldError[]) {
-  return Unprocessable(errors[0].code, 'Per-locale text must use the site locales and have text in the default locale.', errors);
+  return UnprocessableFields('Per-locale text must use the site locales and have text in the default locale.', errors);
 }
 
 /** Throws the 422 when any per-locale field of the write is not acceptable. */

@@ -5,6 +5,7 @@ import { loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../db/database.ts';
 import { migrateLatest } from '../db/migrations.ts';
 import { createJobEngine } from '../jobs/index.ts';
+import { QUEUES } from '../modules/index.ts';
 import { createLogger } from '../logger.ts';
 import { prepareDevelopmentSecrets, recordSeededPassword } from './devSecrets.ts';
 import { formatSeedResult, seed, SeedError, type SeedResult } from '../../seed/index.ts';
@@ -40,7 +41,7 @@ try {
     const db = openConfiguredDatabase(config);
     await migrateLatest(db.knex);
     const logger = createLogger('warn');
-    const jobs = createJobEngine({ config, db, logger });
+    const jobs = createJobEngine({ config, db, logger, queues: QUEUES });
     const app = createApp({ config, db, logger, jobs });
     // Enqueue only: what the seeding requests queue is worked by the server when it next runs.
     await jobs.start({ workers: false, app: app.context });

@@ -3,6 +3,7 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../logger.ts';
 import { PROBLEM_TYPE_BASE } from './errors.ts';
+import type { GenericProblemCode } from './problemCodes.ts';
 
 interface ParserError extends Error {
   code?: string;
@@ -11,7 +12,7 @@ interface ParserError extends Error {
 }
 
 /** The answer for a parser error code: 431 for oversized headers, 408 for a request that took too long, else 400. */
-function describeParserError(code: string | undefined): { status: number; reason: string; code: string; detail: string } {
+function describeParserError(code: string | undefined): { status: number; reason: string; code: GenericProblemCode; detail: string } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       return { status: 431, reason: 'Request Header Fields Too Large', code: 'header_too_large', detail: 'The request line or headers are too large.' };

@@ -1,8 +1,10 @@
 /** Errors with a stable machine code, rendered as application/problem+json by the error boundary. */
+import type { FieldErrorCode, ProblemCode } from './problemCodes.ts';
+
 export interface FieldError {
   path: string;
   message: string;
-  code: string;
+  code: FieldErrorCode;
 }
 
 export interface ProblemOptions {
@@ -14,13 +16,13 @@ export interface ProblemOptions {
 
 export class Problem extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ProblemCode;
   readonly title: string;
   readonly detail?: string;
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
 
-  constructor(status: number, code: string, title: string, options: ProblemOptions = {}) {
+  constructor(status: number, code: ProblemCode, title: string, options: ProblemOptions = {}) {
     super(options.detail ?? title, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'Problem';
     this.status = status;
@@ -60,7 +62,7 @@ export const NoActiveMembership = () =>
 export const InvalidCredentials = () =>
   new Problem(401, 'invalid_credentials', 'Invalid credentials', { detail: 'The identifier or password is wrong.' });
 
-export const Forbidden = (code: string, detail: string) => new Problem(403, code, 'Forbidden', { detail });
+export const Forbidden = (code: ProblemCode, detail: string) => new Problem(403, code, 'Forbidden', { detail });
 
 export const NotFound = (detail = 'No such resource.') => new Problem(404, 'not_found', 'Not found', { detail });
 
@@ -70,7 +72,7 @@ export const MethodNotAllowed = (allowed: string[]) =>
     headers: { Allow: allowed.join(', ') },
   });
 
-export const Conflict = (code: string, detail: string) => new Problem(409, code, 'Conflict', { detail });
+export const Conflict = (code: ProblemCode, detail: string) => new Problem(409, code, 'Conflict', { detail });
 
 export const PayloadTooLarge = (limit: number) =>
   new Problem(413, 'payload_too_large', 'Payload too large', { detail: `The body is over ${limit} bytes.` });
@@ -80,8 +82,16 @@ export const UnsupportedMediaType = (accepted: string[]) =>
     detail: `This operation takes ${accepted.join(', ')}.`,
   });
 
-export const Unprocessable = (code: string, detail: string, errors?: FieldError[]) =>
+export const Unprocessable = (code: ProblemCode, detail: string, errors?: FieldError[]) =>
   new Problem(422, code, 'Unprocessable content', { detail, errors });
+
+/**
+ * A 422 whose code is that of its first field error: for writes whose field checks carry operation codes
+ * (`unknown_locale`, `guest_range`, `duplicate_item`). Field codes are a wider union (`required`, `oneOf`), so
+ * the narrowing is asserted here once; the contract checks the answer's code in every test.
+ */
+export const UnprocessableFields = (detail: string, errors: FieldError[]) =>
+  new Problem(422, errors[0].code as ProblemCode, 'Unprocessable content', { detail, errors });
 
 export const TooManyRequests = (retryAfterSeconds: number, detail: string) =>
   new Problem(429, 'too_many_requests', 'Too many requests', {
@@ -89,5 +99,5 @@ export const TooManyRequests = (retryAfterSeconds: number, detail: string) =>
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
 
-export const ServiceUnavailable = (code: string, detail: string) =>
+export const ServiceUnavailable = (code: ProblemCode, detail: string) =>
   new Problem(503, code, 'Service unavailable', { detail });

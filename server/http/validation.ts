@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import * as formatsModule from 'ajv-formats/dist/formats.js';
 import type { Contract, JsonSchema, Operation } from './contract.ts';
 import { BodyTooDeep, type FieldError } from './problem.ts';
+import type { FieldErrorCode } from './problemCodes.ts';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -304,7 +305,9 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, root: st
     const key = `${fieldPath} ${error.keyword}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ path: fieldPath || root || '/', message, code: error.keyword });
+    // Ajv's keyword names are the registry's schema field codes (GenericFieldErrorCode; problemCodes.spec.ts checks
+    // that every keyword the contract's schemas use is listed).
+    out.push({ path: fieldPath || root || '/', message, code: error.keyword as FieldErrorCode });
   }
   return out;
 }

@@ -8,7 +8,6 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { knexAdapter, poolAdapter, StatementTracker } from './adapter.ts';
-import { QUEUES } from './registry.ts';
 import type { EnqueueOptions, JobEngine, JobFailure, JobHealth, JobState, JobStats, QueueDefinition, QueueStats } from './types.ts';
 
 /** pg-boss keeps everything in this schema, out of the app's tables (and of the tests' `resetData` truncation). */
@@ -74,8 +73,8 @@ export interface JobEngineOptions {
   config: Config;
   db: Database;
   logger: Logger;
-  /** Default: every module's queues (`server/jobs/registry.ts`). */
-  queues?: readonly QueueDefinition[];
+  /** The queues it serves: the app's are every module's (`QUEUES` of server/modules/index.ts). */
+  queues: readonly QueueDefinition[];
   /** Overrides of the configured intervals, for tests (pg-boss's floor: 0.5 s polling, 1 s maintenance). */
   pollingIntervalSeconds?: number;
   maintenanceIntervalSeconds?: number;
@@ -125,7 +124,7 @@ export class PgBossJobEngine implements JobEngine {
 
   constructor(private readonly options: JobEngineOptions) {
     this.queues = new Map();
-    for (const queue of options.queues ?? QUEUES) {
+    for (const queue of options.queues) {
       if (this.queues.has(queue.name)) throw new Error(`Job queue "${queue.name}" is registered twice`);
       if (!/^[\w.-]+$/.test(queue.name)) throw new Error(`Job queue name "${queue.name}": use letters, digits, _, - and .`);
       this.queues.set(queue.name, queue);
@@ -284,7 +283,7 @@ export class PgBossJobEngine implements JobEngine {
 
   async enqueue<T extends object>(queue: string, data: T, options: EnqueueOptions = {}): Promise<string | null> {
     if (this.state !== 'started' || !this.boss) throw new Error(`Cannot enqueue on "${queue}": the job engine is not started`);
-    if (!this.queues.has(queue)) throw new Error(`Unknown job queue "${queue}" (register it in server/jobs/registry.ts)`);
+    if (!this.queues.has(queue)) throw new Error(`Unknown job queue "${queue}" (declare it in its module's record)`);
     const { trx, startAfter, singletonKey, alongside } = options;
     if (trx?.isCompleted()) throw new Error(`Cannot enqueue on "${queue}": the transaction has ended`);
     if (alongside) {

@@ -1,111 +1,99 @@
 import type { HandlerMap, OperationHandlers } from '../http/handler.ts';
 import { BASE_POLICY, type PolicyEntry } from '../http/policy.ts';
-import * as accounts from './accounts/handlers.ts';
-import * as analytics from './analytics/handlers.ts';
-import * as analyticsPolicy from './analytics/policy.ts';
-import * as apiKeys from './apiKeys/handlers.ts';
-import * as commercialSetup from './commercialSetup/handlers.ts';
-import * as customers from './customers/handlers.ts';
-import * as checkIns from './checkIns/handlers.ts';
-import * as auth from './auth/handlers.ts';
-import * as booking from './booking/handlers.ts';
-import * as bookingPolicy from './booking/policy.ts';
-import * as catalog from './catalog/handlers.ts';
-import * as catalogPolicy from './catalog/policy.ts';
-import * as email from './email/handlers.ts';
-import * as fulfillment from './fulfillment/handlers.ts';
-import * as integrations from './integrations/handlers.ts';
-import * as authPolicy from './auth/policy.ts';
-import * as jobs from './jobs/handlers.ts';
-import * as maintenance from './maintenance/handlers.ts';
-import * as offers from './offers/handlers.ts';
-import * as payments from './payments/handlers.ts';
-import * as paymentsPolicy from './payments/policy.ts';
-import * as shows from './shows/handlers.ts';
-import * as showEvents from './showEvents/handlers.ts';
-import * as storage from './storage/handlers.ts';
-import * as storagePolicy from './storage/policy.ts';
-import * as system from './system/handlers.ts';
-import * as systemPolicy from './system/policy.ts';
-import * as tables from './tables/handlers.ts';
-import * as reservations from './reservations/handlers.ts';
-import * as assistantCatalog from './assistantCatalog/handlers.ts';
-import * as assistantCatalogPolicy from './assistantCatalog/policy.ts';
-import * as knowledge from './knowledge/handlers.ts';
-import * as promoCodes from './promoCodes/handlers.ts';
-import * as vouchers from './vouchers/handlers.ts';
-import * as vouchersPolicy from './vouchers/policy.ts';
-import * as inquiries from './inquiries/handlers.ts';
-import * as inquiriesPolicy from './inquiries/policy.ts';
-import * as waitlist from './waitlist/handlers.ts';
-import * as waitlistPolicy from './waitlist/policy.ts';
-import * as profiles from './profiles/handlers.ts';
-import * as profilesPolicy from './profiles/policy.ts';
-import * as referralLinks from './referralLinks/handlers.ts';
-import * as referralLinksPolicy from './referralLinks/policy.ts';
-import * as referralPartners from './referralPartners/handlers.ts';
-import * as referralPartnersPolicy from './referralPartners/policy.ts';
-import * as referralCodes from './referralCodes/handlers.ts';
-import * as referralCommissions from './referralCommissions/handlers.ts';
-import * as assistant from './assistant/handlers.ts';
-import * as assistantPolicy from './assistant/policy.ts';
-import * as chatPlatform from './chatPlatform/handlers.ts';
-import * as chatPlatformPolicy from './chatPlatform/policy.ts';
-import * as messaging from './messaging/handlers.ts';
-import * as messagingPolicy from './messaging/policy.ts';
-import * as chatNotifications from './chatNotifications/handlers.ts';
-import * as chatNotificationsPolicy from './chatNotifications/policy.ts';
+import { collectQueues } from '../jobs/registry.ts';
+import type { QueueDefinition } from '../jobs/types.ts';
+import type { DomainSubscriber } from '../domain/events.ts';
+import type { BookingExtensions } from './booking/service.ts';
+import type { ModuleRecord } from './record.ts';
+import { record as system } from './system/index.ts';
+import { record as auth } from './auth/index.ts';
+import { record as accounts } from './accounts/index.ts';
+import { record as apiKeys } from './apiKeys/index.ts';
+import { record as jobs } from './jobs/index.ts';
+import { record as maintenance } from './maintenance/index.ts';
+import { record as email } from './email/index.ts';
+import { record as storage } from './storage/index.ts';
+import { record as shows } from './shows/index.ts';
+import { record as offers } from './offers/index.ts';
+import { record as fulfillment } from './fulfillment/index.ts';
+import { record as tables } from './tables/index.ts';
+import { record as commercialSetup } from './commercialSetup/index.ts';
+import { record as showEvents } from './showEvents/index.ts';
+import { record as catalog } from './catalog/index.ts';
+import { record as booking } from './booking/index.ts';
+import { record as customers } from './customers/index.ts';
+import { record as payments } from './payments/index.ts';
+import { record as checkIns } from './checkIns/index.ts';
+import { record as reservations } from './reservations/index.ts';
+import { record as assistantCatalog } from './assistantCatalog/index.ts';
+import { record as knowledge } from './knowledge/index.ts';
+import { record as promoCodes } from './promoCodes/index.ts';
+import { record as vouchers } from './vouchers/index.ts';
+import { record as inquiries } from './inquiries/index.ts';
+import { record as waitlist } from './waitlist/index.ts';
+import { record as profiles } from './profiles/index.ts';
+import { record as analytics } from './analytics/index.ts';
+import { record as integrations } from './integrations/index.ts';
+import { record as referralLinks } from './referralLinks/index.ts';
+import { record as referralPartners } from './referralPartners/index.ts';
+import { record as referralCodes } from './referralCodes/index.ts';
+import { record as referralCommissions } from './referralCommissions/index.ts';
+import { record as assistant } from './assistant/index.ts';
+import { record as chatPlatform } from './chatPlatform/index.ts';
+import { record as messaging } from './messaging/index.ts';
+import { record as chatNotifications } from './chatNotifications/index.ts';
 
 /**
- * One module per contract tag (DESIGN.md "Layout"): the operations tagged `shows` are handled by
- * `server/modules/shows/handlers.ts`, whose public API policy entries live in `server/modules/shows/policy.ts`.
- * Boot (and test/modules/convention.spec.ts) refuse an operation handled outside its tag's module.
+ * Every module's record (server/modules/record.ts), one per contract tag (DESIGN.md "Layout": the operations
+ * tagged `shows` are handled by `server/modules/shows/`). Everything global is derived from this list — the
+ * handler map, the public-policy registry, the job queues, the domain-event subscribers, the booking's
+ * extensions — and nothing else registers anything. Boot (and test/modules/convention.spec.ts) refuse an
+ * operation handled outside its tag's module.
  */
-export interface Module {
-  handlers: Partial<OperationHandlers>;
-  /** This module's public API policy entries (spec §5.5); the registry is their union. */
-  policy?: PolicyEntry[];
-}
+export const RECORDS: readonly ModuleRecord[] = [
+  system,
+  auth,
+  accounts,
+  apiKeys,
+  jobs,
+  maintenance,
+  email,
+  storage,
+  shows,
+  offers,
+  fulfillment,
+  tables,
+  commercialSetup,
+  showEvents,
+  catalog,
+  booking,
+  customers,
+  payments,
+  checkIns,
+  reservations,
+  assistantCatalog,
+  knowledge,
+  promoCodes,
+  vouchers,
+  inquiries,
+  waitlist,
+  profiles,
+  analytics,
+  integrations,
+  referralLinks,
+  referralPartners,
+  referralCodes,
+  referralCommissions,
+  assistant,
+  chatPlatform,
+  messaging,
+  chatNotifications,
+];
 
-export const MODULES: Record<string, Module> = {
-  system: { handlers: system.handlers, policy: systemPolicy.policy },
-  auth: { handlers: auth.handlers, policy: authPolicy.policy },
-  accounts: { handlers: accounts.handlers },
-  apiKeys: { handlers: apiKeys.handlers },
-  jobs: { handlers: jobs.handlers },
-  maintenance: { handlers: maintenance.handlers },
-  email: { handlers: email.handlers },
-  storage: { handlers: storage.handlers, policy: storagePolicy.policy },
-  shows: { handlers: shows.handlers },
-  offers: { handlers: offers.handlers },
-  fulfillment: { handlers: fulfillment.handlers },
-  tables: { handlers: tables.handlers },
-  commercialSetup: { handlers: commercialSetup.handlers },
-  showEvents: { handlers: showEvents.handlers },
-  catalog: { handlers: catalog.handlers, policy: catalogPolicy.policy },
-  booking: { handlers: booking.handlers, policy: bookingPolicy.policy },
-  customers: { handlers: customers.handlers },
-  payments: { handlers: payments.handlers, policy: paymentsPolicy.policy },
-  checkIns: { handlers: checkIns.handlers },
-  reservations: { handlers: reservations.handlers },
-  assistantCatalog: { handlers: assistantCatalog.handlers, policy: assistantCatalogPolicy.policy },
-  knowledge: { handlers: knowledge.handlers },
-  promoCodes: { handlers: promoCodes.handlers },
-  vouchers: { handlers: vouchers.handlers, policy: vouchersPolicy.policy },
-  inquiries: { handlers: inquiries.handlers, policy: inquiriesPolicy.policy },
-  waitlist: { handlers: waitlist.handlers, policy: waitlistPolicy.policy },
-  profiles: { handlers: profiles.handlers, policy: profilesPolicy.policy },
-  analytics: { handlers: analytics.handlers, policy: analyticsPolicy.policy },
-  integrations: { handlers: integrations.handlers },
-  referralLinks: { handlers: referralLinks.handlers, policy: referralLinksPolicy.policy },
-  referralPartners: { handlers: referralPartners.handlers, policy: referralPartnersPolicy.policy },
-  referralCodes: { handlers: referralCodes.handlers },
-  referralCommissions: { handlers: referralCommissions.handlers },
-  assistant: { handlers: assistant.handlers, policy: assistantPolicy.policy },
-  chatPlatform: { handlers: chatPlatform.handlers, policy: chatPlatformPolicy.policy },
-  messaging: { handlers: messaging.handlers, policy: messagingPolicy.policy },
-  chatNotifications: { handlers: chatNotifications.handlers, policy: chatNotificationsPolicy.policy },
-};
+export type Module = Pick<ModuleRecord, 'handlers' | 'policy'>;
+
+/** The records by tag. */
+export const MODULES: Record<string, Module> = Object.fromEntries(RECORDS.map((record) => [record.tag, record]));
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
 const typed: OperationHandlers = {
@@ -151,7 +139,21 @@ const typed: OperationHandlers = {
 export const handlers = typed as unknown as HandlerMap;
 
 /** The public API policy registry: every module's entries, then the base families (`/api/sudo/`, `/api/`). */
-export const POLICY_REGISTRY: PolicyEntry[] = [...Object.values(MODULES).flatMap((module) => module.policy ?? []), ...BASE_POLICY];
+export const POLICY_REGISTRY: PolicyEntry[] = [...RECORDS.flatMap((record) => record.policy ?? []), ...BASE_POLICY];
+
+/** Every module's queues, refusing a queue name declared twice. */
+export const QUEUES: readonly QueueDefinition[] = collectQueues(RECORDS.map((record) => record.jobs ?? []));
+
+/** Every module's domain-event subscribers (the bus orders them per event by their declared `order`). */
+export const SUBSCRIBERS: readonly DomainSubscriber[] = RECORDS.flatMap((record) => record.subscribers ?? []);
+
+const byOrder = <T extends { order: number; name: string }>(list: T[]): T[] => list.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
+
+/** What other modules bring to a hold: price adjustments in their declared order, seat claims. */
+export const BOOKING_EXTENSIONS: BookingExtensions = {
+  priceAdjustments: byOrder(RECORDS.flatMap((record) => [...(record.priceAdjustments ?? [])])),
+  seatClaims: RECORDS.flatMap((record) => record.seatClaims ?? []),
+};
 
 /** Every operation is handled by the module named by its tag, and no module handles another tag's operation. */
 export function checkModules(operations: Array<{ operationId: string; tags: string[] }>, modules: Record<string, Module> = MODULES): string[] {

@@ -37,6 +37,7 @@ export async function chatPlatformTarget() {
   const { openConfiguredDatabase } = await import('../../server/db/database.ts');
   const { migrateLatest } = await import('../../server/db/migrations.ts');
   const { createJobEngine } = await import('../../server/jobs/index.ts');
+  const { QUEUES } = await import('../../server/modules/index.ts');
   const { createLogger } = await import('../../server/logger.ts');
 
   const sendDelay = num('BENCH_CHAT_PLATFORM_SEND_MS', 1500);
@@ -58,7 +59,7 @@ export async function chatPlatformTarget() {
   const logger = createLogger(config.logLevel);
   const db = openConfiguredDatabase(config);
   await migrateLatest(db.knex);
-  const jobs = createJobEngine({ config, db, logger });
+  const jobs = createJobEngine({ config, db, logger, queues: QUEUES });
   const { koa, context, close } = createApp({ config, db, logger, jobs });
   let generated = 0;
   useAssistant(context, {

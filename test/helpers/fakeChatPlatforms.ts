@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { answerJson, startFakePeer } from './fakePeer.ts';
 
 /**
  * Local stand-ins for the chat platforms' APIs, for tests: ManyChat (`POST /fb/sending/sendContent`) and Meta's
@@ -22,36 +22,19 @@ export interface ScriptedAnswer {
 }
 
 export async function startFakePlatform(success: (req: Captured) => { status: number; body: unknown }) {
-  const requests: Captured[] = [];
   const script: ScriptedAnswer[] = [];
-  const waiters: Array<() => void> = [];
   let delayMs = 0;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // kept as text
-      }
-      const captured: Captured = { method: req.method!, path: req.url!, headers: req.headers, body };
-      requests.push(captured);
-      waiters.splice(0).forEach((wake) => wake());
-      const answer = script.shift() ?? { ...success(captured), delayMs };
+  const peer = await startFakePeer<Captured>({
+    record: (req) => ({ method: req.method, path: req.url, headers: req.headers, body: req.json }),
+    answer(_req, res, captured) {
+      const answer = script.shift() ?? { ...success(captured!), delayMs };
       if (answer.hang) return;
-      setTimeout(() => {
-        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body ?? {}));
-      }, answer.delayMs ?? 0);
-    });
+      setTimeout(() => answerJson(res, answer.status ?? 200, answer.body ?? {}), answer.delayMs ?? 0);
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url,
-    requests,
+    url: peer.base,
+    requests: peer.requests,
     /** The next answers, in order (then the success answer again). */
     queue(...answers: ScriptedAnswer[]) {
       script.push(...answers);
@@ -61,26 +44,12 @@ export async function startFakePlatform(success: (req: Captured) => { status: nu
       delayMs = ms;
     },
     reset() {
-      requests.length = 0;
+      peer.requests.length = 0;
       script.length = 0;
       delayMs = 0;
     },
-    async received(count: number, timeoutMs = 10_000): Promise<Captured[]> {
-      const deadline = Date.now() + timeoutMs;
-      while (requests.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} requests, got ${requests.length}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 50);
-        });
-      }
-      return requests;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    received: peer.received,
+    close: peer.close,
   };
 }
 

@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { answerJson, startFakePeer } from './fakePeer.ts';
 
 export interface GraphRequest {
   method: string;
@@ -18,38 +18,28 @@ export interface GraphAnswer {
  * answers in order (`answerNext`), then 200 `{ events_received: <n>, messages: [], fbtrace_id }` like Meta does.
  */
 export async function startFakeMetaGraph() {
-  const requests: GraphRequest[] = [];
   const answers: GraphAnswer[] = [];
   let trace = 0;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: any = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // kept as text
-      }
-      requests.push({ method: req.method!, path: req.url!, headers: req.headers, body });
+  const peer = await startFakePeer<GraphRequest>({
+    record: (req) => ({ method: req.method, path: req.url, headers: req.headers, body: req.json }),
+    answer(_req, res, recorded) {
+      const body = recorded!.body;
       const answer = answers.shift() ?? {
         status: 200,
         body: { events_received: Array.isArray(body?.data) ? body.data.length : 0, messages: [], fbtrace_id: `TRACE${++trace}` },
       };
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
-    });
+      answerJson(res, answer.status, answer.body);
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
+    url: peer.base,
+    requests: peer.requests,
     answerNext: (...next: GraphAnswer[]) => answers.push(...next),
     reset() {
-      requests.length = 0;
+      peer.requests.length = 0;
       answers.length = 0;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: peer.close,
   };
 }
 

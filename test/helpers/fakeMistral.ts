@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { startFakePeer } from './fakePeer.ts';
 
 /**
  * A stand-in for Mistral's API (`POST /v1/chat/completions`, streaming as server-sent events in its
@@ -15,13 +15,11 @@ export interface MistralRequest {
 }
 
 export async function startFakeMistral(script: MistralTurn[]) {
-  const requests: MistralRequest[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-      requests.push({ path: req.url!, headers: req.headers, body });
+  const peer = await startFakePeer<MistralRequest>({
+    record: (req) => ({ path: req.url, headers: req.headers, body: req.text ? req.json : {} }),
+    answer(req, res, recorded) {
+      const { requests } = peer;
+      const body = recorded!.body;
       const turn = script[requests.length - 1];
       if (req.url !== '/v1/chat/completions' || !turn) {
         res.writeHead(400, { 'content-type': 'application/json' }).end('{"message":"unexpected request"}');
@@ -41,12 +39,7 @@ export async function startFakeMistral(script: MistralTurn[]) {
         }, { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 });
       }
       res.end('data: [DONE]\n\n');
-    });
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { url: `${peer.base}/v1`, requests: peer.requests, close: peer.close };
 }

@@ -1,6 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { gunzipSync } from 'node:zlib';
+import type http from 'node:http';
+import { answerJson, startFakePeer } from './fakePeer.ts';
 
 export interface CapturedRequest {
   method: string;
@@ -12,37 +11,16 @@ export interface CapturedRequest {
 
 /** A stand-in for PostHog's ingestion host: records every request (gunzipped when compressed), answers 200. */
 export async function startFakePostHog() {
-  const requests: CapturedRequest[] = [];
-  const waiters: Array<() => void> = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let raw = Buffer.concat(chunks);
-      if (req.headers['content-encoding'] === 'gzip') raw = gunzipSync(raw);
-      const text = raw.toString('utf8');
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // kept as text
-      }
-      requests.push({ method: req.method!, path: req.url!, headers: req.headers, text, body });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":1}');
-      waiters.splice(0).forEach((wake) => wake());
-    });
+  const peer = await startFakePeer<CapturedRequest>({
+    record: (req) => ({ method: req.method, path: req.url, headers: req.headers, text: req.text, body: req.json }),
+    answer: (_req, res) => answerJson(res, 200, { status: 1 }),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url,
-    requests,
-    /** Resolves once `count` requests have arrived. */
-    async received(count: number): Promise<CapturedRequest[]> {
-      while (requests.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
-      return requests;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    url: peer.base,
+    requests: peer.requests,
+    /** Resolves once `count` requests have arrived (throws after `timeoutMs`). */
+    received: (count: number, timeoutMs = 20_000) => peer.received(count, timeoutMs),
+    close: peer.close,
   };
 }
 

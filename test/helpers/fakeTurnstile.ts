@@ -1,5 +1,4 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { answerJson, startFakePeer } from './fakePeer.ts';
 
 /** Cloudflare's documented Turnstile test secrets (developers.cloudflare.com/turnstile/troubleshooting/testing/). */
 export const TURNSTILE_TEST_SECRETS = {
@@ -25,17 +24,14 @@ export interface SiteverifyRequest {
  * `error` answers HTTP 500, `garbage` answers HTML.
  */
 export async function startFakeTurnstile() {
-  const requests: SiteverifyRequest[] = [];
   const state = { mode: 'normal' as 'normal' | 'error' | 'garbage', hostname: 'example.com', action: '' };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-      requests.push({ path: req.url!, contentType: req.headers['content-type'], form });
+  const peer = await startFakePeer<SiteverifyRequest>({
+    record: (req) => ({ path: req.url, contentType: req.headers['content-type'], form: Object.fromEntries(new URLSearchParams(req.text)) }),
+    answer(_req, res, recorded) {
+      const { form } = recorded!;
       if (state.mode === 'error') return void res.writeHead(500).end('internal error');
       if (state.mode === 'garbage') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>oops</html>');
-      const answer = (body: object) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const answer = (body: object) => answerJson(res, 200, body);
       const now = new Date().toISOString();
       if (!form.secret) return answer({ success: false, 'error-codes': ['missing-input-secret'] });
       if (!form.response) return answer({ success: false, 'error-codes': ['missing-input-response'] });
@@ -43,11 +39,9 @@ export async function startFakeTurnstile() {
       if (form.secret === TURNSTILE_TEST_SECRETS.fail) return answer({ success: false, 'error-codes': ['invalid-input-response'] });
       if (form.secret === TURNSTILE_TEST_SECRETS.spent) return answer({ success: false, 'error-codes': ['timeout-or-duplicate'] });
       return answer({ success: false, 'error-codes': ['invalid-input-secret'] });
-    });
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/turnstile/v0/siteverify`;
-  return { url, requests, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `${peer.base}/turnstile/v0/siteverify`, requests: peer.requests, state, close: peer.close };
 }
 
 export type FakeTurnstile = Awaited<ReturnType<typeof startFakeTurnstile>>;

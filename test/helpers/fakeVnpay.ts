@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { answerJson, startFakePeer } from './fakePeer.ts';
 
 /**
  * A local stand-in for VNPay (payment page and merchant API), for tests. It shares no code with
@@ -83,25 +82,19 @@ export async function startFakeVnpay(options: { tmnCode: string; secret: string 
     return response;
   }
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const [path, raw = ''] = (req.url ?? '').split(/\?(.*)/s);
+  const peer = await startFakePeer<undefined>({
+    record: () => undefined,
+    answer(req, res) {
+      const [path, raw = ''] = req.url.split(/\?(.*)/s);
       if (req.method === 'GET' && path === '/paymentv2/vpcpay.html') {
         pageRequests.push(raw);
         const params = Object.fromEntries(parseRawQuery(raw));
         const valid = params.vnp_SecureHash === hmac(options.secret, vnpaySignData(params));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ valid, params }));
-        return;
+        return answerJson(res, 200, { valid, params });
       }
       if (req.method === 'POST' && path === '/merchant_webapi/api/transaction') {
-        let body: Record<string, string> = {};
-        try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          // an empty body is recorded as such
-        }
+        // an empty or unreadable body is recorded as an empty one
+        const body: Record<string, string> = req.json && typeof req.json === 'object' ? req.json : {};
         const fields = body.vnp_Command === 'refund' ? REFUND_REQUEST : QUERYDR_REQUEST;
         const checksumOk = body.vnp_SecureHash === hmac(options.secret, joined(fields, body));
         apiRequests.push({ body, checksumOk });
@@ -113,14 +106,12 @@ export async function startFakeVnpay(options: { tmnCode: string; secret: string 
           reply = { vnp_ResponseId: 'r0', vnp_Command: body.vnp_Command, vnp_ResponseCode: '97', vnp_Message: 'Invalid Checksum', vnp_TmnCode: options.tmnCode };
           reply.vnp_SecureHash = hmac(options.secret, joined(REFUND_RESPONSE, reply));
         } else reply = answer(body.vnp_Command, body);
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
-        return;
+        return answerJson(res, 200, reply);
       }
       res.writeHead(404).end();
-    });
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = peer.base;
 
   return {
     base,
@@ -133,10 +124,7 @@ export async function startFakeVnpay(options: { tmnCode: string; secret: string 
     signCallback(params: Record<string, string>, secret = options.secret): Record<string, string> {
       return { ...params, vnp_SecureHash: hmac(secret, vnpaySignData(params)) };
     },
-    close(): Promise<void> {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: peer.close,
   };
 }
 

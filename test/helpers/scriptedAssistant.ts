@@ -1,4 +1,5 @@
 import type { Assistant, AssistantReply, AssistantTurn } from '../../server/assistant/index.ts';
+import { eventually } from './eventually.ts';
 
 /**
  * A scripted agent for the entry points' specs (inject with `useAssistant(app, scripted)`): records each turn and
@@ -15,11 +16,7 @@ export function scriptedAssistant(initial?: (turn: AssistantTurn) => Promise<Ass
     turns: [],
     /** Resolves once `count` turns have reached the agent (generation under way). */
     async called(count = 1) {
-      const deadline = Date.now() + 10_000;
-      while (assistant.turns.length < count) {
-        if (Date.now() > deadline) throw new Error(`the agent was called ${assistant.turns.length} times, expected ${count}`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await eventually(() => assistant.turns.length >= count, { intervalMs: 5, what: () => `the agent to be called ${count} times (called ${assistant.turns.length})` });
     },
     answer: initial ?? fallback,
     async reply(turn) {

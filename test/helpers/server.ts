@@ -11,6 +11,7 @@ import { clientErrorHandler } from '../../server/http/clientError.ts';
 import type { HandlerMap } from '../../server/http/handler.ts';
 import type { PolicyEntry } from '../../server/http/policy.ts';
 import { createJobEngine, type JobEngineOptions } from '../../server/jobs/index.ts';
+import { QUEUES } from '../../server/modules/index.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createClient, type ClientOptions, type VenueClient } from '../../sdk/index.ts';
 import type { Contract } from '../../server/http/contract.ts';
@@ -52,7 +53,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface TestJobsOptions extends Pick<JobEngineOptions, 'queues' | 'pollingIntervalSeconds' | 'maintenanceIntervalSeconds' | 'shutdownTimeoutMs'> {
+export interface TestJobsOptions extends Partial<Pick<JobEngineOptions, 'queues' | 'pollingIntervalSeconds' | 'maintenanceIntervalSeconds' | 'shutdownTimeoutMs'>> {
   /** Start workers (default false: jobs can be enqueued, and stay queued). */
   workers?: boolean;
 }
@@ -96,7 +97,7 @@ export async function startTestServer(
   const blobDir = options.storage ? undefined : await fs.mkdtemp(path.join(os.tmpdir(), 'venue-blobs-'));
   const storage = options.storage ?? new LocalStorage(blobDir!);
   const { workers = false, ...engineOptions } = options.jobs ?? {};
-  const jobs = createJobEngine({ config, db, logger, ...engineOptions });
+  const jobs = createJobEngine({ config, db, logger, queues: QUEUES, ...engineOptions });
   // openapi.yaml is loaded once per run and shared, so its compiled validators are too (server/http/validation.ts).
   const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry, contract: options.contract ?? sharedContract, storage, jobs });
   await jobs.start({ workers, app: app.context });

@@ -13,7 +13,7 @@ describe('rate limits (server/http/rateLimit.ts)', () => {
     expect(addressKey('fe80::1%eth0')).to.equal('fe80:0:0:0::/64');
   });
 
-  it("allows exactly the rule's points of concurrent attempts, counts refusals, and resets or rewards one key", async () => {
+  it("allows exactly the rule's points of concurrent attempts, counts refusals, and resets or rewards one key @db", async () => {
     const db = await testDatabase();
     const limit = new RateLimit({ name: `spec-${Date.now()}`, points: 4, windowSeconds: 60 }, rateLimitStoreFor(db));
     const decisions = await Promise.all(Array.from({ length: 30 }, () => limit.consume('k')));
@@ -28,7 +28,7 @@ describe('rate limits (server/http/rateLimit.ts)', () => {
     expect(await limit.consume('k')).to.deep.equal({ allowed: true, remaining: 3 });
   });
 
-  it('shares the counts between processes on PostgreSQL (two limiters over one database), and stores no raw key', async function () {
+  it('shares the counts between processes on PostgreSQL (two limiters over one database), and stores no raw key @db', async function () {
     const db = await testDatabase();
     if (db.kind !== 'postgres') this.skip();
     const rule = { name: `spec-shared-${Date.now()}`, points: 3, windowSeconds: 60 };

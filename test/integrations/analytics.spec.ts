@@ -1,11 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { loadConfig } from '../../server/config.ts';
 import type { HandlerMap } from '../../server/http/handler.ts';
 import { createAnalytics } from '../../server/integrations/analytics.ts';
 import { handlers as allHandlers } from '../../server/modules/index.ts';
 import { capturedEvents as events, startFakePostHog, type FakePostHog } from '../helpers/fakePosthog.ts';
+import { closedPortUrl } from '../helpers/fakePeer.ts';
 import { memoryLogger } from '../helpers/mail.ts';
 import { SUPERUSER_TOKEN, startTestServer } from '../helpers/server.ts';
 
@@ -150,15 +149,10 @@ describe('integrations: analytics (PostHog)', () => {
 
   it('an unreachable host never throws into the caller; the failure is logged', async () => {
     // A port nothing listens on any more (connection refused).
-    const closedPort = await new Promise<number>((resolve) => {
-      const probe = http.createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as AddressInfo;
-        probe.close(() => resolve(port));
-      });
-    });
+    const closed = await closedPortUrl();
     const { logger, lines } = memoryLogger();
     const analytics = createAnalytics(
-      { enabled: true, apiKey: 'phc_k', host: `http://127.0.0.1:${closedPort}`, timeoutMs: 500, flushIntervalMs: 60_000, retryDelayMs: 10 },
+      { enabled: true, apiKey: 'phc_k', host: closed, timeoutMs: 500, flushIntervalMs: 60_000, retryDelayMs: 10 },
       logger,
     );
     expect(() => analytics.capture({ distinctId: 'd', event: 'payment failed' })).not.to.throw();

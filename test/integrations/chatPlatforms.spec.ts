@@ -1,18 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createManyChatClient, dynamicBlock, ManyChatError, splitText } from '../../server/integrations/manychat.ts';
 import { createWhatsAppClient, WhatsAppError } from '../../server/integrations/whatsapp.ts';
 import { startFakeManyChat, startFakeWhatsApp, type FakePlatform } from '../helpers/fakeChatPlatforms.ts';
-
-/** A local address nothing listens on (a port just released). */
-async function closedPortUrl(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
+import { closedPortUrl } from '../helpers/fakePeer.ts';
 
 describe('integrations: ManyChat client (sendContent)', () => {
   let fake: FakePlatform;

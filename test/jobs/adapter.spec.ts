@@ -3,7 +3,7 @@ import { knexAdapter } from '../../server/jobs/index.ts';
 import { testDatabase } from '../helpers/database.ts';
 
 /** pg-boss's `db` option over knex: what the engine relies on, on PGlite and on PostgreSQL alike. */
-describe('jobs: the knex adapter', () => {
+describe('jobs: the knex adapter @db', () => {
   it('runs parameterized statements and parameterless scripts, answering the rows', async () => {
     const { knex } = await testDatabase();
     const db = knexAdapter(knex);

@@ -4,7 +4,7 @@ import { retryOnDeadlock } from '../../server/jobs/engine.ts';
 const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (err: Error) => err);
 const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
 
-describe('jobs: queue declarations that lose a deadlock run again', () => {
+describe('jobs: queue declarations that lose a deadlock run again @db', () => {
   it('retries a statement PostgreSQL chose as a deadlock victim, and returns its result', async () => {
     let calls = 0;
     const result = await retryOnDeadlock(async () => {

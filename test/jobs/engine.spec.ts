@@ -5,7 +5,8 @@ import { collectQueues, createJobEngine, type JobContext, type JobEngine } from 
 import { createLogger } from '../../server/logger.ts';
 import { resetData, testDatabase } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { deferred, testQueue, waitFor } from './helpers.ts';
+import { deferred, testQueue } from './helpers.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /** Jobs of one queue in one state, read straight from pg-boss's table. */
 async function jobsOf(server: TestServer, queue: string, state?: string): Promise<Array<{ id: string; state: string; data: any }>> {
@@ -14,7 +15,7 @@ async function jobsOf(server: TestServer, queue: string, state?: string): Promis
   return query;
 }
 
-describe('jobs: the pg-boss engine in the app', function () {
+describe('jobs: the pg-boss engine in the app @db', function () {
   this.timeout(60_000);
   let server: TestServer;
 
@@ -72,18 +73,18 @@ describe('jobs: the pg-boss engine in the app', function () {
       const [row] = await trx('organizations').insert({ name: 'Committed', slug }).returning('id');
       return jobs.enqueue('test.outbox', { organizationId: row.id, n: 2 }, { trx });
     });
-    const run = await waitFor(() => ran.find((r) => r.job.id === committedJob), 10_000, 'the committed job to run');
+    const run = await eventually(() => ran.find((r) => r.job.id === committedJob), { timeoutMs: 10_000, what: 'the committed job to run' });
     expect(run.data).to.include({ n: 2, organizationName: 'Committed' });
     expect(run.job).to.include({ queue: 'test.outbox', attempt: 1, retryLimit: 0 });
     expect(run.job.app).to.equal(server.app.context);
     expect(ran.map((r) => r.data.n)).to.not.include(1);
-    await waitFor(async () => (await jobsOf(server, 'test.outbox', 'completed')).some((j) => j.id === committedJob), 5000, 'completed');
+    await eventually(async () => (await jobsOf(server, 'test.outbox', 'completed')).some((j) => j.id === committedJob), { timeoutMs: 5000, what: 'completed' });
   });
 
   it('runs a job enqueued outside a transaction, and keeps a later start for later', async () => {
     const now = await server.app.context.jobs.enqueue('test.outbox', { n: 3 });
     const later = await server.app.context.jobs.enqueue('test.outbox', { n: 4 }, { startAfter: 3600 });
-    await waitFor(() => ran.some((r) => r.job.id === now), 10_000, 'the job to run');
+    await eventually(() => ran.some((r) => r.job.id === now), { timeoutMs: 10_000, what: 'the job to run' });
     expect(ran.some((r) => r.job.id === later)).to.equal(false);
     expect((await jobsOf(server, 'test.outbox', 'created')).map((j) => j.id)).to.deep.equal([later]);
   });
@@ -95,7 +96,7 @@ describe('jobs: the pg-boss engine in the app', function () {
     const slug = `alongside-${id.slice(0, 8)}`;
     const jobId = await jobs.enqueue('test.outbox', { organizationId: id, n: 5 }, { alongside: knex('organizations').insert({ id, name: 'Alongside', slug }) });
     expect(jobId).to.be.a('string');
-    const run = await waitFor(() => ran.find((r) => r.job.id === jobId), 10_000, 'the job written alongside to run');
+    const run = await eventually(() => ran.find((r) => r.job.id === jobId), { timeoutMs: 10_000, what: 'the job written alongside to run' });
     // The handler found the row: it was committed with the job.
     expect(run.data).to.include({ n: 5, organizationName: 'Alongside' });
 
@@ -135,7 +136,7 @@ describe('jobs: the pg-boss engine in the app', function () {
     const stored = await knex('pgboss.job').whereIn('id', jobIds as string[]).select('id', 'data');
     expect(stored.map((job: { data: { n: number } }) => job.data.n).sort()).to.deep.equal([100, 101, 102, 104, 105]);
     expect(await knex('pgboss.job').whereRaw(`data->>'n' = '103'`)).to.have.length(0);
-    for (const id of jobIds) await waitFor(() => ran.find((r) => r.job.id === id && r.data.organizationName), 10_000, 'each grouped job to run and find its row');
+    for (const id of jobIds) await eventually(() => ran.find((r) => r.job.id === id && r.data.organizationName), { timeoutMs: 10_000, what: 'each grouped job to run and find its row' });
 
     // All accepted: two statements, the first enqueue's and the other five's (a statement's jobs share its time).
     const group = await Promise.all(
@@ -162,7 +163,7 @@ describe('jobs: the pg-boss engine in the app', function () {
   it('retries a failing handler with a growing delay, then marks the job failed and reports it', async function () {
     this.timeout(30_000);
     const id = await server.app.context.jobs.enqueue('test.failing', { what: 'fails' });
-    await waitFor(async () => (await jobsOf(server, 'test.failing', 'failed')).some((j) => j.id === id), 20_000, 'the job to fail for good');
+    await eventually(async () => (await jobsOf(server, 'test.failing', 'failed')).some((j) => j.id === id), { timeoutMs: 20_000, what: 'the job to fail for good' });
     // retryLimit 2: three runs. retryDelay 1 with backoff: the first retry waits 1–2 s, the second 2–4 s
     // (without backoff both would wait 1 s).
     expect(failing).to.have.length(3);
@@ -181,14 +182,14 @@ describe('jobs: the pg-boss engine in the app', function () {
     const jobs = server.app.context.jobs;
     gate = deferred();
     const ids = [await jobs.enqueue('test.gated', { n: 1 }), await jobs.enqueue('test.gated', { n: 2 }), await jobs.enqueue('test.gated', { n: 3 })];
-    await waitFor(() => started.length === 1, 10_000, 'the first gated job to start');
+    await eventually(() => started.length === 1, { timeoutMs: 10_000, what: 'the first gated job to start' });
     const cancelled = await jobs.enqueue('test.gated', { n: 4 }, { startAfter: 3600 });
     await server.db.knex('pgboss.job').where('id', cancelled!).update({ state: 'cancelled', completed_on: server.db.knex.fn.now() });
 
     const during = await jobs.stats();
     expect(during.queues.find((q) => q.name === 'test.gated')!.counts).to.deep.equal({ created: 2, retry: 0, active: 1, completed: 0, cancelled: 1, failed: 0 });
     gate.resolve();
-    await waitFor(async () => (await jobsOf(server, 'test.gated', 'completed')).length === 3, 10_000, 'the gated jobs to complete');
+    await eventually(async () => (await jobsOf(server, 'test.gated', 'completed')).length === 3, { timeoutMs: 10_000, what: 'the gated jobs to complete' });
     const after = await jobs.stats({ failures: 5 });
     expect(after.queues.find((q) => q.name === 'test.gated')!.counts).to.deep.equal({ created: 0, retry: 0, active: 0, completed: 3, cancelled: 1, failed: 0 });
     expect(started).to.deep.equal(['1', '2', '3']);
@@ -197,7 +198,7 @@ describe('jobs: the pg-boss engine in the app', function () {
   });
 });
 
-describe('jobs: engine lifecycle', function () {
+describe('jobs: engine lifecycle @db', function () {
   this.timeout(60_000);
   const config = { ...loadConfig({ NODE_ENV: 'test' }), databaseUrl: process.env.DATABASE_URL };
   const logger = createLogger('silent');
@@ -253,7 +254,7 @@ describe('jobs: engine lifecycle', function () {
     await db.knex.transaction(async (trx) => {
       for (let n = 0; n < 3; n++) await engine!.enqueue('test.busy', { n }, { trx });
     });
-    await waitFor(() => ends.length === 3, 3000, 'three jobs');
+    await eventually(() => ends.length === 3, { timeoutMs: 3000, what: 'three jobs' });
     expect(Math.max(...ends) - t0).to.be.below(3000);
   });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { resetData, testDatabase } from '../helpers/database.ts';
-import { waitFor } from './helpers.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'worker.ts');
 
@@ -37,7 +37,7 @@ function startWorker(env: Record<string, string>, dataDir?: string): Child {
 
 const line = (child: Child, pattern: RegExp) => () => child.lines.map((l) => pattern.exec(l)).find(Boolean);
 
-describe('jobs: across processes', function () {
+describe('jobs: across processes @db', function () {
   this.timeout(120_000);
   const children: Child[] = [];
   const dirs: string[] = [];
@@ -66,14 +66,14 @@ describe('jobs: across processes', function () {
     const expire = { EXPIRE_IN_SECONDS: dataDir ? '600' : '2' };
 
     const first = start({ QUEUE: queue, ENQUEUE: '1', HOLD: '1', ...expire }, dataDir);
-    const started = await waitFor(line(first, /^start 1 (\S+) (\d+)$/), 60_000, 'the job to start in the first process');
+    const started = await eventually(line(first, /^start 1 (\S+) (\d+)$/), { timeoutMs: 60_000, what: 'the job to start in the first process' });
     expect(started[2]).to.equal('1');
     first.process.kill('SIGKILL');
     expect(await first.exited).to.equal(null);
 
     const second = start({ QUEUE: queue, ...expire }, dataDir);
     // Embedded: failed at start-up as interrupted. PostgreSQL: failed by maintenance after expireInSeconds (2 s).
-    const done = await waitFor(line(second, /^done 1 (\S+) (\d+)$/), 30_000, 'the job to run again in the second process');
+    const done = await eventually(line(second, /^done 1 (\S+) (\d+)$/), { timeoutMs: 30_000, what: 'the job to run again in the second process' });
     expect(done[1]).to.equal(started[1]);
     expect(done[2]).to.equal('2');
     second.process.kill('SIGTERM');
@@ -87,16 +87,16 @@ describe('jobs: across processes', function () {
     const env = { QUEUE: queue, HANDLER_MS: '30', CONCURRENCY: '2' };
     const a = start(env);
     const b = start(env);
-    await waitFor(line(a, /^ready/), 60_000, 'worker a');
-    await waitFor(line(b, /^ready/), 60_000, 'worker b');
+    await eventually(line(a, /^ready/), { timeoutMs: 60_000, what: 'worker a' });
+    await eventually(line(b, /^ready/), { timeoutMs: 60_000, what: 'worker b' });
     const producer = start({ ...env, ENQUEUE: String(total), HOLD: '1', CONCURRENCY: '1' });
     // The producer also works the queue but never finishes a job; kill it once it has enqueued everything, so
     // its one held job is failed by expiry and retried by a or b.
-    await waitFor(() => producer.lines.filter((l) => l.startsWith('enqueued ')).length === total, 60_000, 'the jobs to be enqueued');
+    await eventually(() => producer.lines.filter((l) => l.startsWith('enqueued ')).length === total, { timeoutMs: 60_000, what: 'the jobs to be enqueued' });
     producer.process.kill('SIGKILL');
 
     const done = () => [...a.lines, ...b.lines].filter((l) => l.startsWith('done '));
-    await waitFor(() => new Set(done().map((l) => l.split(' ')[1])).size === total, 60_000, `all ${total} jobs done`);
+    await eventually(() => new Set(done().map((l) => l.split(' ')[1])).size === total, { timeoutMs: 60_000, what: `all ${total} jobs done` });
     // Nothing runs twice: let the workers poll a little longer, then count.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const numbers = done().map((l) => Number(l.split(' ')[1]));

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { eventually } from '../helpers/eventually.ts';
 
 /** `npm start` as a new user runs it: no variables but the data directory and an ephemeral port. */
 function startServer(dataDir: string): ChildProcess {
@@ -157,11 +158,7 @@ async function answers(url: string): Promise<boolean> {
 }
 
 async function until(condition: () => boolean | Promise<boolean>, what: string, output?: () => string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${output ? `:\n${output()}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(condition, { until: (done) => done, timeoutMs, what: () => `${what}${output ? `:\n${output()}` : ''}` });
 }
 
 /**

@@ -9,21 +9,35 @@ import { SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
 import { startAssistantServer } from '../modules/assistant/demoVenue.ts';
 
 /**
- * The README's request examples stay true (issue 21 §5). Its fenced `sh` blocks are read from README.md (never
- * copied here): every slug and code they name must be the demo venue's, and the guest flow's blocks — the quick
- * start, the public catalog, the booking, the booking flow end to end with payment through the development
- * sandbox — are run with bash, curl and jq against a test server seeded with the demo venue, as a new user would
- * run them against `npm start`. Every curl fails the block on an HTTP error (`--fail-with-body`).
+ * The documentation's request examples stay true (issue 21 §5). The fenced `sh` blocks are read from README.md and
+ * every .md file under docs/ (never copied here): every slug and code they name must be the demo venue's, and the guest flow's
+ * blocks — the quick start, the public catalog, the booking, the booking flow end to end with payment through the
+ * development sandbox — are run with bash, curl and jq against a test server seeded with the demo venue, as a new
+ * user would run them against `npm start`. Every curl fails the block on an HTTP error (`--fail-with-body`).
  */
-const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 interface Block {
+  file: string;
   heading: string;
   line: number;
   text: string;
 }
 
-function shBlocks(markdown: string): Block[] {
+function markdownFiles(): string[] {
+  const out = ['README.md'];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+      const relative = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(relative);
+      else if (entry.name.endsWith('.md')) out.push(relative);
+    }
+  };
+  walk('docs');
+  return out.sort();
+}
+
+function shBlocks(file: string, markdown: string): Block[] {
   const blocks: Block[] = [];
   let heading = '';
   let open: Block | undefined;
@@ -34,17 +48,22 @@ function shBlocks(markdown: string): Block[] {
         open = undefined;
       } else open.text += `${line}\n`;
     } else if (/^#{1,4} /.test(line)) heading = line.replace(/^#+ /, '').trim();
-    else if (/^```(sh|bash|shell)\s*$/.test(line)) open = { heading, line: index + 1, text: '' };
+    else if (/^```(sh|bash|shell)\s*$/.test(line)) open = { file, heading, line: index + 1, text: '' };
   });
   return blocks;
 }
 
-/** The blocks a guest (or a new user at the quick start) runs, by their section; each must exist and call the API. */
-const RUN = ['Quick start', 'Public catalog', 'Booking (first part)', 'The booking flow, end to end'];
+/** The blocks a guest (or a new user at the quick start) runs, by file and section; each must exist and call the API. */
+const RUN = [
+  { file: 'README.md', heading: 'Quick start' },
+  { file: 'docs/flows/catalog.md', heading: 'Public catalog' },
+  { file: 'docs/flows/booking.md', heading: 'From a lead to a hold' },
+  { file: 'docs/flows/payments.md', heading: 'The booking flow, end to end' },
+];
 
-const blocks = shBlocks(fs.readFileSync(README, 'utf8'));
+const blocks = markdownFiles().flatMap((file) => shBlocks(file, fs.readFileSync(path.join(ROOT, file), 'utf8')));
 
-describe('README: request examples', () => {
+describe('README and docs/: request examples', () => {
   it('names only the demo venue’s shows and offers in its shell examples', () => {
     const shows = new Set(DEMO_SHOWS.map((show) => show.slug));
     const offers = new Set(DEMO_OFFERS.map((offer) => offer.code));
@@ -67,7 +86,7 @@ describe('README: request examples', () => {
         try {
           execFileSync(tool, ['--version'], { stdio: 'ignore' });
         } catch {
-          throw new Error(`the README's examples need ${tool} on the PATH`);
+          throw new Error(`the documentation's examples need ${tool} on the PATH`);
         }
       }
       this.timeout(120_000);
@@ -92,21 +111,21 @@ describe('README: request examples', () => {
       const prelude = `set -eo pipefail\ncurl() { printf '%s\\n' "$*" >> ${JSON.stringify(log)}; command curl --fail-with-body "$@"; }\n`;
       return new Promise((resolve, reject) => {
         execFile('bash', ['-c', prelude + script], { cwd: work, timeout: 60_000, env: { PATH: process.env.PATH, HOME: work } }, (err, stdout, stderr) => {
-          if (err) reject(new Error(`README.md line ${block.line} (${block.heading}) failed: ${err.message}\n${stdout}\n${stderr}`));
+          if (err) reject(new Error(`${block.file} line ${block.line} (${block.heading}) failed: ${err.message}\n${stdout}\n${stderr}`));
           else resolve({ stdout, calls: fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : [] });
         });
       });
     }
 
-    for (const heading of RUN) {
-      it(`runs the examples of “${heading}”`, async () => {
-        const mine = blocks.filter((block) => block.heading === heading && /\bcurl\b/.test(block.text));
-        expect(mine, `README has no sh block with curl under "${heading}"`).to.not.be.empty;
+    for (const { file, heading } of RUN) {
+      it(`runs the examples of ${file} “${heading}”`, async () => {
+        const mine = blocks.filter((block) => block.file === file && block.heading === heading && /\bcurl\b/.test(block.text));
+        expect(mine, `${file} has no sh block with curl under "${heading}"`).to.not.be.empty;
         for (const block of mine) {
           const { stdout, calls } = await run(block);
-          expect(calls.length, `README.md line ${block.line}: no request was made`).to.be.greaterThan(0);
+          expect(calls.length, `${file} line ${block.line}: no request was made`).to.be.greaterThan(0);
           if (heading === 'Public catalog' || heading === 'Quick start') expect(stdout).to.contain('"items"');
-          if (heading === 'Booking (first part)') expect(stdout).to.contain('"status":"HELD"');
+          if (heading === 'From a lead to a hold') expect(stdout).to.contain('"status":"HELD"');
           if (heading === 'The booking flow, end to end') {
             // Paid through the sandbox: the browser's return says so, then the reservation reads CONFIRMED.
             expect(stdout).to.match(/"valid":true,"gatewaySuccess":true,"responseCode":"00","paymentStatus":"SUCCEEDED"/);

@@ -4,6 +4,7 @@ import { cleanup, render } from 'ink-testing-library';
 import type { VenueClient } from '../../sdk/index.ts';
 import { App, type AppProps } from '../../tui/App.tsx';
 import { startTestServer, SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /**
  * The hooks of a terminal-app spec: one test server for the suite (handed over with a superuser SDK client for
@@ -38,13 +39,7 @@ export const KEYS = {
  * Waits for what the screen shows instead of sleeping for a guessed time.
  */
 export async function waitForFrame(lastFrame: () => string | undefined, predicate: (frame: string) => boolean, timeoutMs = 5000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const frame = stripVTControlCharacters(lastFrame() ?? '');
-    if (predicate(frame)) return frame;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for the frame; the last one was:\n${frame}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  return eventually(() => stripVTControlCharacters(lastFrame() ?? ''), { until: predicate, timeoutMs, intervalMs: 10, what: 'the frame' });
 }
 
 export type Expectation = string | RegExp | ((frame: string) => boolean);
@@ -79,8 +74,7 @@ export function renderApp(props: AppProps, options: { columns?: number } = {}) {
         await new Promise((resolve) => setTimeout(resolve, 10));
         const written = instance.frames.length;
         instance.stdin.write(input);
-        const deadline = Date.now() + 200;
-        while (instance.frames.length === written && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 2));
+        await eventually(() => instance.frames.length !== written, { until: (changed) => changed, timeoutMs: 200, intervalMs: 2, orLast: true });
       }
     },
   };

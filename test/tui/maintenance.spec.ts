@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { unwrap, type VenueClient } from '../../sdk/index.ts';
 import { startTestServer, SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
-import { insertEvent, insertShow, local } from '../modules/catalog/fixtures.ts';
+import { local } from '../modules/catalog/helpers.ts';
+import { buildEvent, ON_SALE } from '../modules/showEvents/factories.ts';
+import { buildShow } from '../modules/shows/factories.ts';
 import { DEMO_WEEKS, seed } from '../../seed/index.ts';
 import { choose, connectedApp, KEYS, openSection, typeInto, useSuperuserServer, type RenderedApp } from './helpers.ts';
 
@@ -96,9 +98,9 @@ describe('tui: seed and maintenance', () => {
 
   it('backfills event slugs: a dry-run preview first (nothing written), enter applies, then nothing to change', async () => {
     const knex = server.db.knex;
-    const show = await insertShow(knex, { slug: 'slug-show', code: 'SLG' });
-    const missing = await insertEvent(knex, show, local('2027-03-05', '19:30'), { slug: null });
-    const malformed = await insertEvent(knex, show, local('2027-03-06', '19:30'), { slug: 'SLG 6/3' });
+    const show = await buildShow({ status: 'PUBLISHED', slug: 'slug-show', code: 'SLG' });
+    const missing = await buildEvent(show, { ...ON_SALE, startsAt: local('2027-03-05', '19:30'), slug: null });
+    const malformed = await buildEvent(show, { ...ON_SALE, startsAt: local('2027-03-06', '19:30'), slug: 'SLG 6/3' });
     const app = await connectedApp(server.baseUrl, SUPERUSER_TOKEN, {}, { columns: 80 });
     await openMaintenance(app, 'Backfill event slugs', 'Backfill event slugs');
     let frame = await app.waitFor(/Dry run: 2 of \d+ events would get a new slug/);
@@ -170,7 +172,7 @@ describe('tui: seed and maintenance', () => {
   // Destroys every row of the shared test database: mocha runs a suite's own tests before its nested suites, so
   // this one is nested and last (each spec file's server empties the database anyway).
   describe('reset, allowed (destroys all data: keep last)', () => {
-    it('resets the database with RESET DATABASE typed, outside production', async () => {
+    it('resets the database with RESET DATABASE typed, outside production @db', async () => {
       unwrap(await sdk.POST('/api/sudo/users', { body: { email: 'gone@example.test', name: 'Gone', password: 'correct horse battery' } }));
       const app = await connectedApp(server.baseUrl, SUPERUSER_TOKEN);
       await openMaintenance(app, 'Reset the database', 'Reset the database');

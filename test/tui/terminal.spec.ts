@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { unwrap } from '../../sdk/index.ts';
 import { startTestServer, SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -58,13 +59,12 @@ class TerminalSession {
 
   /** Polls the pane until `expected` is on it. */
   async waitFor(expected: string | RegExp, timeoutMs = 20_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = await this.screen().catch((error: Error) => `(no pane: ${error.message})`);
-      if (typeof expected === 'string' ? screen.includes(expected) : expected.test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${expected} in the terminal; it shows:\n${screen}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    return eventually(() => this.screen().catch((error: Error) => `(no pane: ${error.message})`), {
+      until: (screen) => (typeof expected === 'string' ? screen.includes(expected) : expected.test(screen)),
+      timeoutMs,
+      intervalMs: 100,
+      what: `${expected} in the terminal`,
+    });
   }
 
   async alive(): Promise<boolean> {
@@ -76,12 +76,9 @@ class TerminalSession {
 
   /** The app's exit status once it has ended (the pane closes with it). */
   async exitStatus(timeoutMs = 10_000): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    while (!fs.existsSync(this.exitFile) || !fs.readFileSync(this.exitFile, 'utf8').trim()) {
-      if (Date.now() > deadline) throw new Error(`The terminal app did not exit; it shows:\n${await this.screen().catch(() => '(no pane)')}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return Number(fs.readFileSync(this.exitFile, 'utf8').trim());
+    const status = await eventually(() => fs.existsSync(this.exitFile) && fs.readFileSync(this.exitFile, 'utf8').trim(), { timeoutMs, intervalMs: 100, orLast: true, until: Boolean });
+    if (!status) throw new Error(`The terminal app did not exit; it shows:\n${await this.screen().catch(() => '(no pane)')}`);
+    return Number(status);
   }
 
   async close() {

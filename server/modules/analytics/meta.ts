@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context.ts';
 import { buildUserData, isMetaConfigured, metaCapiOptions, sendMetaEvents, type ClientFields, type ContactFields } from '../../integrations/metaCapi.ts';
 import type { JobContext } from '../../jobs/types.ts';
-import { onPaymentOutcome } from '../payments/hooks.ts';
+import { subscriber } from '../../domain/events.ts';
 
 /**
  * Meta Conversions API events (issue 11): the browser's landing (`POST /api/analytics/meta/outbound-event`) and
@@ -119,13 +119,18 @@ export async function deliverMetaEvent(app: AppContext, outboxId: string, job: P
  * reference as `event_id`, so the browser pixel's `Purchase` (sent with the same id) deduplicates. The guest's
  * contact, hashed, is the customer's; no browser is involved (an IPN), so `action_source` is `system_generated`.
  */
-onPaymentOutcome('SUCCEEDED', 'analytics.meta-purchase', async (ctx) => {
+export const purchaseConversion = subscriber({
+  name: 'analytics.meta-purchase',
+  event: 'payment.captured',
+  phase: 'in-transaction',
+  order: 10,
+  async handle(payment, ctx) {
   if (!metaEnabled(ctx.app)) return;
   const reservation = await ctx
     .trx('reservations as r')
     .join('customers as c', 'c.id', 'r.customer_id')
     .join('show_events as e', 'e.id', 'r.show_event_id')
-    .where('r.id', ctx.reservationId)
+    .where('r.id', payment.reservationId)
     .first('r.reference', 'c.email', 'c.phone', 'e.slug');
   if (!reservation) return;
   await queueMetaEvent(
@@ -137,10 +142,11 @@ onPaymentOutcome('SUCCEEDED', 'analytics.meta-purchase', async (ctx) => {
       eventTime: Math.floor(ctx.now.getTime() / 1000),
       actionSource: 'system_generated',
       contact: { email: reservation.email, phone: reservation.phone },
-      customData: { value: ctx.amountVnd, currency: 'VND', ...(reservation.slug ? { content_ids: [reservation.slug] } : {}) },
+      customData: { value: payment.amountVnd, currency: 'VND', ...(reservation.slug ? { content_ids: [reservation.slug] } : {}) },
     },
     ctx.trx,
   );
+  },
 });
 
 /**

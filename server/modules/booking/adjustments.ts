@@ -4,8 +4,9 @@ import type { HoldInput } from './service.ts';
 
 /**
  * What changes a booking's price besides the offer and the commercial setup: a promo code (issue 13), a voucher
- * (issue 13), a referral attribution (issue 12). Each module registers one adjustment at import; a hold (and a
- * staff re-pricing) runs them all inside its transaction and prices the booking with the sum
+ * (issue 13), a referral attribution (issue 12). Each module declares its adjustment in its record
+ * (`priceAdjustments`, with an order); a hold (and a staff re-pricing) runs them all, in that order, inside its
+ * transaction and prices the booking with the sum
  * (server/catalog/pricing.ts `breakdown`):
  *
  * - `discountVnd` comes off the subtotal before the service charge and VAT (promo, referral);
@@ -37,15 +38,12 @@ export interface Adjustment {
 
 export type AdjustmentProvider = (context: AdjustmentContext) => Promise<Adjustment | null>;
 
-const providers = new Map<string, AdjustmentProvider>();
-
-/** Registers a provider once per name (at import); returns its removal (tests). */
-export function registerPriceAdjustment(name: string, provider: AdjustmentProvider): () => void {
-  if (providers.has(name)) throw new Error(`price adjustment ${name} is already registered`);
-  providers.set(name, provider);
-  return () => {
-    if (providers.get(name) === provider) providers.delete(name);
-  };
+/** One module's price adjustment, as its record declares it. */
+export interface PriceAdjustment {
+  name: string;
+  /** Lower runs first (a refusal of an earlier one is what the guest hears). */
+  order: number;
+  adjust: AdjustmentProvider;
 }
 
 export interface PricedBooking {
@@ -55,11 +53,15 @@ export interface PricedBooking {
   adjustments: Adjustment[];
 }
 
-/** Runs every registered adjustment (in registration order) and prices the booking with their sum. */
-export async function priceBooking(context: AdjustmentContext, rules: { serviceChargePercent: number; vatPercent: number }): Promise<PricedBooking> {
+/** Runs every declared adjustment (in their order) and prices the booking with their sum. */
+export async function priceBooking(
+  context: AdjustmentContext,
+  rules: { serviceChargePercent: number; vatPercent: number },
+  providers: readonly PriceAdjustment[],
+): Promise<PricedBooking> {
   const adjustments: Adjustment[] = [];
-  for (const provider of providers.values()) {
-    const adjustment = await provider(context);
+  for (const provider of providers) {
+    const adjustment = await provider.adjust(context);
     if (adjustment) adjustments.push(adjustment);
   }
   const sum = (kind: AdjustmentKind, field: 'discountVnd' | 'creditVnd') =>

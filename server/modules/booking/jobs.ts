@@ -18,7 +18,7 @@ export const jobs: QueueDefinition<{ reservationId?: string }>[] = [
     expireInSeconds: 60,
     async handler(_data, job) {
       if (!job.app) throw new Error(`${EXPIRE_HOLDS_QUEUE}: the job engine was started without the app's services`);
-      const expired = await expireHolds(job.app.db.knex, new Date(), job.app.jobs);
+      const expired = await expireHolds(job.app, new Date());
       if (expired) job.log.info({ expired }, 'holds expired');
       return { expired };
     },

@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../context.ts';
 import { Conflict, NotFound } from '../../http/problem.ts';
 import * as guestMessages from '../email/guestMessages.ts';
-import type { CancellationActor } from '../showEvents/cancellationHooks.ts';
+import { actorLabel, type Actor } from '../../domain/actors.ts';
+import { publish, type DomainContext, type ReservationStatusChanged } from '../../domain/events.ts';
+import { inUnitOfWork } from '../../platform/unitOfWork.ts';
 import { effectiveStatus, seatsTakenOf, type ReservationStatus } from './service.ts';
 import { digest, newAccessToken, sealSecret } from './tokens.ts';
 
@@ -14,8 +16,9 @@ import { digest, newAccessToken, sealSecret } from './tokens.ts';
  *
  * Anything else is 409 `illegal_transition` (`reservation_not_cancellable` for a cancel, the code guests see). Each function acts inside the caller's transaction (`ctx.trx`) and
  * locks what it changes; lock order is always show event → reservation → payment, so two commands never wait on
- * each other in a cycle. Other modules attach their part of a transition with `onReservationStatus` (payments:
- * refund requests on CANCELLED; the waiting list: seats freed), run in the same transaction.
+ * each other in a cycle. A transition publishes its domain event (`reservation.confirmed`, `.cancelled`, `.noShow`)
+ * in the same transaction; other modules' records subscribe (payments: refund requests on a cancellation; the
+ * waiting list: seats freed), see server/domain/events.ts.
  */
 
 export const TRANSITIONS: Readonly<Record<ReservationStatus, readonly ReservationStatus[]>> = Object.freeze({
@@ -38,70 +41,25 @@ export function assertTransition(from: ReservationStatus, to: ReservationStatus)
 }
 
 /** Who acts: a staff member or key (an actor), the guest with its token, or the system (jobs, callbacks). */
-export type TransitionActor = CancellationActor | 'GUEST' | 'SYSTEM';
+export type TransitionActor = Actor;
 
-export const actorLabel = (actor: TransitionActor): string =>
-  typeof actor === 'string' ? actor : (actor.accountId ?? (actor.apiKeyId ? `api-key:${actor.apiKeyId}` : 'superuser-token'));
+export { actorLabel };
 
-export interface TransitionContext {
-  trx: Knex.Transaction;
-  app: AppContext;
-  actor: TransitionActor;
-  now: Date;
-  /** Runs `task` once the transaction has committed (business events, anything outside the database). */
-  afterCommit(task: () => void | Promise<void>): void;
-}
+/** The unit of work a transition runs in (the domain events' context: its subscribers get the same). */
+export type TransitionContext = DomainContext;
 
-/** Collects after-commit tasks for a command and runs them once it has committed (a failing task is logged). */
-export class AfterCommit {
-  private readonly tasks: Array<() => void | Promise<void>> = [];
-  readonly add = (task: () => void | Promise<void>) => {
-    this.tasks.push(task);
-  };
-  async run(app: AppContext): Promise<void> {
-    for (const task of this.tasks.splice(0)) {
-      try {
-        await task();
-      } catch (err) {
-        app.logger.error({ err }, 'an after-commit task failed');
-      }
-    }
-  }
-}
-
-/** Runs `work` in a transaction with a TransitionContext; its after-commit tasks run once it has committed. */
+/** Runs `work` in one unit of work (server/platform/unitOfWork.ts) as `actor`; after-commit tasks run once it has committed. */
 export async function inTransition<T>(app: AppContext, actor: TransitionActor, work: (ctx: TransitionContext) => Promise<T>, now = new Date()): Promise<T> {
-  const after = new AfterCommit();
-  const result = await app.db.knex.transaction((trx) => work({ trx, app, actor, now, afterCommit: after.add }));
-  await after.run(app);
-  return result;
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, (uow) => work({ ...uow, app, actor }), now);
 }
 
-// ---- effects other modules attach ------------------------------------------------------------------------
+// ---- what other modules do: domain events ------------------------------------------------------------------
 
-export interface StatusEffectContext extends TransitionContext {
-  reservationId: string;
-  from: ReservationStatus;
-  to: ReservationStatus;
-  reason: string | null;
-}
+const STATUS_EVENTS = { CONFIRMED: 'reservation.confirmed', CANCELLED: 'reservation.cancelled', NO_SHOW: 'reservation.noShow' } as const;
 
-export type StatusEffect = (context: StatusEffectContext) => Promise<void>;
-
-const effects = new Map<string, { to: ReservationStatus; effect: StatusEffect }>();
-
-/** Adds `effect` to every transition into `to` (registered once per name, at import); returns its removal. */
-export function onReservationStatus(to: ReservationStatus, name: string, effect: StatusEffect): () => void {
-  if (effects.has(name)) throw new Error(`reservation status effect ${name} is already registered`);
-  const entry = { to, effect };
-  effects.set(name, entry);
-  return () => {
-    if (effects.get(name) === entry) effects.delete(name);
-  };
-}
-
-async function runEffects(context: StatusEffectContext): Promise<void> {
-  for (const { to, effect } of effects.values()) if (to === context.to) await effect(context);
+/** Publishes the transition's domain event; the subscribers declared in the module records run in order. */
+async function published(ctx: TransitionContext, change: ReservationStatusChanged & { to: keyof typeof STATUS_EVENTS }): Promise<void> {
+  await publish(ctx, STATUS_EVENTS[change.to], change);
 }
 
 // ---- locking ----------------------------------------------------------------------------------------------
@@ -183,7 +141,7 @@ export async function confirmReservation(ctx: TransitionContext, id: string, opt
     });
   await queueConfirmationEmail(ctx, id, checkInToken);
   await guestMessages.scheduleReminder(ctx, id);
-  await runEffects({ ...ctx, reservationId: id, from: row.status, to: 'CONFIRMED', reason: null });
+  await published(ctx, { reservationId: id, from: row.status, to: 'CONFIRMED', reason: null });
   return { changed: true, status: 'CONFIRMED', checkInToken };
 }
 
@@ -224,7 +182,7 @@ export async function cancelReservation(ctx: TransitionContext, id: string, opti
     .update({ status: 'CANCELLED', cancelled_at: ctx.now, cancelled_by: options.by, cancellation_reason: options.reason ?? null, hold_expires_at: null, updated_at: ctx.now });
   const notify = options.by !== 'SYSTEM' && options.notifyGuest !== false;
   const refundsBefore = notify ? await guestMessages.refundIdsOf(ctx.trx, id) : undefined;
-  await runEffects({ ...ctx, reservationId: id, from, to: 'CANCELLED', reason: options.reason ?? null });
+  await published(ctx, { reservationId: id, from, to: 'CANCELLED', reason: options.reason ?? null });
   // After the effects, so the refunds this cancellation requested exist and the e-mail says where each stands.
   if (refundsBefore) await guestMessages.queueCancellationEmail(ctx, id, options.by as 'STAFF' | 'GUEST', refundsBefore);
   return { changed: true, from };
@@ -238,6 +196,6 @@ export async function markNoShow(ctx: TransitionContext, id: string): Promise<{ 
   const event = await ctx.trx('show_events').where({ id: row.show_event_id }).first('starts_at');
   if (new Date(event.starts_at) > ctx.now) throw Conflict('event_not_started', 'A guest can be marked a no-show only once the event has started.');
   await ctx.trx('reservations').where({ id }).update({ status: 'NO_SHOW', no_show_at: ctx.now, updated_at: ctx.now });
-  await runEffects({ ...ctx, reservationId: id, from: 'CONFIRMED', to: 'NO_SHOW', reason: null });
+  await published(ctx, { reservationId: id, from: 'CONFIRMED', to: 'NO_SHOW', reason: null });
   return { changed: true };
 }

@@ -3,10 +3,11 @@ import type { ShowEventStatus } from '../showEvents/models.ts';
 import type { BookingPath } from '../offers/models.ts';
 import { seatsTakenSql } from '../../catalog/availability.ts';
 import type { AppContext } from '../../context.ts';
-import type { JobEngine } from '../../jobs/types.ts';
 import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
 import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
-import { priceBooking } from './adjustments.ts';
+import { priceBooking, type PriceAdjustment } from './adjustments.ts';
+import { publish } from '../../domain/events.ts';
+import { inUnitOfWork } from '../../platform/unitOfWork.ts';
 import { digest, newAccessToken, newLeadReference, newReservationReference, normalizeReference, openSecret, sealSecret, tokenMatches } from './tokens.ts';
 
 /**
@@ -206,7 +207,13 @@ interface LockedEvent {
  * queue here), its bookability and the offer checked, the seats taken counted with the catalog's expression,
  * and the HELD reservation written with its price. Returns the reservation's id and the access token (once).
  */
-export async function createHold(trx: Knex.Transaction, input: HoldInput, now: Date, contactSource: ContactSource = 'guest'): Promise<{ reservationId: string; accessToken: string; cancellationWindowHours: number; view: ReservationView }> {
+export async function createHold(
+  extensions: BookingExtensions,
+  trx: Knex.Transaction,
+  input: HoldInput,
+  now: Date,
+  contactSource: ContactSource = 'guest',
+): Promise<{ reservationId: string; accessToken: string; cancellationWindowHours: number; view: ReservationView }> {
   const { rows: events } = (await trx.raw(
     `select e.id, e.show_id, e.slug, e.starts_at, e.doors_at, e.capacity, e.sales_open, e.status, s.status as show_status,
             s.slug as show_slug, s.code as show_code, s.title as show_title
@@ -244,8 +251,8 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
   const { customer, leadId, locale } = await bookingCustomer(trx, input, now, contactSource);
   const customerId = customer.id;
   const claims: SeatClaim[] = [];
-  for (const claimer of seatClaimers.values()) {
-    const claim = await claimer(trx, input, event, now);
+  for (const claimer of extensions.seatClaims) {
+    const claim = await claimer.claim(trx, input, event, now);
     if (claim) claims.push(claim);
   }
   // Seats held for this booking elsewhere (a waiting-list offer) are counted as taken; they are this booking's.
@@ -257,6 +264,7 @@ export async function createHold(trx: Knex.Transaction, input: HoldInput, now: D
   const { price, columns, adjustments } = await priceBooking(
     { trx, input, event, offer, guestCount: input.guestCount, subtotalVnd: offer.price_per_guest_vnd * input.guestCount, now },
     { serviceChargePercent: Number(setup.service_charge_percent), vatPercent: Number(setup.vat_percent) },
+    extensions.priceAdjustments,
   );
   const accessToken = newAccessToken();
   const reference = await freeReference(trx);
@@ -328,15 +336,19 @@ export interface SeatClaim {
 
 export type SeatClaimer = (trx: Knex.Transaction, input: HoldInput, event: { id: string }, now: Date) => Promise<SeatClaim | null>;
 
-const seatClaimers = new Map<string, SeatClaimer>();
+/** A module's claim on a booking's seats, as its record declares it; it runs in the hold's transaction with the event locked. */
+export interface SeatClaimProvider {
+  name: string;
+  claim: SeatClaimer;
+}
 
-/** Registers a seat claimer once per name (at import); it runs in the hold's transaction with the event locked. */
-export function registerSeatClaim(name: string, claimer: SeatClaimer): () => void {
-  if (seatClaimers.has(name)) throw new Error(`seat claim ${name} is already registered`);
-  seatClaimers.set(name, claimer);
-  return () => {
-    if (seatClaimers.get(name) === claimer) seatClaimers.delete(name);
-  };
+/**
+ * What other modules bring to a hold, declared in their records (`priceAdjustments`, `seatClaims`) and gathered
+ * at boot (server/modules/index.ts): the booking module calls them, it never imports them.
+ */
+export interface BookingExtensions {
+  priceAdjustments: readonly PriceAdjustment[];
+  seatClaims: readonly SeatClaimProvider[];
 }
 
 /** Guests holding seats of one event at `now` (the catalog's expression, so both agree). */
@@ -515,32 +527,23 @@ export const cancellableUntil = (startsAt: Date, windowHours: number) => new Dat
 // ---- hold expiry ------------------------------------------------------------------------------------------
 
 /**
- * What other modules do, in the expiry's transaction, with the reservations it just marked EXPIRED (a bulk update
- * runs no lifecycle effects): give back a promo code's redemption or a voucher's credit (issue 13).
+ * Marks HELD reservations whose hold ended by `now` EXPIRED and publishes `holds.expired` in the same transaction
+ * (a bulk update runs no per-row transition): the subscribers give back promo redemptions and voucher credit,
+ * tell the waiting list, queue the guests' e-mails. The count. Idempotent.
  */
-export type HoldsExpiredHook = (trx: Knex.Transaction, reservationIds: string[], now: Date, jobs?: Pick<JobEngine, 'enqueue'>) => Promise<void>;
-
-const holdsExpiredHooks = new Map<string, HoldsExpiredHook>();
-
-/** Registers `hook` once per name (at import); returns its removal. */
-export function onHoldsExpired(name: string, hook: HoldsExpiredHook): () => void {
-  if (holdsExpiredHooks.has(name)) throw new Error(`holds-expired hook ${name} is already registered`);
-  holdsExpiredHooks.set(name, hook);
-  return () => {
-    if (holdsExpiredHooks.get(name) === hook) holdsExpiredHooks.delete(name);
-  };
-}
-
-/** Marks HELD reservations whose hold ended by `now` EXPIRED, then runs the hooks; the count. Idempotent. */
-export async function expireHolds(knex: Knex, now = new Date(), jobs?: Pick<JobEngine, 'enqueue'>): Promise<number> {
-  return knex.transaction(async (trx) => {
-    const expired: Array<{ id: string }> = await trx('reservations')
-      .where('status', 'HELD')
-      .andWhere('hold_expires_at', '<=', now)
-      .update({ status: 'EXPIRED', expired_at: now, updated_at: now })
-      .returning(['id']);
-    const ids = expired.map((row) => row.id);
-    if (ids.length) for (const hook of holdsExpiredHooks.values()) await hook(trx, ids, now, jobs);
-    return ids.length;
-  });
+export async function expireHolds(app: AppContext, now = new Date()): Promise<number> {
+  return inUnitOfWork(
+    { knex: app.db.knex, logger: app.logger },
+    async ({ trx, afterCommit }) => {
+      const expired: Array<{ id: string }> = await trx('reservations')
+        .where('status', 'HELD')
+        .andWhere('hold_expires_at', '<=', now)
+        .update({ status: 'EXPIRED', expired_at: now, updated_at: now })
+        .returning(['id']);
+      const ids = expired.map((row) => row.id);
+      if (ids.length) await publish({ trx, app, actor: 'SYSTEM', now, afterCommit }, 'holds.expired', { reservationIds: ids });
+      return ids.length;
+    },
+    now,
+  );
 }

@@ -62,8 +62,8 @@ export const handlers = {
     if ((reservationId === undefined) === (token === undefined)) {
       const message = reservationId === undefined ? 'one of reservationId and token is required' : 'send reservationId or token, not both';
       throw ValidationFailed([
-        { path: 'body/reservationId', message, code: 'one_of' },
-        { path: 'body/token', message, code: 'one_of' },
+        { path: 'body/reservationId', message, code: 'oneOf' },
+        { path: 'body/token', message, code: 'oneOf' },
       ]);
     }
     const target: Target = reservationId !== undefined ? { id: reservationId.toLowerCase() } : { token: token! };

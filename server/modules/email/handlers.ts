@@ -2,7 +2,6 @@ import { json, type OperationHandlers } from '../../http/handler.ts';
 import { presentEmailListItem, presentEmailMessage } from './presenters.ts';
 import { getMessage, listMessages } from './service.ts';
 // The guest's hold-expired message is queued by the hold expiry (registered at boot, with this module).
-import './holdExpiry.ts';
 
 export const handlers = {
   async listEmailMessages({ query, app }) {

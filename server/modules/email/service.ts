@@ -110,7 +110,8 @@ export async function recordEmail(trx: Knex.Transaction, input: RecordEmailInput
 }
 
 function checkAttachments(attachments: AttachmentInput[]): void {
-  const invalid = (detail: string) => Unprocessable('invalid_attachment', detail);
+  // Attachments are built by the server (templates, its own callers): a bad one is a bug here, not the caller's (500).
+  const invalid = (detail: string) => new Error(`invalid e-mail attachment: ${detail}`);
   if (attachments.length > MAX_ATTACHMENTS) throw invalid(`At most ${MAX_ATTACHMENTS} attachments.`);
   let total = 0;
   for (const a of attachments) {

@@ -1,7 +1,6 @@
 import type { OperationHandlers } from '../../http/handler.ts';
 import { json, noContent } from '../../http/handler.ts';
-import { actorLabel } from '../booking/lifecycle.ts';
-import { cancellationActor } from '../showEvents/cancellationHooks.ts';
+import { actorLabel, staffActor } from '../../domain/actors.ts';
 import { followUpInquiry } from './commands/followUpInquiry.ts';
 import { submitInquiry } from './commands/submitInquiry.ts';
 import { presentFollowUp, presentInquiry, presentSubmittedInquiry } from './presenters.ts';
@@ -33,7 +32,7 @@ export const handlers = {
   },
 
   async followUpInquiry(call) {
-    const followUp = await followUpInquiry(call.app, call.params.inquiryId, call.body, actorLabel(cancellationActor(call.auth)));
+    const followUp = await followUpInquiry(call.app, call.params.inquiryId, call.body, actorLabel(staffActor(call.auth)));
     return json(201, presentFollowUp(followUp));
   },
 

@@ -61,7 +61,7 @@ export const handlers = {
         : err.message;
       if (err.code === 'api_error' && err.status && err.status < 500 && err.status !== 429) {
         throw Unprocessable('messaging_rejected', said, [
-          { path: 'body/template', message: g?.error_user_msg ?? g?.message ?? 'rejected by Meta', code: `meta_${g?.code ?? 'error'}` },
+          { path: 'body/template', message: g?.error_user_msg ?? g?.message ?? 'rejected by Meta', code: 'messaging_rejected' },
         ]);
       }
       throw new Problem(502, 'messaging_unavailable', 'Bad gateway', { detail: said });

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { LocalizedText } from '../../catalog/localized.ts';
-import { NotFound, Unprocessable, type FieldError } from '../../http/problem.ts';
+import { NotFound, UnprocessableFields, type FieldError } from '../../http/problem.ts';
 import type { FulfillmentKind } from '../fulfillment/models.ts';
 import { Offer, type BookingPath, type OfferStatus } from './models.ts';
 
@@ -128,7 +128,7 @@ export function rangeErrors(ranges: OfferRanges, prefix: string, sent: (field: s
   return errors;
 }
 
-export const invalidOffer = (errors: FieldError[]) => Unprocessable(errors[0].code, 'The offer is not acceptable as sent.', errors);
+export const invalidOffer = (errors: FieldError[]) => UnprocessableFields('The offer is not acceptable as sent.', errors);
 
 export interface ItemInput {
   code?: string;

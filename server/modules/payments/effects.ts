@@ -1,4 +1,4 @@
-import { onReservationStatus } from '../booking/lifecycle.ts';
+import { subscriber } from '../../domain/events.ts';
 import { requestRefund } from './commands/refunds.ts';
 import { PAID_STATUSES, refundable } from './service.ts';
 
@@ -9,17 +9,23 @@ import { PAID_STATUSES, refundable } from './service.ts';
  * Idempotent: a second run finds nothing left. VNPay refunds are sent by the `payments.vnpay-refund` job;
  * on-site payments get a PENDING refund staff complete when they hand the money back.
  */
-export const unregisterCancellationRefunds = onReservationStatus('CANCELLED', 'payments.refunds', async (ctx) => {
-  const payments = await ctx.trx('payments').where({ reservation_id: ctx.reservationId }).whereIn('status', PAID_STATUSES).orderBy('created_at').select('id', 'amount_vnd', 'refunded_vnd');
+export const cancellationRefunds = subscriber({
+  name: 'payments.refunds',
+  event: 'reservation.cancelled',
+  phase: 'in-transaction',
+  order: 10,
+  async handle({ reservationId, reason }, ctx) {
+  const payments = await ctx.trx('payments').where({ reservation_id: reservationId }).whereIn('status', PAID_STATUSES).orderBy('created_at').select('id', 'amount_vnd', 'refunded_vnd');
   for (const payment of payments) {
     const left = await refundable(ctx.trx, payment);
     if (left <= 0) continue;
     await requestRefund(ctx, payment.id, {
       amountVnd: left,
-      reason: `reservation_cancelled${ctx.reason ? `: ${ctx.reason}` : ''}`.slice(0, 500),
+      reason: `reservation_cancelled${reason ? `: ${reason}` : ''}`.slice(0, 500),
       requestedBy: 'SYSTEM',
       onSite: 'pending',
       vnpayJobDelaySeconds: 0,
     });
   }
+  },
 });

@@ -1,7 +1,7 @@
 import type { Call, OperationHandlers } from '../../http/handler.ts';
 import { json, redirect } from '../../http/handler.ts';
 import { NotFound, ValidationFailed } from '../../http/problem.ts';
-import { cancellationActor } from '../showEvents/cancellationHooks.ts';
+import { staffActor } from '../../domain/actors.ts';
 import { effectiveStatus, reservationForGuest } from '../booking/service.ts';
 import { completeRefund, createRefund } from './commands/refunds.ts';
 import { recordPayment } from './commands/recordPayment.ts';
@@ -10,7 +10,6 @@ import { handleIpn, handleReturn } from './commands/vnpayCallbacks.ts';
 import { presentCallback, presentPayment, presentRefund } from './presenters.ts';
 import { completeSandboxPayment, readSandboxRequest, renderSandboxPage, SANDBOX_CSP, sandboxSecret, type SandboxOutcome } from './sandbox.ts';
 import { callbackBaseUrl, enabledMethods, listPayments, listRefunds, netPaid, paymentById, paymentDetail, vnpayOf } from './service.ts';
-import './effects.ts';
 
 /** Unknown reference, wrong token, missing token: one answer (as booking's guest routes). */
 const NoSuchReservation = () => NotFound('No such reservation, or the token does not open it.');
@@ -86,7 +85,7 @@ export const handlers = {
   },
 
   async recordPayment(call) {
-    const payment = await recordPayment(call.app, cancellationActor(call.auth), call.body);
+    const payment = await recordPayment(call.app, staffActor(call.auth), call.body);
     return json(201, presentPayment(await paymentById(call.app.db.knex, payment.id)));
   },
 
@@ -96,7 +95,7 @@ export const handlers = {
   },
 
   async createRefund(call) {
-    return json(201, presentRefund(await createRefund(call.app, cancellationActor(call.auth), call.params.paymentId, call.body)));
+    return json(201, presentRefund(await createRefund(call.app, staffActor(call.auth), call.params.paymentId, call.body)));
   },
 
   async listRefunds(call) {
@@ -108,6 +107,6 @@ export const handlers = {
   },
 
   async completeRefund(call) {
-    return json(200, presentRefund(await completeRefund(call.app, cancellationActor(call.auth), call.params.refundId)));
+    return json(200, presentRefund(await completeRefund(call.app, staffActor(call.auth), call.params.refundId)));
   },
 } satisfies Partial<OperationHandlers>;

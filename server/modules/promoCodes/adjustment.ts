@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
 import { Conflict, Unprocessable } from '../../http/problem.ts';
-import { registerPriceAdjustment, type AdjustmentContext } from '../booking/adjustments.ts';
-import { onReservationStatus } from '../booking/lifecycle.ts';
-import { onHoldsExpired } from '../booking/service.ts';
+import { subscriber } from '../../domain/events.ts';
+import type { AdjustmentContext, PriceAdjustment } from '../booking/adjustments.ts';
 import { normalizeCode, type PromoCodeRow } from './service.ts';
 
 /**
- * A promo code on a booking (registered at import; server/modules/booking/adjustments.ts): at hold time the code
+ * A promo code on a booking (declared in the module's record; server/modules/booking/adjustments.ts): at hold time the code
  * is looked up and locked (`for update`, so concurrent holds with one code queue here and the maximum holds
  * whatever the interleaving), checked (active, in its window, for this show and offer, not used up), and its
  * discount comes off the subtotal. Once the reservation row exists the redemption is counted (a conditional
@@ -76,12 +75,33 @@ export async function releasePromoRedemptions(trx: Knex.Transaction, reservation
   }
 }
 
-registerPriceAdjustment('promo-code', promoAdjustment);
-onReservationStatus('CANCELLED', 'promo-code-release', (ctx) => releasePromoRedemptions(ctx.trx, [ctx.reservationId], ctx.now));
-onHoldsExpired('promo-code-release', releasePromoRedemptions);
-onReservationStatus('CONFIRMED', 'promo-code-retake', async (ctx) => {
-  const redemption = await ctx.trx('promo_code_redemptions').where({ reservation_id: ctx.reservationId }).whereNotNull('released_at').first('id', 'promo_code_id');
-  if (!redemption) return;
-  await takeRedemption(ctx.trx, redemption.promo_code_id);
-  await ctx.trx('promo_code_redemptions').where({ id: redemption.id }).update({ released_at: null });
-});
+export const priceAdjustment: PriceAdjustment = { name: 'promo-code', order: 10, adjust: promoAdjustment };
+
+export const subscribers = [
+  subscriber({
+    name: 'promoCodes.release-on-cancel',
+    event: 'reservation.cancelled',
+    phase: 'in-transaction',
+    order: 20,
+    handle: ({ reservationId }, ctx) => releasePromoRedemptions(ctx.trx, [reservationId], ctx.now),
+  }),
+  subscriber({
+    name: 'promoCodes.release-on-expiry',
+    event: 'holds.expired',
+    phase: 'in-transaction',
+    order: 20,
+    handle: ({ reservationIds }, ctx) => releasePromoRedemptions(ctx.trx, reservationIds, ctx.now),
+  }),
+  subscriber({
+    name: 'promoCodes.retake-on-confirm',
+    event: 'reservation.confirmed',
+    phase: 'in-transaction',
+    order: 10,
+    async handle({ reservationId }, ctx) {
+      const redemption = await ctx.trx('promo_code_redemptions').where({ reservation_id: reservationId }).whereNotNull('released_at').first('id', 'promo_code_id');
+      if (!redemption) return;
+      await takeRedemption(ctx.trx, redemption.promo_code_id);
+      await ctx.trx('promo_code_redemptions').where({ id: redemption.id }).update({ released_at: null });
+    },
+  }),
+];

@@ -1,6 +1,5 @@
 import type { OperationHandlers } from '../../http/handler.ts';
 import { json, noContent } from '../../http/handler.ts';
-import './adjustment.ts';
 import { presentPromoCode } from './presenters.ts';
 import { createPromoCode, deactivatePromoCode, findPromoCodeOrFail, listPromoCodes, updatePromoCode } from './service.ts';
 

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { Conflict, NotFound } from '../../http/problem.ts';
-import { onReservationStatus } from '../booking/lifecycle.ts';
-import { onPaymentOutcome } from '../payments/hooks.ts';
+import { subscriber } from '../../domain/events.ts';
 
 /**
  * Commissions (issue 12): one per attributed reservation (a unique index: the payment hook's insert is
@@ -60,9 +59,30 @@ export async function voidCommission(trx: Knex.Transaction, reservationId: strin
   await trx('referral_commissions').where({ reservation_id: reservationId }).whereIn('status', ['PENDING', 'APPROVED']).update({ status: 'VOID', void_reason: reason, status_changed_at: now });
 }
 
-onPaymentOutcome('SUCCEEDED', 'referrals.earn-commission', (ctx) => earnCommission(ctx.trx, ctx.reservationId, ctx.paymentId, ctx.now));
-onPaymentOutcome('REFUNDED', 'referrals.void-on-refund', (ctx) => voidCommission(ctx.trx, ctx.reservationId, 'refunded', ctx.now));
-onReservationStatus('CANCELLED', 'referrals.void-on-cancel', (ctx) => voidCommission(ctx.trx, ctx.reservationId, 'cancelled', ctx.now));
+/** What a referral earns and loses when its booking's money moves (declared in the module's record). */
+export const subscribers = [
+  subscriber({
+    name: 'referrals.earn-commission',
+    event: 'payment.captured',
+    phase: 'in-transaction',
+    order: 20,
+    handle: ({ reservationId, paymentId }, ctx) => earnCommission(ctx.trx, reservationId, paymentId, ctx.now),
+  }),
+  subscriber({
+    name: 'referrals.void-on-refund',
+    event: 'payment.refunded',
+    phase: 'in-transaction',
+    order: 10,
+    handle: ({ reservationId }, ctx) => voidCommission(ctx.trx, reservationId, 'refunded', ctx.now),
+  }),
+  subscriber({
+    name: 'referrals.void-on-cancel',
+    event: 'reservation.cancelled',
+    phase: 'in-transaction',
+    order: 50,
+    handle: ({ reservationId }, ctx) => voidCommission(ctx.trx, reservationId, 'cancelled', ctx.now),
+  }),
+];
 
 // ---- reading and settling ------------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-import { registerPriceAdjustment, type AdjustmentContext, type Adjustment } from '../booking/adjustments.ts';
+import type { AdjustmentContext, Adjustment, PriceAdjustment } from '../booking/adjustments.ts';
 import { Unprocessable } from '../../http/problem.ts';
 import { normalizeCode } from '../referralCodes/service.ts';
 import { verifyAttribution } from './tokens.ts';
@@ -58,4 +58,4 @@ export async function referralAdjustment(context: AdjustmentContext): Promise<Ad
   };
 }
 
-registerPriceAdjustment('referral', referralAdjustment);
+export const priceAdjustment: PriceAdjustment = { name: 'referral', order: 30, adjust: referralAdjustment };

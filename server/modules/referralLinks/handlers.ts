@@ -1,6 +1,5 @@
 import type { OperationHandlers } from '../../http/handler.ts';
 import { bytes, json } from '../../http/handler.ts';
-import './attribution.ts';
 import { presentLink } from './presenters.ts';
 import { createLink, listLinks, resolveLink, updateLink } from './service.ts';
 import { attachSticker, linkQrSvg } from './sticker.ts';

@@ -2,18 +2,17 @@ import type { Knex } from 'knex';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../booking/events.ts';
 import { cancelReservation, type TransitionContext } from '../booking/lifecycle.ts';
 import { queueEventCancellationEmail } from '../email/guestMessages.ts';
-import { registerCancellationHook, type CancellationContext } from '../showEvents/cancellationHooks.ts';
+import { subscriber, type DomainContext, type DomainEvents } from '../../domain/events.ts';
 
 /**
- * The reservations' part of a show event's cancellation flow (DOMAIN.md "Catalog", cancellationHooks.ts): in the
+ * The reservations' part of a show event's cancellation flow (DOMAIN.md "Catalog"; the `showEvent.cancelled` event): in the
  * flow's transaction, every active reservation of the event — HELD with its hold running, or CONFIRMED — is
  * cancelled through the state machine by SYSTEM (the registered CANCELLED effects run with it: the payments
  * module requests the refunds of what was paid), and its guest gets the `reservation-cancelled` e-mail through
  * the ledger, addressed to the reservation's contact snapshot (server/modules/email/guestMessages.ts). A re-run
  * finds nothing active left, so it cancels and e-mails nobody again. `reservation cancelled` for each after the
- * commit. Imported at boot by ./handlers.ts.
+ * commit. Declared in the module's record (./index.ts).
  */
-export const HOOK_NAME = 'reservations';
 
 /** What the guest paid and has not had back (whole VND), read before the refund effects run. */
 async function paidOf(trx: Knex.Transaction, reservationId: string): Promise<number> {
@@ -24,7 +23,7 @@ async function paidOf(trx: Knex.Transaction, reservationId: string): Promise<num
   return Number(row?.paid ?? 0);
 }
 
-export async function cancelEventReservations({ trx, event, app, afterCommit }: CancellationContext, now = new Date()) {
+export async function cancelEventReservations({ event }: DomainEvents['showEvent.cancelled'], { trx, app, afterCommit }: DomainContext, now = new Date()) {
   const active = await trx('reservations')
     .where('show_event_id', event.id)
     .andWhere((w) => w.where('status', 'CONFIRMED').orWhere((held) => held.where('status', 'HELD').andWhere('hold_expires_at', '>', now)))
@@ -46,4 +45,11 @@ export async function cancelEventReservations({ trx, event, app, afterCommit }: 
   return { cancelled, paid, emailed: cancelled };
 }
 
-registerCancellationHook(HOOK_NAME, (context) => cancelEventReservations(context));
+/** Named as the cancellation flow's reply reports it (`hooks[].name`). */
+export const eventCancelled = subscriber({
+  name: 'reservations',
+  event: 'showEvent.cancelled',
+  phase: 'in-transaction',
+  order: 10,
+  handle: (payload, ctx) => cancelEventReservations(payload, ctx),
+});

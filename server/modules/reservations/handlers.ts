@@ -1,11 +1,10 @@
 import type { Call, OperationHandlers } from '../../http/handler.ts';
 import { json } from '../../http/handler.ts';
-import { cancellationActor } from '../showEvents/cancellationHooks.ts';
+import { staffActor } from '../../domain/actors.ts';
 import { batchUpdateStatuses } from './commands/batchUpdateStatuses.ts';
 import { cancelByStaff, confirmByStaff, markNoShowByStaff } from './commands/changeStatus.ts';
 import { createStaffReservation } from './commands/createStaffReservation.ts';
 import { updateReservation } from './commands/updateReservation.ts';
-import './eventCancellation.ts';
 import { presentReservationSummary, presentStaffReservation } from './presenters.ts';
 import { listReservations, staffReservation } from './service.ts';
 
@@ -28,31 +27,31 @@ export const handlers = {
   getReservation: (call) => answer(call, call.params.reservationId),
 
   async createReservation(call) {
-    const id = await createStaffReservation(call.app, cancellationActor(call.auth), call.body);
+    const id = await createStaffReservation(call.app, staffActor(call.auth), call.body);
     return answer(call, id, 201);
   },
 
   async updateReservation(call) {
-    await updateReservation(call.app, cancellationActor(call.auth), call.params.reservationId, call.body);
+    await updateReservation(call.app, staffActor(call.auth), call.params.reservationId, call.body);
     return answer(call, call.params.reservationId);
   },
 
   async confirmReservation(call) {
-    await confirmByStaff(call.app, cancellationActor(call.auth), call.params.reservationId);
+    await confirmByStaff(call.app, staffActor(call.auth), call.params.reservationId);
     return answer(call, call.params.reservationId);
   },
 
   async cancelReservation(call) {
-    await cancelByStaff(call.app, cancellationActor(call.auth), call.params.reservationId, call.body?.reason ?? null);
+    await cancelByStaff(call.app, staffActor(call.auth), call.params.reservationId, call.body?.reason ?? null);
     return answer(call, call.params.reservationId);
   },
 
   async markReservationNoShow(call) {
-    await markNoShowByStaff(call.app, cancellationActor(call.auth), call.params.reservationId);
+    await markNoShowByStaff(call.app, staffActor(call.auth), call.params.reservationId);
     return answer(call, call.params.reservationId);
   },
 
   async batchUpdateReservationStatuses(call) {
-    return json(200, await batchUpdateStatuses(call.app, cancellationActor(call.auth), call.body));
+    return json(200, await batchUpdateStatuses(call.app, staffActor(call.auth), call.body));
   },
 } satisfies Partial<OperationHandlers>;

@@ -1,5 +1,5 @@
 import { json, type Call, type OperationHandlers } from '../../http/handler.ts';
-import { cancellationActor } from './cancellationHooks.ts';
+import { staffActor } from '../../domain/actors.ts';
 import { backfillEventSlugs } from './commands/backfillEventSlugs.ts';
 import { cancelEvent } from './commands/cancelEvent.ts';
 import { createEventBatch } from './commands/createEventBatch.ts';
@@ -15,7 +15,7 @@ import type { Show } from '../shows/models.ts';
 const present = (call: Call, { event, show }: { event: ShowEvent; show: Show }) => presentShowEvent(event, show, call.app.config);
 
 async function cancellation(call: Call, id: string, reason: string | null) {
-  const result = await cancelEvent(call.app, { id, reason, actor: cancellationActor(call.auth) });
+  const result = await cancelEvent(call.app, { id, reason, actor: staffActor(call.auth) });
   return json(200, { event: present(call, result), alreadyCancelled: result.alreadyCancelled, hooks: result.hooks });
 }
 

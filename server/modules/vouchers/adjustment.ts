@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
 import { Conflict, Unprocessable } from '../../http/problem.ts';
-import { registerPriceAdjustment, type AdjustmentContext } from '../booking/adjustments.ts';
-import { onReservationStatus } from '../booking/lifecycle.ts';
-import { onHoldsExpired } from '../booking/service.ts';
+import { subscriber } from '../../domain/events.ts';
+import type { AdjustmentContext, PriceAdjustment } from '../booking/adjustments.ts';
 import { effectiveVoucherStatus, normalizeVoucherCode, type VoucherRow } from './service.ts';
 
 /**
- * A voucher on a booking (registered at import; server/modules/booking/adjustments.ts): its remaining value pays
+ * A voucher on a booking (declared in the module's record; server/modules/booking/adjustments.ts): its remaining value pays
  * part or all of the total (a credit after service charge and VAT). At hold time the voucher row is locked
  * (`for update`): concurrent bookings with one voucher queue there and each sees what the one before left. Once
  * the reservation exists the credit it got is taken from the voucher in the same transaction by one conditional
@@ -15,7 +14,7 @@ import { effectiveVoucherStatus, normalizeVoucherCode, type VoucherRow } from '.
  * deleted voucher); a late payment confirming an expired hold takes it again, or is 409 when it is gone.
  */
 
-const refuse = (code: string, detail: string) => Unprocessable(code, detail, [{ path: 'body/voucherCode', message: detail, code }]);
+const refuse = (code: 'voucher_invalid' | 'voucher_expired' | 'voucher_empty', detail: string) => Unprocessable(code, detail, [{ path: 'body/voucherCode', message: detail, code }]);
 const Insufficient = () => Conflict('voucher_balance_insufficient', 'The voucher no longer has the value this booking took from it.');
 
 export async function voucherAdjustment(context: AdjustmentContext) {
@@ -71,12 +70,33 @@ export async function releaseVoucherCredits(trx: Knex.Transaction, reservationId
   }
 }
 
-registerPriceAdjustment('voucher', voucherAdjustment);
-onReservationStatus('CANCELLED', 'voucher-release', (ctx) => releaseVoucherCredits(ctx.trx, [ctx.reservationId], ctx.now));
-onHoldsExpired('voucher-release', releaseVoucherCredits);
-onReservationStatus('CONFIRMED', 'voucher-retake', async (ctx) => {
-  const redemption = await ctx.trx('voucher_redemptions').where({ reservation_id: ctx.reservationId }).whereNotNull('released_at').first('id', 'voucher_id', 'amount_vnd');
-  if (!redemption) return;
-  await takeCredit(ctx.trx, redemption.voucher_id, Number(redemption.amount_vnd), ctx.now);
-  await ctx.trx('voucher_redemptions').where({ id: redemption.id }).update({ released_at: null });
-});
+export const priceAdjustment: PriceAdjustment = { name: 'voucher', order: 20, adjust: voucherAdjustment };
+
+export const subscribers = [
+  subscriber({
+    name: 'vouchers.release-on-cancel',
+    event: 'reservation.cancelled',
+    phase: 'in-transaction',
+    order: 30,
+    handle: ({ reservationId }, ctx) => releaseVoucherCredits(ctx.trx, [reservationId], ctx.now),
+  }),
+  subscriber({
+    name: 'vouchers.release-on-expiry',
+    event: 'holds.expired',
+    phase: 'in-transaction',
+    order: 30,
+    handle: ({ reservationIds }, ctx) => releaseVoucherCredits(ctx.trx, reservationIds, ctx.now),
+  }),
+  subscriber({
+    name: 'vouchers.retake-on-confirm',
+    event: 'reservation.confirmed',
+    phase: 'in-transaction',
+    order: 20,
+    async handle({ reservationId }, ctx) {
+      const redemption = await ctx.trx('voucher_redemptions').where({ reservation_id: reservationId }).whereNotNull('released_at').first('id', 'voucher_id', 'amount_vnd');
+      if (!redemption) return;
+      await takeCredit(ctx.trx, redemption.voucher_id, Number(redemption.amount_vnd), ctx.now);
+      await ctx.trx('voucher_redemptions').where({ id: redemption.id }).update({ released_at: null });
+    },
+  }),
+];

@@ -1,9 +1,7 @@
 import type { OperationHandlers } from '../../http/handler.ts';
 import { json, noContent } from '../../http/handler.ts';
 import { NotFound } from '../../http/problem.ts';
-import { actorLabel } from '../booking/lifecycle.ts';
-import { cancellationActor } from '../showEvents/cancellationHooks.ts';
-import './adjustment.ts';
+import { actorLabel, staffActor } from '../../domain/actors.ts';
 import { presentVoucher, presentVoucherRedemption } from './presenters.ts';
 import { createVoucher, expireVoucher, findVoucherOrFail, listVouchers, throttleBalanceCheck, updateVoucher, voucherBalance, voucherRedemptions } from './service.ts';
 
@@ -18,7 +16,7 @@ export const handlers = {
   },
 
   async createVoucher(call) {
-    const row = await createVoucher(call.app.db.knex, call.body, actorLabel(cancellationActor(call.auth)));
+    const row = await createVoucher(call.app.db.knex, call.body, actorLabel(staffActor(call.auth)));
     return json(201, presentVoucher(row, new Date()));
   },
 

@@ -1,12 +1,11 @@
 import { Unprocessable } from '../../http/problem.ts';
-import { onReservationStatus } from '../booking/lifecycle.ts';
-import { onHoldsExpired, registerSeatClaim } from '../booking/service.ts';
+import { subscriber } from '../../domain/events.ts';
+import type { SeatClaimProvider } from '../booking/service.ts';
 import { digest } from '../booking/tokens.ts';
-import { registerCancellationHook } from '../showEvents/cancellationHooks.ts';
 import { queueNotifyNext } from './commands/offers.ts';
 
 /**
- * The waiting list's part in other flows (registered at import):
+ * The waiting list's part in other flows (declared in the module's record, server/modules/waitlist/index.ts):
  * - booking through the offer link (`waitlistToken` on the hold): the entry is locked, checked (NOTIFIED, offer
  *   not expired, this event, party not larger), its held seats count as this booking's, and once the
  *   reservation exists the entry is CONVERTED with it — all in the hold's transaction;
@@ -16,7 +15,9 @@ import { queueNotifyNext } from './commands/offers.ts';
 
 const invalidOffer = (detail: string) => Unprocessable('waitlist_offer_invalid', detail, [{ path: 'body/waitlistToken', message: detail, code: 'waitlist_offer_invalid' }]);
 
-registerSeatClaim('waitlist-offer', async (trx, input, event, now) => {
+export const seatClaim: SeatClaimProvider = {
+  name: 'waitlist-offer',
+  claim: async (trx, input, event, now) => {
   if (!input.waitlistToken) return null;
   const entry = await trx('waitlist_entries').where({ offer_token_hash: digest(input.waitlistToken) }).forUpdate().first();
   if (!entry || entry.status !== 'NOTIFIED' || entry.show_event_id !== event.id) throw invalidOffer('This waiting-list offer is unknown, used, or for another event.');
@@ -34,25 +35,45 @@ registerSeatClaim('waitlist-offer', async (trx, input, event, now) => {
         .update({ status: 'CONVERTED', reservation_id: reservationId, converted_at: now, offer_token_hash: null, updated_at: now });
     },
   };
-});
+  },
+};
 
-onReservationStatus('CANCELLED', 'waitlist-seats-freed', async (ctx) => {
-  const row = await ctx.trx('reservations').where({ id: ctx.reservationId }).first('show_event_id');
-  await queueNotifyNext(ctx.app.jobs, ctx.trx, [row.show_event_id]);
-});
-
-onHoldsExpired('waitlist-seats-freed', async (trx, reservationIds, _now, jobs) => {
-  if (!jobs) return;
-  const events: string[] = await trx('reservations').whereIn('id', reservationIds).distinct().pluck('show_event_id');
-  const waiting: string[] = await trx('waitlist_entries').whereIn('show_event_id', events).where('status', 'WAITING').distinct().pluck('show_event_id');
-  await queueNotifyNext(jobs, trx, waiting);
-});
-
-registerCancellationHook('waitlist', async ({ trx, event }) => {
-  const now = new Date();
-  const expired = await trx('waitlist_entries')
-    .where({ show_event_id: event.id })
-    .whereIn('status', ['WAITING', 'NOTIFIED'])
-    .update({ status: 'EXPIRED', expired_at: now, offer_token_hash: null, updated_at: now });
-  return { waitlistEntriesExpired: Number(expired) };
-});
+export const subscribers = [
+  subscriber({
+    name: 'waitlist.seats-freed-on-cancel',
+    event: 'reservation.cancelled',
+    phase: 'in-transaction',
+    order: 40,
+    async handle({ reservationId }, ctx) {
+      const row = await ctx.trx('reservations').where({ id: reservationId }).first('show_event_id');
+      await queueNotifyNext(ctx.app.jobs, ctx.trx, [row.show_event_id]);
+    },
+  }),
+  subscriber({
+    name: 'waitlist.seats-freed-on-expiry',
+    event: 'holds.expired',
+    phase: 'in-transaction',
+    order: 40,
+    async handle({ reservationIds }, ctx) {
+      const events: string[] = await ctx.trx('reservations').whereIn('id', reservationIds).distinct().pluck('show_event_id');
+      const waiting: string[] = await ctx.trx('waitlist_entries').whereIn('show_event_id', events).where('status', 'WAITING').distinct().pluck('show_event_id');
+      await queueNotifyNext(ctx.app.jobs, ctx.trx, waiting);
+    },
+  }),
+  // Named as the cancellation flow's reply reports it (`hooks[].name`).
+  subscriber({
+    name: 'waitlist',
+    event: 'showEvent.cancelled',
+    phase: 'in-transaction',
+    order: 20,
+    async handle({ event }, ctx) {
+      const now = new Date();
+      const expired = await ctx
+        .trx('waitlist_entries')
+        .where({ show_event_id: event.id })
+        .whereIn('status', ['WAITING', 'NOTIFIED'])
+        .update({ status: 'EXPIRED', expired_at: now, offer_token_hash: null, updated_at: now });
+      return { waitlistEntriesExpired: Number(expired) };
+    },
+  }),
+];

@@ -1,6 +1,5 @@
 import type { OperationHandlers } from '../../http/handler.ts';
 import { json, noContent } from '../../http/handler.ts';
-import './claim.ts';
 import { notifyEntry } from './commands/offers.ts';
 import { presentEntry } from './presenters.ts';
 import { archiveEntry, findEntryOrFail, joinWaitlist, listEntries, throttleJoin, updateEntry } from './service.ts';

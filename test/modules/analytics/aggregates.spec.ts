@@ -1,15 +1,19 @@
 import { expect } from 'chai';
-import { local } from '../catalog/fixtures.ts';
-import { apiKeyWith, catalogSpec } from '../shows/catalog.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import type { Knex } from 'knex';
 import { aggregateGate, readConcurrently, suppressParts } from '../../../server/modules/analytics/service.ts';
-import { insertCustomer, insertPayment, insertReservation, showWithEvent } from './fixtures.ts';
+import { showWithEvent } from './factories.ts';
+import { local } from '../catalog/helpers.ts';
+import { buildCustomer } from '../customers/factories.ts';
+import { buildPayment } from '../payments/factories.ts';
+import { buildReservation } from '../reservations/factories.ts';
+import { apiKeyWith, catalogSpec } from '../shows/catalog.ts';
 
 /**
  * The aggregate dashboards (issue 11): GET /api/analytics/summary, /api/analytics/top-shows and
  * /api/analytics/customer-intelligence, Staff+, over local dates in VENUE_TIMEZONE (Asia/Ho_Chi_Minh).
  */
-describe('analytics: aggregate dashboards', () => {
+describe('analytics: aggregate dashboards @db', () => {
   const spec = catalogSpec();
   const staff = () => spec.as(spec.callers.staff);
   const knex = () => spec.server.db.knex;
@@ -50,29 +54,29 @@ describe('analytics: aggregate dashboards', () => {
   describe('summary and top shows', () => {
     before(async () => {
       const k = knex();
-      const a = await showWithEvent(k, { code: 'AAA', title: { en: 'Alpha Show', vi: 'Chương trình Alpha' } });
-      const b = await showWithEvent(k, { code: 'BBB' });
-      const c = await showWithEvent(k, { code: 'CCC' });
-      const customer = await insertCustomer(k, { email: 'summary@example.com' });
+      const a = await showWithEvent({ code: 'AAA', title: { en: 'Alpha Show', vi: 'Chương trình Alpha' } });
+      const b = await showWithEvent({ code: 'BBB' });
+      const c = await showWithEvent({ code: 'CCC' });
+      const customer = await buildCustomer({ email: 'summary@example.com' });
       const at = (show: typeof a) => ({ eventId: show.event.id, offerId: show.offer.id, customerId: customer });
-      const r1 = await insertReservation(k, { ...at(a), status: 'CONFIRMED', guests: 2, createdAt: local('2026-10-05', '12:00') });
-      await insertPayment(k, r1.id, { amount: 2_000_000, gateway: 'VNPAY' });
+      const r1 = await buildReservation({ ...at(a), status: 'CONFIRMED', guests: 2, createdAt: local('2026-10-05', '12:00') });
+      await buildPayment(r1.id, { amount: 2_000_000, gateway: 'VNPAY' });
       // 23:30 local is still 5 October (16:30 UTC); 00:30 local on the 6th is 17:30 UTC on the 5th.
-      const r2 = await insertReservation(k, { ...at(a), status: 'CHECKED_IN', guests: 4, createdAt: local('2026-10-05', '23:30') });
-      await insertPayment(k, r2.id, { amount: 4_000_000, gateway: 'CASH', refunds: [{ amount: 1_000_000 }, { amount: 500_000, status: 'FAILED' }] });
-      const r3 = await insertReservation(k, { ...at(b), status: 'NO_SHOW', guests: 3, createdAt: local('2026-10-06', '00:30') });
-      await insertPayment(k, r3.id, { amount: 3_000_000, gateway: 'BANK_TRANSFER', refunds: [{ amount: 3_000_000 }] });
-      const r4 = await insertReservation(k, { ...at(b), status: 'CANCELLED', confirmed: true, guests: 2, createdAt: local('2026-10-07', '10:00') });
-      await insertPayment(k, r4.id, { amount: 2_000_000, gateway: 'VNPAY', refunds: [{ amount: 2_000_000 }] });
-      const r5 = await insertReservation(k, { ...at(a), status: 'HELD', createdAt: local('2026-10-08', '10:00') });
-      await insertPayment(k, r5.id, { amount: 2_000_000, status: 'PENDING' });
-      await insertPayment(k, r5.id, { amount: 2_000_000, status: 'FAILED' });
-      await insertReservation(k, { ...at(b), status: 'EXPIRED', createdAt: local('2026-10-08', '11:00') });
-      await insertReservation(k, { ...at(c), status: 'CONFIRMED', guests: 10, createdAt: local('2026-10-09', '11:00') });
+      const r2 = await buildReservation({ ...at(a), status: 'CHECKED_IN', guests: 4, createdAt: local('2026-10-05', '23:30') });
+      await buildPayment(r2.id, { amount: 4_000_000, gateway: 'CASH', refunds: [{ amount: 1_000_000 }, { amount: 500_000, status: 'FAILED' }] });
+      const r3 = await buildReservation({ ...at(b), status: 'NO_SHOW', guests: 3, createdAt: local('2026-10-06', '00:30') });
+      await buildPayment(r3.id, { amount: 3_000_000, gateway: 'BANK_TRANSFER', refunds: [{ amount: 3_000_000 }] });
+      const r4 = await buildReservation({ ...at(b), status: 'CANCELLED', confirmed: true, guests: 2, createdAt: local('2026-10-07', '10:00') });
+      await buildPayment(r4.id, { amount: 2_000_000, gateway: 'VNPAY', refunds: [{ amount: 2_000_000 }] });
+      const r5 = await buildReservation({ ...at(a), status: 'HELD', createdAt: local('2026-10-08', '10:00') });
+      await buildPayment(r5.id, { amount: 2_000_000, status: 'PENDING' });
+      await buildPayment(r5.id, { amount: 2_000_000, status: 'FAILED' });
+      await buildReservation({ ...at(b), status: 'EXPIRED', createdAt: local('2026-10-08', '11:00') });
+      await buildReservation({ ...at(c), status: 'CONFIRMED', guests: 10, createdAt: local('2026-10-09', '11:00') });
       // Outside the range by a minute each way.
-      const before = await insertReservation(k, { ...at(a), status: 'CONFIRMED', guests: 1, createdAt: local('2026-09-30', '23:59') });
-      await insertPayment(k, before.id, { amount: 1_000_000 });
-      await insertReservation(k, { ...at(a), status: 'CONFIRMED', guests: 1, createdAt: local('2026-11-01', '00:00') });
+      const before = await buildReservation({ ...at(a), status: 'CONFIRMED', guests: 1, createdAt: local('2026-09-30', '23:59') });
+      await buildPayment(before.id, { amount: 1_000_000 });
+      await buildReservation({ ...at(a), status: 'CONFIRMED', guests: 1, createdAt: local('2026-11-01', '00:00') });
       for (const createdAt of [local('2026-10-02', '09:00'), local('2026-10-03', '09:00'), local('2026-10-31', '23:59'), local('2026-11-01', '00:01')]) {
         await k('customer_leads').insert({ customer_id: customer, name: 'Lead', email: 'lead@example.com', reference_hash: Buffer.from(createdAt.toISOString()), expires_at: createdAt, created_at: createdAt });
       }
@@ -147,19 +151,19 @@ describe('analytics: aggregate dashboards', () => {
     let emails: string[] = [];
     before(async () => {
       const k = knex();
-      const x = await showWithEvent(k, { code: 'XXX' });
-      const y = await showWithEvent(k, { code: 'YYY' });
+      const x = await showWithEvent({ code: 'XXX' });
+      const y = await showWithEvent({ code: 'YYY' });
       const july = local('2026-07-15', '12:00');
       const aug = (day: number) => local(`2026-08-${String(day).padStart(2, '0')}`, '12:00');
       // Twelve people active in August: P1–P6 booked before (returning), P7–P12 did not (new).
       // P1 has two CRM rows with one address: a soft-deleted one (different case) and the live one.
-      const p1Deleted = await insertCustomer(k, { email: ' Person1@Example.com', deleted: true });
-      const ids: string[] = [await insertCustomer(k, { email: 'person1@example.com' })];
-      for (let n = 2; n <= 12; n++) ids.push(await insertCustomer(k, { email: `person${n}@example.com` }));
+      const p1Deleted = await buildCustomer({ email: ' Person1@Example.com', deleted: true });
+      const ids: string[] = [await buildCustomer({ email: 'person1@example.com' })];
+      for (let n = 2; n <= 12; n++) ids.push(await buildCustomer({ email: `person${n}@example.com` }));
       emails = ids.map((_, i) => `person${i + 1}@example.com`);
-      const book = async (customerId: string, createdAt: Date, show = x, extra: Partial<Parameters<typeof insertReservation>[1]> = {}) => {
-        const r = await insertReservation(k, { eventId: show.event.id, offerId: show.offer.id, customerId, createdAt, ...extra });
-        if (createdAt >= aug(1)) await insertPayment(k, r.id, { amount: 1_000_000 });
+      const book = async (customerId: string, createdAt: Date, show = x, extra: Partial<Parameters<typeof buildReservation>[0]> = {}) => {
+        const r = await buildReservation({ eventId: show.event.id, offerId: show.offer.id, customerId, createdAt, ...extra });
+        if (createdAt >= aug(1)) await buildPayment(r.id, { amount: 1_000_000 });
         return r;
       };
       await book(p1Deleted, july);
@@ -172,10 +176,10 @@ describe('analytics: aggregate dashboards', () => {
       await book(ids[4], aug(10), x, { bookingPath: 'SHOW_ONLY' }); // P5: the only SHOW_ONLY booking
       for (const n of [6, 9, 10, 11, 12]) await book(ids[n - 1], aug(11));
       // Not bookings: a hold never confirmed, an expired hold, a cancelled unconfirmed hold.
-      const p13 = await insertCustomer(k, { email: 'person13@example.com' });
-      await insertReservation(k, { eventId: x.event.id, offerId: x.offer.id, customerId: p13, createdAt: aug(12), status: 'HELD' });
-      await insertReservation(k, { eventId: x.event.id, offerId: x.offer.id, customerId: p13, createdAt: aug(12), status: 'EXPIRED' });
-      await insertReservation(k, { eventId: x.event.id, offerId: x.offer.id, customerId: p13, createdAt: aug(12), status: 'CANCELLED' });
+      const p13 = await buildCustomer({ email: 'person13@example.com' });
+      await buildReservation({ eventId: x.event.id, offerId: x.offer.id, customerId: p13, createdAt: aug(12), status: 'HELD' });
+      await buildReservation({ eventId: x.event.id, offerId: x.offer.id, customerId: p13, createdAt: aug(12), status: 'EXPIRED' });
+      await buildReservation({ eventId: x.event.id, offerId: x.offer.id, customerId: p13, createdAt: aug(12), status: 'CANCELLED' });
     });
 
     it('counts active, new and returning people once per normalized e-mail, with frequency and revenue breakdowns', async () => {
@@ -252,7 +256,7 @@ describe('analytics: aggregate dashboards', () => {
         async (trx) => ({ pid: await backend(trx), n: await customers(trx) }),
         async (trx) => {
           // Committed by another connection after the snapshot was taken: invisible to every read.
-          await insertCustomer(db.knex, { email: `snapshot-${Date.now()}@example.com` });
+          await buildCustomer({ email: `snapshot-${Date.now()}@example.com` });
           return { pid: await backend(trx), n: await customers(trx) };
         },
       ]);
@@ -271,7 +275,7 @@ describe('analytics: aggregate dashboards', () => {
       const run = (i: number) =>
         readConcurrently<number, [number]>(db, async () => (events.push(`start${i}`), await held[i], i), () => [async () => i]).then(() => events.push(`end${i}`));
       const until = async (done: () => boolean) => {
-        for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        await eventually(done, { until: (ok) => ok, timeoutMs: 5000, intervalMs: 10, orLast: true });
         expect(done(), events.join(' ')).to.equal(true);
       };
       const runs = [run(0), run(1)];

@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { startFakeMetaGraph, type FakeMetaGraph } from '../../helpers/fakeMetaGraph.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { buildUserData, normalizeName, normalizePhone, sha256 } from '../../../server/integrations/metaCapi.ts';
 import { deliverMetaEvent, META_SEND_QUEUE } from '../../../server/modules/analytics/meta.ts';
-import { runPaymentHooks } from '../../../server/modules/payments/hooks.ts';
-import { insertCustomer, insertReservation, showWithEvent } from './fixtures.ts';
+import { publishPaymentOutcome as runPaymentHooks } from '../../../server/modules/payments/hooks.ts';
+import { showWithEvent } from './factories.ts';
+import { buildCustomer } from '../customers/factories.ts';
+import { buildReservation } from '../reservations/factories.ts';
 
 /**
  * Meta Conversions API (issue 11): POST /api/analytics/meta/outbound-event (browser events), `Purchase` on a
@@ -234,11 +237,11 @@ describe('analytics: Meta Conversions API', () => {
       expect(await outboxIds(knex())).to.deep.equal([outboxId]);
     });
 
-    it('sends `Purchase` from the payment hook, in the payment transaction, with the reservation reference as event_id', async () => {
+    it('sends `Purchase` from the payment hook, in the payment transaction, with the reservation reference as event_id @db', async () => {
       const k = knex();
-      const { event: showEvent, offer } = await showWithEvent(k);
-      const customerId = await insertCustomer(k, { email: 'Lan.Nguyen@example.com', phone: '0901234567' });
-      const reservation = await insertReservation(k, { eventId: showEvent.id, offerId: offer.id, customerId, createdAt: new Date() });
+      const { event: showEvent, offer } = await showWithEvent();
+      const customerId = await buildCustomer({ email: 'Lan.Nguyen@example.com', phone: '0901234567' });
+      const reservation = await buildReservation({ eventId: showEvent.id, offerId: offer.id, customerId, createdAt: new Date() });
       const context = (trx: Knex.Transaction) => ({
         trx,
         app: server.app.context,
@@ -290,16 +293,14 @@ describe('analytics: Meta Conversions API', () => {
     });
   });
 
-  it('runs the send through the job engine end to end: audited SENT, payload and job data gone', async function () {
+  it('runs the send through the job engine end to end: audited SENT, payload and job data gone @db', async function () {
     this.timeout(60_000);
     const graph = await startFakeMetaGraph();
     const server = await startTestServer({ config: metaConfig(graph), jobs: { workers: true, pollingIntervalSeconds: 0.5 } });
     try {
       const res = await server.request('POST', '/api/analytics/meta/outbound-event', { body: event({ eventId: 'evt-e2e' }), headers: { 'user-agent': UA } });
       expect(res.status).to.equal(202);
-      const deadline = Date.now() + 30_000;
-      let rows: any[] = [];
-      while (Date.now() < deadline && !(rows = await audit(server.db.knex)).length) await new Promise((resolve) => setTimeout(resolve, 100));
+      const rows: any[] = await eventually(() => audit(server.db.knex), { until: (found) => found.length > 0, timeoutMs: 30_000, intervalMs: 100, orLast: true });
       expect(rows.map((r) => [r.event_id, r.status, r.source])).to.deep.equal([['evt-e2e', 'SENT', 'BROWSER']]);
       expect(await outboxIds(server.db.knex)).to.deep.equal([]);
       const { rows: jobs } = (await server.db.knex.raw(`select data::text as data from pgboss.job where name = ? union all select data::text from pgboss.archive where name = ?`, [META_SEND_QUEUE, META_SEND_QUEUE])) as { rows: Array<{ data: string }> };

@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import { addDays, localToday } from '../../../server/catalog/venueTime.ts';
-import { local } from '../catalog/fixtures.ts';
+import { showWithEvent } from './factories.ts';
+import { local } from '../catalog/helpers.ts';
+import { buildCustomer } from '../customers/factories.ts';
+import { buildPayment } from '../payments/factories.ts';
+import { buildReservation } from '../reservations/factories.ts';
 import { catalogSpec } from '../shows/catalog.ts';
-import { insertCustomer, insertPayment, insertReservation, showWithEvent } from './fixtures.ts';
 
 /**
  * The analytics routes leak nothing personal (issue 11, spec §6.4): bookings whose names, e-mails, phones, notes,
@@ -16,7 +19,7 @@ describe('analytics: no personal data in any aggregate', () => {
 
   before(async () => {
     const k = spec.server.db.knex;
-    const { event, offer } = await showWithEvent(k, { code: 'PII' });
+    const { event, offer } = await showWithEvent({ code: 'PII' });
     const today = localToday('Asia/Ho_Chi_Minh');
     const days = [addDays(today, -1), addDays(today, -3), '2026-06-10', '2026-06-11'];
     for (let n = 0; n < 12; n++) {
@@ -24,9 +27,9 @@ describe('analytics: no personal data in any aggregate', () => {
       const name = `Zebulon ${tag} Quokkafield`;
       const email = `quokka.${tag.toLowerCase()}@pii-marker.test`;
       const phone = `+84 91 7${String(n).padStart(2, '0')} 4242`;
-      const customerId = await insertCustomer(k, { name, email: email.toUpperCase(), phone });
+      const customerId = await buildCustomer({ name, email: email.toUpperCase(), phone });
       const day = days[n % days.length];
-      const r = await insertReservation(k, {
+      const r = await buildReservation({
         eventId: event.id,
         offerId: offer.id,
         customerId,
@@ -36,7 +39,7 @@ describe('analytics: no personal data in any aggregate', () => {
         staffNotes: `STAFFNOTE-${tag}`,
         analyticsSessionId: `SESSION-${tag}`,
       });
-      await insertPayment(k, r.id, {
+      await buildPayment(r.id, {
         amount: 2_000_000 + n,
         gateway: n % 2 ? 'CASH' : 'VNPAY',
         txnRef: `TXNREF${tag}`,

@@ -2,21 +2,13 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { countRows, errorPaths, meWithKey, sudo } from '../../helpers/accounts.ts';
 import { contract } from '../../helpers/contract.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { buildAccount, buildApiKey, buildMemberSession, permissionMap } from '../../helpers/factories.ts';
 import { cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
 
 const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 const inOneHour = () => new Date(Date.now() + 3600_000).toISOString();
-
-async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('accounts: /api/sudo/api-keys', () => {
   let server: TestServer;
@@ -62,7 +54,7 @@ describe('accounts: /api/sudo/api-keys', () => {
       // The usage counter is best-effort (not awaited on the request path) but does arrive.
       const listed = await eventually(
         () => listKeys(`?userId=${owner.id}`),
-        (r) => r.body.items[0]?.requestCount >= 1,
+        { until: (r) => r.body.items[0]?.requestCount >= 1, timeoutMs: 3000, intervalMs: 25, orLast: true },
       );
       expect(listed.body.items[0].requestCount).to.equal(1);
       expect(listed.body.items[0].lastUsedAt).to.be.a('string');

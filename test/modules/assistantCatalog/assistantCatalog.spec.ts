@@ -2,7 +2,11 @@ import { expect } from 'chai';
 import { quote } from '../../../server/catalog/pricing.ts';
 import { addDays, localToday } from '../../../server/catalog/venueTime.ts';
 import { startTestServer, type TestResponse, type TestServer } from '../../helpers/server.ts';
-import { insertEvent, insertItem, insertOffer, insertShow, keysOf, local, STAFF_ONLY_KEYS, ZONE, type ShowFixture } from '../catalog/fixtures.ts';
+import { keysOf, local, STAFF_ONLY_KEYS, ZONE } from '../catalog/helpers.ts';
+import { buildFulfillmentItem } from '../fulfillment/factories.ts';
+import { buildOffer } from '../offers/factories.ts';
+import { buildEvent, ON_SALE } from '../showEvents/factories.ts';
+import { buildShow, type ShowRow } from '../shows/factories.ts';
 
 /**
  * The assistant-safe data (tag `assistantCatalog`): what the assistant's tools read over HTTP, anonymously.
@@ -24,8 +28,8 @@ describe('assistant-safe data: /api/ai/customer-support/catalog/* and /knowledge
   let server: TestServer;
   const today = localToday(ZONE);
   const d = (days: number) => addDays(today, days);
-  let cabaret: ShowFixture;
-  let lotus: ShowFixture;
+  let cabaret: ShowRow;
+  let lotus: ShowRow;
   const slugs: Record<string, string> = {};
   const seen: TestResponse[] = [];
 
@@ -51,28 +55,29 @@ describe('assistant-safe data: /api/ai/customer-support/catalog/* and /knowledge
   before(async () => {
     server = await startTestServer({ config: { publicSiteUrl: SITE } });
     const knex = server.db.knex;
-    cabaret = await insertShow(knex, {
+    cabaret = await buildShow({
+      status: 'PUBLISHED',
       slug: 'saigon-cabaret',
       code: 'SGC',
       sortOrder: 1,
       title: { en: 'Saigon Cabaret', vi: 'Sài Gòn Cabaret' },
       summary: { en: 'A night of song', vi: 'Một đêm ca nhạc' },
-      description: { en: 'Ninety minutes of music', vi: 'Chín mươi phút âm nhạc' },
-    });
-    lotus = await insertShow(knex, { slug: 'lotus-dreams', code: 'LOT', sortOrder: 2, title: { en: 'Lotus Dreams' }, summary: { en: 'Lotus summary' } });
-    const draft = await insertShow(knex, { slug: 'secret-draft', code: 'DRF', status: 'DRAFT', title: { en: DRAFT_TITLE } });
+      description: { en: 'Ninety minutes of music', vi: 'Chín mươi phút âm nhạc' } });
+    lotus = await buildShow({ status: 'PUBLISHED', slug: 'lotus-dreams', code: 'LOT', sortOrder: 2, title: { en: 'Lotus Dreams' }, summary: { en: 'Lotus summary' } });
+    const draft = await buildShow({ slug: 'secret-draft', code: 'DRF', status: 'DRAFT', title: { en: DRAFT_TITLE } });
 
-    slugs.open = (await insertEvent(knex, cabaret, local(d(3), '19:30'), { staffNotes: STAFF_NOTE })).slug;
-    slugs.limited = (await insertEvent(knex, cabaret, local(d(4), '19:30'), { capacity: 8 })).slug;
-    slugs.salesClosed = (await insertEvent(knex, cabaret, local(d(5), '19:30'), { salesOpen: false })).slug;
-    slugs.cancelled = (await insertEvent(knex, cabaret, local(d(6), '19:30'), { status: 'CANCELLED', cancellationReason: CANCEL_REASON })).slug;
-    slugs.far = (await insertEvent(knex, cabaret, local(d(30), '19:30'))).slug;
-    slugs.lotus = (await insertEvent(knex, lotus, local(d(3), '21:00'), { doorsMinutes: null })).slug;
-    slugs.draft = (await insertEvent(knex, draft, local(d(3), '18:00'), { staffNotes: STAFF_NOTE })).slug;
-    slugs.past = (await insertEvent(knex, cabaret, local(d(-2), '19:30'), { status: 'COMPLETED' })).slug;
+    slugs.open = (await buildEvent(cabaret, { ...ON_SALE, startsAt: local(d(3), '19:30'), staffNotes: STAFF_NOTE })).slug;
+    slugs.limited = (await buildEvent(cabaret, { ...ON_SALE, startsAt: local(d(4), '19:30'), capacity: 8 })).slug;
+    slugs.salesClosed = (await buildEvent(cabaret, { ...ON_SALE, startsAt: local(d(5), '19:30'), salesOpen: false })).slug;
+    slugs.cancelled = (await buildEvent(cabaret, { ...ON_SALE, startsAt: local(d(6), '19:30'), status: 'CANCELLED', cancellationReason: CANCEL_REASON })).slug;
+    slugs.far = (await buildEvent(cabaret, { ...ON_SALE, startsAt: local(d(30), '19:30') })).slug;
+    slugs.lotus = (await buildEvent(lotus, { ...ON_SALE, startsAt: local(d(3), '21:00'), doorsMinutes: null })).slug;
+    slugs.draft = (await buildEvent(draft, { ...ON_SALE, startsAt: local(d(3), '18:00'), staffNotes: STAFF_NOTE })).slug;
+    slugs.past = (await buildEvent(cabaret, { ...ON_SALE, startsAt: local(d(-2), '19:30'), status: 'COMPLETED' })).slug;
 
-    const meal = await insertItem(knex, { code: 'MEAL-SET', name: { en: 'Set menu', vi: 'Thực đơn' }, kind: 'MEAL', dietaryTags: ['vegetarian-option'] });
-    await insertOffer(knex, cabaret, {
+    const meal = await buildFulfillmentItem({ code: 'MEAL-SET', name: { en: 'Set menu', vi: 'Thực đơn' }, kind: 'MEAL', dietaryTags: ['vegetarian-option'] });
+    await buildOffer({
+      showId: cabaret.id,
       code: 'SGC-DINNER',
       name: { en: 'Dinner and show', vi: 'Ăn tối và xem show' },
       pricePerGuestVnd: 1_500_000,
@@ -81,9 +86,9 @@ describe('assistant-safe data: /api/ai/customer-support/catalog/* and /knowledge
       sortOrder: 1,
       items: [{ id: meal.id }],
     });
-    await insertOffer(knex, null, { code: 'SHOW-ONLY', bookingPath: 'SHOW_ONLY', pricePerGuestVnd: 900_000, minGuests: 1, maxGuests: 6, sortOrder: 2 });
-    await insertOffer(knex, cabaret, { code: 'SGC-OLD', status: 'INACTIVE', pricePerGuestVnd: 100_000 });
-    await insertOffer(knex, draft, { code: 'DRF-OFFER', pricePerGuestVnd: 100_000 });
+    await buildOffer({ code: 'SHOW-ONLY', bookingPath: 'SHOW_ONLY', pricePerGuestVnd: 900_000, minGuests: 1, maxGuests: 6, sortOrder: 2 });
+    await buildOffer({ showId: cabaret.id, code: 'SGC-OLD', status: 'INACTIVE', pricePerGuestVnd: 100_000 });
+    await buildOffer({ showId: draft.id, code: 'DRF-OFFER', pricePerGuestVnd: 100_000 });
 
     await knowledge({ topic: 'dress-code', locale: 'en', title: 'Dress code', body: 'Smart casual. No flip-flops in the dining room.', tags: ['policy', 'dress-code'] });
     await knowledge({ topic: 'dress-code', locale: 'vi', title: 'Trang phục', body: 'Lịch sự, thoải mái. Không mang dép tông.', tags: ['policy', 'dress-code'] });

@@ -3,7 +3,7 @@ import { unwrap, type VenueClient } from '../../../sdk/index.ts';
 import { DEMO_COMMERCIAL_SETUP, DEMO_KNOWLEDGE, DEMO_SHOWS, seed } from '../../../seed/index.ts';
 import { addDays, localToday } from '../../../server/catalog/venueTime.ts';
 import { startTestServer, SUPERUSER_TOKEN, type TestResponse, type TestServer } from '../../helpers/server.ts';
-import { keysOf, STAFF_ONLY_KEYS } from '../catalog/fixtures.ts';
+import { keysOf, STAFF_ONLY_KEYS } from '../catalog/helpers.ts';
 
 /**
  * The assistant-safe data over the demo venue as `npm start` seeds it (through the API, knowledge included):

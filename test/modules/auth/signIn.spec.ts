@@ -258,7 +258,7 @@ describe('accounts: sign-in throttling', () => {
     expect(await countRows(server.db.knex, 'sessions', { account_id: account.id })).to.equal(0);
   });
 
-  it('checks at most the limit of 60 concurrent wrong guesses; the rest are 429 before any password check', async () => {
+  it('checks at most the limit of 60 concurrent wrong guesses; the rest are 429 before any password check @db', async () => {
     const account = await buildAccount();
     const statuses = await Promise.all(Array.from({ length: 60 }, () => attempt(account.email, 'wrong password', '10.0.6.1').then((res) => res.status)));
     // A 401 is a checked password; a 429 was refused before the check.

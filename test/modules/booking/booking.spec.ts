@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { countRows } from '../../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { bookableEvent, contact } from './fixtures.ts';
+import { bookableEvent, contact } from './factories.ts';
 
 /** Each request its own client address (TRUST_PROXY), so the per-address rate limits stay out of the way. */
 let ipCounter = 0;
@@ -19,7 +19,7 @@ describe('booking: the guest hold (POST /api/public/reservations)', () => {
     server.request<any>('POST', '/api/public/reservations', { body, headers: { ...fromNewAddress(), ...headers } });
 
   it('holds seats for the hold time, priced on the server, and returns the access token once (only its hash stored)', async () => {
-    const { event, offer, startsAt } = await bookableEvent(server.db.knex, { price: 1_500_000 });
+    const { event, offer, startsAt } = await bookableEvent({ price: 1_500_000 });
     const before = Date.now();
     const res = await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 2, contact: contact(), customerNote: 'Vegetarian', analytics: { sessionId: 's-1', distinctId: 'd-1', localSessionId: 'l-1' }, referral: { code: 'HOTEL1' } });
     expect(res.status).to.equal(201);
@@ -47,7 +47,7 @@ describe('booking: the guest hold (POST /api/public/reservations)', () => {
   });
 
   it('the public catalog counts holds: seats left drop, then SOLD_OUT', async () => {
-    const { event, offer } = await bookableEvent(server.db.knex, { capacity: 30 });
+    const { event, offer } = await bookableEvent({ capacity: 30 });
     const seen = async () => (await server.request<any>('GET', `/api/public/show-events/${event.slug}`)).body;
     expect(await seen()).to.deep.include({ state: 'AVAILABLE', seatsLeft: 30 });
     expect((await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 5, contact: contact() })).status).to.equal(201);
@@ -62,7 +62,7 @@ describe('booking: the guest hold (POST /api/public/reservations)', () => {
   });
 
   it('refuses with stable codes: sold_out, not_enough_seats, closed sales, cut-off, cancelled event, offers, guest range, contact', async () => {
-    const { event, offer, show } = await bookableEvent(server.db.knex, { capacity: 4, minGuests: 2, maxGuests: 6 });
+    const { event, offer, show } = await bookableEvent({ capacity: 4, minGuests: 2, maxGuests: 6 });
     const base = { eventSlug: event.slug, offerCode: offer.code, contact: contact() };
     expect((await hold({ ...base, guestCount: 5 })).body.code).to.equal('not_enough_seats');
     expect((await hold({ ...base, guestCount: 1 })).body).to.include({ status: 422, code: 'guest_count_out_of_range' });
@@ -76,7 +76,7 @@ describe('booking: the guest hold (POST /api/public/reservations)', () => {
     expect((await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 2 })).body.code).to.equal('contact_required');
     expect((await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 2, leadReference: 'Lnot-a-real-lead-reference' })).body.code).to.equal('unknown_lead');
 
-    const other = await bookableEvent(server.db.knex);
+    const other = await bookableEvent();
     const codeOf = async (body: Record<string, unknown>) => (await hold(body)).body.code;
     const otherBase = { eventSlug: other.event.slug, offerCode: other.offer.code, guestCount: 2, contact: contact() };
     // Another show's offer.
@@ -100,9 +100,9 @@ describe('booking: the guest hold (POST /api/public/reservations)', () => {
     expect(await countRows(server.db.knex, 'reservations')).to.equal(1);
   });
 
-  it('200 concurrent requests for the last 10 seats end with exactly 10 guests held', async function () {
+  it('200 concurrent requests for the last 10 seats end with exactly 10 guests held @db', async function () {
     this.timeout(120_000);
-    const { event, offer } = await bookableEvent(server.db.knex, { capacity: 50 });
+    const { event, offer } = await bookableEvent({ capacity: 50 });
     // 40 seats taken already: 10 left.
     for (let i = 0; i < 4; i++) expect((await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 10, contact: contact(100 + i) })).status).to.equal(201);
     const answers = await Promise.all(
@@ -118,8 +118,8 @@ describe('booking: the guest hold (POST /api/public/reservations)', () => {
     expect(Number(sum)).to.equal(50);
   });
 
-  it('Idempotency-Key: the same key and body replay the first answer; another body is 422 idempotency_key_reused', async () => {
-    const { event, offer } = await bookableEvent(server.db.knex);
+  it('Idempotency-Key: the same key and body replay the first answer; another body is 422 idempotency_key_reused @db', async () => {
+    const { event, offer } = await bookableEvent();
     const key = 'f0e1d2c3-b4a5-4678-9abc-def012345678';
     const body = { eventSlug: event.slug, offerCode: offer.code, guestCount: 2, contact: contact() };
     const first = await hold(body, { 'idempotency-key': key });
@@ -150,7 +150,7 @@ describe('booking: the guest hold (POST /api/public/reservations)', () => {
   });
 
   it('a lead reference stands for the contact', async () => {
-    const { event, offer } = await bookableEvent(server.db.knex);
+    const { event, offer } = await bookableEvent();
     const lead = await server.request<any>('POST', '/api/reservations/customer-lead', { body: { ...contact(7), eventSlug: event.slug, guestCount: 2, bookingPath: 'DINNER_SHOW' }, headers: fromNewAddress() });
     expect(lead.status).to.equal(201);
     const res = await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 2, leadReference: lead.body.leadReference });
@@ -162,7 +162,7 @@ describe('booking: the guest hold (POST /api/public/reservations)', () => {
   });
 
   it('is rate-limited per client address', async () => {
-    const { event } = await bookableEvent(server.db.knex);
+    const { event } = await bookableEvent();
     const headers = { 'x-forwarded-for': '192.0.2.77' };
     const answers = [];
     for (let i = 0; i < 31; i++) answers.push(await server.request<any>('POST', '/api/public/reservations', { body: { eventSlug: event.slug, offerCode: 'NOPE', guestCount: 1, contact: contact() }, headers }));

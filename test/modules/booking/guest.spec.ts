@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { expireHolds } from '../../../server/modules/booking/service.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { bookableEvent, contact } from './fixtures.ts';
+import { bookableEvent, contact } from './factories.ts';
 
 let ipCounter = 0;
 const fromNewAddress = () => ({ 'x-forwarded-for': `10.200.${(++ipCounter >> 8) & 255}.${ipCounter & 255}` });
@@ -17,7 +17,7 @@ describe('booking: the guest lead and the token routes', () => {
     server.request<any>('POST', '/api/reservations/customer-lead', { body, headers });
 
   async function held(overrides: { days?: number; guestCount?: number } = {}) {
-    const { event, offer } = await bookableEvent(server.db.knex, { days: overrides.days });
+    const { event, offer } = await bookableEvent({ days: overrides.days });
     const res = await server.request<any>('POST', '/api/public/reservations', {
       body: { eventSlug: event.slug, offerCode: offer.code, guestCount: overrides.guestCount ?? 2, contact: contact() },
       headers: fromNewAddress(),
@@ -28,7 +28,7 @@ describe('booking: the guest lead and the token routes', () => {
 
   describe('POST /api/reservations/customer-lead', () => {
     it('upserts the customer by normalized e-mail and answers the same shape either way (no e-mail oracle)', async () => {
-      const { event } = await bookableEvent(server.db.knex);
+      const { event } = await bookableEvent();
       const first = await lead({ honorific: 'Ms', name: 'Lan', email: 'Lan@Example.com', phone: '+84 90 000 0000', locale: 'vi', eventSlug: event.slug, bookingPath: 'DINNER_SHOW', guestCount: 2, experienceType: 'STANDARD', analytics: { sessionId: 's1', distinctId: 'd1' } });
       const second = await lead({ name: 'Lan Nguyen', email: 'LAN@example.COM' });
       for (const res of [first, second]) {
@@ -148,8 +148,8 @@ describe('booking: the guest lead and the token routes', () => {
       const knex = server.db.knex;
       await knex('reservations').where({ reference: a.reference }).update({ hold_expires_at: new Date(Date.now() - 1000) });
       await knex('reservations').where({ reference: c.reference }).update({ status: 'CONFIRMED', hold_expires_at: new Date(Date.now() - 1000) });
-      expect(await expireHolds(knex)).to.equal(1);
-      expect(await expireHolds(knex)).to.equal(0);
+      expect(await expireHolds(server.app.context)).to.equal(1);
+      expect(await expireHolds(server.app.context)).to.equal(0);
       const statuses = Object.fromEntries((await knex('reservations').select('reference', 'status')).map((r) => [r.reference, r.status]));
       expect(statuses).to.deep.equal({ [a.reference]: 'EXPIRED', [b.reference]: 'HELD', [c.reference]: 'CONFIRMED' });
     });

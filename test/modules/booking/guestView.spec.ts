@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { checkInQrPng, checkInQrSvg } from '../../../server/modules/email/qr.ts';
 import { digest, openSecret } from '../../../server/modules/booking/tokens.ts';
-import { catalogCallers, type CatalogCallers } from '../shows/catalog.ts';
 import { hold, paymentsSpec } from '../payments/helpers.ts';
+import { catalogCallers, type CatalogCallers } from '../shows/catalog.ts';
 
 /**
  * Issue 21 §3: the guest's own view. With the reservation's access token a "manage booking" page reads the

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { bookingTotals } from '../../../server/modules/showEvents/logistics.ts';
-import { insertOffer } from '../catalog/fixtures.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { bookableEvent, contact } from './fixtures.ts';
+import { bookableEvent, contact } from './factories.ts';
+import { buildOffer } from '../offers/factories.ts';
 
 describe('booking: the logistics counts real reservations (bookingTotals)', () => {
   let server: TestServer;
@@ -13,9 +13,9 @@ describe('booking: the logistics counts real reservations (bookingTotals)', () =
 
   it('counts CONFIRMED and CHECKED_IN guests by offer and by table zone; holds, cancelled and other events are left out', async () => {
     const knex = server.db.knex;
-    const { event, offer, show } = await bookableEvent(knex);
-    const second = await insertOffer(knex, { id: show.id, slug: show.slug, code: show.code });
-    const other = await bookableEvent(knex);
+    const { event, offer, show } = await bookableEvent();
+    const second = await buildOffer({ showId: { id: show.id, slug: show.slug, code: show.code }.id, pricePerGuestVnd: 1_000_000 });
+    const other = await bookableEvent();
     const [vip, main] = await knex('venue_tables')
       .insert([
         { code: 'V1', zone: 'VIP', seats: 6 },

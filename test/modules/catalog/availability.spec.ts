@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { availabilityOf, seatsTakenByEvent, type AvailabilityInput } from '../../../server/catalog/availability.ts';
 import { resetData, testDatabase } from '../../helpers/database.ts';
-import { insertEvent, insertOffer, insertShow } from './fixtures.ts';
+import { buildOffer } from '../offers/factories.ts';
+import { buildEvent, ON_SALE } from '../showEvents/factories.ts';
+import { buildShow } from '../shows/factories.ts';
 
 const startsAt = new Date('2026-12-05T12:30:00.000Z');
 const base: AvailabilityInput = {
@@ -58,9 +60,9 @@ describe('catalog availability (server/catalog/availability.ts)', () => {
     it('answers for many events in one query: 0 each without bookings', async () => {
       const db = await testDatabase();
       await resetData(db.knex);
-      const show = await insertShow(db.knex);
+      const show = await buildShow({ status: 'PUBLISHED' });
       const events = [];
-      for (let i = 0; i < 25; i++) events.push(await insertEvent(db.knex, show, new Date(Date.UTC(2030, 0, 1 + i, 12))));
+      for (let i = 0; i < 25; i++) events.push(await buildEvent(show, { ...ON_SALE, startsAt: new Date(Date.UTC(2030, 0, 1 + i, 12)) }));
       const queries: string[] = [];
       const count = (q: { sql: string }) => queries.push(q.sql);
       db.knex.on('query', count);
@@ -78,10 +80,10 @@ describe('catalog availability (server/catalog/availability.ts)', () => {
     it('counts the guests of confirmed, checked-in and unexpired held reservations only (issue 9)', async () => {
       const db = await testDatabase();
       await resetData(db.knex);
-      const show = await insertShow(db.knex);
-      const event = await insertEvent(db.knex, show, new Date(Date.UTC(2030, 0, 1, 12)), { capacity: 20 });
-      const other = await insertEvent(db.knex, show, new Date(Date.UTC(2030, 0, 2, 12)));
-      const offer = await insertOffer(db.knex, show);
+      const show = await buildShow({ status: 'PUBLISHED' });
+      const event = await buildEvent(show, { ...ON_SALE, startsAt: new Date(Date.UTC(2030, 0, 1, 12)), capacity: 20 });
+      const other = await buildEvent(show, { ...ON_SALE, startsAt: new Date(Date.UTC(2030, 0, 2, 12)) });
+      const offer = await buildOffer({ showId: show.id, pricePerGuestVnd: 1_000_000 });
       const [customer] = await db.knex('customers').insert({ name: 'A', email: 'a@example.com', email_normalized: 'a@example.com' }).returning(['id']);
       const now = new Date();
       let n = 0;

@@ -3,7 +3,7 @@ import { unwrap, type VenueClient } from '../../../sdk/index.ts';
 import { DEMO_SHOWS, DEMO_WEEKS, seed } from '../../../seed/index.ts';
 import { addDays, localToday } from '../../../server/catalog/venueTime.ts';
 import { startTestServer, SUPERUSER_TOKEN, type TestResponse, type TestServer } from '../../helpers/server.ts';
-import { keysOf, STAFF_ONLY_KEYS } from './fixtures.ts';
+import { keysOf, STAFF_ONLY_KEYS } from './helpers.ts';
 
 /**
  * The quality bar of issue 8: the public catalog of the demo venue (seeded as `npm start` seeds it, through the

@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { quote } from '../../../server/catalog/pricing.ts';
 import { addDays, localToday } from '../../../server/catalog/venueTime.ts';
 import { startTestServer, type TestResponse, type TestServer } from '../../helpers/server.ts';
-import { insertBlob, insertEvent, insertItem, insertOffer, insertShow, keysOf, local, STAFF_ONLY_KEYS, ZONE, type ShowFixture } from './fixtures.ts';
+import { keysOf, local, STAFF_ONLY_KEYS, ZONE } from './helpers.ts';
+import { buildFulfillmentItem } from '../fulfillment/factories.ts';
+import { buildOffer } from '../offers/factories.ts';
+import { buildEvent, ON_SALE } from '../showEvents/factories.ts';
+import { buildShow, type ShowRow } from '../shows/factories.ts';
+import { buildBlob } from '../storage/factories.ts';
 
 /**
  * The public catalog (tag `catalog`): what the guest website reads, anonymously. Rows are written straight into
@@ -23,8 +28,8 @@ describe('public catalog API', () => {
   let server: TestServer;
   const today = localToday(ZONE);
   const d = (days: number) => addDays(today, days);
-  let cabaret: ShowFixture;
-  let lotus: ShowFixture;
+  let cabaret: ShowRow;
+  let lotus: ShowRow;
   const slugs: Record<string, string> = {};
   let privateKey = '';
   let publicKey = '';
@@ -32,12 +37,13 @@ describe('public catalog API', () => {
   before(async () => {
     server = await startTestServer();
     const knex = server.db.knex;
-    const image = await insertBlob(knex, 'show-image');
-    const attachment = await insertBlob(knex, 'attachment');
-    const deleted = await insertBlob(knex, 'show-image', { deleted: true });
+    const image = await buildBlob({ purpose: 'show-image' });
+    const attachment = await buildBlob({ purpose: 'attachment' });
+    const deleted = await buildBlob({ purpose: 'show-image', deleted: true });
     publicKey = image.key;
     privateKey = attachment.key;
-    cabaret = await insertShow(knex, {
+    cabaret = await buildShow({
+      status: 'PUBLISHED',
       slug: 'saigon-cabaret',
       code: 'SGC',
       sortOrder: 1,
@@ -46,26 +52,27 @@ describe('public catalog API', () => {
       description: { en: 'Ninety minutes of music', vi: 'Chín mươi phút âm nhạc' },
       imageBlobIds: [image.id, attachment.id, deleted.id, 'not-a-blob'],
     });
-    lotus = await insertShow(knex, { slug: 'lotus-dreams', code: 'LOT', sortOrder: 2, title: { en: 'Lotus Dreams' } });
+    lotus = await buildShow({ status: 'PUBLISHED', slug: 'lotus-dreams', code: 'LOT', sortOrder: 2, title: { en: 'Lotus Dreams' } });
     // Same sortOrder as lotus: the code decides (AAA before LOT).
-    await insertShow(knex, { slug: 'acrobats', code: 'AAA', sortOrder: 2, title: { en: 'Acrobats' } });
-    const draft = await insertShow(knex, { slug: 'secret-draft', code: 'DRF', status: 'DRAFT', title: { en: DRAFT_TITLE } });
-    const archived = await insertShow(knex, { slug: 'old-show', code: 'OLD', status: 'ARCHIVED', title: { en: 'Old show' } });
+    await buildShow({ status: 'PUBLISHED', slug: 'acrobats', code: 'AAA', sortOrder: 2, title: { en: 'Acrobats' } });
+    const draft = await buildShow({ slug: 'secret-draft', code: 'DRF', status: 'DRAFT', title: { en: DRAFT_TITLE } });
+    const archived = await buildShow({ slug: 'old-show', code: 'OLD', status: 'ARCHIVED', title: { en: 'Old show' } });
 
-    slugs.open = (await insertEvent(knex, cabaret, local(d(3), '19:30'), { staffNotes: STAFF_NOTE })).slug;
-    slugs.limited = (await insertEvent(knex, cabaret, local(d(10), '19:30'), { capacity: 8 })).slug;
-    slugs.salesClosed = (await insertEvent(knex, cabaret, local(d(17), '19:30'), { salesOpen: false })).slug;
-    slugs.cancelled = (await insertEvent(knex, cabaret, local(d(24), '19:30'), { status: 'CANCELLED', cancellationReason: CANCEL_REASON })).slug;
-    slugs.soon = (await insertEvent(knex, cabaret, new Date(Date.now() + 60 * 60_000))).slug;
-    slugs.past = (await insertEvent(knex, cabaret, local(d(-2), '19:30'), { status: 'COMPLETED' })).slug;
-    await insertEvent(knex, cabaret, local(d(3), '21:00'), { slug: null });
-    slugs.lotus = (await insertEvent(knex, lotus, local(d(3), '20:00'), { doorsMinutes: null })).slug;
-    slugs.draft = (await insertEvent(knex, draft, local(d(3), '18:00'), { staffNotes: STAFF_NOTE })).slug;
-    slugs.archived = (await insertEvent(knex, archived, local(d(3), '18:30'))).slug;
+    slugs.open = (await buildEvent(cabaret, { ...ON_SALE, startsAt: local(d(3), '19:30'), staffNotes: STAFF_NOTE })).slug;
+    slugs.limited = (await buildEvent(cabaret, { ...ON_SALE, startsAt: local(d(10), '19:30'), capacity: 8 })).slug;
+    slugs.salesClosed = (await buildEvent(cabaret, { ...ON_SALE, startsAt: local(d(17), '19:30'), salesOpen: false })).slug;
+    slugs.cancelled = (await buildEvent(cabaret, { ...ON_SALE, startsAt: local(d(24), '19:30'), status: 'CANCELLED', cancellationReason: CANCEL_REASON })).slug;
+    slugs.soon = (await buildEvent(cabaret, { ...ON_SALE, startsAt: new Date(Date.now() + 60 * 60_000) })).slug;
+    slugs.past = (await buildEvent(cabaret, { ...ON_SALE, startsAt: local(d(-2), '19:30'), status: 'COMPLETED' })).slug;
+    await buildEvent(cabaret, { ...ON_SALE, startsAt: local(d(3), '21:00'), slug: null });
+    slugs.lotus = (await buildEvent(lotus, { ...ON_SALE, startsAt: local(d(3), '20:00'), doorsMinutes: null })).slug;
+    slugs.draft = (await buildEvent(draft, { ...ON_SALE, startsAt: local(d(3), '18:00'), staffNotes: STAFF_NOTE })).slug;
+    slugs.archived = (await buildEvent(archived, { ...ON_SALE, startsAt: local(d(3), '18:30') })).slug;
 
-    const meal = await insertItem(knex, { code: 'MEAL-SET', name: { en: 'Set menu', vi: 'Thực đơn' }, kind: 'MEAL', dietaryTags: ['vegetarian-option'] });
-    const drink = await insertItem(knex, { code: 'DRINK-WINE', name: { en: 'Glass of wine' }, kind: 'DRINK' });
-    await insertOffer(knex, cabaret, {
+    const meal = await buildFulfillmentItem({ code: 'MEAL-SET', name: { en: 'Set menu', vi: 'Thực đơn' }, kind: 'MEAL', dietaryTags: ['vegetarian-option'] });
+    const drink = await buildFulfillmentItem({ code: 'DRINK-WINE', name: { en: 'Glass of wine' }, kind: 'DRINK' });
+    await buildOffer({
+      showId: cabaret.id,
       code: 'SGC-DINNER',
       name: { en: 'Dinner and show', vi: 'Ăn tối và xem show' },
       pricePerGuestVnd: 1_500_000,
@@ -74,11 +81,11 @@ describe('public catalog API', () => {
       sortOrder: 1,
       items: [{ id: meal.id }, { id: drink.id, quantity: 2 }],
     });
-    await insertOffer(knex, null, { code: 'SHOW-ONLY', bookingPath: 'SHOW_ONLY', pricePerGuestVnd: 900_000, sortOrder: 2 });
-    await insertOffer(knex, cabaret, { code: 'SGC-OLD', status: 'INACTIVE', pricePerGuestVnd: 100_000 });
-    await insertOffer(knex, cabaret, { code: 'SGC-EXPIRED', pricePerGuestVnd: 200_000, salesEndsAt: new Date(Date.now() - 86_400_000) });
-    await insertOffer(knex, cabaret, { code: 'SGC-LATER', pricePerGuestVnd: 300_000, salesStartsAt: new Date(Date.now() + 86_400_000) });
-    await insertOffer(knex, draft, { code: 'DRAFT-OFFER', pricePerGuestVnd: 50_000 });
+    await buildOffer({ code: 'SHOW-ONLY', bookingPath: 'SHOW_ONLY', pricePerGuestVnd: 900_000, sortOrder: 2 });
+    await buildOffer({ showId: cabaret.id, code: 'SGC-OLD', status: 'INACTIVE', pricePerGuestVnd: 100_000 });
+    await buildOffer({ showId: cabaret.id, code: 'SGC-EXPIRED', pricePerGuestVnd: 200_000, salesEndsAt: new Date(Date.now() - 86_400_000) });
+    await buildOffer({ showId: cabaret.id, code: 'SGC-LATER', pricePerGuestVnd: 300_000, salesStartsAt: new Date(Date.now() + 86_400_000) });
+    await buildOffer({ showId: draft.id, code: 'DRAFT-OFFER', pricePerGuestVnd: 50_000 });
   });
 
   after(async () => {
@@ -246,10 +253,10 @@ describe('public catalog API', () => {
     it('reads dates in the venue’s time zone: 06:30 and 23:30 local on D belong to D, 00:30 on D+1 does not', async () => {
       const knex = server.db.knex;
       const day = d(40);
-      const early = await insertEvent(knex, lotus, local(day, '06:30')); // the day before, in UTC
-      const late = await insertEvent(knex, lotus, local(day, '23:30'));
-      const after = await insertEvent(knex, lotus, local(d(41), '00:30'));
-      const before = await insertEvent(knex, lotus, local(d(39), '23:30'));
+      const early = await buildEvent(lotus, { ...ON_SALE, startsAt: local(day, '06:30') }); // the day before, in UTC
+      const late = await buildEvent(lotus, { ...ON_SALE, startsAt: local(day, '23:30') });
+      const after = await buildEvent(lotus, { ...ON_SALE, startsAt: local(d(41), '00:30') });
+      const before = await buildEvent(lotus, { ...ON_SALE, startsAt: local(d(39), '23:30') });
       try {
         expect(local(day, '06:30').toISOString().slice(0, 10)).to.equal(d(39));
         const res = await get(`/api/public/show-events?from=${day}&to=${day}`);

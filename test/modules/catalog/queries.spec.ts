@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { addDays, localToday } from '../../../server/catalog/venueTime.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { insertEvent, insertItem, insertOffer, insertShow, local, ZONE, type ShowFixture } from './fixtures.ts';
+import { local, ZONE } from './helpers.ts';
+import { buildFulfillmentItem } from '../fulfillment/factories.ts';
+import { buildOffer } from '../offers/factories.ts';
+import { buildEvent, ON_SALE } from '../showEvents/factories.ts';
+import { buildShow, type ShowRow } from '../shows/factories.ts';
 
 /**
  * The public reads are a fixed number of SQL statements whatever the number of events: the events with their
@@ -10,17 +14,17 @@ import { insertEvent, insertItem, insertOffer, insertShow, local, ZONE, type Sho
  */
 describe('public catalog: queries per read', () => {
   let server: TestServer;
-  let shows: ShowFixture[];
+  let shows: ShowRow[];
   const today = localToday(ZONE);
 
   before(async () => {
     server = await startTestServer();
     const knex = server.db.knex;
-    shows = [await insertShow(knex, { slug: 'one' }), await insertShow(knex, { slug: 'two' }), await insertShow(knex, { slug: 'three' })];
-    const meal = await insertItem(knex);
-    const drink = await insertItem(knex, { kind: 'DRINK' });
-    for (const show of shows) await insertOffer(knex, show, { items: [{ id: meal.id }, { id: drink.id, quantity: 2 }] });
-    await insertOffer(knex, null, { items: [{ id: drink.id }] });
+    shows = [await buildShow({ status: 'PUBLISHED', slug: 'one' }), await buildShow({ status: 'PUBLISHED', slug: 'two' }), await buildShow({ status: 'PUBLISHED', slug: 'three' })];
+    const meal = await buildFulfillmentItem();
+    const drink = await buildFulfillmentItem({ kind: 'DRINK' });
+    for (const show of shows) await buildOffer({ showId: show.id, pricePerGuestVnd: 1_000_000, items: [{ id: meal.id }, { id: drink.id, quantity: 2 }] });
+    await buildOffer({ pricePerGuestVnd: 1_000_000, items: [{ id: drink.id }] });
   });
 
   after(async () => {
@@ -45,7 +49,7 @@ describe('public catalog: queries per read', () => {
 
   /** `count` events spread over the shows, one per local day from tomorrow, at 19:30. */
   async function addEvents(from: number, count: number) {
-    for (let i = from; i < from + count; i++) await insertEvent(server.db.knex, shows[i % 3], local(addDays(today, 1 + i), '19:30'));
+    for (let i = from; i < from + count; i++) await buildEvent(shows[i % 3], { ...ON_SALE, startsAt: local(addDays(today, 1 + i), '19:30') });
   }
 
   it('answers the upcoming events in two statements for 3 events and for 60', async () => {

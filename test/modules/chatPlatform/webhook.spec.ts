@@ -3,6 +3,7 @@ import { useAssistant } from '../../../server/assistant/index.ts';
 import { guestLocale, manyChatChannel, manyChatFor, messageText, subscriberId } from '../../../server/modules/chatPlatform/service.ts';
 import { RetryTurn, runTurn } from '../../../server/modules/chatPlatform/turns.ts';
 import { startFakeManyChat, type FakePlatform } from '../../helpers/fakeChatPlatforms.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { memoryLogger } from '../../helpers/mail.ts';
 import { scriptedAssistant } from '../../helpers/scriptedAssistant.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -291,17 +292,12 @@ describe('chatPlatform: the turn is a durable job (workers on)', () => {
     await manychat.close();
   });
 
-  it('acknowledges, then the job engine runs the turn and ManyChat receives the answer', async () => {
+  it('acknowledges, then the job engine runs the turn and ManyChat receives the answer @db', async () => {
     const res = await server.request('POST', PATH, { headers: auth, body: { channel: 'messenger', subscriber_id: '321', last_input_text: 'When do doors open?' } });
     expect(res.status).to.equal(200);
     const [req] = await manychat.received(1, 20_000);
     expect(req.body).to.deep.equal({ subscriber_id: 321, data: { version: 'v2', content: { messages: [{ type: 'text', text: 'Doors open at 18:00.' }] } } });
-    let row;
-    for (let i = 0; i < 50; i++) {
-      row = await server.db.knex('chat_turns').first();
-      if (row.status === 'SENT') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const row = await eventually(() => server.db.knex('chat_turns').first(), { until: (r) => r.status === 'SENT', timeoutMs: 5000, intervalMs: 100, orLast: true });
     expect(row).to.include({ status: 'SENT', guest_text: null });
   });
 });

@@ -6,8 +6,8 @@ import { buildApiKey, buildMemberSession, permissionMap } from '../../helpers/fa
 import { capturedEvents, startFakePostHog, type FakePostHog } from '../../helpers/fakePosthog.ts';
 import { cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
 import { contract } from '../../helpers/contract.ts';
+import { countQueries, doorBooking } from './helpers.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
-import { countQueries, doorBooking } from './fixtures.ts';
 
 /**
  * The door (issue 9, "Check-in"): GET /api/check-ins/{id} (a reservation id, or `lookup?token=`), the deprecated
@@ -318,7 +318,7 @@ describe('checkIns: /api/check-ins', () => {
       expect(await rows({ reservation_id: booking.id })).to.have.length(2);
     });
 
-    it('under concurrency: one nonce sent ten times at once records one attempt; ten scans with their own nonces check in once', async () => {
+    it('under concurrency: one nonce sent ten times at once records one attempt; ten scans with their own nonces check in once @db', async () => {
       const booking = await doorBooking(spec.server);
       const body = { reservationId: booking.id, type: 'ENTRY', nonce: nonce() };
       const same = await Promise.all(Array.from({ length: 10 }, () => staff().post('/api/check-ins', body)));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { countRows } from '../../helpers/accounts.ts';
-import { bookableEvent, contact } from '../booking/fixtures.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 
 /** POST /api/customers/{customerId}/emails: staff write to a customer through a template, recorded in the ledger. */
@@ -13,7 +13,7 @@ describe('customers: sending an e-mail (POST /api/customers/{customerId}/emails)
 
   /** A customer made by a real booking; its id and the reservation's. */
   async function customer(who: ReturnType<typeof contact>) {
-    const { event, offer } = await bookableEvent(knex());
+    const { event, offer } = await bookableEvent();
     const res = await as({ 'x-forwarded-for': `198.51.100.${ip++}` }).post('/api/public/reservations', { eventSlug: event.slug, offerCode: offer.code, guestCount: 2, contact: who });
     expect(res.status).to.equal(201);
     const row = await knex()('reservations').where({ reference: res.body.reference }).first('id', 'customer_id');

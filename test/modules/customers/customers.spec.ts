@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { contact, bookableEvent } from '../booking/fixtures.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 
 /**
@@ -15,7 +15,7 @@ describe('customers: /api/customers', () => {
 
   /** Books `guests` seats for the contact through the public API; answers the created reservation. */
   async function book(who: Record<string, unknown>, guests = 2) {
-    const { event, offer } = await bookableEvent(spec.server.db.knex);
+    const { event, offer } = await bookableEvent();
     const res = await as({ 'x-forwarded-for': `203.0.113.${ip++}` }).post('/api/public/reservations', { eventSlug: event.slug, offerCode: offer.code, guestCount: guests, contact: who });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return { reference: res.body.reference as string, event };

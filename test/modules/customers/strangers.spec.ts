@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bookableEvent } from '../booking/fixtures.ts';
+import { bookableEvent } from '../booking/factories.ts';
 import { catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 
 /**
@@ -35,8 +35,8 @@ describe('customers: strangers who know an e-mail address', () => {
     const email = 'victoria@example.com';
     const before = await victim(email);
     const typed = ' VICTORIA@example.com ';
-    const open = await bookableEvent(spec.server.db.knex);
-    const full = await bookableEvent(spec.server.db.knex, { capacity: 2 });
+    const open = await bookableEvent();
+    const full = await bookableEvent({ capacity: 2 });
 
     const lead = await stranger().post('/api/reservations/customer-lead', { name: 'Mallory Lead', email: typed.trim(), locale: 'vi', eventSlug: open.event.slug });
     expect(lead.status).to.equal(201);
@@ -77,7 +77,7 @@ describe('customers: strangers who know an e-mail address', () => {
   });
 
   it('a duplicate waiting-list join answers exactly like the first and stores one entry', async () => {
-    const full = await bookableEvent(spec.server.db.knex, { capacity: 1 });
+    const full = await bookableEvent({ capacity: 1 });
     await stranger().post('/api/public/reservations', { eventSlug: full.event.slug, offerCode: full.offer.code, guestCount: 1, contact: { name: 'Filler', email: 'filler2@example.com' } });
     const join = (name: string, guestCount: number) => stranger().post('/api/waitlist', { eventSlug: full.event.slug, guestCount, name, email: 'waits@example.com', phone: '+84 90 111 2222' });
     const first = await join('First', 2);
@@ -92,7 +92,7 @@ describe('customers: strangers who know an e-mail address', () => {
 
   it('staff see the booked contact beside the record, adopt it, and merge duplicates (Admin+)', async () => {
     const before = await victim('adopt@example.com');
-    const open = await bookableEvent(spec.server.db.knex);
+    const open = await bookableEvent();
     const hold = await stranger().post('/api/public/reservations', {
       eventSlug: open.event.slug,
       offerCode: open.offer.code,
@@ -138,7 +138,7 @@ describe('customers: strangers who know an e-mail address', () => {
 
   it('staff bookings still edit the record', async () => {
     const before = await victim('phone-booking@example.com');
-    const open = await bookableEvent(spec.server.db.knex);
+    const open = await bookableEvent();
     const created = await staff().post('/api/reservations', {
       eventId: open.event.id,
       offerCode: open.offer.code,

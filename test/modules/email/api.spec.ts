@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { recordEmail, type RecordEmailInput } from '../../../server/modules/email/service.ts';
 import { buildApiKey, buildMemberSession, permissionMap } from '../../helpers/factories.ts';
-import { waitFor } from '../../jobs/helpers.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { startFakeSmtp, type FakeSmtp } from '../../helpers/mail.ts';
 import { cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
 
@@ -101,7 +101,7 @@ describe('email: the ledger over HTTP (GET /api/email/messages)', () => {
   });
 });
 
-describe('email: recorded in a command, sent by the job engine', () => {
+describe('email: recorded in a command, sent by the job engine @db', () => {
   let server: TestServer;
   let smtp: FakeSmtp;
 
@@ -123,10 +123,10 @@ describe('email: recorded in a command, sent by the job engine', () => {
 
   it('delivers a committed message through the engine: the mail arrives and the row is SENT', async () => {
     const row = (await record(server, message('guest@example.com', 'reservation-confirmation')))!;
-    const sent = await waitFor(async () => {
+    const sent = await eventually(async () => {
       const current = await server.db.knex('email_messages').where('id', row.id).first();
       return current?.status === 'SENT' ? current : undefined;
-    }, 20_000, 'the row to be SENT');
+    }, { timeoutMs: 20_000, what: 'the row to be SENT' });
     expect(sent.attempts).to.equal(1);
     expect(smtp.received.map((mail) => mail.envelope.to)).to.deep.include(['guest@example.com']);
     expect(smtp.received.some((mail) => mail.envelope.to.includes('rolled-back@example.com'))).to.equal(false);

@@ -14,8 +14,8 @@ import { CHECK_IN_QR_CONTENT_ID, renderTemplate, type TemplateDataMap, type Temp
 import { settleRefund } from '../../../server/modules/payments/commands/refunds.ts';
 import { memoryLogger, PNG_SIGNATURE } from '../../helpers/mail.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { bookableEvent } from '../booking/fixtures.ts';
-import { catalogCallers, requestsAs, type CatalogCallers } from '../shows/catalog.ts';
+import { bookableEvent } from '../booking/factories.ts';
+import { catalogCallers, type CatalogCallers, requestsAs } from '../shows/catalog.ts';
 
 /**
  * Issue 21 §2: a message at every moment a guest cares about. Each is checked as a ledger row (template,
@@ -47,7 +47,7 @@ describe('email: guest messages (confirmation, cancellations, refunds, hold expi
   let who = 0;
   /** A guest's hold through the public API; the CRM customer then gets other details (the snapshot must win). */
   async function guestHold(options: { locale?: string; guests?: number; days?: number; price?: number } = {}) {
-    const { event, offer, startsAt, show } = await bookableEvent(knex(), { days: options.days, price: options.price ?? 1_000_000 });
+    const { event, offer, startsAt, show } = await bookableEvent({ days: options.days, price: options.price ?? 1_000_000 });
     const n = ++who;
     const email = `msg.guest${n}@example.com`;
     const res = await server.request<any>('POST', '/api/public/reservations', {
@@ -264,12 +264,12 @@ describe('email: guest messages (confirmation, cancellations, refunds, hold expi
     const run = (reservationIds: string[]) =>
       holdExpiredJob.handler({ reservationIds }, { id: 't', queue: HOLD_EXPIRED_QUEUE, attempt: 1, retryLimit: 5, createdOn: new Date(), log: createLogger('silent'), app: server.app.context });
 
-    it('queues one job in the expiry’s transaction; the job tells each guest the seats were released, with a link to book again, once', async () => {
+    it('queues one job in the expiry’s transaction; the job tells each guest the seats were released, with a link to book again, once @db', async () => {
       const en = await guestHold({ locale: 'en' });
       const vi = await guestHold({ locale: 'vi' });
       await knex()('reservations').whereIn('id', [en.id, vi.id]).update({ hold_expires_at: new Date(Date.now() - 1000) });
       await knex()('pgboss.job').where({ name: HOLD_EXPIRED_QUEUE }).delete();
-      expect(await expireHolds(knex(), new Date(), server.app.context.jobs)).to.be.at.least(2);
+      expect(await expireHolds(server.app.context, new Date())).to.be.at.least(2);
       const jobs = await knex()('pgboss.job').where({ name: HOLD_EXPIRED_QUEUE }).select('data');
       expect(jobs).to.have.length(1);
       expect(jobs[0].data.reservationIds).to.include.members([en.id, vi.id]);

@@ -21,7 +21,7 @@ const reservationData = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-describe('email: the ledger (recordEmail, templates, list and detail)', () => {
+describe('email: the ledger (recordEmail, templates, list and detail) @db', () => {
   let knex: Knex;
 
   before(async () => {

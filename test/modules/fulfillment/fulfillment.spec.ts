@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { errorPaths } from '../../helpers/accounts.ts';
-import { apiKeyWith, buildFulfillmentItem, catalogSpec } from '../shows/catalog.ts';
+import { buildFulfillmentItem } from './factories.ts';
+import { apiKeyWith, catalogSpec } from '../shows/catalog.ts';
 
 describe('fulfillment: /api/fulfillment-items and /api/sudo/create-fulfillment-items', () => {
   const spec = catalogSpec();

@@ -1,7 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { buildMemberSession } from '../../helpers/factories.ts';
+import { closedPortUrl } from '../../helpers/fakePeer.ts';
 import { capturedEvents, startFakePostHog, type FakePostHog } from '../../helpers/fakePosthog.ts';
 import { startFakeTurnstile, TURNSTILE_DUMMY_TOKEN, TURNSTILE_TEST_SECRETS, type FakeTurnstile } from '../../helpers/fakeTurnstile.ts';
 import { cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -110,11 +109,7 @@ describe('inquiries: POST /api/inquiries with the bot check configured (Turnstil
     expect((await submit(inquiry({ botcheckToken: 't' }))).body.code).to.equal('botcheck_unavailable');
     await server.close();
     // A port nobody listens on.
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    await start({ botcheckSecretKey: TURNSTILE_TEST_SECRETS.pass, botcheckVerifyUrl: `http://127.0.0.1:${port}/siteverify` });
+    await start({ botcheckSecretKey: TURNSTILE_TEST_SECRETS.pass, botcheckVerifyUrl: `${await closedPortUrl()}/siteverify` });
     expect((await submit(inquiry({ botcheckToken: 't' }))).status).to.equal(503);
     expect(await count('inquiries')).to.equal(0);
     expect(await count('email_messages')).to.equal(0);

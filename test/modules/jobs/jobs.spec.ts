@@ -3,9 +3,10 @@ import { errorPaths, sudo } from '../../helpers/accounts.ts';
 import { buildApiKey, buildMemberSession, permissionMap } from '../../helpers/factories.ts';
 import { silentEngine, withEngine } from '../../helpers/jobs.ts';
 import { cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
-import { testQueue, waitFor } from '../../jobs/helpers.ts';
+import { testQueue } from '../../jobs/helpers.ts';
+import { eventually } from '../../helpers/eventually.ts';
 
-describe('jobs: GET /api/sudo/jobs', () => {
+describe('jobs: GET /api/sudo/jobs @db', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer({
@@ -31,13 +32,13 @@ describe('jobs: GET /api/sudo/jobs', () => {
     await jobs.enqueue('test.ok', {});
     await jobs.enqueue('test.boom', { n: 1 });
     await jobs.enqueue('test.boom', { n: 2 });
-    const res = await waitFor(async () => {
+    const res = await eventually(async () => {
       const answer = await sudo(server, 'GET', '/api/sudo/jobs');
       const queue = (name: string) => answer.body.queues.find((q: { name: string }) => q.name === name);
       const boomFailures = answer.body.failures.filter((f: { queue: string }) => f.queue === 'test.boom');
       const done = boomFailures.length === 2 && queue('test.boom').counts.failed === 2 && queue('test.ok').counts.completed === 1;
       return done ? answer : undefined;
-    }, 15_000, 'two failures and one completion');
+    }, { timeoutMs: 15_000, what: 'two failures and one completion' });
     const boom = res.body.queues.find((q: { name: string }) => q.name === 'test.boom');
     expect(boom.counts).to.include({ failed: 2, created: 0, active: 0 });
     expect(Object.keys(boom.counts).sort()).to.deep.equal(['active', 'cancelled', 'completed', 'created', 'failed', 'retry']);

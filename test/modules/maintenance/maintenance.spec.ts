@@ -35,7 +35,7 @@ async function tableCounts(server: TestServer) {
   };
 }
 
-describe('accounts: database maintenance', () => {
+describe('accounts: database maintenance @db', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { errorPaths } from '../../helpers/accounts.ts';
-import { apiKeyWith, buildFulfillmentItem, buildOffer, buildShow, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
+import { buildFulfillmentItem } from '../fulfillment/factories.ts';
+import { buildOffer } from './factories.ts';
+import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
+import { buildShow } from '../shows/factories.ts';
 
 describe('offers: /api/offers', () => {
   const spec = catalogSpec();

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { errorPaths } from '../../helpers/accounts.ts';
-import { apiKeyWith, buildFulfillmentItem, buildShow, catalogSpec } from '../shows/catalog.ts';
+import { buildFulfillmentItem } from '../fulfillment/factories.ts';
+import { apiKeyWith, catalogSpec } from '../shows/catalog.ts';
+import { buildShow } from '../shows/factories.ts';
 
 describe('offers: PUT /api/sudo/offers (seed upsert by code)', () => {
   const spec = catalogSpec();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { onPaymentOutcome, type PaymentHookContext } from '../../../server/modules/payments/hooks.ts';
-import { apiKeyWith, catalogCallers, MISSING_ID, requestsAs, type CatalogCallers } from '../shows/catalog.ts';
+import { subscriber, type DomainContext, type PaymentOutcomeEvent } from '../../../server/domain/events.ts';
 import { callbackFor, checkout, hold, paidByVnpay, paymentsSpec, queuedRefundJobs, runRefundJob } from './helpers.ts';
+import { apiKeyWith, catalogCallers, type CatalogCallers, MISSING_ID, requestsAs } from '../shows/catalog.ts';
 
 /**
  * The admin side of payments (issue 9): on-site payments, the payment and refund lists, refunds (VNPay through
@@ -44,12 +44,14 @@ describe('payments: admin routes, refunds and cancellations', () => {
 
   it('runs the payment hooks in the command\'s transaction for each outcome, once (a replayed IPN calls none)', async () => {
     const calls: Array<[string, string, number, number]> = [];
-    const seen = (context: PaymentHookContext) => {
+    const seen = (outcome: string) => (payment: PaymentOutcomeEvent, context: DomainContext) => {
       expect(context.trx.isTransaction).to.equal(true);
-      calls.push([context.outcome, context.gateway, context.amountVnd, context.refundedVnd]);
-      return Promise.resolve();
+      calls.push([outcome, payment.gateway, payment.amountVnd, payment.refundedVnd]);
     };
-    const removals = (['SUCCEEDED', 'FAILED', 'PARTIALLY_REFUNDED', 'REFUNDED'] as const).map((outcome) => onPaymentOutcome(outcome, `test.${outcome}`, seen));
+    const events = { SUCCEEDED: 'payment.captured', FAILED: 'payment.failed', PARTIALLY_REFUNDED: 'payment.partiallyRefunded', REFUNDED: 'payment.refunded' } as const;
+    const removals = Object.entries(events).map(([outcome, event]) =>
+      spec.server.app.context.events.attachForTest(subscriber({ name: `test.${outcome}`, event, phase: 'in-transaction', order: 1000, handle: seen(outcome) })),
+    );
     try {
       const { held, paymentId, paymentUrl } = await paidByVnpay(spec);
       await spec.server.request('GET', `/api/payments/vnpay/ipn?${new URLSearchParams(callbackFor(spec.vnpay, paymentUrl)).toString()}`);
@@ -216,7 +218,7 @@ describe('payments: admin routes, refunds and cancellations', () => {
       expect(await spec.server.db.knex('payments').where({ id: paid.body.id }).first()).to.include({ status: 'REFUNDED', refunded_vnd: held.totalVnd });
     });
 
-    it('two refunds at once never give back more than was paid', async () => {
+    it('two refunds at once never give back more than was paid @db', async () => {
       for (const via of ['VNPAY', 'CASH'] as const) {
         let paymentId: string;
         let total: number;

@@ -207,7 +207,7 @@ describe('payments: guest checkout and VNPay callbacks', () => {
       expect(await runRefundJob(spec.server, refund.id)).to.deep.equal({ status: 'SUCCEEDED' });
       expect(spec.vnpay.apiRequests).to.have.length(1);
     });
-    it('the same IPN twice at once: one 00, one 02, one confirmation', async () => {
+    it('the same IPN twice at once: one 00, one 02, one confirmation @db', async () => {
       const held = await hold(spec.server);
       const started = await checkout(spec.server, held, { method: 'VNPAY' });
       const params = callbackFor(spec.vnpay, started.body.vnpay.paymentUrl);

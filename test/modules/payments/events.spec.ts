@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { capturedEvents, startFakePostHog, type FakePostHog } from '../../helpers/fakePosthog.ts';
-import { bookableEvent } from '../booking/fixtures.ts';
-import { apiKeyWith, requestsAs } from '../shows/catalog.ts';
 import { callbackFor, checkout, fromNewAddress, ipn, paymentsSpec } from './helpers.ts';
+import { bookableEvent } from '../booking/factories.ts';
+import { apiKeyWith, requestsAs } from '../shows/catalog.ts';
 
 /**
  * One full booking's business events (spec §6.1–6.2), read from a local fake PostHog: lead → hold → checkout →
@@ -19,7 +19,7 @@ describe('payments: business events of a full booking (fake PostHog)', () => {
   it('lead → hold → checkout → IPN → refund sends reservation created, checkout started, payment completed, refund processed; a failure sends payment failed', async () => {
     const server = spec.server;
     const guest = { honorific: 'Ms', name: 'Nguyễn Thị Private', email: 'private.guest@example.com', phone: '+84 90 999 8888', locale: 'en' };
-    const { event, offer, show } = await bookableEvent(server.db.knex);
+    const { event, offer, show } = await bookableEvent();
     const lead = await server.request<any>('POST', '/api/reservations/customer-lead', { body: { ...guest, eventSlug: event.slug, guestCount: 2 }, headers: fromNewAddress() });
     expect(lead.status).to.equal(201);
     const created = await server.request<any>('POST', '/api/public/reservations', {

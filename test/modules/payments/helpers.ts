@@ -4,7 +4,7 @@ import { createLogger } from '../../../server/logger.ts';
 import { jobs as paymentJobs } from '../../../server/modules/payments/jobs.ts';
 import { startFakeVnpay, type FakeVnpay } from '../../helpers/fakeVnpay.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { bookableEvent, contact } from '../booking/fixtures.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
 
 export const TMN = 'VENUE001';
 export const SECRET = 'TESTSECRET0123456789ABCDEFGHIJKL';
@@ -60,7 +60,7 @@ export async function hold(server: TestServer, options: { guests?: number; capac
   let eventSlug = options.eventSlug;
   let offerCode = options.offerCode;
   if (!eventSlug || !offerCode) {
-    const { event, offer } = await bookableEvent(server.db.knex, { capacity: options.capacity });
+    const { event, offer } = await bookableEvent({ capacity: options.capacity });
     eventSlug = event.slug;
     offerCode = offer.code;
   }

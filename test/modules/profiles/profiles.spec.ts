@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { confirmReservation, inTransition } from '../../../server/modules/booking/lifecycle.ts';
-import { bookableEvent, contact } from '../booking/fixtures.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 
 /**
@@ -17,7 +17,7 @@ describe('profiles: /api/profiles (guest and staff), the deprecated /api/public/
   const address = () => ({ 'x-forwarded-for': `100.80.${(ip >> 8) & 255}.${ip++ & 255}` });
 
   async function booking(guestCount = 2) {
-    const target = await bookableEvent(spec.server.db.knex);
+    const target = await bookableEvent();
     const res = await as(address()).post('/api/public/reservations', { eventSlug: target.event.slug, offerCode: target.offer.code, guestCount, contact: contact(ip) });
     expect(res.status).to.equal(201);
     return { ...target, reference: res.body.reference as string, accessToken: res.body.accessToken as string };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { expireHolds } from '../../../server/modules/booking/service.ts';
-import { bookableEvent, contact } from '../booking/fixtures.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 
 /**
@@ -57,7 +57,7 @@ describe('promoCodes: /api/promo-codes and promo codes on bookings', () => {
   });
 
   it('takes a percent off the subtotal before service charge and VAT, records the redemption, and lists/updates codes', async () => {
-    const { event, offer } = await bookableEvent(spec.server.db.knex, { price: 1_500_000 });
+    const { event, offer } = await bookableEvent({ price: 1_500_000 });
     const code = await promo({ code: 'Welcome10', discountKind: 'PERCENT', percentOff: 10, description: 'Newsletter' });
     const res = await hold(event, offer, { promoCode: 'welcome10' });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -86,8 +86,8 @@ describe('promoCodes: /api/promo-codes and promo codes on bookings', () => {
   });
 
   it('refuses unknown, inactive, out-of-window, other-show and used-up codes, writing nothing', async () => {
-    const { event, offer, show } = await bookableEvent(spec.server.db.knex);
-    const other = await bookableEvent(spec.server.db.knex);
+    const { event, offer, show } = await bookableEvent();
+    const other = await bookableEvent();
     const before = await spec.server.db.knex('reservations').count({ n: '*' }).first();
     const codeOf = async (promoCode: string, target = { event, offer }) => (await hold(target.event, target.offer, { promoCode })).body.code;
     expect(await codeOf('NOSUCH')).to.equal('promo_code_invalid');
@@ -112,7 +112,7 @@ describe('promoCodes: /api/promo-codes and promo codes on bookings', () => {
 
   it('gives a redemption back when the booking is cancelled or its hold expires; a deactivated code stays on its reservations', async () => {
     const knex = spec.server.db.knex;
-    const { event, offer } = await bookableEvent(knex);
+    const { event, offer } = await bookableEvent();
     const code = await promo({ code: 'BACK', discountKind: 'FIXED', amountOffVnd: 10_000, maxRedemptions: 1 });
     const first = await hold(event, offer, { promoCode: 'BACK' });
     const cancel = await spec.server.request<any>('POST', `/api/public/reservations/${first.body.reference}/cancel`, { headers: { 'x-reservation-token': first.body.accessToken }, body: {} });
@@ -123,7 +123,7 @@ describe('promoCodes: /api/promo-codes and promo codes on bookings', () => {
     expect(second.status).to.equal(201);
     expect((await hold(event, offer, { promoCode: 'BACK' }, 3)).body.code).to.equal('promo_code_exhausted');
     await knex('reservations').where({ reference: second.body.reference }).update({ hold_expires_at: new Date(Date.now() - 1000) });
-    expect(await expireHolds(knex)).to.equal(1);
+    expect(await expireHolds(spec.server.app.context)).to.equal(1);
     expect((await admin().get(`/api/promo-codes/${code.id}`)).body.redemptionCount).to.equal(0);
     const released = await knex('promo_code_redemptions').whereNotNull('released_at').count({ n: '*' }).first();
     expect(Number(released!.n)).to.equal(2);
@@ -136,11 +136,11 @@ describe('promoCodes: /api/promo-codes and promo codes on bookings', () => {
     expect(await knex('promo_code_redemptions').where({ reservation_id: row.id }).first()).to.include({ promo_code_id: code.id });
   });
 
-  it('never redeems a code more often than its maximum under concurrent bookings (different events)', async function () {
+  it('never redeems a code more often than its maximum under concurrent bookings (different events) @db', async function () {
     this.timeout(120_000);
     const knex = spec.server.db.knex;
     const targets: Array<Awaited<ReturnType<typeof bookableEvent>>> = [];
-    for (let i = 0; i < 6; i++) targets.push(await bookableEvent(knex));
+    for (let i = 0; i < 6; i++) targets.push(await bookableEvent());
     const code = await promo({ code: 'RUSH3', discountKind: 'PERCENT', percentOff: 20, maxRedemptions: 3 });
     const answers = await Promise.all(Array.from({ length: 18 }, (_, i) => hold(targets[i % 6].event, targets[i % 6].offer, { promoCode: 'RUSH3' }, 500 + i)));
     const created = answers.filter((a) => a.status === 201);

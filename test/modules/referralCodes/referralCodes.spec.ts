@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
+import { admin, program } from '../referralPartners/helpers.ts';
 import { catalogCallers } from '../shows/catalog.ts';
-import { admin, program } from '../referralPartners/fixtures.ts';
 
 /** Referral codes (issue 12): CRUDL, Admin+; delete archives and keeps the history. */
 describe('referralCodes: /api/referral-codes', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { paymentsSpec, paidByVnpay, runRefundJob } from '../payments/helpers.ts';
 import { cancelReservation, inTransition } from '../../../server/modules/booking/lifecycle.ts';
-import { admin, program, resolve } from '../referralPartners/fixtures.ts';
+import { admin, program, resolve } from '../referralPartners/helpers.ts';
 
 /** Commissions and payouts (issue 12): earned on payment, settled by admins, voided on cancellation/refund, paid in batches. */
 describe('referralCommissions: /api/referral-commissions', () => {
@@ -108,7 +108,7 @@ describe('referralCommissions: /api/referral-commissions', () => {
     expect((await admin(spec.server).get('/api/referral-commissions/payouts/00000000-0000-4000-8000-000000000000')).status).to.equal(404);
   });
 
-  it('two concurrent payout requests never put one commission in two batches', async () => {
+  it('two concurrent payout requests never put one commission in two batches @db', async () => {
     const p = await program(spec.server, { discount: 0 });
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await earned(p, 1)).id);

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { paymentsSpec, hold, paidByVnpay } from '../payments/helpers.ts';
-import { bookableEvent, contact } from '../booking/fixtures.ts';
 import { reservationEventSubject } from '../../../server/modules/booking/events.ts';
-import { admin, newAddress, program, resolve } from '../referralPartners/fixtures.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
+import { admin, newAddress, program, resolve } from '../referralPartners/helpers.ts';
 
 /** Referral links (issue 12): admin CRUD, slugs, destinations, and resolving `/go/{slug}` into a booking's attribution. */
 describe('referralLinks: /api/referral-links', () => {
@@ -14,7 +14,7 @@ describe('referralLinks: /api/referral-links', () => {
     expect((await spec.server.request('PATCH', '/api/referral-links/00000000-0000-4000-8000-000000000000', { body: {} })).status).to.equal(401);
   });
 
-  it('creates, lists and updates links; an explicit duplicate slug is 409 slug_taken, also concurrently; a slug is generated otherwise', async () => {
+  it('creates, lists and updates links; an explicit duplicate slug is 409 slug_taken, also concurrently; a slug is generated otherwise @db', async () => {
     const { partner, link } = await program(spec.server);
     expect(link).to.include({ destination: '/shows', channel: 'QR_STICKER', status: 'ACTIVE', url: `https://venue.example/go/${link.slug}` });
     const dup = await admin(spec.server).post('/api/referral-links', { partnerId: partner.id, slug: link.slug, channel: 'BAR' });
@@ -102,7 +102,7 @@ describe('referralLinks: /api/referral-links', () => {
 
     const [, payload, sig] = attribution.token.split('.');
     const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), c: null })).toString('base64url');
-    const { event, offer } = await bookableEvent(spec.server.db.knex);
+    const { event, offer } = await bookableEvent();
     const refused = await spec.server.request<any>('POST', '/api/public/reservations', {
       headers: newAddress(),
       body: { eventSlug: event.slug, offerCode: offer.code, guestCount: 2, contact: contact(5), referral: { attributionToken: `ra1.${forged}.${sig}` } },

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import QRCode from 'qrcode';
 import { asSuperuser, startTestServer, type TestServer } from '../../helpers/server.ts';
-import { admin, program } from '../referralPartners/fixtures.ts';
 import { pngDimensions } from '../../../server/modules/referralLinks/sticker.ts';
+import { admin, program } from '../referralPartners/helpers.ts';
 
 /** Referral link stickers (a checked PNG stored as a public blob) and QR codes (issue 12). */
 describe('referralLinks: stickers and QR codes', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { paymentsSpec, paidByVnpay } from '../payments/helpers.ts';
+import { admin, program, resolve } from './helpers.ts';
 import { catalogCallers, type CatalogCallers } from '../shows/catalog.ts';
-import { admin, program, resolve } from './fixtures.ts';
 
 /** Referral partners (issue 12): admin CRUD and metrics; the public directory and profile (allow-lists). */
 describe('referralPartners: /api/referral-partners', () => {

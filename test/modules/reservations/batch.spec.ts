@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { countRows } from '../../helpers/accounts.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
+import { guestHold } from './helpers.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
-import { bookableEvent, contact, guestHold } from './fixtures.ts';
 
 /** POST /api/sudo/batch-update-reservation-statuses (spec §4.5): Superuser, legal moves only, one transaction. */
 describe('reservations: batch status update (superuser)', () => {
@@ -16,7 +17,7 @@ describe('reservations: batch status update (superuser)', () => {
   };
 
   it('is superuser only: 401 anonymous, 403 staff and admin; no API key, whatever its permissions (a sudo operation)', async () => {
-    const { event, offer } = await bookableEvent(knex());
+    const { event, offer } = await bookableEvent();
     const id = await guestHold(spec.server, event, offer);
     const body = { ids: [id], targetStatus: 'CANCELLED', dryRun: false };
     expect((await as({}).post(PATH, body)).status).to.equal(401);
@@ -41,7 +42,7 @@ describe('reservations: batch status update (superuser)', () => {
   });
 
   it('a dry run reports each move and writes nothing; the real run makes the legal ones and reports the others', async () => {
-    const { event, offer } = await bookableEvent(knex());
+    const { event, offer } = await bookableEvent();
     const held = await guestHold(spec.server, event, offer, 2, contact(1));
     const confirmed = await guestHold(spec.server, event, offer, 2, contact(2));
     const expired = await guestHold(spec.server, event, offer, 2, contact(3));
@@ -75,8 +76,8 @@ describe('reservations: batch status update (superuser)', () => {
   });
 
   it('chooses by filter (event, status as read, local date) and cancels with the reason; an illegal move leaves its row as it was', async () => {
-    const { event, offer, startsAt } = await bookableEvent(knex());
-    const other = await bookableEvent(knex());
+    const { event, offer, startsAt } = await bookableEvent();
+    const other = await bookableEvent();
     const a = await guestHold(spec.server, event, offer, 2, contact(11));
     const b = await guestHold(spec.server, event, offer, 2, contact(12));
     const c = await guestHold(spec.server, event, offer, 2, contact(13));
@@ -101,7 +102,7 @@ describe('reservations: batch status update (superuser)', () => {
   });
 
   it('a failure that is not a refused move rolls the whole batch back', async () => {
-    const { event, offer } = await bookableEvent(knex());
+    const { event, offer } = await bookableEvent();
     const a = await guestHold(spec.server, event, offer, 2, contact(21));
     const b = await guestHold(spec.server, event, offer, 2, contact(22));
     // The second confirmation e-mail cannot be rendered (an address the ledger refuses is a 422, not a 409).

@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import { capturedEvents, startFakePostHog, type FakePostHog } from '../../helpers/fakePosthog.ts';
-import { catalogCallers, requestsAs, type CatalogCallers } from '../shows/catalog.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { countRows } from '../../helpers/accounts.ts';
-import { bookableEvent, contact, guestHold, insertPayment } from './fixtures.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
+import { buildPayment } from '../payments/factories.ts';
+import { guestHold } from './helpers.ts';
+import { catalogCallers, type CatalogCallers, requestsAs } from '../shows/catalog.ts';
 
 /**
  * The reservations' part of the show-event cancellation flow, through the existing route
@@ -33,17 +35,17 @@ describe('reservations: show-event cancellation and business events', () => {
     return capturedEvents(posthog.requests);
   }
 
-  it('cancels the event’s HELD and CONFIRMED reservations by SYSTEM, e-mails each guest in their language, once', async () => {
-    const { event, offer } = await bookableEvent(knex(), { price: 1_000_000 });
+  it('cancels the event’s HELD and CONFIRMED reservations by SYSTEM, e-mails each guest in their language, once @db', async () => {
+    const { event, offer } = await bookableEvent({ price: 1_000_000 });
     const held = await guestHold(server, event, offer, 2, { ...contact(1), locale: 'vi' });
     const confirmed = await guestHold(server, event, offer, 3, { ...contact(2), locale: 'en' });
     const expired = await guestHold(server, event, offer, 2, contact(3));
     const checkedIn = await guestHold(server, event, offer, 2, contact(4));
     await staff().post(`/api/reservations/${confirmed}/confirm`);
-    await insertPayment(knex(), confirmed, 3_000_000, { refunded_vnd: 500_000, status: 'PARTIALLY_REFUNDED' });
+    await buildPayment(confirmed, { amount: 3_000_000, gateway: 'CASH', refundedVnd: 500_000, status: 'PARTIALLY_REFUNDED' });
     await knex()('reservations').where({ id: expired }).update({ hold_expires_at: new Date(Date.now() - 1000) });
     await knex()('reservations').where({ id: checkedIn }).update({ status: 'CHECKED_IN', hold_expires_at: null, checked_in_at: new Date() });
-    const other = await bookableEvent(knex());
+    const other = await bookableEvent();
     const untouched = await guestHold(server, other.event, other.offer, 2, contact(5));
 
     const res = await admin().post(`/api/show-events/${event.id}/cancel`, { reason: 'Stage flooded' });
@@ -86,7 +88,7 @@ describe('reservations: show-event cancellation and business events', () => {
   });
 
   it('archive (DELETE) cancels the reservations too; a refused e-mail rolls the whole cancellation back', async () => {
-    const { event, offer } = await bookableEvent(knex());
+    const { event, offer } = await bookableEvent();
     const good = await guestHold(server, event, offer, 2, contact(11));
     const bad = await guestHold(server, event, offer, 2, contact(12));
     // The e-mail goes to the reservation's own contact snapshot (issue 21), so that is where the bad address goes.
@@ -106,7 +108,7 @@ describe('reservations: show-event cancellation and business events', () => {
   });
 
   it('business events: `reservation created` for a phone booking, `reservation cancelled` for a staff cancel — no personal data', async () => {
-    const { event, offer } = await bookableEvent(knex());
+    const { event, offer } = await bookableEvent();
     const created = await staff().post('/api/reservations', { eventId: event.id, offerCode: offer.code, guestCount: 2, contact: { ...contact(21), name: 'Secret Name' }, staffNotes: 'private note' });
     expect(created.status).to.equal(201);
     await staff().post(`/api/reservations/${created.body.id}/cancel`, { reason: 'private reason' });

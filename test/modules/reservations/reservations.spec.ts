@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { countRows } from '../../helpers/accounts.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
+import { buildPayment } from '../payments/factories.ts';
+import { guestHold } from './helpers.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
-import { bookableEvent, contact, guestHold, insertPayment, insertTable } from './fixtures.ts';
+import { buildTable } from '../tables/factories.ts';
 
 /**
  * The operators' reservations (issue 9, "The operator"): list, get, phone booking, changes, confirm, cancel,
@@ -19,7 +22,7 @@ describe('reservations: /api/reservations (staff)', () => {
 
   describe('access', () => {
     it('refuses anonymous callers (401) on every operation and writes nothing', async () => {
-      const { event, offer } = await bookableEvent(knex());
+      const { event, offer } = await bookableEvent();
       const id = await guestHold(spec.server, event, offer);
       const anonymous = as({});
       for (const res of [
@@ -38,7 +41,7 @@ describe('reservations: /api/reservations (staff)', () => {
     });
 
     it('takes staff sessions; API keys need reservations:read / :write / :cancel for their own operations', async () => {
-      const { event, offer } = await bookableEvent(knex());
+      const { event, offer } = await bookableEvent();
       const id = await guestHold(spec.server, event, offer);
       expect((await staff().get('/api/reservations')).status).to.equal(200);
       expect((await staff().get(`/api/reservations/${id}`)).status).to.equal(200);
@@ -64,7 +67,7 @@ describe('reservations: /api/reservations (staff)', () => {
       expect((await staff().get('/api/reservations?status=LOST')).status).to.equal(400);
       expect((await staff().get('/api/reservations?date=05-12-2026')).status).to.equal(400);
       expect((await staff().get('/api/reservations?limit=0')).status).to.equal(400);
-      const { event, offer } = await bookableEvent(knex());
+      const { event, offer } = await bookableEvent();
       const id = await guestHold(spec.server, event, offer);
       const unknownField = await staff().patch(`/api/reservations/${id}`, { status: 'CONFIRMED' });
       expect(unknownField.status).to.equal(400);
@@ -80,12 +83,12 @@ describe('reservations: /api/reservations (staff)', () => {
 
   describe('GET /api/reservations/{id}', () => {
     it('answers the staff view: contact, price breakdown, table, notes, payments; never a token or its hash', async () => {
-      const { event, offer } = await bookableEvent(knex(), { price: 1_500_000 });
+      const { event, offer } = await bookableEvent({ price: 1_500_000 });
       const id = await guestHold(spec.server, event, offer, 2, { ...contact(7), honorific: 'Ms' } as ReturnType<typeof contact>);
-      const tableId = await insertTable(knex(), 'G7');
+      const tableId = (await buildTable({ code: 'G7' })).id;
       await knex()('reservations').where({ id }).update({ table_id: tableId, staff_notes: 'VIP guest', customer_note: 'Vegetarian' });
-      await insertPayment(knex(), id, 1_000_000, { refunded_vnd: 200_000, status: 'PARTIALLY_REFUNDED' });
-      await insertPayment(knex(), id, 500_000, { status: 'FAILED', succeeded_at: null });
+      await buildPayment(id, { amount: 1_000_000, gateway: 'CASH', refundedVnd: 200_000, status: 'PARTIALLY_REFUNDED' });
+      await buildPayment(id, { amount: 500_000, gateway: 'CASH', status: 'FAILED' });
 
       const res = await staff().get(`/api/reservations/${id}`);
       expect(res.status).to.equal(200);
@@ -122,8 +125,8 @@ describe('reservations: /api/reservations (staff)', () => {
 
   describe('GET /api/reservations', () => {
     it('filters by event, local date, status as read and search; newest first or by event time; pages', async () => {
-      const early = await bookableEvent(knex(), { days: 20 });
-      const late = await bookableEvent(knex(), { days: 30 });
+      const early = await bookableEvent({ days: 20 });
+      const late = await bookableEvent({ days: 30 });
       const a = await guestHold(spec.server, late.event, late.offer, 2, { ...contact(31), name: 'Phạm Thị Unique', phone: '+84 99 888 7777' });
       const b = await guestHold(spec.server, early.event, early.offer, 2, contact(32));
       const c = await guestHold(spec.server, early.event, early.offer, 1, { ...contact(33), email: 'Findable.33@Example.com' });
@@ -163,8 +166,8 @@ describe('reservations: /api/reservations (staff)', () => {
 
   describe('POST /api/reservations (phone booking)', () => {
     it('holds with the guest rules, staff notes and table; no token is shown; the expiry job is queued', async () => {
-      const { event, offer } = await bookableEvent(knex(), { capacity: 10, price: 1_000_000 });
-      const tableId = await insertTable(knex(), 'P1');
+      const { event, offer } = await bookableEvent({ capacity: 10, price: 1_000_000 });
+      const tableId = (await buildTable({ code: 'P1' })).id;
       const res = await phoneBooking({ eventId: event.id, offerCode: offer.code, guestCount: 3, contact: contact(41), customerNote: 'Birthday', staffNotes: 'Took it by phone', tableId });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       expect(res.body).to.include({ status: 'HELD', guestCount: 3, staffNotes: 'Took it by phone', customerNote: 'Birthday', confirmedAt: null });
@@ -180,7 +183,7 @@ describe('reservations: /api/reservations (staff)', () => {
     });
 
     it('confirms at once when asked: CONFIRMED by STAFF, check-in token stored hashed, confirmation e-mail queued', async () => {
-      const { event, offer } = await bookableEvent(knex());
+      const { event, offer } = await bookableEvent();
       const res = await phoneBooking({ eventId: event.id, offerCode: offer.code, guestCount: 2, contact: { ...contact(42), locale: 'en' }, confirm: true });
       expect(res.status).to.equal(201);
       expect(res.body).to.include({ status: 'CONFIRMED', confirmedBy: 'STAFF', holdExpiresAt: null });
@@ -191,7 +194,7 @@ describe('reservations: /api/reservations (staff)', () => {
     });
 
     it('refuses with the hold codes and writes nothing: 404 event, 409 seats, 422 guests range, offer, table', async () => {
-      const { event, offer } = await bookableEvent(knex(), { capacity: 4, minGuests: 2, maxGuests: 6 });
+      const { event, offer } = await bookableEvent({ capacity: 4, minGuests: 2, maxGuests: 6 });
       const base = { eventId: event.id, offerCode: offer.code, contact: contact(43) };
       const [reservations, customers, mails] = await Promise.all([countRows(knex(), 'reservations'), countRows(knex(), 'customers'), countRows(knex(), 'email_messages')]);
       const codeOf = async (body: Record<string, unknown>) => {
@@ -216,7 +219,7 @@ describe('reservations: /api/reservations (staff)', () => {
 
   describe('PATCH /api/reservations/{id}', () => {
     it('changes the guest count within the free seats and re-prices it with the booking’s own price and rates', async () => {
-      const { event, offer } = await bookableEvent(knex(), { capacity: 6, price: 1_000_000 });
+      const { event, offer } = await bookableEvent({ capacity: 6, price: 1_000_000 });
       const id = await guestHold(spec.server, event, offer, 2);
       await guestHold(spec.server, event, offer, 2, contact(2));
       // A later price change of the offer or the setup does not re-price the booking.
@@ -241,9 +244,9 @@ describe('reservations: /api/reservations (staff)', () => {
     });
 
     it('sets and clears the table (which must exist) and the staff notes', async () => {
-      const { event, offer } = await bookableEvent(knex());
+      const { event, offer } = await bookableEvent();
       const id = await guestHold(spec.server, event, offer);
-      const tableId = await insertTable(knex(), 'T9');
+      const tableId = (await buildTable({ code: 'T9' })).id;
       const set = await staff().patch(`/api/reservations/${id}`, { tableId, staffNotes: 'Near the stage' });
       expect(set.body.table.code).to.equal('T9');
       expect(set.body.staffNotes).to.equal('Near the stage');
@@ -256,7 +259,7 @@ describe('reservations: /api/reservations (staff)', () => {
     });
 
     it('409 reservation_not_editable for the guest count of a closed reservation; notes still change', async () => {
-      const { event, offer } = await bookableEvent(knex());
+      const { event, offer } = await bookableEvent();
       const id = await guestHold(spec.server, event, offer);
       await knex()('reservations').where({ id }).update({ hold_expires_at: new Date(Date.now() - 1000) });
       const expired = await staff().patch(`/api/reservations/${id}`, { guestCount: 3 });
@@ -268,9 +271,9 @@ describe('reservations: /api/reservations (staff)', () => {
       expect((await staff().patch(`/api/reservations/${other}`, { guestCount: 3 })).body.code).to.equal('event_not_bookable');
     });
 
-    it('never oversells: concurrent guest-count changes and holds on one event, exactly the free seats taken', async function () {
+    it('never oversells: concurrent guest-count changes and holds on one event, exactly the free seats taken @db', async function () {
       this.timeout(120_000);
-      const { event, offer } = await bookableEvent(knex(), { capacity: 20, maxGuests: 10 });
+      const { event, offer } = await bookableEvent({ capacity: 20, maxGuests: 10 });
       const ids: string[] = [];
       for (let i = 0; i < 8; i++) ids.push(await guestHold(spec.server, event, offer, 1, contact(100 + i)));
       // 8 of 20 taken; 8 changes asking 3 more each (24) and 8 holds of 2 (16) race for the 12 free seats.
@@ -295,7 +298,7 @@ describe('reservations: /api/reservations (staff)', () => {
 
   describe('confirm, cancel, no-show', () => {
     it('confirms a hold (idempotent); an expired hold or a cancelled reservation is 409 illegal_transition', async () => {
-      const { event, offer } = await bookableEvent(knex());
+      const { event, offer } = await bookableEvent();
       const id = await guestHold(spec.server, event, offer);
       const res = await staff().post(`/api/reservations/${id}/confirm`);
       expect(res.status).to.equal(200);
@@ -318,7 +321,7 @@ describe('reservations: /api/reservations (staff)', () => {
     });
 
     it('cancels HELD or CONFIRMED with a reason (by STAFF, whatever the guest window); 409 reservation_not_cancellable otherwise', async () => {
-      const { event, offer } = await bookableEvent(knex(), { days: 1 });
+      const { event, offer } = await bookableEvent({ days: 1 });
       const id = await guestHold(spec.server, event, offer);
       await staff().post(`/api/reservations/${id}/confirm`);
       const res = await staff().post(`/api/reservations/${id}/cancel`, { reason: 'Guest called' });
@@ -340,7 +343,7 @@ describe('reservations: /api/reservations (staff)', () => {
     });
 
     it('marks a confirmed guest a no-show once the event started; 409 event_not_started before, illegal_transition from HELD', async () => {
-      const { event, offer } = await bookableEvent(knex());
+      const { event, offer } = await bookableEvent();
       const id = await guestHold(spec.server, event, offer);
       const held = await staff().post(`/api/reservations/${id}/no-show`);
       expect(held.status).to.equal(409);

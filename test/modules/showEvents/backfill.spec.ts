@@ -3,7 +3,9 @@ import { slugFits } from '../../../server/modules/showEvents/commands/backfillEv
 import { errorPaths } from '../../helpers/accounts.ts';
 import { buildApiKey, permissionMap } from '../../helpers/factories.ts';
 import { asSuperuser } from '../../helpers/server.ts';
-import { buildEvent, buildShow, specServer } from './builders.ts';
+import { buildEvent } from './factories.ts';
+import { specServer } from './helpers.ts';
+import { buildShow } from '../shows/factories.ts';
 
 const BACKFILL = '/api/sudo/backfill-event-slugs';
 
@@ -24,7 +26,7 @@ describe('showEvents: POST /api/sudo/backfill-event-slugs', () => {
   });
 
   it('fills missing and malformed slugs (a dry run only reports), keeps fitting ones, and a second run changes nothing', async () => {
-    const show = await buildShow({ slug: 'cabaret' });
+    const show = await buildShow({ status: 'PUBLISHED', slug: 'cabaret' });
     // 12:30Z is 19:30 in Asia/Ho_Chi_Minh.
     const missing = await buildEvent(show, { slug: null, startsAt: new Date('2030-01-05T12:30:00Z') });
     const malformed = await buildEvent(show, { slug: 'SGC 6/1', startsAt: new Date('2030-01-06T12:30:00Z') });
@@ -59,7 +61,7 @@ describe('showEvents: POST /api/sudo/backfill-event-slugs', () => {
   });
 
   it('gives a colliding event the first free suffix, and lets a slug move from one event to another', async () => {
-    const show = await buildShow({ slug: 'revue' });
+    const show = await buildShow({ status: 'PUBLISHED', slug: 'revue' });
     const at = new Date('2030-02-01T12:30:00Z');
     const holder = await buildEvent(show, { slug: 'revue-2030-02-01-1930', startsAt: at });
     const twinA = await buildEvent(show, { slug: null, startsAt: at });

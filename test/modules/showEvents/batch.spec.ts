@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { errorPaths } from '../../helpers/accounts.ts';
 import { buildApiKey, permissionMap } from '../../helpers/factories.ts';
 import { asSuperuser, type TestServer } from '../../helpers/server.ts';
-import { buildShow, specServer } from './builders.ts';
+import { specServer } from './helpers.ts';
+import { buildShow } from '../shows/factories.ts';
 
 const BATCH = '/api/sudo/show-events/batch';
 
@@ -16,7 +17,7 @@ describe('showEvents: POST /api/sudo/show-events/batch (schedules, in VENUE_TIME
     const spec = specServer({ venueTimezone: 'Asia/Ho_Chi_Minh' });
 
     it('is superuser only, and never reachable with an API key (whatever its permissions)', async () => {
-      const show = await buildShow({ code: 'ACCESS' });
+      const show = await buildShow({ status: 'PUBLISHED', code: 'ACCESS' });
       const body = { showCode: 'ACCESS', from: '2030-01-01', to: '2030-01-07', weekdays: [1], times: ['19:30'], capacity: 10 };
       expect((await spec.server.request('POST', BATCH, { body })).status).to.equal(401);
       expect((await spec.server.request('POST', BATCH, { headers: spec.as.admin, body })).status).to.equal(403);
@@ -28,7 +29,7 @@ describe('showEvents: POST /api/sudo/show-events/batch (schedules, in VENUE_TIME
     });
 
     it('creates a weekly pattern at local times, idempotently by slug', async () => {
-      const show = await buildShow({ code: 'SGC', slug: 'saigon-cabaret' });
+      const show = await buildShow({ status: 'PUBLISHED', code: 'SGC', slug: 'saigon-cabaret' });
       // 2030-03-01 is a Friday: Fridays and Saturdays through the 10th are the 1st, 2nd, 8th and 9th.
       const body = { showCode: 'SGC', from: '2030-03-01', to: '2030-03-10', weekdays: [5, 6], times: ['21:45', '19:30'], capacity: 120, doorsMinutesBefore: 45, salesOpen: true };
       const res = await spec.server.request('POST', BATCH, { headers: asSuperuser, body });
@@ -60,7 +61,7 @@ describe('showEvents: POST /api/sudo/show-events/batch (schedules, in VENUE_TIME
     });
 
     it('takes explicit dates inside the range (422 date_out_of_range naming the date outside it)', async () => {
-      const show = await buildShow({ code: 'GALA', slug: 'gala' });
+      const show = await buildShow({ status: 'PUBLISHED', code: 'GALA', slug: 'gala' });
       const res = await spec.server.request('POST', BATCH, { headers: asSuperuser, body: { showId: show.id, from: '2030-12-24', to: '2030-12-31', dates: ['2030-12-31', '2030-12-24'], times: ['20:00'], capacity: 200 } });
       expect(res.body.createdSlugs).to.deep.equal(['gala-2030-12-24-2000', 'gala-2030-12-31-2000']);
       const outside = await spec.server.request('POST', BATCH, { headers: asSuperuser, body: { showId: show.id, from: '2030-12-24', to: '2030-12-31', dates: ['2030-12-25', '2031-01-01'], times: ['20:00'], capacity: 200 } });
@@ -70,13 +71,13 @@ describe('showEvents: POST /api/sudo/show-events/batch (schedules, in VENUE_TIME
     });
 
     it('creates events that have already started with sales closed', async () => {
-      const show = await buildShow({ code: 'PAST' });
+      const show = await buildShow({ status: 'PUBLISHED', code: 'PAST' });
       await spec.server.request('POST', BATCH, { headers: asSuperuser, body: { showId: show.id, from: '2020-01-01', to: '2020-01-01', dates: ['2020-01-01'], times: ['19:00'], capacity: 5, salesOpen: true } });
       expect((await stored(spec.server, show.id))[0]).to.include({ salesOpen: false, doorsAt: null });
     });
 
     it('refuses too many events (422 batch_too_large), too long a range (422 range_too_long), a backwards range, unknown and archived shows', async () => {
-      await buildShow({ code: 'BIG' });
+      await buildShow({ status: 'PUBLISHED', code: 'BIG' });
       const year = { showCode: 'BIG', from: '2030-01-01', to: '2030-12-31', weekdays: [1, 2, 3, 4, 5, 6, 7], capacity: 10 };
       const big = await spec.server.request('POST', BATCH, { headers: asSuperuser, body: { ...year, times: ['12:00', '17:00', '21:00'] } });
       expect([big.status, big.body.code]).to.deep.equal([422, 'batch_too_large']);
@@ -118,7 +119,7 @@ describe('showEvents: POST /api/sudo/show-events/batch (schedules, in VENUE_TIME
     const spec = specServer({ venueTimezone: 'Europe/Berlin' });
 
     it('keeps the local time across the change: 19:30 is 18:30Z in winter and 17:30Z in summer', async () => {
-      const show = await buildShow({ code: 'BERLIN', slug: 'kabarett' });
+      const show = await buildShow({ status: 'PUBLISHED', code: 'BERLIN', slug: 'kabarett' });
       // Summer time begins on Sunday 2030-03-31; the Saturdays are the 23rd, the 30th and 6 April.
       const res = await spec.server.request('POST', BATCH, { headers: asSuperuser, body: { showCode: 'BERLIN', from: '2030-03-23', to: '2030-04-06', weekdays: [6], times: ['19:30'], capacity: 60, doorsMinutesBefore: 60 } });
       expect(res.body.createdSlugs).to.deep.equal(['kabarett-2030-03-23-1930', 'kabarett-2030-03-30-1930', 'kabarett-2030-04-06-1930']);
@@ -132,7 +133,7 @@ describe('showEvents: POST /api/sudo/show-events/batch (schedules, in VENUE_TIME
     });
 
     it('a local time the change skips moves forward to an existing one, and is made once', async () => {
-      const show = await buildShow({ code: 'NIGHT', slug: 'nachtshow' });
+      const show = await buildShow({ status: 'PUBLISHED', code: 'NIGHT', slug: 'nachtshow' });
       const res = await spec.server.request('POST', BATCH, { headers: asSuperuser, body: { showCode: 'NIGHT', from: '2030-03-31', to: '2030-03-31', dates: ['2030-03-31'], times: ['02:30', '03:30'], capacity: 20 } });
       expect(res.body).to.deep.include({ created: 1, unchanged: 0, createdSlugs: ['nachtshow-2030-03-31-0330'] });
       expect((await stored(spec.server, show.id)).map((row) => row.startsAt)).to.deep.equal(['2030-03-31T01:30:00.000Z']);

@@ -1,33 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { eventLogistics, type BookingTotals } from '../../../server/modules/showEvents/logistics.ts';
-import { buildEvent, buildFulfillmentItem, buildOffer, buildShow, buildTable, specServer } from './builders.ts';
+import { buildFulfillmentItem } from '../fulfillment/factories.ts';
+import { buildOffer } from '../offers/factories.ts';
+import { buildEvent } from './factories.ts';
+import { specServer } from './helpers.ts';
+import { buildShow } from '../shows/factories.ts';
+import { buildTable } from '../tables/factories.ts';
 
 describe('showEvents: GET /api/show-events/{eventId}/logistics', () => {
   const spec = specServer();
 
   it('is staff+ (401 anonymous), 404 for an unknown event', async () => {
-    const event = await buildEvent(await buildShow());
+    const event = await buildEvent(await buildShow({ status: 'PUBLISHED' }));
     expect((await spec.server.request('GET', `/api/show-events/${event.id}/logistics`)).status).to.equal(401);
     expect((await spec.server.request('GET', `/api/show-events/${event.id}/logistics`, { headers: spec.as.staff })).status).to.equal(200);
     expect((await spec.server.request('GET', `/api/show-events/${randomUUID()}/logistics`, { headers: spec.as.staff })).status).to.equal(404);
   });
 
   it('lists the offers that apply with their per-guest items, the floor by zone, and counts only what exists (no bookings yet: 0)', async () => {
-    const show = await buildShow({ title: { en: 'Saigon Cabaret', vi: 'Sài Gòn Cabaret' }, durationMinutes: 100 });
-    const otherShow = await buildShow();
+    const show = await buildShow({ status: 'PUBLISHED', title: { en: 'Saigon Cabaret', vi: 'Sài Gòn Cabaret' }, durationMinutes: 100 });
+    const otherShow = await buildShow({ status: 'PUBLISHED' });
     const event = await buildEvent(show, { capacity: 120, staffNotes: 'VIP birthday at table V2' });
     const dinner = await buildFulfillmentItem({ code: 'SET-MENU', name: { en: 'Set menu', vi: 'Thực đơn' }, kind: 'MEAL', dietaryTags: [] });
     const vegan = await buildFulfillmentItem({ code: 'VEGAN-MENU', name: { en: 'Vegan menu' }, kind: 'MEAL', dietaryTags: ['vegan', 'gluten-free'] });
     const wine = await buildFulfillmentItem({ code: 'WINE', name: { en: 'Glass of wine' }, kind: 'DRINK', dietaryTags: [] });
-    const own = await buildOffer(show, [[dinner, 1], [wine, 2]], { code: 'SGC-DINNER', sortOrder: 1, name: { en: 'Dinner & show', vi: 'Bữa tối & show' } });
-    const everyShow = await buildOffer(null, [[vegan, 1]], { code: 'ANY-VEGAN', sortOrder: 2, bookingPath: 'VIP_DINNER_SHOW' });
-    const showOnly = await buildOffer(show, [], { code: 'SGC-SHOW', sortOrder: 3, bookingPath: 'SHOW_ONLY' });
-    await buildOffer(show, [[dinner, 1]], { code: 'SGC-OLD', status: 'INACTIVE' });
-    await buildOffer(otherShow, [[wine, 1]], { code: 'OTHER-WINE' });
-    await buildTable('VIP', 6);
-    await buildTable('VIP', 4);
-    await buildTable('MAIN', 8);
+    const own = await buildOffer({ showId: show.id, items: [{ id: dinner.id, quantity: 1 }, { id: wine.id, quantity: 2 }], code: 'SGC-DINNER', sortOrder: 1, name: { en: 'Dinner & show', vi: 'Bữa tối & show' } });
+    const everyShow = await buildOffer({ items: [{ id: vegan.id, quantity: 1 }], code: 'ANY-VEGAN', sortOrder: 2, bookingPath: 'VIP_DINNER_SHOW' });
+    const showOnly = await buildOffer({ showId: show.id, code: 'SGC-SHOW', sortOrder: 3, bookingPath: 'SHOW_ONLY' });
+    await buildOffer({ showId: show.id, items: [{ id: dinner.id, quantity: 1 }], code: 'SGC-OLD', status: 'INACTIVE' });
+    await buildOffer({ showId: otherShow.id, items: [{ id: wine.id, quantity: 1 }], code: 'OTHER-WINE' });
+    await buildTable({ zone: 'VIP', seats: 6 });
+    await buildTable({ zone: 'VIP', seats: 4 });
+    await buildTable({ zone: 'MAIN', seats: 8 });
 
     const res = await spec.server.request('GET', `/api/show-events/${event.id}/logistics`, { headers: spec.as.staff });
     expect(res.status).to.equal(200);
@@ -63,7 +68,7 @@ describe('showEvents: GET /api/show-events/{eventId}/logistics', () => {
   });
 
   it('answers an event with no offers and an empty floor with empty lists and zero zones', async () => {
-    const event = await buildEvent(await buildShow({ slug: 'empty-floor' }));
+    const event = await buildEvent(await buildShow({ status: 'PUBLISHED', slug: 'empty-floor' }));
     await spec.server.db.knex('offer_items').delete();
     await spec.server.db.knex('offers').delete();
     await spec.server.db.knex('venue_tables').delete();
@@ -73,14 +78,14 @@ describe('showEvents: GET /api/show-events/{eventId}/logistics', () => {
   });
 
   it('turns booking counts into the workload: items × guests per offer, totals, dietary counts, zones, a booked inactive offer', async () => {
-    const show = await buildShow();
+    const show = await buildShow({ status: 'PUBLISHED' });
     const event = await buildEvent(show, { capacity: 50 });
     const dinner = await buildFulfillmentItem({ code: 'A-DINNER', dietaryTags: [] });
     const vegan = await buildFulfillmentItem({ code: 'B-VEGAN', dietaryTags: ['vegan'] });
     const wine = await buildFulfillmentItem({ code: 'C-WINE', kind: 'DRINK', dietaryTags: [] });
-    const set = await buildOffer(show, [[dinner, 1], [wine, 2]], { code: 'BK-SET', sortOrder: 1 });
-    const green = await buildOffer(null, [[vegan, 1], [wine, 1]], { code: 'BK-GREEN', sortOrder: 2 });
-    const retired = await buildOffer(show, [[dinner, 1]], { code: 'BK-RETIRED', status: 'INACTIVE', sortOrder: 3 });
+    const set = await buildOffer({ showId: show.id, items: [{ id: dinner.id, quantity: 1 }, { id: wine.id, quantity: 2 }], code: 'BK-SET', sortOrder: 1 });
+    const green = await buildOffer({ items: [{ id: vegan.id, quantity: 1 }, { id: wine.id, quantity: 1 }], code: 'BK-GREEN', sortOrder: 2 });
+    const retired = await buildOffer({ showId: show.id, items: [{ id: dinner.id, quantity: 1 }], code: 'BK-RETIRED', status: 'INACTIVE', sortOrder: 3 });
     const counts = async (): Promise<BookingTotals> => ({
       byOffer: new Map([
         [set.id, { guests: 6, checkedIn: 2, parties: 3, partiesCheckedIn: 1 }],

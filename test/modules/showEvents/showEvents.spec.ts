@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { errorPaths } from '../../helpers/accounts.ts';
 import { buildApiKey, permissionMap } from '../../helpers/factories.ts';
-import { buildEvent, buildShow, inDays, specServer } from './builders.ts';
+import { buildEvent } from './factories.ts';
+import { inDays, specServer } from './helpers.ts';
+import { buildShow } from '../shows/factories.ts';
 
 const ids = (res: { body: { items: Array<{ id: string }> } }) => res.body.items.map((item) => item.id);
 
@@ -11,7 +13,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
 
   describe('access', () => {
     it('reads are staff+, writes admin+: 401 anonymous, 403 staff on writes, API keys need the permission', async () => {
-      const show = await buildShow();
+      const show = await buildShow({ status: 'PUBLISHED' });
       const event = await buildEvent(show);
       expect((await spec.server.request('GET', '/api/show-events')).status).to.equal(401);
       expect((await spec.server.request('GET', `/api/show-events/${event.id}`)).status).to.equal(401);
@@ -39,7 +41,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
 
   describe('GET /api/show-events', () => {
     it('takes local dates inclusively in VENUE_TIMEZONE: 23:30 local on D is in D, 00:30 local on D+1 is not', async () => {
-      const show = await buildShow();
+      const show = await buildShow({ status: 'PUBLISHED' });
       // Asia/Ho_Chi_Minh is UTC+7: 16:30Z is 23:30 local on the 5th, 17:30Z is 00:30 local on the 6th.
       const late = await buildEvent(show, { startsAt: new Date('2026-12-05T16:30:00Z') });
       const afterMidnight = await buildEvent(show, { startsAt: new Date('2026-12-05T17:30:00Z') });
@@ -73,8 +75,8 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
     });
 
     it('filters by show, status and sales, orders by start then id, and pages with a total', async () => {
-      const show = await buildShow();
-      const other = await buildShow();
+      const show = await buildShow({ status: 'PUBLISHED' });
+      const other = await buildShow({ status: 'PUBLISHED' });
       const at = new Date('2027-01-10T12:00:00Z');
       const tied = [await buildEvent(show, { startsAt: at }), await buildEvent(show, { startsAt: at })].sort((a, b) => a.id.localeCompare(b.id));
       const first = await buildEvent(show, { startsAt: new Date('2027-01-09T12:00:00Z'), salesOpen: true });
@@ -95,7 +97,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
 
   describe('GET /api/show-events/{eventId}', () => {
     it('is the staff view: notes, capacity, sales, cancellation fields, the show, local times; titles fall back to the default locale', async () => {
-      const show = await buildShow({ code: 'SGC', slug: 'saigon-cabaret', title: { en: 'Saigon Cabaret' } });
+      const show = await buildShow({ status: 'PUBLISHED', code: 'SGC', slug: 'saigon-cabaret', title: { en: 'Saigon Cabaret' } });
       const event = await buildEvent(show, {
         slug: 'saigon-cabaret-2026-12-05-1930',
         startsAt: new Date('2026-12-05T12:30:00Z'),
@@ -135,7 +137,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
 
   describe('POST /api/show-events', () => {
     it('creates the event with its slug from the local start', async () => {
-      const show = await buildShow({ slug: 'saigon-cabaret' });
+      const show = await buildShow({ status: 'PUBLISHED', slug: 'saigon-cabaret' });
       const res = await spec.server.request('POST', '/api/show-events', {
         headers: spec.as.admin,
         body: { showId: show.id, startsAt: '2027-02-14T19:30:00+07:00', doorsAt: '2027-02-14T18:30:00+07:00', capacity: 80, salesOpen: true, staffNotes: 'Valentine menu' },
@@ -146,7 +148,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
     });
 
     it('one event per show and local minute: the same start (whatever the offset written) is 409 event_exists', async () => {
-      const show = await buildShow({ slug: 'gala' });
+      const show = await buildShow({ status: 'PUBLISHED', slug: 'gala' });
       const body = { showId: show.id, startsAt: '2027-03-01T20:00:00+07:00', capacity: 50 };
       expect((await spec.server.request('POST', '/api/show-events', { headers: spec.as.admin, body })).status).to.equal(201);
       const again = await spec.server.request('POST', '/api/show-events', { headers: spec.as.admin, body: { ...body, startsAt: '2027-03-01T13:00:00Z' } });
@@ -163,7 +165,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
       expect(unknown.status).to.equal(422);
       expect(unknown.body.code).to.equal('unknown_show');
       expect(errorPaths(unknown)).to.deep.equal(['body/showId']);
-      const show = await buildShow();
+      const show = await buildShow({ status: 'PUBLISHED' });
       const doors = await spec.server.request('POST', '/api/show-events', {
         headers: spec.as.admin,
         body: { showId: show.id, startsAt: '2027-03-01T20:00:00+07:00', doorsAt: '2027-03-01T20:30:00+07:00', capacity: 10 },
@@ -177,7 +179,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
     });
 
     it('validates the body (400 naming the field): offsets required, capacity bounds, unknown fields', async () => {
-      const show = await buildShow();
+      const show = await buildShow({ status: 'PUBLISHED' });
       for (const [body, field] of [
         [{ showId: show.id, startsAt: '2027-03-01T20:00:00', capacity: 10 }, 'body/startsAt'],
         [{ showId: show.id, startsAt: '2027-03-01T20:00:00Z', capacity: 0 }, 'body/capacity'],
@@ -195,7 +197,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
 
   describe('PATCH /api/show-events/{eventId}', () => {
     it('a new start regenerates the slug and moves the doors with it; capacity and notes change', async () => {
-      const show = await buildShow({ slug: 'cabaret' });
+      const show = await buildShow({ status: 'PUBLISHED', slug: 'cabaret' });
       const created = await spec.server.request('POST', '/api/show-events', {
         headers: spec.as.admin,
         body: { showId: show.id, startsAt: '2027-04-01T19:30:00+07:00', doorsAt: '2027-04-01T18:30:00+07:00', capacity: 80 },
@@ -211,7 +213,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
     });
 
     it('409 event_exists when the new start is another event’s; 409 event_closed on a cancelled or completed event', async () => {
-      const show = await buildShow({ slug: 'revue' });
+      const show = await buildShow({ status: 'PUBLISHED', slug: 'revue' });
       const a = await spec.server.request('POST', '/api/show-events', { headers: spec.as.admin, body: { showId: show.id, startsAt: '2027-05-01T19:30:00+07:00', capacity: 10 } });
       const b = await spec.server.request('POST', '/api/show-events', { headers: spec.as.admin, body: { showId: show.id, startsAt: '2027-05-02T19:30:00+07:00', capacity: 10 } });
       const clash = await spec.server.request('PATCH', `/api/show-events/${b.body.id}`, { headers: spec.as.admin, body: { startsAt: '2027-05-01T19:30:00+07:00' } });
@@ -228,7 +230,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
     });
 
     it('422 for doors after the start, 400 for an empty body, 404 for an unknown event', async () => {
-      const show = await buildShow();
+      const show = await buildShow({ status: 'PUBLISHED' });
       const event = await buildEvent(show, { startsAt: new Date('2027-06-01T12:00:00Z') });
       const doors = await spec.server.request('PATCH', `/api/show-events/${event.id}`, { headers: spec.as.admin, body: { doorsAt: '2027-06-01T12:30:00Z' } });
       expect(doors.status).to.equal(422);
@@ -240,7 +242,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
 
   describe('actions', () => {
     it('open-sales: opens a future scheduled event (idempotent); 409 event_started after the start, event_closed when cancelled or completed', async () => {
-      const show = await buildShow();
+      const show = await buildShow({ status: 'PUBLISHED' });
       const future = await buildEvent(show, { startsAt: inDays(2) });
       const opened = await spec.server.request('POST', `/api/show-events/${future.id}/open-sales`, { headers: spec.as.admin });
       expect(opened.status).to.equal(200);
@@ -259,7 +261,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
     });
 
     it('close-sales: closes, and is idempotent in every state', async () => {
-      const show = await buildShow();
+      const show = await buildShow({ status: 'PUBLISHED' });
       const open = await buildEvent(show, { salesOpen: true });
       const closed = await spec.server.request('POST', `/api/show-events/${open.id}/close-sales`, { headers: spec.as.admin });
       expect([closed.status, closed.body.salesOpen]).to.deep.equal([200, false]);
@@ -270,7 +272,7 @@ describe('showEvents: list, get, create, update and the sales/complete actions',
     });
 
     it('complete: a started event completes with sales closed (idempotent); 409 event_not_started before its start, event_cancelled when cancelled', async () => {
-      const show = await buildShow();
+      const show = await buildShow({ status: 'PUBLISHED' });
       const started = await buildEvent(show, { startsAt: inDays(-0.1), salesOpen: true });
       const done = await spec.server.request('POST', `/api/show-events/${started.id}/complete`, { headers: spec.as.admin });
       expect(done.status).to.equal(200);

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { errorPaths } from '../../helpers/accounts.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { apiKeyWith, buildBlobRow, buildShow, catalogSpec, MISSING_ID } from './catalog.ts';
+import { apiKeyWith, catalogSpec, MISSING_ID } from './catalog.ts';
+import { buildShow } from './factories.ts';
+import { buildBlob } from '../storage/factories.ts';
 
 describe('shows: /api/shows', () => {
   const spec = catalogSpec();
@@ -71,13 +73,13 @@ describe('shows: /api/shows', () => {
     });
 
     it('takes existing image blobs in order, and refuses an unknown or object-deleted one (422 unknown_blob)', async () => {
-      const first = await buildBlobRow(spec.server.db.knex);
-      const second = await buildBlobRow(spec.server.db.knex);
+      const first = (await buildBlob()).id;
+      const second = (await buildBlob()).id;
       const ok = await admin().post('/api/shows', validShow('IMGOK', { imageBlobIds: [second, first] }));
       expect(ok.status).to.equal(201);
       expect(ok.body.imageBlobIds).to.deep.equal([second, first]);
 
-      const gone = await buildBlobRow(spec.server.db.knex, { objectDeletedAt: new Date() });
+      const gone = (await buildBlob({ deleted: true })).id;
       const bad = await admin().post('/api/shows', validShow('IMGBAD', { imageBlobIds: [first, MISSING_ID, gone] }));
       expect(bad.status).to.equal(422);
       expect(bad.body.code).to.equal('unknown_blob');
@@ -130,7 +132,7 @@ describe('shows: /api/shows', () => {
       expect(slug.body.code).to.equal('slug_taken');
     });
 
-    it('lets exactly one of concurrent creates with the same code win; the others get 409 code_taken', async () => {
+    it('lets exactly one of concurrent creates with the same code win; the others get 409 code_taken @db', async () => {
       const results = await Promise.all(Array.from({ length: 5 }, (_, i) => admin().post('/api/shows', validShow('RACE', { slug: `race-${i}` }))));
       expect(results.map((r) => r.status).sort()).to.deep.equal([201, 409, 409, 409, 409]);
       for (const res of results.filter((r) => r.status === 409)) expect(res.body.code).to.equal('code_taken');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { silentEngine, withEngine } from '../../helpers/jobs.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
-describe('system: readiness reports the job engine', () => {
+describe('system: readiness reports the job engine @db', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();

@@ -20,7 +20,7 @@ describe('system', () => {
     expect(res.text).to.contain('operationId: getLiveness');
   });
 
-  it('answers liveness without the database and readiness with it', async () => {
+  it('answers liveness without the database and readiness with it @db', async () => {
     const live = await server.request('GET', '/api/system/health/live');
     expect(live.status).to.equal(200);
     expect(live.body.status).to.equal('live');

@@ -1,7 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { startFakePeer } from '../../helpers/fakePeer.ts';
 import { visitBuckets, visitServices } from '../../../server/modules/system/visits.ts';
 
 /**
@@ -12,24 +13,20 @@ import { visitBuckets, visitServices } from '../../../server/modules/system/visi
 
 /** A webhook receiver that records posts; with `hold`, it answers only when released. */
 async function startWebhook(options: { hold?: boolean } = {}) {
-  const posts: any[] = [];
   const held: Array<() => void> = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      posts.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+  const peer = await startFakePeer<any>({
+    record: (req) => JSON.parse(req.text),
+    answer(_req, res) {
       const answer = () => res.writeHead(200).end('ok');
       if (options.hold) held.push(answer);
       else answer();
-    });
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    posts,
+    url: `${peer.base}/hook`,
+    posts: peer.requests,
     release: () => held.splice(0).forEach((answer) => answer()),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: peer.close,
   };
 }
 
@@ -108,7 +105,7 @@ describe('system: visit counters', () => {
       expect(relative.status).to.equal(400);
     });
 
-    it('loses none of 2,000 concurrent visits: the day and week counters are exactly 2,000 higher', async function () {
+    it('loses none of 2,000 concurrent visits: the day and week counters are exactly 2,000 higher @db', async function () {
       this.timeout(180_000);
       const before = await counters(server);
       const buckets = visitBuckets(new Date(), 'Asia/Ho_Chi_Minh');
@@ -186,7 +183,7 @@ describe('system: visit counters', () => {
       expect(notifier.dropped).to.equal(3);
       const day = visitBuckets(new Date(), 'Asia/Ho_Chi_Minh').day;
       expect((await counters(server))[`DAY ${day}`]).to.equal(5);
-      while (hook.posts.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      await eventually(() => hook.posts.length >= 2, { intervalMs: 10, what: 'two notifications to reach the webhook' });
       hook.release();
       await notifier.idle();
       expect(notifier.sent).to.equal(2);

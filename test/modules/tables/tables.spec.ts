@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { errorPaths } from '../../helpers/accounts.ts';
 import { buildMemberSession } from '../../helpers/factories.ts';
 import { cookieHeader } from '../../helpers/server.ts';
-import { contact, bookableEvent } from '../booking/fixtures.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 
 /**
@@ -44,7 +44,7 @@ describe('tables: /api/tables', () => {
 
   it('deletes a table a reservation sits at: the reservation stays, its table becomes null (spec §2.3)', async () => {
     const table = (await staff().post('/api/tables', { code: 'FK1', zone: 'VIP', seats: 6 })).body;
-    const { event, offer } = await bookableEvent(spec.server.db.knex);
+    const { event, offer } = await bookableEvent();
     const held = await as({ 'x-forwarded-for': '203.0.113.77' }).post('/api/public/reservations', { eventSlug: event.slug, offerCode: offer.code, guestCount: 2, contact: contact(77) });
     expect(held.status).to.equal(201);
     const knex = spec.server.db.knex;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { confirmReservation, inTransition } from '../../../server/modules/booking/lifecycle.ts';
 import { expireHolds } from '../../../server/modules/booking/service.ts';
-import { bookableEvent, contact } from '../booking/fixtures.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 
 /**
@@ -56,7 +56,7 @@ describe('vouchers: /api/vouchers, the balance check and vouchers on bookings', 
   });
 
   it('pays part of a booking after VAT, takes the credit off the voucher, and lists the redemption', async () => {
-    const target = await bookableEvent(spec.server.db.knex, { price: 1_500_000 });
+    const target = await bookableEvent({ price: 1_500_000 });
     const created = await voucher({ code: 'PART-1', valueVnd: 1_000_000, recipientName: 'Trần Minh' });
     const res = await hold(target, 'part-1');
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -85,7 +85,7 @@ describe('vouchers: /api/vouchers, the balance check and vouchers on bookings', 
   });
 
   it('refuses unknown, expired and deleted vouchers, writing nothing; delete zeroes the value (idempotent)', async () => {
-    const target = await bookableEvent(spec.server.db.knex);
+    const target = await bookableEvent();
     const before = Number((await spec.server.db.knex('reservations').count({ n: '*' }).first())!.n);
     expect((await hold(target, 'NO-SUCH-VOUCHER')).body).to.include({ status: 422, code: 'voucher_invalid' });
     const old = await voucher({ code: 'OLD-1' });
@@ -107,7 +107,7 @@ describe('vouchers: /api/vouchers, the balance check and vouchers on bookings', 
 
   it('gives the credit back when the booking is cancelled or its hold expires; a late payment takes it again', async () => {
     const knex = spec.server.db.knex;
-    const target = await bookableEvent(knex, { price: 100_000 });
+    const target = await bookableEvent({ price: 100_000 });
     // Less than the total, so the booking stays a hold (a voucher that covers it all confirms it at once).
     const created = await voucher({ code: 'BACK-1', valueVnd: 200_000 });
     const remaining = async () => (await staff().get(`/api/vouchers/${created.id}`)).body.voucher.remainingValueVnd;
@@ -123,7 +123,7 @@ describe('vouchers: /api/vouchers, the balance check and vouchers on bookings', 
     const second = await hold(target, 'BACK-1', 2);
     expect(await remaining()).to.equal(0);
     await knex('reservations').where({ reference: second.body.reference }).update({ hold_expires_at: new Date(Date.now() - 1000) });
-    expect(await expireHolds(knex)).to.equal(1);
+    expect(await expireHolds(spec.server.app.context)).to.equal(1);
     expect(await remaining()).to.equal(200_000);
     // The payment arrives after the expiry: confirming takes the credit again.
     const id = (await knex('reservations').where({ reference: second.body.reference }).first('id')).id;
@@ -136,11 +136,11 @@ describe('vouchers: /api/vouchers, the balance check and vouchers on bookings', 
     ]);
   });
 
-  it('two or more concurrent redemptions never spend more than the value', async function () {
+  it('two or more concurrent redemptions never spend more than the value @db', async function () {
     this.timeout(120_000);
     const knex = spec.server.db.knex;
     const targets: Array<Awaited<ReturnType<typeof bookableEvent>>> = [];
-    for (let i = 0; i < 4; i++) targets.push(await bookableEvent(knex, { price: 100_000 }));
+    for (let i = 0; i < 4; i++) targets.push(await bookableEvent({ price: 100_000 }));
     // Each booking costs 226,800; the voucher holds 500,000: at most 500,000 can be spent, whatever the order.
     const created = await voucher({ code: 'RACE-1', valueVnd: 500_000 });
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => hold(targets[i % 4], 'RACE-1', 900 + i)));

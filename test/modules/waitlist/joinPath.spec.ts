@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bookableEvent, contact } from '../booking/fixtures.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
 import { catalogSpec } from '../shows/catalog.ts';
 
 /**
@@ -15,7 +15,7 @@ describe('waitlist: POST /api/waitlist and its deprecated alias POST /api/public
   const body = (eventSlug: string, n: number) => ({ eventSlug, guestCount: 3, name: `Path ${n}`, email: `path${n}@example.com`, locale: 'en' });
 
   async function soldOut() {
-    const target = await bookableEvent(spec.server.db.knex, { capacity: 4 });
+    const target = await bookableEvent({ capacity: 4 });
     const full = await as(address()).post('/api/public/reservations', { eventSlug: target.event.slug, offerCode: target.offer.code, guestCount: 4, contact: contact(ip) });
     expect(full.status).to.equal(201);
     return target;

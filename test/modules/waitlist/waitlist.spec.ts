@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { notifyNextWaiting, expireOffers, WAITLIST_NOTIFY_NEXT_QUEUE } from '../../../server/modules/waitlist/commands/offers.ts';
 import { jobs as waitlistJobs } from '../../../server/modules/waitlist/jobs.ts';
-import { bookableEvent, contact } from '../booking/fixtures.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 
 /**
@@ -34,14 +34,14 @@ describe('waitlist: /api/public/waitlist, /api/waitlist and offers', () => {
 
   /** An event of `capacity` seats, all held by one booking. */
   async function soldOut(capacity = 4) {
-    const target = await bookableEvent(spec.server.db.knex, { capacity });
+    const target = await bookableEvent({ capacity });
     const full = await hold(target, capacity, 1);
     expect(full.status).to.equal(201);
     return { ...target, full: full.body };
   }
 
   it('joins only when the party does not fit; refuses duplicates, unknown events and bad bodies', async () => {
-    const open = await bookableEvent(spec.server.db.knex, { capacity: 10 });
+    const open = await bookableEvent({ capacity: 10 });
     const refused = await join(open.event.slug, 2, 1);
     expect(refused.status).to.equal(409);
     expect(refused.body.code).to.equal('seats_available');
@@ -110,7 +110,7 @@ describe('waitlist: /api/public/waitlist, /api/waitlist and offers', () => {
     expect((await hold(target, 2, 22)).status).to.equal(201);
     expect(await seen(target.event.slug)).to.deep.include({ state: 'SOLD_OUT' });
 
-    const other = await bookableEvent(knex);
+    const other = await bookableEvent();
     expect((await hold(other, 2, 23, { waitlistToken: token })).body.code).to.equal('waitlist_offer_invalid');
     expect((await hold(target, 3, 23, { waitlistToken: token })).body.code).to.equal('waitlist_party_too_large');
     const booked = await hold(target, 2, 20, { waitlistToken: token });

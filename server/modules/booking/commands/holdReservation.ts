@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../../context.ts';
 import { lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../../db/idempotency.ts';
 import { EXPIRE_HOLDS_QUEUE } from '../jobs.ts';
-import { AfterCommit, confirmReservation } from '../lifecycle.ts';
+import { AfterCommit } from '../../../platform/unitOfWork.ts';
+import { confirmReservation } from '../lifecycle.ts';
 import { presentGuestReservation, type GuestPresentation } from '../presenters.ts';
 import { createHold, NO_MONEY, reservationById, type HoldInput } from '../service.ts';
 
@@ -56,7 +57,7 @@ export async function holdReservation(app: AppContext, input: HoldInput, idempot
       const raced = await remembered(trx, idempotencyKey, hash, now);
       if (raced) return raced;
     }
-    const hold = await createHold(trx, input, now);
+    const hold = await createHold(app.bookingExtensions, trx, input, now);
     const { reservationId, accessToken, cancellationWindowHours } = hold;
     let view = hold.view;
     if (view.total_vnd === 0) {
@@ -74,6 +75,6 @@ export async function holdReservation(app: AppContext, input: HoldInput, idempot
     }
     return { status: 201 as const, body, replayed: false, reservationId };
   });
-  await after.run(app);
+  await after.run(app.logger);
   return answer;
 }

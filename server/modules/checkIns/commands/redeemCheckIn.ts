@@ -6,7 +6,7 @@ import { Unprocessable } from '../../../http/problem.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
 import { assertTransition, inTransition } from '../../booking/lifecycle.ts';
 import { digest } from '../../booking/tokens.ts';
-import { cancellationActor } from '../../showEvents/cancellationHooks.ts';
+import { staffActor } from '../../../domain/actors.ts';
 import { doorRow, isInside, normalizeToken, operatorLabel, refusal, resolveTarget, type CheckInReason, type CheckInRow, type CheckInType, type DoorRow, type Target } from '../service.ts';
 
 export interface RedeemInput {
@@ -56,7 +56,7 @@ export async function redeemCheckIn(app: AppContext, input: RedeemInput, auth: A
   try {
     return await inTransition(
       app,
-      cancellationActor(auth),
+      staffActor(auth),
       async (ctx) => {
         const { trx } = ctx;
         const reservationId = await resolveTarget(trx, input.target, true);

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context.ts';
 import { Problem, ServiceUnavailable } from '../../../http/problem.ts';
 import { TurnstileUnavailable, verifyTurnstileToken } from '../../../integrations/turnstile.ts';
-import { AfterCommit } from '../../booking/lifecycle.ts';
+import { AfterCommit } from '../../../platform/unitOfWork.ts';
 import { BUSINESS_EVENTS } from '../../booking/events.ts';
 import { upsertCustomer } from '../../booking/service.ts';
 import { recordEmail } from '../../email/service.ts';
@@ -24,7 +24,7 @@ const TYPE_LABELS: Record<string, Record<InquiryType, string>> = {
   vi: { PRIVATE_EVENT: 'Sự kiện riêng', GROUP_BOOKING: 'Đặt chỗ theo nhóm', CORPORATE: 'Sự kiện doanh nghiệp', GENERAL: 'Câu hỏi chung' },
 };
 
-const botcheckProblem = (code: string, detail: string) =>
+const botcheckProblem = (code: 'botcheck_required' | 'botcheck_failed', detail: string) =>
   new Problem(400, code, 'Bot check failed', { detail, errors: [{ path: 'body/botcheckToken', message: detail, code }] });
 
 /**
@@ -102,6 +102,6 @@ export async function submitInquiry(app: AppContext, input: InquiryInput, ip: st
     });
     return row;
   });
-  await after.run(app);
+  await after.run(app.logger);
   return inquiry;
 }

@@ -3,7 +3,7 @@ import { Conflict, NotFound, Unprocessable } from '../../../http/problem.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
 import { actorLabel, confirmReservation, inTransition, lockReservation, type TransitionActor } from '../../booking/lifecycle.ts';
 import { effectiveStatus } from '../../booking/service.ts';
-import { runPaymentHooks } from '../hooks.ts';
+import { publishPaymentOutcome } from '../hooks.ts';
 import { netPaid, newOnSiteReference, type PaymentRow } from '../service.ts';
 
 export interface RecordPaymentInput {
@@ -55,7 +55,7 @@ export async function recordPayment(app: AppContext, actor: TransitionActor, inp
             .insert({ ...recorded, reservation_id: reservation.id, gateway: input.method, txn_ref: newOnSiteReference(input.method, reservation.reference), created_at: ctx.now })
             .returning('*')
     ) as PaymentRow[];
-    await runPaymentHooks({ ...ctx, outcome: 'SUCCEEDED', paymentId: payment.id, reservationId: reservation.id, gateway: payment.gateway, amountVnd, refundedVnd: 0 });
+    await publishPaymentOutcome({ ...ctx, outcome: 'SUCCEEDED', paymentId: payment.id, reservationId: reservation.id, gateway: payment.gateway, amountVnd, refundedVnd: 0 });
     if (amountVnd === due && (status === 'HELD' || status === 'EXPIRED')) await confirmReservation(ctx, reservation.id, { by: 'PAYMENT' });
     ctx.afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.paymentCompleted, reservation.id, { payment_gateway: input.method, payment_status: 'SUCCESS', amount_vnd: amountVnd }));
     return payment;

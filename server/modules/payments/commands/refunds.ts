@@ -4,7 +4,7 @@ import { VnpayError } from '../../../integrations/vnpay.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
 import { actorLabel, inTransition, type TransitionContext } from '../../booking/lifecycle.ts';
 import { queueRefundOutcomeEmail } from '../../email/guestMessages.ts';
-import { runPaymentHooks } from '../hooks.ts';
+import { publishPaymentOutcome } from '../hooks.ts';
 import { ON_SITE_GATEWAYS, PAID_STATUSES, refundable, statusAfterRefund, vnpayOf, type PaymentRow, type RefundRow } from '../service.ts';
 
 /**
@@ -107,7 +107,7 @@ export async function settleRefund(ctx: TransitionContext, refundId: string, out
     const refundedVnd = payment.refunded_vnd + refund.amount_vnd;
     finalStatus = statusAfterRefund(payment.amount_vnd, refundedVnd);
     await ctx.trx('payments').where({ id: payment.id }).update({ refunded_vnd: refundedVnd, status: finalStatus, updated_at: ctx.now });
-    await runPaymentHooks({
+    await publishPaymentOutcome({
       ...ctx,
       outcome: finalStatus as 'PARTIALLY_REFUNDED' | 'REFUNDED',
       paymentId: payment.id,

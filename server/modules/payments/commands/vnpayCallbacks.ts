@@ -5,7 +5,7 @@ import { ipnResponse, parseVnpayDate, type CallbackQuery, type IpnAnswer } from 
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
 import { confirmReservation, inTransition, lockReservation, type TransitionContext } from '../../booking/lifecycle.ts';
 import { effectiveStatus, type ReservationStatus } from '../../booking/service.ts';
-import { runPaymentHooks } from '../hooks.ts';
+import { publishPaymentOutcome } from '../hooks.ts';
 import { vnpayOf, type PaymentRow, type PaymentStatus } from '../service.ts';
 import { requestRefund } from './refunds.ts';
 
@@ -91,7 +91,7 @@ async function applyIpn(ctx: TransitionContext, found: { id: string; reservation
 
   if (!callback.success) {
     await ctx.trx('payments').where({ id: payment.id }).update({ ...gatewayFields, status: 'FAILED' satisfies PaymentStatus, failed_at: ctx.now });
-    await runPaymentHooks({ ...hookContext, outcome: 'FAILED' });
+    await publishPaymentOutcome({ ...hookContext, outcome: 'FAILED' });
     ctx.afterCommit(() =>
       captureBusinessEvent(ctx.app, BUSINESS_EVENTS.paymentFailed, payment.reservation_id, { payment_gateway: 'VNPAY', payment_status: 'FAILED', amount_vnd: payment.amount_vnd, gateway_response_code: callback.responseCode ?? null }),
     );
@@ -99,7 +99,7 @@ async function applyIpn(ctx: TransitionContext, found: { id: string; reservation
   }
 
   await ctx.trx('payments').where({ id: payment.id }).update({ ...gatewayFields, status: 'SUCCEEDED' satisfies PaymentStatus, succeeded_at: ctx.now });
-  await runPaymentHooks({ ...hookContext, outcome: 'SUCCEEDED' });
+  await publishPaymentOutcome({ ...hookContext, outcome: 'SUCCEEDED' });
   ctx.afterCommit(() =>
     captureBusinessEvent(ctx.app, BUSINESS_EVENTS.paymentCompleted, payment.reservation_id, { payment_gateway: 'VNPAY', payment_status: 'SUCCESS', amount_vnd: payment.amount_vnd }),
   );

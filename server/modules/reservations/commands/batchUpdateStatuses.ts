@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../../context.ts';
 import { Problem, Unprocessable } from '../../../http/problem.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
-import { AfterCommit, cancelReservation, confirmReservation, markNoShow, type TransitionActor, type TransitionContext } from '../../booking/lifecycle.ts';
+import { AfterCommit } from '../../../platform/unitOfWork.ts';
+import { cancelReservation, confirmReservation, markNoShow, type TransitionActor, type TransitionContext } from '../../booking/lifecycle.ts';
 import { effectiveStatus, type ReservationStatus } from '../../booking/service.ts';
 import { applyFilters, type ReservationFilters } from '../service.ts';
 
@@ -104,7 +105,7 @@ export async function batchUpdateStatuses(app: AppContext, actor: TransitionActo
         const own = new AfterCommit();
         try {
           const changed = await trx.transaction((savepoint) => move({ trx: savepoint, app, actor, now, afterCommit: own.add }, id, input));
-          after.add(() => own.run(app));
+          after.add(() => own.run(app.logger));
           items.push({ id, reference: known.reference, from, to: input.targetStatus, ok: true, changed, code: null });
         } catch (err) {
           if (!(err instanceof Problem) || err.status !== 409) throw err;
@@ -126,6 +127,6 @@ export async function batchUpdateStatuses(app: AppContext, actor: TransitionActo
     if (err instanceof DryRunRollback) return err.report;
     throw err;
   }
-  await after.run(app);
+  await after.run(app.logger);
   return report;
 }

@@ -35,6 +35,7 @@ export async function createStaffReservation(app: AppContext, actor: TransitionA
       if (!event.slug) throw Conflict('event_not_bookable', 'The event has no slug yet; run the slug backfill first.');
       if (input.tableId) await assertTable(ctx.trx, input.tableId, 'body/tableId');
       const { reservationId } = await createHold(
+        app.bookingExtensions,
         ctx.trx,
         { eventSlug: event.slug, offerCode: input.offerCode, guestCount: input.guestCount, contact: input.contact, customerNote: input.customerNote, locale: input.locale },
         now,

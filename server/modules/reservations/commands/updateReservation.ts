@@ -70,6 +70,7 @@ export async function updateReservation(app: AppContext, actor: TransitionActor,
             now,
           },
           { serviceChargePercent: Number(row.service_charge_percent), vatPercent: Number(row.vat_percent) },
+          app.bookingExtensions.priceAdjustments,
         );
         Object.assign(changes, {
           guest_count: guestCount,

@@ -30,7 +30,7 @@ export async function createShow(app: Pick<AppContext, 'db' | 'config'>, input: 
       });
     } catch (err) {
       const column = takenColumn(err, 'shows');
-      if (column) throw Conflict(`${column}_taken`, `Another show has this ${column}.`);
+      if (column) throw Conflict(column === 'slug' ? 'slug_taken' : 'code_taken', `Another show has this ${column}.`);
       throw err;
     }
   });

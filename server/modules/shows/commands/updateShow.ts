@@ -20,7 +20,7 @@ export async function updateShow(app: Pick<AppContext, 'db' | 'config'>, id: str
       return await show.$query(trx).patchAndFetch({ ...input });
     } catch (err) {
       const column = takenColumn(err, 'shows');
-      if (column) throw Conflict(`${column}_taken`, `Another show has this ${column}.`);
+      if (column) throw Conflict(column === 'slug' ? 'slug_taken' : 'code_taken', `Another show has this ${column}.`);
       throw err;
     }
   });

@@ -1,7 +1,6 @@
-import type { Knex } from 'knex';
 import { expect } from 'chai';
 import type { TestServer } from '../../helpers/server.ts';
-import { bookableEvent, contact } from '../booking/fixtures.ts';
+import { contact } from '../booking/factories.ts';
 
 /** Each public request its own client address (TRUST_PROXY), so the per-address rate limits stay out of the way. */
 let ipCounter = 0;
@@ -16,19 +15,3 @@ export async function guestHold(server: TestServer, event: { slug: string | null
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return (await server.db.knex('reservations').where({ reference: res.body.reference }).first('id')).id;
 }
-
-/** A table of the floor plan, written straight into the table. */
-export async function insertTable(knex: Knex, code: string, seats = 4): Promise<string> {
-  const [row] = await knex('venue_tables').insert({ code, zone: 'MAIN', seats }).returning('id');
-  return row.id;
-}
-
-/** A SUCCEEDED payment of the reservation (as the payments module would record it). */
-export async function insertPayment(knex: Knex, reservationId: string, amountVnd: number, overrides: Record<string, unknown> = {}): Promise<string> {
-  const [row] = await knex('payments')
-    .insert({ reservation_id: reservationId, gateway: 'CASH', status: 'SUCCEEDED', amount_vnd: amountVnd, txn_ref: `T${Math.random().toString(36).slice(2, 12)}`, succeeded_at: new Date(), ...overrides })
-    .returning('id');
-  return row.id;
-}
-
-export { bookableEvent, contact };

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { confirmReservation, inTransition } from '../../../server/modules/booking/lifecycle.ts';
 import type { TestServer } from '../../helpers/server.ts';
-import { bookableEvent, contact } from '../booking/fixtures.ts';
+import { bookableEvent, contact } from '../booking/factories.ts';
+import { buildPayment } from '../payments/factories.ts';
+import { buildTable } from '../tables/factories.ts';
 
 let guest = 0;
 
@@ -26,7 +28,7 @@ export async function doorBooking(
   options: { guests?: number; confirm?: 'PAYMENT' | 'STAFF' | false; paid?: boolean; startsAt?: Date; tableCode?: string } = {},
 ): Promise<DoorBooking> {
   const knex = server.db.knex;
-  const { event, offer } = await bookableEvent(knex);
+  const { event, offer } = await bookableEvent();
   const n = ++guest;
   const res = await server.request<any>('POST', '/api/public/reservations', {
     body: { eventSlug: event.slug, offerCode: offer.code, guestCount: options.guests ?? 2, contact: { ...contact(9000 + n), honorific: 'Ms' } },
@@ -41,10 +43,10 @@ export async function doorBooking(
     token = confirmed.checkInToken!;
   }
   if (options.paid ?? confirm === 'PAYMENT') {
-    await knex('payments').insert({ reservation_id: row.id, gateway: 'CASH', status: 'SUCCEEDED', amount_vnd: row.total_vnd, txn_ref: `T${randomUUID()}`, succeeded_at: new Date() });
+    await buildPayment(row.id, { amount: Number(row.total_vnd), gateway: 'CASH', txnRef: `T${randomUUID()}` });
   }
   if (options.tableCode) {
-    const [table] = await knex('venue_tables').insert({ code: options.tableCode, zone: 'VIP', seats: 6 }).returning('id');
+    const table = await buildTable({ code: options.tableCode, zone: 'VIP', seats: 6 });
     await knex('reservations').where({ id: row.id }).update({ table_id: table.id });
   }
   const startsAt = options.startsAt ?? new Date();

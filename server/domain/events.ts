@@ -1,0 +1,86 @@
+import type { Knex } from 'knex';
+import type { AppContext } from '../context.ts';
+import { EventBus, type AnySubscriber, type EventContext, type SubscriberResult } from '../platform/events.ts';
+import type { Actor, StaffActor } from './actors.ts';
+
+/**
+ * The venue's domain events (DESIGN.md "Domain events"): what a command publishes inside its transaction, and
+ * what the modules' records subscribe to. The payloads name what changed; a subscriber reads anything else it
+ * needs through the unit of work's `trx`. `test/modules/events.spec.ts` prints each event's ordered subscribers.
+ */
+
+export type ReservationStatus = 'HELD' | 'CONFIRMED' | 'CHECKED_IN' | 'CANCELLED' | 'EXPIRED' | 'NO_SHOW';
+export type PaymentGateway = 'VNPAY' | 'BANK_TRANSFER' | 'CASH' | 'CARD_ON_SITE';
+
+/** A reservation's move through its state machine (server/modules/booking/lifecycle.ts). */
+export interface ReservationStatusChanged {
+  reservationId: string;
+  from: ReservationStatus;
+  to: ReservationStatus;
+  reason: string | null;
+}
+
+/** A payment's outcome (server/modules/payments): after the payment row changed, in the same transaction. */
+export interface PaymentOutcomeEvent {
+  paymentId: string;
+  reservationId: string;
+  gateway: PaymentGateway;
+  amountVnd: number;
+  refundedVnd: number;
+}
+
+/** The show event as the cancellation flow left it (already `CANCELLED`). */
+export interface CancelledShowEvent {
+  id: string;
+  showId: string;
+  cancellationReason: string | null;
+}
+
+export interface DomainEvents {
+  'reservation.confirmed': ReservationStatusChanged;
+  'reservation.cancelled': ReservationStatusChanged;
+  'reservation.noShow': ReservationStatusChanged;
+  /** Holds past their expiry, marked EXPIRED in bulk by the expiry run (no per-row transition). */
+  'holds.expired': { reservationIds: string[] };
+  'payment.captured': PaymentOutcomeEvent;
+  'payment.failed': PaymentOutcomeEvent;
+  'payment.partiallyRefunded': PaymentOutcomeEvent;
+  'payment.refunded': PaymentOutcomeEvent;
+  /**
+   * The cancellation flow (DOMAIN.md "Catalog"): published with the event row locked and marked CANCELLED, also
+   * when it was already (`alreadyCancelled`: a re-run, which must find nothing left to do). Each subscriber
+   * answers a summary (counts) the reply reports under its name.
+   */
+  'showEvent.cancelled': { event: CancelledShowEvent; reason: string | null; actor: StaffActor; alreadyCancelled: boolean };
+}
+
+export type DomainEvent = keyof DomainEvents;
+
+/** The unit of work a subscriber runs in: the publisher's transaction, actor and clock, the app's services. */
+export interface DomainContext extends EventContext {
+  trx: Knex.Transaction;
+  app: AppContext;
+  actor: Actor;
+  now: Date;
+}
+
+export type DomainSubscriber = AnySubscriber<DomainEvents, DomainContext>;
+export type DomainEventBus = EventBus<DomainEvents, DomainContext>;
+
+export const createDomainEventBus = (subscribers: readonly DomainSubscriber[]): DomainEventBus => new EventBus<DomainEvents, DomainContext>(subscribers);
+
+/** Declares a subscriber with its payload typed by the event (module records list these). */
+export function subscriber<E extends DomainEvent>(declared: {
+  name: string;
+  event: E;
+  phase: 'in-transaction' | 'after-commit';
+  order: number;
+  handle(payload: DomainEvents[E], context: DomainContext): unknown | Promise<unknown>;
+}): DomainSubscriber {
+  return declared as unknown as DomainSubscriber;
+}
+
+/** Publishes `event` on the app's bus in the unit of work `context`. */
+export function publish<E extends DomainEvent>(context: DomainContext, event: E, payload: DomainEvents[E]): Promise<SubscriberResult[]> {
+  return context.app.events.publish(event, payload, context);
+}

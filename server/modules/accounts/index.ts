@@ -1,0 +1,5 @@
+import type { ModuleRecord } from '../record.ts';
+import { handlers } from './handlers.ts';
+
+/** The `accounts` module's record (server/modules/record.ts): what the rest of the server knows of it. */
+export const record = { tag: 'accounts', handlers } satisfies ModuleRecord;

@@ -1,0 +1,5 @@
+import type { ModuleRecord } from '../record.ts';
+import { handlers } from './handlers.ts';
+
+/** The `maintenance` module's record (server/modules/record.ts): what the rest of the server knows of it. */
+export const record = { tag: 'maintenance', handlers } satisfies ModuleRecord;

@@ -1,0 +1,29 @@
+import type { DomainSubscriber } from '../domain/events.ts';
+import type { OperationHandlers } from '../http/handler.ts';
+import type { PolicyEntry } from '../http/policy.ts';
+import type { QueueDefinition } from '../jobs/types.ts';
+import type { PriceAdjustment } from './booking/adjustments.ts';
+import type { SeatClaimProvider } from './booking/service.ts';
+
+/**
+ * A module's record (DESIGN.md "Modules"): everything the rest of the server learns about the module, declared in
+ * one place, its `index.ts`. `server/modules/index.ts` lists the records and derives every global table from them
+ * — the handler map, the public-policy registry, the job queues, the domain-event subscribers, the booking's
+ * extensions — so nothing is wired because a file happened to be imported.
+ */
+export interface ModuleRecord {
+  /** The contract tag this module handles (tag = folder). */
+  tag: string;
+  /** operationId → handler, for the operations tagged `tag`. */
+  handlers: Partial<OperationHandlers>;
+  /** Public API policy entries (spec §5.5) of this module's public operations. */
+  policy?: readonly PolicyEntry[];
+  /** Background queues and their handlers. */
+  jobs?: readonly QueueDefinition[];
+  /** What this module does when a domain event happens (each with its phase and order). */
+  subscribers?: readonly DomainSubscriber[];
+  /** What this module takes off (or credits to) a booking's price, in the hold's transaction. */
+  priceAdjustments?: readonly PriceAdjustment[];
+  /** Seats this module holds for a booking elsewhere (a waiting-list offer), claimed in the hold's transaction. */
+  seatClaims?: readonly SeatClaimProvider[];
+}

@@ -1,0 +1,7 @@
+import type { ModuleRecord } from '../record.ts';
+import { priceAdjustment, subscribers } from './adjustment.ts';
+import { handlers } from './handlers.ts';
+import { policy } from './policy.ts';
+
+/** The `vouchers` module's record (server/modules/record.ts): what the rest of the server knows of it. */
+export const record = { tag: 'vouchers', handlers, policy, priceAdjustments: [priceAdjustment], subscribers } satisfies ModuleRecord;

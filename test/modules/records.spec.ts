@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDomainEventBus } from '../../server/domain/events.ts';
+import { BOOKING_EXTENSIONS, POLICY_REGISTRY, QUEUES, RECORDS, SUBSCRIBERS } from '../../server/modules/index.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Module records and domain events (issue 22 items 1–2; DESIGN.md "Modules", "Domain events"). Every module is
+ * declared by one record in its index.ts; the global tables are derived from the records; each event's
+ * subscribers run in a declared order — printed here, so adding, removing or reordering an effect is a visible
+ * diff in review.
+ */
+describe('module records and domain events', () => {
+  it('each event’s subscribers, in the order they run', () => {
+    const table = createDomainEventBus(SUBSCRIBERS).table();
+    console.log(`      ${JSON.stringify(table, null, 2).replace(/\n/g, '\n      ')}`);
+    expect(table).to.deep.equal({
+      'holds.expired': [
+        '10 in-transaction email.hold-expired',
+        '20 in-transaction promoCodes.release-on-expiry',
+        '30 in-transaction vouchers.release-on-expiry',
+        '40 in-transaction waitlist.seats-freed-on-expiry',
+      ],
+      'payment.captured': ['10 in-transaction analytics.meta-purchase', '20 in-transaction referrals.earn-commission'],
+      'payment.refunded': ['10 in-transaction referrals.void-on-refund'],
+      'reservation.cancelled': [
+        '10 in-transaction payments.refunds',
+        '20 in-transaction promoCodes.release-on-cancel',
+        '30 in-transaction vouchers.release-on-cancel',
+        '40 in-transaction waitlist.seats-freed-on-cancel',
+        '50 in-transaction referrals.void-on-cancel',
+      ],
+      'reservation.confirmed': ['10 in-transaction promoCodes.retake-on-confirm', '20 in-transaction vouchers.retake-on-confirm'],
+      'showEvent.cancelled': ['10 in-transaction reservations', '20 in-transaction waitlist'],
+    });
+  });
+
+  it('the booking’s extensions, in their declared order', () => {
+    expect(BOOKING_EXTENSIONS.priceAdjustments.map((a) => `${a.order} ${a.name}`)).to.deep.equal(['10 promo-code', '20 voucher', '30 referral']);
+    expect(BOOKING_EXTENSIONS.seatClaims.map((c) => c.name)).to.deep.equal(['waitlist-offer']);
+  });
+
+  it('one record per module folder, named by its tag, and the global tables are the records’ union', () => {
+    const folders = fs.readdirSync(path.join(ROOT, 'server/modules'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    expect(RECORDS.map((r) => r.tag).sort()).to.deep.equal(folders);
+    for (const tag of folders) expect(fs.existsSync(path.join(ROOT, 'server/modules', tag, 'index.ts')), `server/modules/${tag}/index.ts`).to.equal(true);
+    expect(QUEUES.map((q) => q.name).sort()).to.deep.equal(RECORDS.flatMap((r) => (r.jobs ?? []).map((q) => q.name)).sort());
+    const declared = RECORDS.flatMap((r) => r.policy ?? []);
+    expect(POLICY_REGISTRY.slice(0, declared.length)).to.deep.equal(declared);
+  });
+
+  it('no file in server/ is imported for its side effects (a module declares its effects in its record)', () => {
+    const bare: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(file);
+        else if (/\.tsx?$/.test(entry.name)) {
+          for (const [n, line] of fs.readFileSync(file, 'utf8').split('\n').entries()) {
+            if (/^\s*import\s+['"][^'"]+['"]/.test(line)) bare.push(`${path.relative(ROOT, file)}:${n + 1}: ${line.trim()}`);
+          }
+        }
+      }
+    };
+    walk(path.join(ROOT, 'server'));
+    expect(bare).to.deep.equal([]);
+  });
+
+  it('no module keeps a registry other modules fill at import', () => {
+    // The five registries this replaced were module-level maps filled by `register…`/`on…` calls at import.
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(file);
+        else if (entry.name.endsWith('.ts')) {
+          const text = fs.readFileSync(file, 'utf8');
+          for (const name of ['registerSeatClaim', 'onHoldsExpired', 'registerCancellationHook', 'onPaymentOutcome', 'registerPriceAdjustment', 'onReservationStatus']) {
+            if (text.includes(`${name}(`)) offenders.push(`${path.relative(ROOT, file)}: ${name}`);
+          }
+        }
+      }
+    };
+    walk(path.join(ROOT, 'server'));
+    expect(offenders).to.deep.equal([]);
+  });
+});
