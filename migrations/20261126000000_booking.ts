@@ -64,7 +64,7 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('guest_count').notNullable();
     t.text('status').notNullable().defaultTo('HELD');
     t.timestamp('hold_expires_at', { useTz: true });
-    // The price as quoted at creation (server/catalog/pricing.ts), whole VND, with the setup's percentages used.
+    // The price as quoted at creation (server/domain/pricing.ts), whole VND, with the setup's percentages used.
     t.integer('price_per_guest_vnd').notNullable();
     t.integer('subtotal_vnd').notNullable();
     t.integer('discount_vnd').notNullable().defaultTo(0);

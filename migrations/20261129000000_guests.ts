@@ -14,7 +14,7 @@ import type { Knex } from 'knex';
  * - `voucher_redemptions`: what one reservation took from a voucher; `released_at` once given back.
  * - `inquiries` and `inquiry_follow_ups` (each follow-up is an e-mail through the ledger).
  * - `waitlist_entries`: WAITING → NOTIFIED (an offer with an expiry; its seats held, see
- *   server/catalog/availability.ts) → CONVERTED | EXPIRED.
+ *   server/domain/availability.ts) → CONVERTED | EXPIRED.
  * - `guest_profiles` (a reservation's party member, opened by its own token, hashed) and `guest_reactions`.
  */
 export async function up(knex: Knex): Promise<void> {

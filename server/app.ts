@@ -1,23 +1,23 @@
 import Koa from 'koa';
-import { identityResolver } from './auth/identity.ts';
-import type { Config } from './config.ts';
-import { createAppContext, type AppContext } from './context.ts';
-import type { Database } from './db/database.ts';
-import { ContractError, loadContract, type Contract } from './http/contract.ts';
-import { corsPolicy } from './http/cors.ts';
+import { identityResolver } from './platform/auth/identity.ts';
+import type { Config } from './platform/config.ts';
+import { createAppContext, type AppContext } from './platform/context.ts';
+import type { Database } from './platform/db/database.ts';
+import { ContractError, loadContract, type Contract } from './platform/http/contract.ts';
+import { corsPolicy } from './platform/http/cors.ts';
 import { SERVER_ONLY_PATHS } from './modules/chatNotifications/policy.ts';
-import { errorBoundary } from './http/errors.ts';
-import type { HandlerMap } from './http/handler.ts';
-import { createJobEngine, type JobEngine } from './jobs/index.ts';
-import { checkHandlers, mountOperations } from './http/operations.ts';
-import { checkPolicyRegistry, type PolicyEntry } from './http/policy.ts';
-import { requestContext } from './http/requestContext.ts';
-import type { AppState } from './http/state.ts';
-import type { Analytics } from './integrations/analytics.ts';
-import type { Logger } from './logger.ts';
+import { errorBoundary } from './platform/http/errors.ts';
+import type { HandlerMap } from './platform/http/handler.ts';
+import { createJobEngine, type JobEngine } from './platform/jobs/index.ts';
+import { checkHandlers, mountOperations } from './platform/http/operations.ts';
+import { checkPolicyRegistry, type PolicyEntry } from './platform/http/policy.ts';
+import { requestContext } from './platform/http/requestContext.ts';
+import type { AppState } from './platform/http/state.ts';
+import type { Analytics } from './platform/integrations/analytics.ts';
+import type { Logger } from './platform/logger.ts';
 import { createDomainEventBus } from './domain/events.ts';
 import { BOOKING_EXTENSIONS, checkModules, handlers as allHandlers, POLICY_REGISTRY, QUEUES, SUBSCRIBERS } from './modules/index.ts';
-import type { StorageDriver } from './storage/driver.ts';
+import type { StorageDriver } from './platform/storage/driver.ts';
 
 export interface AppDeps {
   config: Config;
@@ -74,8 +74,7 @@ export function createApp(deps: AppDeps): App {
     analytics: deps.analytics,
     storage: deps.storage,
     // The modules' declared parts of each other's flows (server/modules/index.ts), built once per app.
-    events: createDomainEventBus(SUBSCRIBERS),
-    bookingExtensions: BOOKING_EXTENSIONS,
+    additions: { events: createDomainEventBus(SUBSCRIBERS), bookingExtensions: BOOKING_EXTENSIONS },
   });
   const { analytics } = context;
   const koa = new Koa<AppState>({ proxy: deps.config.trustProxy });

@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../platform/config.ts';
 
 /**
  * Where the assistant's tools reach this service (ASSISTANT_API_BASE_URL, default: the service itself). The

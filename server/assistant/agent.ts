@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createUIMessageStream, generateText, stepCountIs, streamText, type LanguageModel, type ModelMessage, type UIMessageChunk } from 'ai';
 import { DateTime } from 'luxon';
-import type { Config } from '../config.ts';
-import type { Analytics } from '../integrations/analytics.ts';
-import type { Logger } from '../logger.ts';
+import type { Config } from '../platform/config.ts';
+import type { Analytics } from '../platform/integrations/analytics.ts';
+import type { Logger } from '../platform/logger.ts';
 import { readRoutes, type RouteFacts } from './facts.ts';
 import { auditLinks, type LinkAuditResult } from './linkAudit.ts';
 import { createModel } from './models.ts';

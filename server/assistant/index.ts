@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../platform/context.ts';
 import { assistantApiBaseUrl } from './address.ts';
 import { createAgent, type Agent } from './agent.ts';
 import type { Assistant } from './types.ts';

@@ -1,6 +1,6 @@
 import { createMistral } from '@ai-sdk/mistral';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { Config } from '../config.ts';
+import type { Config } from '../platform/config.ts';
 import { OfflineModel } from './offline/model.ts';
 
 /**

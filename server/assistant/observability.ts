@@ -1,4 +1,4 @@
-import type { Analytics } from '../integrations/analytics.ts';
+import type { Analytics } from '../platform/integrations/analytics.ts';
 
 /**
  * AI observability (spec §6.5): with ANALYTICS_AI_OBSERVABILITY_ENABLED=true each generation (one assistant

@@ -1,7 +1,7 @@
 /**
  * `npm run contract:bundle`: bundles the contract's sources (`openapi/root.yaml` and the files it refers to)
  * into the one `openapi.yaml` the server, the SDK generator and the tests read, with Redocly's bundler.
- * Each operation's `security` is derived from its `x-access` (the table in server/http/access.ts), so the two
+ * Each operation's `security` is derived from its `x-access` (the table in server/platform/http/access.ts), so the two
  * can never disagree; boot checks it again.
  *
  * `npm run contract:check` (`--check`): exits 1 when the committed `openapi.yaml` is not what the sources
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle, createConfig } from '@redocly/openapi-core';
 import { stringify } from 'yaml';
-import { securityFor } from '../http/access.ts';
+import { securityFor } from '../platform/http/access.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SOURCE = path.join(ROOT, 'openapi/root.yaml');

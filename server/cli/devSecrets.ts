@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomToken } from '../auth/secrets.ts';
-import type { Config } from '../config.ts';
+import { randomToken } from '../platform/auth/secrets.ts';
+import type { Config } from '../platform/config.ts';
 import { SEED_ACCOUNTS, type SeedPasswords, type SeedReport, type SeedUsername } from '../../seed/index.ts';
 
 interface StoredSecrets {

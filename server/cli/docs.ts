@@ -1,6 +1,6 @@
 /**
  * `npm run docs:generate`: writes `docs/configuration.md` from the server's configuration module
- * (`server/config.ts`, or `server/platform/config.ts` once it moves) and the descriptions kept in
+ * (`server/platform/config.ts`, or `server/platform/config.ts` once it moves) and the descriptions kept in
  * `docs/configuration.descriptions.yaml`.
  *
  * What the code knows comes from the code: the generator reads the module's syntax tree (TypeScript's parser),
@@ -22,7 +22,7 @@ import ts from 'typescript';
 import { parse } from 'yaml';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CONFIG_CANDIDATES = ['server/platform/config.ts', 'server/config.ts'];
+const CONFIG_CANDIDATES = ['server/platform/config.ts', 'server/platform/config.ts'];
 const DESCRIPTIONS = 'docs/configuration.descriptions.yaml';
 const TARGET = 'docs/configuration.md';
 const NAME = /^[A-Z][A-Z0-9_]*$/;
@@ -139,7 +139,7 @@ function defaultOf(call: ts.CallExpression, helper: string, source: ts.SourceFil
 }
 
 /** Every environment variable a configuration module reads, in source order (a name read twice is listed twice). */
-export function configReads(text: string, file = 'server/config.ts'): { reads: Read[]; errors: string[] } {
+export function configReads(text: string, file = 'server/platform/config.ts'): { reads: Read[]; errors: string[] } {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const reads: Read[] = [];
   const errors: string[] = [];

@@ -1,6 +1,6 @@
-import { loadConfig } from '../config.ts';
-import { openConfiguredDatabase } from '../db/database.ts';
-import { migrateLatest } from '../db/migrations.ts';
+import { loadConfig } from '../platform/config.ts';
+import { openConfiguredDatabase } from '../platform/db/database.ts';
+import { migrateLatest } from '../platform/db/migrations.ts';
 
 /** `npm run migrate`: apply pending migrations to the configured database. */
 const config = loadConfig();

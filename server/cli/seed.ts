@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
-import { openConfiguredDatabase } from '../db/database.ts';
-import { migrateLatest } from '../db/migrations.ts';
-import { createJobEngine } from '../jobs/index.ts';
+import { loadConfig } from '../platform/config.ts';
+import { openConfiguredDatabase } from '../platform/db/database.ts';
+import { migrateLatest } from '../platform/db/migrations.ts';
+import { createJobEngine } from '../platform/jobs/index.ts';
 import { QUEUES } from '../modules/index.ts';
-import { createLogger } from '../logger.ts';
+import { createLogger } from '../platform/logger.ts';
 import { prepareDevelopmentSecrets, recordSeededPassword } from './devSecrets.ts';
 import { formatSeedResult, seed, SeedError, type SeedResult } from '../../seed/index.ts';
 

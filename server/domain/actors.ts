@@ -1,4 +1,4 @@
-import type { AuthContext } from '../auth/context.ts';
+import type { AuthContext } from '../platform/auth/context.ts';
 
 /**
  * Who acts on the venue's records: a staff member or machine credential (from the request's identity), the guest

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../platform/context.ts';
 import { EventBus, type AnySubscriber, type EventContext, type SubscriberResult } from '../platform/events.ts';
 import type { Actor, StaffActor } from './actors.ts';
 
@@ -66,6 +66,13 @@ export interface DomainContext extends EventContext {
 
 export type DomainSubscriber = AnySubscriber<DomainEvents, DomainContext>;
 export type DomainEventBus = EventBus<DomainEvents, DomainContext>;
+
+declare module '../platform/context.ts' {
+  interface AppContext {
+    /** Domain events: commands publish, the subscribers declared in the module records receive. */
+    events: DomainEventBus;
+  }
+}
 
 export const createDomainEventBus = (subscribers: readonly DomainSubscriber[]): DomainEventBus => new EventBus<DomainEvents, DomainContext>(subscribers);
 

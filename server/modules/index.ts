@@ -1,47 +1,47 @@
-import type { HandlerMap, OperationHandlers } from '../http/handler.ts';
-import { BASE_POLICY, type PolicyEntry } from '../http/policy.ts';
-import { collectQueues } from '../jobs/registry.ts';
-import type { QueueDefinition } from '../jobs/types.ts';
+import type { HandlerMap, OperationHandlers } from '../platform/http/handler.ts';
+import { BASE_POLICY, type PolicyEntry } from '../platform/http/policy.ts';
+import { collectQueues } from '../platform/jobs/registry.ts';
+import type { QueueDefinition } from '../platform/jobs/types.ts';
 import type { DomainSubscriber } from '../domain/events.ts';
 import type { BookingExtensions } from './booking/service.ts';
 import type { ModuleRecord } from './record.ts';
-import { record as system } from './system/index.ts';
-import { record as auth } from './auth/index.ts';
-import { record as accounts } from './accounts/index.ts';
-import { record as apiKeys } from './apiKeys/index.ts';
-import { record as jobs } from './jobs/index.ts';
-import { record as maintenance } from './maintenance/index.ts';
-import { record as email } from './email/index.ts';
-import { record as storage } from './storage/index.ts';
-import { record as shows } from './shows/index.ts';
-import { record as offers } from './offers/index.ts';
-import { record as fulfillment } from './fulfillment/index.ts';
-import { record as tables } from './tables/index.ts';
-import { record as commercialSetup } from './commercialSetup/index.ts';
-import { record as showEvents } from './showEvents/index.ts';
-import { record as catalog } from './catalog/index.ts';
-import { record as booking } from './booking/index.ts';
-import { record as customers } from './customers/index.ts';
-import { record as payments } from './payments/index.ts';
-import { record as checkIns } from './checkIns/index.ts';
-import { record as reservations } from './reservations/index.ts';
-import { record as assistantCatalog } from './assistantCatalog/index.ts';
-import { record as knowledge } from './knowledge/index.ts';
-import { record as promoCodes } from './promoCodes/index.ts';
-import { record as vouchers } from './vouchers/index.ts';
-import { record as inquiries } from './inquiries/index.ts';
-import { record as waitlist } from './waitlist/index.ts';
-import { record as profiles } from './profiles/index.ts';
-import { record as analytics } from './analytics/index.ts';
-import { record as integrations } from './integrations/index.ts';
-import { record as referralLinks } from './referralLinks/index.ts';
-import { record as referralPartners } from './referralPartners/index.ts';
-import { record as referralCodes } from './referralCodes/index.ts';
-import { record as referralCommissions } from './referralCommissions/index.ts';
-import { record as assistant } from './assistant/index.ts';
-import { record as chatPlatform } from './chatPlatform/index.ts';
-import { record as messaging } from './messaging/index.ts';
-import { record as chatNotifications } from './chatNotifications/index.ts';
+import { record as systemRecord } from './system/index.ts';
+import { record as authRecord } from './auth/index.ts';
+import { record as accountsRecord } from './accounts/index.ts';
+import { record as apiKeysRecord } from './apiKeys/index.ts';
+import { record as jobsRecord } from './jobs/index.ts';
+import { record as maintenanceRecord } from './maintenance/index.ts';
+import { record as emailRecord } from './email/index.ts';
+import { record as storageRecord } from './storage/index.ts';
+import { record as showsRecord } from './shows/index.ts';
+import { record as offersRecord } from './offers/index.ts';
+import { record as fulfillmentRecord } from './fulfillment/index.ts';
+import { record as tablesRecord } from './tables/index.ts';
+import { record as commercialSetupRecord } from './commercialSetup/index.ts';
+import { record as showEventsRecord } from './showEvents/index.ts';
+import { record as catalogRecord } from './catalog/index.ts';
+import { record as bookingRecord } from './booking/index.ts';
+import { record as customersRecord } from './customers/index.ts';
+import { record as paymentsRecord } from './payments/index.ts';
+import { record as checkInsRecord } from './checkIns/index.ts';
+import { record as reservationsRecord } from './reservations/index.ts';
+import { record as assistantCatalogRecord } from './assistantCatalog/index.ts';
+import { record as knowledgeRecord } from './knowledge/index.ts';
+import { record as promoCodesRecord } from './promoCodes/index.ts';
+import { record as vouchersRecord } from './vouchers/index.ts';
+import { record as inquiriesRecord } from './inquiries/index.ts';
+import { record as waitlistRecord } from './waitlist/index.ts';
+import { record as profilesRecord } from './profiles/index.ts';
+import { record as analyticsRecord } from './analytics/index.ts';
+import { record as integrationsRecord } from './integrations/index.ts';
+import { record as referralLinksRecord } from './referralLinks/index.ts';
+import { record as referralPartnersRecord } from './referralPartners/index.ts';
+import { record as referralCodesRecord } from './referralCodes/index.ts';
+import { record as referralCommissionsRecord } from './referralCommissions/index.ts';
+import { record as assistantRecord } from './assistant/index.ts';
+import { record as chatPlatformRecord } from './chatPlatform/index.ts';
+import { record as messagingRecord } from './messaging/index.ts';
+import { record as chatNotificationsRecord } from './chatNotifications/index.ts';
 
 /**
  * Every module's record (server/modules/record.ts), one per contract tag (DESIGN.md "Layout": the operations
@@ -50,45 +50,47 @@ import { record as chatNotifications } from './chatNotifications/index.ts';
  * extensions — and nothing else registers anything. Boot (and test/modules/convention.spec.ts) refuse an
  * operation handled outside its tag's module.
  */
-export const RECORDS: readonly ModuleRecord[] = [
-  system,
-  auth,
-  accounts,
-  apiKeys,
-  jobs,
-  maintenance,
-  email,
-  storage,
-  shows,
-  offers,
-  fulfillment,
-  tables,
-  commercialSetup,
-  showEvents,
-  catalog,
-  booking,
-  customers,
-  payments,
-  checkIns,
-  reservations,
-  assistantCatalog,
-  knowledge,
-  promoCodes,
-  vouchers,
-  inquiries,
-  waitlist,
-  profiles,
-  analytics,
-  integrations,
-  referralLinks,
-  referralPartners,
-  referralCodes,
-  referralCommissions,
-  assistant,
-  chatPlatform,
-  messaging,
-  chatNotifications,
-];
+const records = {
+  system: systemRecord(),
+  auth: authRecord(),
+  accounts: accountsRecord(),
+  apiKeys: apiKeysRecord(),
+  jobs: jobsRecord(),
+  maintenance: maintenanceRecord(),
+  email: emailRecord(),
+  storage: storageRecord(),
+  shows: showsRecord(),
+  offers: offersRecord(),
+  fulfillment: fulfillmentRecord(),
+  tables: tablesRecord(),
+  commercialSetup: commercialSetupRecord(),
+  showEvents: showEventsRecord(),
+  catalog: catalogRecord(),
+  booking: bookingRecord(),
+  customers: customersRecord(),
+  payments: paymentsRecord(),
+  checkIns: checkInsRecord(),
+  reservations: reservationsRecord(),
+  assistantCatalog: assistantCatalogRecord(),
+  knowledge: knowledgeRecord(),
+  promoCodes: promoCodesRecord(),
+  vouchers: vouchersRecord(),
+  inquiries: inquiriesRecord(),
+  waitlist: waitlistRecord(),
+  profiles: profilesRecord(),
+  analytics: analyticsRecord(),
+  integrations: integrationsRecord(),
+  referralLinks: referralLinksRecord(),
+  referralPartners: referralPartnersRecord(),
+  referralCodes: referralCodesRecord(),
+  referralCommissions: referralCommissionsRecord(),
+  assistant: assistantRecord(),
+  chatPlatform: chatPlatformRecord(),
+  messaging: messagingRecord(),
+  chatNotifications: chatNotificationsRecord(),
+};
+
+export const RECORDS: readonly ModuleRecord[] = Object.values(records);
 
 export type Module = Pick<ModuleRecord, 'handlers' | 'policy'>;
 
@@ -97,43 +99,43 @@ export const MODULES: Record<string, Module> = Object.fromEntries(RECORDS.map((r
 
 /** operationId → handler, for every operation in openapi.yaml (checked by the compiler and again at boot). */
 const typed: OperationHandlers = {
-  ...system.handlers,
-  ...auth.handlers,
-  ...accounts.handlers,
-  ...apiKeys.handlers,
-  ...jobs.handlers,
-  ...maintenance.handlers,
-  ...email.handlers,
-  ...storage.handlers,
-  ...shows.handlers,
-  ...offers.handlers,
-  ...fulfillment.handlers,
-  ...tables.handlers,
-  ...commercialSetup.handlers,
-  ...showEvents.handlers,
-  ...catalog.handlers,
-  ...booking.handlers,
-  ...customers.handlers,
-  ...payments.handlers,
-  ...checkIns.handlers,
-  ...reservations.handlers,
-  ...assistantCatalog.handlers,
-  ...knowledge.handlers,
-  ...promoCodes.handlers,
-  ...vouchers.handlers,
-  ...inquiries.handlers,
-  ...waitlist.handlers,
-  ...profiles.handlers,
-  ...analytics.handlers,
-  ...integrations.handlers,
-  ...referralLinks.handlers,
-  ...referralPartners.handlers,
-  ...referralCodes.handlers,
-  ...referralCommissions.handlers,
-  ...assistant.handlers,
-  ...chatPlatform.handlers,
-  ...messaging.handlers,
-  ...chatNotifications.handlers,
+  ...records.system.handlers,
+  ...records.auth.handlers,
+  ...records.accounts.handlers,
+  ...records.apiKeys.handlers,
+  ...records.jobs.handlers,
+  ...records.maintenance.handlers,
+  ...records.email.handlers,
+  ...records.storage.handlers,
+  ...records.shows.handlers,
+  ...records.offers.handlers,
+  ...records.fulfillment.handlers,
+  ...records.tables.handlers,
+  ...records.commercialSetup.handlers,
+  ...records.showEvents.handlers,
+  ...records.catalog.handlers,
+  ...records.booking.handlers,
+  ...records.customers.handlers,
+  ...records.payments.handlers,
+  ...records.checkIns.handlers,
+  ...records.reservations.handlers,
+  ...records.assistantCatalog.handlers,
+  ...records.knowledge.handlers,
+  ...records.promoCodes.handlers,
+  ...records.vouchers.handlers,
+  ...records.inquiries.handlers,
+  ...records.waitlist.handlers,
+  ...records.profiles.handlers,
+  ...records.analytics.handlers,
+  ...records.integrations.handlers,
+  ...records.referralLinks.handlers,
+  ...records.referralPartners.handlers,
+  ...records.referralCodes.handlers,
+  ...records.referralCommissions.handlers,
+  ...records.assistant.handlers,
+  ...records.chatPlatform.handlers,
+  ...records.messaging.handlers,
+  ...records.chatNotifications.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

@@ -1,7 +1,7 @@
 import type { DomainSubscriber } from '../domain/events.ts';
-import type { OperationHandlers } from '../http/handler.ts';
-import type { PolicyEntry } from '../http/policy.ts';
-import type { QueueDefinition } from '../jobs/types.ts';
+import type { OperationHandlers } from '../platform/http/handler.ts';
+import type { PolicyEntry } from '../platform/http/policy.ts';
+import type { QueueDefinition } from '../platform/jobs/types.ts';
 import type { PriceAdjustment } from './booking/adjustments.ts';
 import type { SeatClaimProvider } from './booking/service.ts';
 

@@ -7,7 +7,7 @@
  * a real PostgreSQL database can remove exactly what it wrote.
  */
 import type { Knex } from 'knex';
-import { addDays, atLocal, datesOnWeekdays, eventSlug, localToday } from '../../server/catalog/venueTime.ts';
+import { addDays, atLocal, datesOnWeekdays, eventSlug, localToday } from '../../server/domain/venueTime.ts';
 
 const ZONE = process.env.VENUE_TIMEZONE || 'Asia/Ho_Chi_Minh';
 

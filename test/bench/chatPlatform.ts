@@ -33,12 +33,12 @@ const num = (name: string, fallback: number) => {
 export async function chatPlatformTarget() {
   const { createApp } = await import('../../server/app.ts');
   const { useAssistant } = await import('../../server/assistant/index.ts');
-  const { loadConfig } = await import('../../server/config.ts');
-  const { openConfiguredDatabase } = await import('../../server/db/database.ts');
-  const { migrateLatest } = await import('../../server/db/migrations.ts');
-  const { createJobEngine } = await import('../../server/jobs/index.ts');
+  const { loadConfig } = await import('../../server/platform/config.ts');
+  const { openConfiguredDatabase } = await import('../../server/platform/db/database.ts');
+  const { migrateLatest } = await import('../../server/platform/db/migrations.ts');
+  const { createJobEngine } = await import('../../server/platform/jobs/index.ts');
   const { QUEUES } = await import('../../server/modules/index.ts');
-  const { createLogger } = await import('../../server/logger.ts');
+  const { createLogger } = await import('../../server/platform/logger.ts');
 
   const sendDelay = num('BENCH_CHAT_PLATFORM_SEND_MS', 1500);
   const agentMax = num('BENCH_CHAT_PLATFORM_AGENT_MS', 3000);

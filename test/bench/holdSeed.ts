@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { breakdown } from '../../server/catalog/pricing.ts';
+import { breakdown } from '../../server/domain/pricing.ts';
 import { newReservationReference } from '../../server/modules/booking/tokens.ts';
 
 export const HOLD_SHOW_CODE = 'HBENCH';

@@ -794,9 +794,9 @@ async function main(): Promise<void> {
 async function analyticsMain(): Promise<void> {
   const started = Date.now();
   if (!process.env.DATABASE_URL) throw new Error('BENCH_ONLY=analytics runs on PostgreSQL: set DATABASE_URL');
-  const { loadConfig } = await import('../../server/config.ts');
-  const { openConfiguredDatabase } = await import('../../server/db/database.ts');
-  const { migrateLatest } = await import('../../server/db/migrations.ts');
+  const { loadConfig } = await import('../../server/platform/config.ts');
+  const { openConfiguredDatabase } = await import('../../server/platform/db/database.ts');
+  const { migrateLatest } = await import('../../server/platform/db/migrations.ts');
   const { customerIntelligence, readAggregate, resolveRange, summary, topShows } = await import('../../server/modules/analytics/service.ts');
   const { countAnalyticsSeed, removeAnalyticsSeed, seedAnalytics, settle } = await import('./analyticsSeed.ts');
   const config = loadConfig();

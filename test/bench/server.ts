@@ -104,8 +104,8 @@ async function koaPino(): Promise<Peer> {
 async function expressEov(): Promise<Peer> {
   const { default: express } = await import('express');
   const OpenApiValidator = await import('express-openapi-validator');
-  const { CONTRACT_PATH } = await import('../../server/http/contract.ts');
-  const { loadConfig } = await import('../../server/config.ts');
+  const { CONTRACT_PATH } = await import('../../server/platform/http/contract.ts');
+  const { loadConfig } = await import('../../server/platform/config.ts');
   const app = express();
   app.use(await stockHttpLogger());
   app.use(
@@ -133,9 +133,9 @@ async function expressEov(): Promise<Peer> {
  */
 async function catalogSql(): Promise<Peer> {
   const { default: knexFactory } = await import('knex');
-  const { loadConfig } = await import('../../server/config.ts');
-  const { openConfiguredDatabase } = await import('../../server/db/database.ts');
-  const { migrateLatest } = await import('../../server/db/migrations.ts');
+  const { loadConfig } = await import('../../server/platform/config.ts');
+  const { openConfiguredDatabase } = await import('../../server/platform/db/database.ts');
+  const { migrateLatest } = await import('../../server/platform/db/migrations.ts');
   const { dateWindow, salesQuery, upcomingEventsQuery } = await import('../../server/modules/catalog/service.ts');
   const { seedBenchVenue } = await import('./catalogSeed.ts');
   const config = loadConfig();
@@ -187,7 +187,7 @@ async function catalogSql(): Promise<Peer> {
  * transaction), through a `pg` pool as large as the app's knex pool, on PostgreSQL (DATABASE_URL) only.
  */
 async function visitSql(): Promise<Peer> {
-  const { loadConfig } = await import('../../server/config.ts');
+  const { loadConfig } = await import('../../server/platform/config.ts');
   const { VISIT_UPSERT, visitBuckets } = await import('../../server/modules/system/visits.ts');
   const config = loadConfig();
   if (!config.databaseUrl) throw new Error('visit-sql needs DATABASE_URL (PostgreSQL)');
@@ -230,9 +230,9 @@ function readJson(req: http.IncomingMessage): Promise<any> {
  * app's) or, on the embedded database, PGlite's own transaction (it seeds its own copy of the booking rows).
  */
 async function holdSql(): Promise<Peer> {
-  const { loadConfig } = await import('../../server/config.ts');
-  const { openConfiguredDatabase } = await import('../../server/db/database.ts');
-  const { migrateLatest } = await import('../../server/db/migrations.ts');
+  const { loadConfig } = await import('../../server/platform/config.ts');
+  const { openConfiguredDatabase } = await import('../../server/platform/db/database.ts');
+  const { migrateLatest } = await import('../../server/platform/db/migrations.ts');
   const { directHold, HoldRefused, HOLD_PATH, seedHoldBench } = await import('./holdSeed.ts');
   type Query = import('./holdSeed.ts').Query;
   const config = loadConfig();
@@ -290,10 +290,10 @@ async function holdSql(): Promise<Peer> {
 
 async function app() {
   const { createApp } = await import('../../server/app.ts');
-  const { loadConfig } = await import('../../server/config.ts');
-  const { openConfiguredDatabase } = await import('../../server/db/database.ts');
-  const { migrateLatest } = await import('../../server/db/migrations.ts');
-  const { createLogger } = await import('../../server/logger.ts');
+  const { loadConfig } = await import('../../server/platform/config.ts');
+  const { openConfiguredDatabase } = await import('../../server/platform/db/database.ts');
+  const { migrateLatest } = await import('../../server/platform/db/migrations.ts');
+  const { createLogger } = await import('../../server/platform/logger.ts');
   const { buildApiKey } = await import('../helpers/factories.ts');
   const { removeBenchVenue, seedBenchVenue } = await import('./catalogSeed.ts');
   const { removeHoldBench, seedHoldBench } = await import('./holdSeed.ts');

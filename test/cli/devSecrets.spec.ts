@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { prepareDevelopmentSecrets, printSignInHelp, recordSeededPassword } from '../../server/cli/devSecrets.ts';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/platform/config.ts';
 
 const USERNAMES = ['admin', 'marketing', 'staff'];
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { loadContract, type Contract, type Operation } from '../../server/http/contract.ts';
-import { compileResponseValidators } from '../../server/http/validation.ts';
+import { loadContract, type Contract, type Operation } from '../../server/platform/http/contract.ts';
+import { compileResponseValidators } from '../../server/platform/http/validation.ts';
 
 const contract = loadContract();
 

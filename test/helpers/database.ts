@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { openDatabase, type Database } from '../../server/db/database.ts';
-import { migrateLatest } from '../../server/db/migrations.ts';
+import { openDatabase, type Database } from '../../server/platform/db/database.ts';
+import { migrateLatest } from '../../server/platform/db/migrations.ts';
 
 // Kept on globalThis: a spec loaded as an ES module and one loaded through require get two copies of this
 // module, and both must share one database (objection's models are bound to the last one opened).

@@ -3,7 +3,7 @@ import { answerJson, startFakePeer } from './fakePeer.ts';
 
 /**
  * A local stand-in for VNPay (payment page and merchant API), for tests. It shares no code with
- * server/integrations/vnpay.ts: the signing rules are written again here from VNPay's documentation, so a
+ * server/platform/integrations/vnpay.ts: the signing rules are written again here from VNPay's documentation, so a
  * mistake in the client is not mirrored by the fake.
  *
  * - `GET /paymentv2/vpcpay.html?…`: checks the payment URL's signature and answers `{ valid, params }`.

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Role } from '../../server/auth/roles.ts';
-import { resolveRef, type JsonSchema, type Operation } from '../../server/http/contract.ts';
-import type { AuthSource } from '../../server/http/state.ts';
+import type { Role } from '../../server/platform/auth/roles.ts';
+import { resolveRef, type JsonSchema, type Operation } from '../../server/platform/http/contract.ts';
+import type { AuthSource } from '../../server/platform/http/state.ts';
 import { contract } from './contract.ts';
 import { buildAccount, buildApiKey, buildMembership, buildMemberSession, buildOrganization, buildSession, permissionMap } from './factories.ts';
 import { cookieHeader, SUPERUSER_TOKEN } from './server.ts';

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../server/app.ts';
-import type { JobEngine } from '../../server/jobs/index.ts';
-import { createLogger } from '../../server/logger.ts';
+import type { JobEngine } from '../../server/platform/jobs/index.ts';
+import { createLogger } from '../../server/platform/logger.ts';
 import type { TestServer } from './server.ts';
 
 /** The app over the test database with `jobs` as its engine, on an ephemeral port; `fetch(path)` against it. */

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { Knex } from 'knex';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { createLogger, type Logger } from '../../server/logger.ts';
+import { createLogger, type Logger } from '../../server/platform/logger.ts';
 import type { Enqueue } from '../../server/modules/email/service.ts';
 
 export interface ReceivedMail {

@@ -5,17 +5,17 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createApp, type App } from '../../server/app.ts';
-import { loadConfig, type Config } from '../../server/config.ts';
-import type { Database } from '../../server/db/database.ts';
-import { clientErrorHandler } from '../../server/http/clientError.ts';
-import type { HandlerMap } from '../../server/http/handler.ts';
-import type { PolicyEntry } from '../../server/http/policy.ts';
-import { createJobEngine, type JobEngineOptions } from '../../server/jobs/index.ts';
+import { loadConfig, type Config } from '../../server/platform/config.ts';
+import type { Database } from '../../server/platform/db/database.ts';
+import { clientErrorHandler } from '../../server/platform/http/clientError.ts';
+import type { HandlerMap } from '../../server/platform/http/handler.ts';
+import type { PolicyEntry } from '../../server/platform/http/policy.ts';
+import { createJobEngine, type JobEngineOptions } from '../../server/platform/jobs/index.ts';
 import { QUEUES } from '../../server/modules/index.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger } from '../../server/platform/logger.ts';
 import { createClient, type ClientOptions, type VenueClient } from '../../sdk/index.ts';
-import type { Contract } from '../../server/http/contract.ts';
-import { LocalStorage, type StorageDriver } from '../../server/storage/index.ts';
+import type { Contract } from '../../server/platform/http/contract.ts';
+import { LocalStorage, type StorageDriver } from '../../server/platform/storage/index.ts';
 import { contract as sharedContract, contractMismatch as defaultMismatch, createContractChecker } from './contract.ts';
 import { resetData, testDatabase } from './database.ts';
 
@@ -98,7 +98,7 @@ export async function startTestServer(
   const storage = options.storage ?? new LocalStorage(blobDir!);
   const { workers = false, ...engineOptions } = options.jobs ?? {};
   const jobs = createJobEngine({ config, db, logger, queues: QUEUES, ...engineOptions });
-  // openapi.yaml is loaded once per run and shared, so its compiled validators are too (server/http/validation.ts).
+  // openapi.yaml is loaded once per run and shared, so its compiled validators are too (server/platform/http/validation.ts).
   const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry, contract: options.contract ?? sharedContract, storage, jobs });
   await jobs.start({ workers, app: app.context });
   const contractMismatch = options.contract ? createContractChecker(options.contract).mismatch : defaultMismatch;

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
-import { LocalStorage, S3Storage, type StorageDriver } from '../../server/storage/index.ts';
+import { LocalStorage, S3Storage, type StorageDriver } from '../../server/platform/storage/index.ts';
 
 export interface TestStorage {
   kind: 'local' | 's3';

@@ -1,5 +1,5 @@
-import type { Contract } from '../../server/http/contract.ts';
-import type { HandlerMap } from '../../server/http/handler.ts';
+import type { Contract } from '../../server/platform/http/contract.ts';
+import type { HandlerMap } from '../../server/platform/http/handler.ts';
 
 /** The header a stub handler sets, naming its operation: proof that a request got past access and validation. */
 export const STUB_HEADER = 'x-stub-handler';

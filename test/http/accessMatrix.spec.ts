@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { Role } from '../../server/auth/roles.ts';
-import type { PolicyMode } from '../../server/config.ts';
-import { isTokenLevel, TOKEN_RULES, TOKEN_LEVELS } from '../../server/http/access.ts';
-import type { Operation } from '../../server/http/contract.ts';
+import type { Role } from '../../server/platform/auth/roles.ts';
+import type { PolicyMode } from '../../server/platform/config.ts';
+import { isTokenLevel, TOKEN_RULES, TOKEN_LEVELS } from '../../server/platform/http/access.ts';
+import type { Operation } from '../../server/platform/http/contract.ts';
 import { contract, contractMismatch } from '../helpers/contract.ts';
 import { buildMatrixIdentities, probeRequest, type MatrixIdentity } from '../helpers/identities.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { buildApiKey, permissionMap } from '../helpers/factories.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-/** API-key lookups are remembered per process and usage is counted in batches (server/auth/apiKeyCredentials.ts). */
+/** API-key lookups are remembered per process and usage is counted in batches (server/platform/auth/apiKeyCredentials.ts). */
 describe('API-key credential cache and usage counting', () => {
   const me = (server: TestServer, key: string) => server.request('GET', '/api/auth/me', { headers: { 'x-api-key': key } });
   const usage = async (server: TestServer, id: string) =>

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { HandlerMap } from '../../server/http/handler.ts';
+import type { HandlerMap } from '../../server/platform/http/handler.ts';
 import { handlers as realHandlers } from '../../server/modules/index.ts';
 import { contract } from '../helpers/contract.ts';
 import { buildMemberSession } from '../helpers/factories.ts';

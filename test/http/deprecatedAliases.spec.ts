@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { parse, stringify } from 'yaml';
-import { CONTRACT_PATH, ContractError, loadContract, resolveRef, type Operation } from '../../server/http/contract.ts';
+import { CONTRACT_PATH, ContractError, loadContract, resolveRef, type Operation } from '../../server/platform/http/contract.ts';
 import { handlers } from '../../server/modules/index.ts';
 import { contract } from '../helpers/contract.ts';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import type { HandlerMap } from '../../server/http/handler.ts';
+import type { HandlerMap } from '../../server/platform/http/handler.ts';
 import { handlers as realHandlers } from '../../server/modules/index.ts';
 import { asSuperuser, startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -42,7 +42,7 @@ describe('http: no absolute server paths in error bodies (development)', () => {
       expectNoServerPaths(res.text);
       if (caller === 'superuser') {
         // Still the full details the spec gives privileged callers: a stack, its frames relative to the project.
-        expect(res.body.debug.stack).to.match(/\n\s+at /).and.contain('server/http/');
+        expect(res.body.debug.stack).to.match(/\n\s+at /).and.contain('server/platform/http/');
       }
     });
 

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { json, type HandlerMap } from '../../server/http/handler.ts';
-import type { Operation } from '../../server/http/contract.ts';
+import { json, type HandlerMap } from '../../server/platform/http/handler.ts';
+import type { Operation } from '../../server/platform/http/contract.ts';
 import { handlers as realHandlers } from '../../server/modules/index.ts';
 import { contract } from '../helpers/contract.ts';
 import { buildAccount, buildMembership, buildMemberSession, buildSession } from '../helpers/factories.ts';
 import { invalidValue, isPlainString, plainStringField, sampleQuery, samplePath, takesJson, wrongTypeField } from '../helpers/identities.ts';
 import { asSuperuser, cookieHeader, startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts';
-import { TOKEN_LEVELS, type TokenLevel } from '../../server/http/access.ts';
+import { TOKEN_LEVELS, type TokenLevel } from '../../server/platform/http/access.ts';
 
 /** Every token level configured; the admitted caller of a token-level operation presents its secret. */
 const TOKENS = Object.fromEntries(TOKEN_LEVELS.map((level) => [level, `errors-${level}-secret`])) as Record<TokenLevel, string>;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadContract } from '../../server/http/contract.ts';
-import type { PolicyEntry } from '../../server/http/policy.ts';
+import { loadContract } from '../../server/platform/http/contract.ts';
+import type { PolicyEntry } from '../../server/platform/http/policy.ts';
 
 /** The HTTP layer's fixture contract (test/fixtures/http-contract.yaml) and the policy entry that covers it. */
 export const httpFixture = loadContract(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/http-contract.yaml'));

@@ -1,13 +1,13 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { loadContract, type JsonSchema, type Operation } from '../../server/http/contract.ts';
-import { compileRequestValidators } from '../../server/http/validation.ts';
+import { loadContract, type JsonSchema, type Operation } from '../../server/platform/http/contract.ts';
+import { compileRequestValidators } from '../../server/platform/http/validation.ts';
 import { buildMemberSession } from '../helpers/factories.ts';
 import { resolveSchema, sampleValue } from '../helpers/identities.ts';
 import { asSuperuser, cookieHeader, startTestServer, type TestServer } from '../helpers/server.ts';
 import { useAssistant } from '../../server/assistant/index.ts';
-import { TOKEN_LEVELS, type TokenLevel } from '../../server/http/access.ts';
+import { TOKEN_LEVELS, type TokenLevel } from '../../server/platform/http/access.ts';
 
 /** Every token level configured; the admitted caller of a token-level operation presents its secret. */
 const FUZZ_TOKENS = Object.fromEntries(TOKEN_LEVELS.map((level) => [level, `fuzz-${level}-secret`])) as Record<TokenLevel, string>;

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { MAX_BODY_DEPTH } from '../../server/http/validation.ts';
-import { WWW_AUTHENTICATE } from '../../server/http/problem.ts';
+import { MAX_BODY_DEPTH } from '../../server/platform/http/validation.ts';
+import { WWW_AUTHENTICATE } from '../../server/platform/http/problem.ts';
 import { buildAccount } from '../helpers/factories.ts';
 import { asSuperuser, startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts';
 

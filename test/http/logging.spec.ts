@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { createApp } from '../../server/app.ts';
-import { loadConfig } from '../../server/config.ts';
-import { accessLine, type AccessEntry } from '../../server/http/requestContext.ts';
-import { createLogger, LineBuffer } from '../../server/logger.ts';
+import { loadConfig } from '../../server/platform/config.ts';
+import { accessLine, type AccessEntry } from '../../server/platform/http/requestContext.ts';
+import { createLogger, LineBuffer } from '../../server/platform/logger.ts';
 import { testDatabase } from '../helpers/database.ts';
 
 /** A destination that keeps every write as it came (one string per write). */
@@ -142,7 +142,7 @@ describe('logging', () => {
 
     it('loses no line when the process exits at once, through process.exit or by running out of work', () => {
       const program = (exit: string) => `
-        const { createLogger } = await import('./server/logger.ts');
+        const { createLogger } = await import('./server/platform/logger.ts');
         const logger = createLogger('info');
         for (let i = 0; i < 3; i++) logger.info({ i }, 'line');
         ${exit}`;

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
-import { bytes, cookie, expiredCookie, json, noContent, redirect, stream, withCookies, type HandlerMap } from '../../server/http/handler.ts';
+import { bytes, cookie, expiredCookie, json, noContent, redirect, stream, withCookies, type HandlerMap } from '../../server/platform/http/handler.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { httpFixture, httpFixtureRegistry, PNG } from './fixture.ts';
 
 /**
- * Replies beyond JSON, through the Reply only (server/http/handler.ts): bytes with Content-Disposition and
+ * Replies beyond JSON, through the Reply only (server/platform/http/handler.ts): bytes with Content-Disposition and
  * Content-Length, a Node stream, a web stream sent as it is produced (SSE), a redirect, 204, cookies; and
  * response validation of a reply whose content type the contract does not declare.
  */

@@ -7,12 +7,12 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { stringify } from 'yaml';
 import { createApp, type App } from '../../server/app.ts';
-import { loadConfig } from '../../server/config.ts';
-import { securityFor, TOKEN_LEVELS } from '../../server/http/access.ts';
-import { ContractError, loadContract } from '../../server/http/contract.ts';
-import type { HandlerMap } from '../../server/http/handler.ts';
-import type { PolicyEntry } from '../../server/http/policy.ts';
-import { createLogger } from '../../server/logger.ts';
+import { loadConfig } from '../../server/platform/config.ts';
+import { securityFor, TOKEN_LEVELS } from '../../server/platform/http/access.ts';
+import { ContractError, loadContract } from '../../server/platform/http/contract.ts';
+import type { HandlerMap } from '../../server/platform/http/handler.ts';
+import type { PolicyEntry } from '../../server/platform/http/policy.ts';
+import { createLogger } from '../../server/platform/logger.ts';
 import { testDatabase } from '../helpers/database.ts';
 
 /** A small bundled contract: one operation per token level, plus one staff operation. */

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { json, type HandlerMap } from '../../server/http/handler.ts';
+import { json, type HandlerMap } from '../../server/platform/http/handler.ts';
 import { startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts';
 import { chunked, GIF, httpFixture, httpFixtureRegistry, PNG } from './fixture.ts';
 
 /**
- * Request bodies beyond JSON (server/http/body.ts): multipart/form-data within and over the operation's
+ * Request bodies beyond JSON (server/platform/http/body.ts): multipart/form-data within and over the operation's
  * `x-max-upload-bytes`, files checked by magic bytes against their declared type, fields validated against
  * the form's schema; raw bodies (exact bytes, a media type's own limit); a JSON body's exact bytes for an
  * operation that opts in with `x-raw-body: true` (an HMAC over them), and not for one that does not.

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { contract } from '../helpers/contract.ts';
-import { compileRequestValidators, compileResponseValidators } from '../../server/http/validation.ts';
-import { loadContract } from '../../server/http/contract.ts';
+import { compileRequestValidators, compileResponseValidators } from '../../server/platform/http/validation.ts';
+import { loadContract } from '../../server/platform/http/contract.ts';
 
 /** Compiling a contract's validators is the costly part of building an app: once per Contract object. */
 describe('http: compiled validators are cached per contract', () => {

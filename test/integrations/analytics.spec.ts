@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../server/config.ts';
-import type { HandlerMap } from '../../server/http/handler.ts';
-import { createAnalytics } from '../../server/integrations/analytics.ts';
+import { loadConfig } from '../../server/platform/config.ts';
+import type { HandlerMap } from '../../server/platform/http/handler.ts';
+import { createAnalytics } from '../../server/platform/integrations/analytics.ts';
 import { handlers as allHandlers } from '../../server/modules/index.ts';
 import { capturedEvents as events, startFakePostHog, type FakePostHog } from '../helpers/fakePosthog.ts';
 import { closedPortUrl } from '../helpers/fakePeer.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createManyChatClient, dynamicBlock, ManyChatError, splitText } from '../../server/integrations/manychat.ts';
-import { createWhatsAppClient, WhatsAppError } from '../../server/integrations/whatsapp.ts';
+import { createManyChatClient, dynamicBlock, ManyChatError, splitText } from '../../server/platform/integrations/manychat.ts';
+import { createWhatsAppClient, WhatsAppError } from '../../server/platform/integrations/whatsapp.ts';
 import { startFakeManyChat, startFakeWhatsApp, type FakePlatform } from '../helpers/fakeChatPlatforms.ts';
 import { closedPortUrl } from '../helpers/fakePeer.ts';
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/platform/config.ts';
 import {
   createVnpayClient,
   ipnResponse,
@@ -11,7 +11,7 @@ import {
   VnpayError,
   type CreatePaymentUrlInput,
   type VnpayClient,
-} from '../../server/integrations/vnpay.ts';
+} from '../../server/platform/integrations/vnpay.ts';
 import { startFakeVnpay, type FakeVnpay } from '../helpers/fakeVnpay.ts';
 
 const TMN = 'VENUE001';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { knexAdapter } from '../../server/jobs/index.ts';
+import { knexAdapter } from '../../server/platform/jobs/index.ts';
 import { testDatabase } from '../helpers/database.ts';
 
 /** pg-boss's `db` option over knex: what the engine relies on, on PGlite and on PostgreSQL alike. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { retryOnDeadlock } from '../../server/jobs/engine.ts';
+import { retryOnDeadlock } from '../../server/platform/jobs/engine.ts';
 
 const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (err: Error) => err);
 const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { loadConfig } from '../../server/config.ts';
-import { collectQueues, createJobEngine, type JobContext, type JobEngine } from '../../server/jobs/index.ts';
-import { createLogger } from '../../server/logger.ts';
+import { loadConfig } from '../../server/platform/config.ts';
+import { collectQueues, createJobEngine, type JobContext, type JobEngine } from '../../server/platform/jobs/index.ts';
+import { createLogger } from '../../server/platform/logger.ts';
 import { resetData, testDatabase } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { deferred, testQueue } from './helpers.ts';

@@ -1,4 +1,4 @@
-import type { QueueDefinition } from '../../server/jobs/index.ts';
+import type { QueueDefinition } from '../../server/platform/jobs/index.ts';
 
 /** A promise with its resolver, to let a handler wait for the test (and the test for a handler). */
 export function deferred<T = void>(): { promise: Promise<T>; resolve(value: T): void } {

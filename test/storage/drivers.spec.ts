@@ -3,11 +3,11 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { expect } from 'chai';
-import { InvalidStorageKey, listAll } from '../../server/storage/index.ts';
+import { InvalidStorageKey, listAll } from '../../server/platform/storage/index.ts';
 import { localTestStorage, storageKinds, type TestStorage } from '../helpers/storage.ts';
 
 /**
- * The storage driver contract (server/storage/driver.ts), one suite run against both drivers: local disk and
+ * The storage driver contract (server/platform/storage/driver.ts), one suite run against both drivers: local disk and
  * S3-compatible (the S3 driver against s3rver on a loopback port).
  */
 for (const { kind, start } of storageKinds) {

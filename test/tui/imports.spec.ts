@@ -8,7 +8,7 @@ const TUI = path.join(ROOT, 'tui');
 const SDK = path.join(ROOT, 'sdk');
 const SEED = path.join(ROOT, 'seed');
 /** Pure, import-free helpers the server and the terminal app share (followed like the rest: they must stay so). */
-const SHARED_FILES = [path.join(ROOT, 'server/auth/permissions.ts')];
+const SHARED_FILES = [path.join(ROOT, 'server/platform/auth/permissions.ts')];
 
 /** Every module specifier in a source: `import … from`, `import '…'`, `export … from`, `import('…')`. */
 export function specifiers(source: string): string[] {
@@ -62,15 +62,15 @@ describe('tui: imports', () => {
     const { offending, scanned } = offendingImports(files);
     expect(offending).to.deep.equal([]);
     // It did follow the app into the SDK.
-    expect(scanned.map((file) => path.relative(ROOT, file))).to.include.members(['sdk/index.ts', 'seed/index.ts', 'server/auth/permissions.ts']);
+    expect(scanned.map((file) => path.relative(ROOT, file))).to.include.members(['sdk/index.ts', 'seed/index.ts', 'server/platform/auth/permissions.ts']);
   });
 
   it('would catch a server import in any syntax', () => {
     const sources: Record<string, string> = {
       [path.join(TUI, 'a.tsx')]: "import { createApp } from '../server/app.ts';\nimport './b.ts';",
       [path.join(TUI, 'b.ts')]: "export { loadConfig } from '../server/config.ts';\nawait import('../test/helpers/server.ts');\nimport '../sdk/c.ts';",
-      [path.join(SDK, 'c.ts')]: "import type { Database } from '../server/db/database.ts';\nimport React from 'react';\nimport '../server/auth/permissions.ts';",
-      [path.join(ROOT, 'server/auth/permissions.ts')]: "import { Account } from '../modules/accounts/models.ts';",
+      [path.join(SDK, 'c.ts')]: "import type { Database } from '../server/db/database.ts';\nimport React from 'react';\nimport '../server/platform/auth/permissions.ts';",
+      [path.join(ROOT, 'server/platform/auth/permissions.ts')]: "import { Account } from '../../modules/accounts/models.ts';",
     };
     const { offending } = offendingImports([path.join(TUI, 'a.tsx')], (file) => sources[file]);
     expect(offending).to.have.members([
@@ -78,7 +78,7 @@ describe('tui: imports', () => {
       'tui/b.ts imports ../server/config.ts',
       'tui/b.ts imports ../test/helpers/server.ts',
       'sdk/c.ts imports ../server/db/database.ts',
-      'server/auth/permissions.ts imports ../modules/accounts/models.ts',
+      'server/platform/auth/permissions.ts imports ../../modules/accounts/models.ts',
     ]);
   });
 });

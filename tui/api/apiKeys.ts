@@ -1,8 +1,8 @@
 import { unwrap, type Schemas, type VenueClient } from '../../sdk/index.ts';
-import { toPermissionMap } from '../../server/auth/permissions.ts';
+import { toPermissionMap } from '../../server/platform/auth/permissions.ts';
 import { parseExpiry } from './dates.ts';
 
-export { flattenPermissions } from '../../server/auth/permissions.ts';
+export { flattenPermissions } from '../../server/platform/auth/permissions.ts';
 
 export type ApiKey = Schemas['ApiKey'];
 export type PermissionMap = Schemas['PermissionMap'];

@@ -1,6 +1,6 @@
-import { hashPassword } from '../../auth/secrets.ts';
-import { json, noContent, type OperationHandlers } from '../../http/handler.ts';
-import { Conflict, NotFound, ValidationFailed } from '../../http/problem.ts';
+import { hashPassword } from '../../platform/auth/secrets.ts';
+import { json, noContent, type OperationHandlers } from '../../platform/http/handler.ts';
+import { Conflict, NotFound, ValidationFailed } from '../../platform/http/problem.ts';
 import { removeMembership } from './commands/removeMembership.ts';
 import { updateAccount } from './commands/updateAccount.ts';
 import { Account, Organization, OrganizationMember } from './models.ts';

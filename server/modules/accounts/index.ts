@@ -1,5 +1,13 @@
 import type { ModuleRecord } from '../record.ts';
 import { handlers } from './handlers.ts';
 
-/** The `accounts` module's record (server/modules/record.ts): what the rest of the server knows of it. */
-export const record = { tag: 'accounts', handlers } satisfies ModuleRecord;
+/** The `accounts` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
+ * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+export function record() {
+  return { tag: 'accounts', handlers } satisfies ModuleRecord;
+}
+
+// ---- what other modules use (they import this module through this file only) ----
+export { Account, OrganizationMember, Session } from './models.ts';
+export { presentPrincipal } from './presenters.ts';
+export { isUniqueViolation, loginEmail, membershipsOf } from './service.ts';

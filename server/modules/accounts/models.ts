@@ -1,5 +1,5 @@
-import { BaseModel } from '../../db/model.ts';
-import { isBanInForce, type AccountRole, type MemberRole } from '../../auth/roles.ts';
+import { BaseModel } from '../../platform/db/model.ts';
+import { isBanInForce, type AccountRole, type MemberRole } from '../../platform/auth/roles.ts';
 
 export class Account extends BaseModel {
   static override tableName = 'accounts';

@@ -1,4 +1,4 @@
-import type { AuthContext } from '../../http/state.ts';
+import type { AuthContext } from '../../platform/http/state.ts';
 import type { Account, Organization, OrganizationMember } from './models.ts';
 import { iso } from '../presenting.ts';
 

@@ -1,8 +1,8 @@
 import { UniqueViolationError } from 'objection';
 import type { Knex } from 'knex';
 import { Account, Organization, OrganizationMember } from './models.ts';
-import type { MemberRole } from '../../auth/roles.ts';
-import { Conflict, NotFound, ValidationFailed } from '../../http/problem.ts';
+import type { MemberRole } from '../../platform/auth/roles.ts';
+import { Conflict, NotFound, ValidationFailed } from '../../platform/http/problem.ts';
 
 /** A username without `@` stands for `<username>@<EMAIL_DOMAIN>` (spec §2.2). */
 export function loginEmail(identifier: string, emailDomain: string): string {

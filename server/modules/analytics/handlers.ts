@@ -1,6 +1,6 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
-import { Unprocessable } from '../../http/problem.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json } from '../../platform/http/handler.ts';
+import { Unprocessable } from '../../platform/http/problem.ts';
 import { metaEnabled, queueMetaEvent } from './meta.ts';
 import { customerIntelligence, readAggregate, resolveRange, summary, topShows } from './service.ts';
 import { throttleMetaEvent } from './throttle.ts';

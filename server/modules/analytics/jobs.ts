@@ -1,4 +1,4 @@
-import type { QueueDefinition } from '../../jobs/types.ts';
+import type { QueueDefinition } from '../../platform/jobs/types.ts';
 import { deliverMetaEvent, META_SEND_QUEUE, META_SEND_RETRY_LIMIT } from './meta.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { AppContext } from '../../context.ts';
-import { buildUserData, isMetaConfigured, metaCapiOptions, sendMetaEvents, type ClientFields, type ContactFields } from '../../integrations/metaCapi.ts';
-import type { JobContext } from '../../jobs/types.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { buildUserData, isMetaConfigured, metaCapiOptions, sendMetaEvents, type ClientFields, type ContactFields } from '../../platform/integrations/metaCapi.ts';
+import type { JobContext } from '../../platform/jobs/types.ts';
 import { subscriber } from '../../domain/events.ts';
 
 /**

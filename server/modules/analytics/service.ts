@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { addDays, localDateRange, localToday } from '../../catalog/venueTime.ts';
-import type { Database } from '../../db/database.ts';
-import { Unprocessable } from '../../http/problem.ts';
+import { addDays, localDateRange, localToday } from '../../domain/venueTime.ts';
+import type { Database } from '../../platform/db/database.ts';
+import { Unprocessable } from '../../platform/http/problem.ts';
 
 /**
  * The aggregate reads of the dashboards (issue 11; spec §4.4, §6.4). Every figure is computed in SQL from the

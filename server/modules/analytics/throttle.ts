@@ -1,5 +1,5 @@
-import type { AppContext } from '../../context.ts';
-import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
 
 const limitByApp = new WeakMap<AppContext, RateLimit>();
 

@@ -1,9 +1,9 @@
-import { randomToken, sha256Hex } from '../../auth/secrets.ts';
-import type { AppContext } from '../../context.ts';
-import { grantablePermissions } from '../../http/contract.ts';
-import { json, noContent, type OperationHandlers } from '../../http/handler.ts';
-import { NotFound, Unprocessable, ValidationFailed, type FieldError } from '../../http/problem.ts';
-import { Account } from '../accounts/models.ts';
+import { randomToken, sha256Hex } from '../../platform/auth/secrets.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { grantablePermissions } from '../../platform/http/contract.ts';
+import { json, noContent, type OperationHandlers } from '../../platform/http/handler.ts';
+import { NotFound, Unprocessable, ValidationFailed, type FieldError } from '../../platform/http/problem.ts';
+import { Account } from '../accounts/index.ts';
 import { ApiKey, flattenPermissions, type PermissionMap } from './models.ts';
 import { presentApiKey } from './presenters.ts';
 

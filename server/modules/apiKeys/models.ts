@@ -1,9 +1,9 @@
-import { BaseModel } from '../../db/model.ts';
-import { Account } from '../accounts/models.ts';
+import { BaseModel } from '../../platform/db/model.ts';
+import { Account } from '../accounts/index.ts';
 
-import type { PermissionMap } from '../../auth/permissions.ts';
+import type { PermissionMap } from '../../platform/auth/permissions.ts';
 
-export { flattenPermissions, type PermissionMap } from '../../auth/permissions.ts';
+export { flattenPermissions, type PermissionMap } from '../../platform/auth/permissions.ts';
 
 export class ApiKey extends BaseModel {
   static override tableName = 'api_keys';

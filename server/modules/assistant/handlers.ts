@@ -1,7 +1,7 @@
 import { agentFor, assistantFor } from '../../assistant/index.ts';
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json, stream } from '../../http/handler.ts';
-import { NotFound, Unprocessable } from '../../http/problem.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json, stream } from '../../platform/http/handler.ts';
+import { NotFound, Unprocessable } from '../../platform/http/problem.ts';
 import { abortOnDisconnect, conversationOf, endsWithQuestion, noteAddressOf, sse, throttleTurn, traceIdOf, turnLocale } from './service.ts';
 
 /** RFC 9745: the legacy chat route has been deprecated since `/llm/chat` took over the website chat. */

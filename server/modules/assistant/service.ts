@@ -1,8 +1,8 @@
 import { JsonToSseTransformStream } from 'ai';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../platform/context.ts';
 import { noteOwnAddress, socketBaseUrl, type AssistantMessage, type AssistantTurn } from '../../assistant/index.ts';
-import type { Call } from '../../http/handler.ts';
-import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
+import type { Call } from '../../platform/http/handler.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
 
 /** `/llm/chat`, `/api/ai/demo` and the legacy route share one budget per client address. */
 const limits = new WeakMap<AppContext, RateLimit>();

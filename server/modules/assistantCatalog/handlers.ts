@@ -1,8 +1,8 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { NotFound } from '../../http/problem.ts';
-import { cacheable, presentation } from '../catalog/handlers.ts';
-import { findPublicEvent, listUpcomingEvents } from '../catalog/service.ts';
-import { publishedKnowledge } from '../knowledge/published.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { NotFound } from '../../platform/http/problem.ts';
+import { cacheable, presentation } from '../catalog/index.ts';
+import { findPublicEvent, listUpcomingEvents } from '../catalog/index.ts';
+import { publishedKnowledge } from '../knowledge/index.ts';
 import { presentAssistantEvent, presentAssistantShow, presentAvailabilityEvent, presentBookingOptions, presentRoutes } from './presenters.ts';
 import { siteRoutes } from './routes.ts';
 import { eventsOnDate, eventsWindow, showsWithUpcoming } from './service.ts';

@@ -1,4 +1,4 @@
-import type { PolicyEntry } from '../../http/policy.ts';
+import type { PolicyEntry } from '../../platform/http/policy.ts';
 
 /**
  * Public API policy entries of the assistant-safe reads (spec §4.1): each route by its exact path, reads only

@@ -1,8 +1,8 @@
-import { pickLocale } from '../../catalog/localized.ts';
-import { quote, type PriceQuote } from '../../catalog/pricing.ts';
-import { toLocal } from '../../catalog/venueTime.ts';
-import { eventAvailability, offersFor, type Presentation } from '../catalog/presenters.ts';
-import type { EventRow, OfferRow, Sales, ShowRow } from '../catalog/service.ts';
+import { pickLocale } from '../../domain/localized.ts';
+import { quote, type PriceQuote } from '../../domain/pricing.ts';
+import { toLocal } from '../../domain/venueTime.ts';
+import { eventAvailability, offersFor, type Presentation } from '../catalog/index.ts';
+import type { EventRow, OfferRow, Sales, ShowRow } from '../catalog/index.ts';
 import type { SiteRoutes } from './routes.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { addDays, localToday } from '../../catalog/venueTime.ts';
-import type { Presentation } from '../catalog/presenters.ts';
-import { dateWindow, listPublishedShows, listUpcomingEvents, MAX_RANGE_DAYS, type EventRow, type Sales, type ShowRow } from '../catalog/service.ts';
+import { addDays, localToday } from '../../domain/venueTime.ts';
+import type { Presentation } from '../catalog/index.ts';
+import { dateWindow, listPublishedShows, listUpcomingEvents, MAX_RANGE_DAYS, type EventRow, type Sales, type ShowRow } from '../catalog/index.ts';
 
 /**
  * The assistant-safe reads: the public catalog's own queries (server/modules/catalog/service.ts), over the

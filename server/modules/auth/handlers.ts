@@ -1,9 +1,9 @@
-import { verifyPassword } from '../../auth/secrets.ts';
-import { json, noContent, withCookies, type OperationHandlers } from '../../http/handler.ts';
-import { Forbidden, InvalidCredentials } from '../../http/problem.ts';
-import { Account, OrganizationMember, Session } from '../accounts/models.ts';
-import { presentPrincipal } from '../accounts/presenters.ts';
-import { loginEmail, membershipsOf } from '../accounts/service.ts';
+import { verifyPassword } from '../../platform/auth/secrets.ts';
+import { json, noContent, withCookies, type OperationHandlers } from '../../platform/http/handler.ts';
+import { Forbidden, InvalidCredentials } from '../../platform/http/problem.ts';
+import { Account, OrganizationMember, Session } from '../accounts/index.ts';
+import { presentPrincipal } from '../accounts/index.ts';
+import { loginEmail, membershipsOf } from '../accounts/index.ts';
 import { clearedSessionCookie, openSession, sessionAuth, sessionTokenHash } from './sessions.ts';
 
 export const handlers = {

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { SESSION_COOKIE } from '../../auth/identity.ts';
-import { roleForMembership } from '../../auth/roles.ts';
-import { randomToken, sha256Hex } from '../../auth/secrets.ts';
-import { cookie, expiredCookie, type Call, type ReplyCookie } from '../../http/handler.ts';
-import type { AuthContext } from '../../http/state.ts';
-import type { Account, OrganizationMember } from '../accounts/models.ts';
-import { Session } from '../accounts/models.ts';
+import { SESSION_COOKIE } from '../../platform/auth/identity.ts';
+import { roleForMembership } from '../../platform/auth/roles.ts';
+import { randomToken, sha256Hex } from '../../platform/auth/secrets.ts';
+import { cookie, expiredCookie, type Call, type ReplyCookie } from '../../platform/http/handler.ts';
+import type { AuthContext } from '../../platform/http/state.ts';
+import type { Account, OrganizationMember } from '../accounts/index.ts';
+import { Session } from '../accounts/index.ts';
 
 const COOKIE_OPTIONS = { httpOnly: true, sameSite: 'lax', path: '/' } as const; // Secure: when the request is HTTPS
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { breakdown, type PriceBreakdown } from '../../catalog/pricing.ts';
+import { breakdown, type PriceBreakdown } from '../../domain/pricing.ts';
 import type { HoldInput } from './service.ts';
 
 /**
@@ -7,7 +7,7 @@ import type { HoldInput } from './service.ts';
  * (issue 13), a referral attribution (issue 12). Each module declares its adjustment in its record
  * (`priceAdjustments`, with an order); a hold (and a staff re-pricing) runs them all, in that order, inside its
  * transaction and prices the booking with the sum
- * (server/catalog/pricing.ts `breakdown`):
+ * (server/domain/pricing.ts `breakdown`):
  *
  * - `discountVnd` comes off the subtotal before the service charge and VAT (promo, referral);
  * - `creditVnd` comes off the total after VAT (a voucher's stored value).

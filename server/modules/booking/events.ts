@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { toLocal } from '../../catalog/venueTime.ts';
-import type { AppContext } from '../../context.ts';
+import { toLocal } from '../../domain/venueTime.ts';
+import type { AppContext } from '../../platform/context.ts';
 
 /**
  * Business events of booking (spec §6.1–6.2): the names, and the properties of one reservation they carry.

@@ -1,13 +1,13 @@
-import type { Call, OperationHandlers } from '../../http/handler.ts';
-import { bytes, json } from '../../http/handler.ts';
-import { NotFound } from '../../http/problem.ts';
+import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
+import { bytes, json } from '../../platform/http/handler.ts';
+import { NotFound } from '../../platform/http/problem.ts';
 import { holdReservation } from './commands/holdReservation.ts';
 import { presentGuestReservation } from './presenters.ts';
 import { cancelByGuest } from './commands/cancelByGuest.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from './events.ts';
-import { checkInQrPng, checkInQrSvg } from '../email/qr.ts';
+import { checkInQrPng, checkInQrSvg } from '../email/index.ts';
 import { bookingLimits, captureLead, guestMoney, guestTicketToken, reservationForGuest, throttle } from './service.ts';
-import { queueLeadConversion } from '../analytics/meta.ts';
+import { queueLeadConversion } from '../analytics/index.ts';
 
 /** Unknown reference, wrong token, missing token: one answer, so nothing says whether a reference exists. */
 const NoSuchReservation = () => NotFound('No such reservation, or the token does not open it.');

@@ -1,4 +1,4 @@
-import type { QueueDefinition } from '../../jobs/types.ts';
+import type { QueueDefinition } from '../../platform/jobs/types.ts';
 import { expireHolds } from './service.ts';
 
 /** Marks expired holds EXPIRED (bookkeeping: availability already ignores a hold past its expiry by time). */

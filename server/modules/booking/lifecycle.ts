@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../../context.ts';
-import { Conflict, NotFound } from '../../http/problem.ts';
-import * as guestMessages from '../email/guestMessages.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { Conflict, NotFound } from '../../platform/http/problem.ts';
+import * as guestMessages from '../email/index.ts';
 import { actorLabel, type Actor } from '../../domain/actors.ts';
 import { publish, type DomainContext, type ReservationStatusChanged } from '../../domain/events.ts';
 import { inUnitOfWork } from '../../platform/unitOfWork.ts';

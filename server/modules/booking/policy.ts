@@ -1,4 +1,4 @@
-import type { PolicyEntry } from '../../http/policy.ts';
+import type { PolicyEntry } from '../../platform/http/policy.ts';
 
 /**
  * Public API policy entries of the booking module: the guest's lead capture, hold creation, and reading or

@@ -1,4 +1,4 @@
-import { pickLocale } from '../../catalog/localized.ts';
+import { pickLocale } from '../../domain/localized.ts';
 import { cancellableUntil, effectiveStatus, type GuestMoney, type ReservationStatus, type ReservationView } from './service.ts';
 
 export interface GuestPresentation {

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { ShowEventStatus } from '../showEvents/models.ts';
-import type { BookingPath } from '../offers/models.ts';
-import { seatsTakenSql } from '../../catalog/availability.ts';
-import type { AppContext } from '../../context.ts';
-import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
-import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
+import type { ShowEventStatus } from '../showEvents/index.ts';
+import type { BookingPath } from '../offers/index.ts';
+import { seatsTakenSql } from '../../domain/availability.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
+import { Conflict, NotFound, Unprocessable } from '../../platform/http/problem.ts';
 import { priceBooking, type PriceAdjustment } from './adjustments.ts';
 import { publish } from '../../domain/events.ts';
 import { inUnitOfWork } from '../../platform/unitOfWork.ts';
@@ -349,6 +349,13 @@ export interface SeatClaimProvider {
 export interface BookingExtensions {
   priceAdjustments: readonly PriceAdjustment[];
   seatClaims: readonly SeatClaimProvider[];
+}
+
+declare module '../../platform/context.ts' {
+  interface AppContext {
+    /** What other modules bring to a hold (price adjustments, seat claims), declared in their records. */
+    bookingExtensions: BookingExtensions;
+  }
 }
 
 /** Guests holding seats of one event at `now` (the catalog's expression, so both agree). */

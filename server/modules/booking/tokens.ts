@@ -3,8 +3,7 @@ import type { Knex } from 'knex';
 
 /**
  * The booking module's secrets: guest access tokens and lead references (random, only their SHA-256 at rest,
- * compared in constant time), reservation references (short, unambiguous) and the sealing of remembered
- * Idempotency-Key answers.
+ * compared in constant time) and reservation references (short, unambiguous).
  */
 
 /** 32 random bytes, base64url: returned to the guest once. */
@@ -35,25 +34,6 @@ export function newReservationReference(): string {
 export function normalizeReference(raw: string): string | undefined {
   const value = raw.trim().toUpperCase();
   return /^VN-[0-9A-Z]{6}$/.test(value) ? value : undefined;
-}
-
-// ---- Idempotency-Key answers, sealed with a key derived from the client's Idempotency-Key --------------------
-
-const sealKey = (idempotencyKey: string) => createHash('sha256').update(`booking-idempotency-seal\0${idempotencyKey}`, 'utf8').digest();
-
-/** AES-256-GCM under a key only the client's Idempotency-Key yields: `iv.tag.ciphertext`, base64url. */
-export function seal(idempotencyKey: string, plaintext: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealKey(idempotencyKey), iv);
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
-}
-
-export function unseal(idempotencyKey: string, sealed: string): string {
-  const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-  const decipher = createDecipheriv('aes-256-gcm', sealKey(idempotencyKey), iv);
-  decipher.setAuthTag(tag);
-  return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
 }
 
 // ---- a reservation's secrets, sealed under the database's own key --------------------------------------------

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Call, OperationHandlers } from '../../http/handler.ts';
-import { etagMatches, json, notModified } from '../../http/handler.ts';
-import { NotFound } from '../../http/problem.ts';
+import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
+import { etagMatches, json, notModified } from '../../platform/http/handler.ts';
+import { NotFound } from '../../platform/http/problem.ts';
 import { presentEvent, presentEventPage, presentShow, presentShowDetail, type Presentation } from './presenters.ts';
 import { dateWindow, findPublicEvent, findPublishedShow, listPublishedShows, listUpcomingEvents } from './service.ts';
 

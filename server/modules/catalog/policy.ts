@@ -1,4 +1,4 @@
-import type { PolicyEntry } from '../../http/policy.ts';
+import type { PolicyEntry } from '../../platform/http/policy.ts';
 
 /**
  * Public API policy entries of the catalog module (the guest website's reads): the two lists by their exact

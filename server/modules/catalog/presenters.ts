@@ -1,6 +1,6 @@
-import { availabilityOf } from '../../catalog/availability.ts';
-import { pickLocale } from '../../catalog/localized.ts';
-import { quote } from '../../catalog/pricing.ts';
+import { availabilityOf } from '../../domain/availability.ts';
+import { pickLocale } from '../../domain/localized.ts';
+import { quote } from '../../domain/pricing.ts';
 import type { EventRow, OfferRow, Sales, ShowRow } from './service.ts';
 
 /**

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { seatsTakenSql } from '../../catalog/availability.ts';
-import type { LocalizedText } from '../../catalog/localized.ts';
-import type { PricingRules } from '../../catalog/pricing.ts';
-import { addDays, localDateRange, localToday } from '../../catalog/venueTime.ts';
-import { Unprocessable } from '../../http/problem.ts';
-import type { FulfillmentKind } from '../fulfillment/models.ts';
-import type { BookingPath } from '../offers/models.ts';
-import type { ShowEventStatus } from '../showEvents/models.ts';
-import { PURPOSES } from '../storage/purposes.ts';
+import { seatsTakenSql } from '../../domain/availability.ts';
+import type { LocalizedText } from '../../domain/localized.ts';
+import type { PricingRules } from '../../domain/pricing.ts';
+import { addDays, localDateRange, localToday } from '../../domain/venueTime.ts';
+import { Unprocessable } from '../../platform/http/problem.ts';
+import type { FulfillmentKind } from '../fulfillment/index.ts';
+import type { BookingPath } from '../offers/index.ts';
+import type { ShowEventStatus } from '../showEvents/index.ts';
+import { PURPOSES } from '../storage/index.ts';
 
 /**
  * The public catalog's reads (the guest website). Each read is a fixed number of SQL statements whatever the

@@ -1,7 +1,7 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
-import { Forbidden } from '../../http/problem.ts';
-import { recordEmail } from '../email/service.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json } from '../../platform/http/handler.ts';
+import { Forbidden } from '../../platform/http/problem.ts';
+import { recordEmail } from '../email/index.ts';
 
 export const handlers = {
   async notifyChatTranscript(call) {

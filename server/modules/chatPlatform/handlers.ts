@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { assistantFor } from '../../assistant/index.ts';
-import type { OperationHandlers } from '../../http/handler.ts';
-import { noteAddressOf } from '../assistant/service.ts';
-import { json } from '../../http/handler.ts';
-import { Problem, Unprocessable } from '../../http/problem.ts';
-import { dynamicBlock, type ChatChannel } from '../../integrations/manychat.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { noteAddressOf } from '../assistant/index.ts';
+import { json } from '../../platform/http/handler.ts';
+import { Problem, Unprocessable } from '../../platform/http/problem.ts';
+import { dynamicBlock, type ChatChannel } from '../../platform/integrations/manychat.ts';
 import { CHAT_PLATFORM_TURN_QUEUE, type ChatTurnJobData } from './jobs.ts';
 import { acknowledgement, guestLocale, messageText, subscriberId } from './service.ts';
 import { polishAnswer, turnInsert } from './turns.ts';

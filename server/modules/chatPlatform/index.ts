@@ -3,5 +3,11 @@ import { handlers } from './handlers.ts';
 import { jobs } from './jobs.ts';
 import { policy } from './policy.ts';
 
-/** The `chatPlatform` module's record (server/modules/record.ts): what the rest of the server knows of it. */
-export const record = { tag: 'chatPlatform', handlers, policy, jobs } satisfies ModuleRecord;
+/** The `chatPlatform` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
+ * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+export function record() {
+  return { tag: 'chatPlatform', handlers, policy, jobs } satisfies ModuleRecord;
+}
+
+// ---- what other modules use (they import this module through this file only) ----
+export { type TurnChannel, insertTurn, runTurn } from './turns.ts';

@@ -1,4 +1,4 @@
-import type { QueueDefinition } from '../../jobs/types.ts';
+import type { QueueDefinition } from '../../platform/jobs/types.ts';
 import { manyChatChannel, manyChatFor } from './service.ts';
 import { runTurn } from './turns.ts';
 

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../context.ts';
-import { createManyChatClient, dynamicBlock, ManyChatError, type ChatChannel, type ManyChatClient } from '../../integrations/manychat.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { createManyChatClient, dynamicBlock, ManyChatError, type ChatChannel, type ManyChatClient } from '../../platform/integrations/manychat.ts';
 import type { TurnChannel } from './turns.ts';
 
 /**

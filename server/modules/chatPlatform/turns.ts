@@ -4,8 +4,8 @@ import { readRoutes, type RouteFacts } from '../../assistant/facts.ts';
 import { assistantFor, repairLinks, type AssistantChannel, type AssistantReply } from '../../assistant/index.ts';
 import { closestRoute } from '../../assistant/linkAudit.ts';
 import { createVenueData } from '../../assistant/venueData.ts';
-import type { AppContext } from '../../context.ts';
-import type { Logger } from '../../logger.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { startTypingLoop, systemClock, type Clock, type TypingAdapter } from './typing.ts';
 
 /**

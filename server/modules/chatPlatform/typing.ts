@@ -1,4 +1,4 @@
-import type { Logger } from '../../logger.ts';
+import type { Logger } from '../../platform/logger.ts';
 
 /**
  * The typing indicator loop (spec §8.1), for channels whose platform adapter supports typing actions (the

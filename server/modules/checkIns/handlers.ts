@@ -1,6 +1,6 @@
-import type { Call, OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
-import { Problem, ValidationFailed } from '../../http/problem.ts';
+import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
+import { json } from '../../platform/http/handler.ts';
+import { Problem, ValidationFailed } from '../../platform/http/problem.ts';
 import { redeemCheckIn } from './commands/redeemCheckIn.ts';
 import { presentCheckIn, presentDoorReservation } from './presenters.ts';
 import { doorRow, history, isInside, NoSuchReservation, refusal, resolveTarget, type Target } from './service.ts';

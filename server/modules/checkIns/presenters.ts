@@ -1,7 +1,7 @@
-import { pickLocale } from '../../catalog/localized.ts';
-import { toLocal } from '../../catalog/venueTime.ts';
+import { pickLocale } from '../../domain/localized.ts';
+import { toLocal } from '../../domain/venueTime.ts';
 import { iso } from '../presenting.ts';
-import { effectiveStatus } from '../booking/service.ts';
+import { effectiveStatus } from '../booking/index.ts';
 import type { CheckInRow, DoorRow } from './service.ts';
 
 export interface PresentOptions {

@@ -1,11 +1,11 @@
 import { DateTime } from 'luxon';
 import type { Knex } from 'knex';
-import type { AuthContext } from '../../auth/context.ts';
-import { NotFound } from '../../http/problem.ts';
-import { effectiveStatus, type ReservationStatus } from '../booking/service.ts';
-import { digest } from '../booking/tokens.ts';
-import type { ShowEventStatus } from '../showEvents/models.ts';
-import type { TableZone } from '../tables/models.ts';
+import type { AuthContext } from '../../platform/auth/context.ts';
+import { NotFound } from '../../platform/http/problem.ts';
+import { effectiveStatus, type ReservationStatus } from '../booking/index.ts';
+import { digest } from '../booking/index.ts';
+import type { ShowEventStatus } from '../showEvents/index.ts';
+import type { TableZone } from '../tables/index.ts';
 
 /**
  * The door (issue 9, "Check-in"; DOMAIN.md "Booking", check-in row): finding a reservation by id or by the

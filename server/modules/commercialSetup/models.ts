@@ -1,4 +1,4 @@
-import { BaseModel } from '../../db/model.ts';
+import { BaseModel } from '../../platform/db/model.ts';
 
 export const PAYMENT_GATEWAYS = ['VNPAY', 'CASH'] as const;
 export type PaymentGateway = (typeof PAYMENT_GATEWAYS)[number];

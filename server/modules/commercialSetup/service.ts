@@ -1,4 +1,4 @@
-import { ValidationFailed, type FieldError } from '../../http/problem.ts';
+import { ValidationFailed, type FieldError } from '../../platform/http/problem.ts';
 import { CommercialSetup } from './models.ts';
 
 /** The one row (id 1, written by the catalog migration). */

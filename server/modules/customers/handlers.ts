@@ -1,7 +1,7 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json, noContent } from '../../http/handler.ts';
-import { listMessages } from '../email/service.ts';
-import { presentEmailListItem } from '../email/presenters.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json, noContent } from '../../platform/http/handler.ts';
+import { listMessages } from '../email/index.ts';
+import { presentEmailListItem } from '../email/index.ts';
 import { adoptCustomerContact } from './commands/adoptCustomerContact.ts';
 import { mergeCustomers } from './commands/mergeCustomers.ts';
 import { sendCustomerEmail } from './commands/sendCustomerEmail.ts';

@@ -1,4 +1,4 @@
-import { pickLocale } from '../../catalog/localized.ts';
+import { pickLocale } from '../../domain/localized.ts';
 import { iso } from '../presenting.ts';
 import type { CustomerBookingRow, CustomerEmailRow, CustomerRow } from './service.ts';
 

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { Conflict, NotFound } from '../../http/problem.ts';
-import { isUniqueViolation } from '../accounts/service.ts';
-import { normalizeEmail } from '../booking/service.ts';
-import { likeContaining } from '../shows/service.ts';
+import { Conflict, NotFound } from '../../platform/http/problem.ts';
+import { isUniqueViolation } from '../accounts/index.ts';
+import { normalizeEmail } from '../booking/index.ts';
+import { likeContaining } from '../shows/index.ts';
 
 /** A `customers` row as the database returns it. */
 export interface CustomerRow {

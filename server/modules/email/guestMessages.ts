@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../../context.ts';
-import type { JobEngine } from '../../jobs/index.ts';
-import { Problem } from '../../http/problem.ts';
-import { siteRoutes } from '../assistantCatalog/routes.ts';
-import { openSecret } from '../booking/tokens.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { JobEngine } from '../../platform/jobs/index.ts';
+import { Problem } from '../../platform/http/problem.ts';
+import { siteRoutes } from '../assistantCatalog/index.ts';
+import { openSecret } from '../booking/index.ts';
 import { displayName, recordEmail, type RecordEmailDeps } from './service.ts';
 import type { PriceBreakdown, RefundLine } from './templates.ts';
 

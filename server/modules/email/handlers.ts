@@ -1,4 +1,4 @@
-import { json, type OperationHandlers } from '../../http/handler.ts';
+import { json, type OperationHandlers } from '../../platform/http/handler.ts';
 import { presentEmailListItem, presentEmailMessage } from './presenters.ts';
 import { getMessage, listMessages } from './service.ts';
 // The guest's hold-expired message is queued by the hold expiry (registered at boot, with this module).

@@ -3,5 +3,15 @@ import { handlers } from './handlers.ts';
 import { holdExpiredMessages } from './holdExpiry.ts';
 import { jobs } from './jobs.ts';
 
-/** The `email` module's record (server/modules/record.ts): what the rest of the server knows of it. */
-export const record = { tag: 'email', handlers, jobs, subscribers: [holdExpiredMessages] } satisfies ModuleRecord;
+/** The `email` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
+ * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+export function record() {
+  return { tag: 'email', handlers, jobs, subscribers: [holdExpiredMessages] } satisfies ModuleRecord;
+}
+
+// ---- what other modules use (they import this module through this file only) ----
+export { queueCancellationEmail, queueConfirmationEmail, queueEventCancellationEmail, queueRefundOutcomeEmail, refundIdsOf, scheduleReminder } from './guestMessages.ts';
+export { type EmailMessage } from './models.ts';
+export { presentEmailListItem } from './presenters.ts';
+export { checkInQrPng, checkInQrSvg } from './qr.ts';
+export { listMessages, recordEmail } from './service.ts';

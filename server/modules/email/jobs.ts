@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { Mailer } from '../../integrations/mail.ts';
-import type { QueueDefinition } from '../../jobs/types.ts';
-import type { Logger } from '../../logger.ts';
+import type { Mailer } from '../../platform/integrations/mail.ts';
+import type { QueueDefinition } from '../../platform/jobs/types.ts';
+import type { Logger } from '../../platform/logger.ts';
 import { HOLD_EXPIRED_QUEUE, REMINDER_QUEUE, sendHoldExpired, sendReminder } from './guestMessages.ts';
 import { deliverEmail, EMAIL_SEND_QUEUE, type DeliveryOutcome, type EmailSendJobData } from './service.ts';
 

@@ -1,5 +1,5 @@
 import { Model } from 'objection';
-import { BaseModel } from '../../db/model.ts';
+import { BaseModel } from '../../platform/db/model.ts';
 
 export const EMAIL_STATUSES = ['QUEUED', 'SENT', 'FAILED'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { NotFound, Unprocessable } from '../../http/problem.ts';
-import { CANONICAL_UUID } from '../../http/validation.ts';
-import type { Logger } from '../../logger.ts';
-import type { Mailer } from '../../integrations/mail.ts';
+import { NotFound, Unprocessable } from '../../platform/http/problem.ts';
+import { CANONICAL_UUID } from '../../platform/http/validation.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { Mailer } from '../../platform/integrations/mail.ts';
 import { EmailAttachment, EmailMessage, type AttachmentDescriptor, type EmailStatus } from './models.ts';
 import { renderTemplate, type TemplateDataMap, type TemplateName } from './templates.ts';
 

@@ -1,5 +1,5 @@
-import { BaseModel } from '../../db/model.ts';
-import type { LocalizedText } from '../../catalog/localized.ts';
+import { BaseModel } from '../../platform/db/model.ts';
+import type { LocalizedText } from '../../domain/localized.ts';
 
 export const FULFILLMENT_KINDS = ['MEAL', 'DRINK', 'MERCH', 'SERVICE'] as const;
 export type FulfillmentKind = (typeof FULFILLMENT_KINDS)[number];

@@ -1,5 +1,5 @@
 import { iso } from '../presenting.ts';
-import { staffText, untranslated, type LocaleConfig } from '../../catalog/localizedInput.ts';
+import { staffText, untranslated, type LocaleConfig } from '../../domain/localizedInput.ts';
 import type { FulfillmentItem } from './models.ts';
 
 /** A fulfillment item for staff (allow-list), every site locale of its name filled. */

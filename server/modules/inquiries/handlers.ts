@@ -1,5 +1,5 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json, noContent } from '../../http/handler.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json, noContent } from '../../platform/http/handler.ts';
 import { actorLabel, staffActor } from '../../domain/actors.ts';
 import { followUpInquiry } from './commands/followUpInquiry.ts';
 import { submitInquiry } from './commands/submitInquiry.ts';

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../../context.ts';
-import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
-import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
-import { likeContaining } from '../shows/service.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
+import { Conflict, NotFound, Unprocessable } from '../../platform/http/problem.ts';
+import { likeContaining } from '../shows/index.ts';
 
 /**
  * Inquiries (issue 13; DOMAIN.md "Guests and CRM"): a guest's request for a private event, a group, a corporate

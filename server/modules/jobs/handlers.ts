@@ -1,5 +1,5 @@
-import { json, type OperationHandlers } from '../../http/handler.ts';
-import { ServiceUnavailable } from '../../http/problem.ts';
+import { json, type OperationHandlers } from '../../platform/http/handler.ts';
+import { ServiceUnavailable } from '../../platform/http/problem.ts';
 
 /** The background job engine, seen from the superuser's side (README "Background jobs"). */
 export const handlers = {

@@ -1,5 +1,5 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json } from '../../platform/http/handler.ts';
 import { createDocument } from './commands/createDocument.ts';
 import { transitionDocument } from './commands/transitionDocument.ts';
 import { updateDocument } from './commands/updateDocument.ts';

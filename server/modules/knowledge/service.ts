@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { AuthContext } from '../../auth/context.ts';
-import { NotFound, Unprocessable } from '../../http/problem.ts';
-import { isUniqueViolation } from '../accounts/service.ts';
-import { likeContaining } from '../shows/service.ts';
+import type { AuthContext } from '../../platform/auth/context.ts';
+import { NotFound, Unprocessable } from '../../platform/http/problem.ts';
+import { isUniqueViolation } from '../accounts/index.ts';
+import { likeContaining } from '../shows/index.ts';
 
 /**
  * Knowledge documents (DOMAIN.md "Assistant, chat and analytics"): the staff reads here, the writes in

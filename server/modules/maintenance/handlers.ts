@@ -1,6 +1,6 @@
-import { migrateLatest, rollbackAll } from '../../db/migrations.ts';
-import { json, type OperationHandlers } from '../../http/handler.ts';
-import { Forbidden } from '../../http/problem.ts';
+import { migrateLatest, rollbackAll } from '../../platform/db/migrations.ts';
+import { json, type OperationHandlers } from '../../platform/http/handler.ts';
+import { Forbidden } from '../../platform/http/problem.ts';
 
 /** Schema migrations and the destructive reset (spec §4.5), superuser tokens and owners only. */
 export const handlers = {

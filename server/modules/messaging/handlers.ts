@@ -1,9 +1,9 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { noteAddressOf } from '../assistant/service.ts';
-import { json } from '../../http/handler.ts';
-import { Forbidden, Problem, ServiceUnavailable, Unprocessable } from '../../http/problem.ts';
-import { WhatsAppError } from '../../integrations/whatsapp.ts';
-import { insertTurn } from '../chatPlatform/turns.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { noteAddressOf } from '../assistant/index.ts';
+import { json } from '../../platform/http/handler.ts';
+import { Forbidden, Problem, ServiceUnavailable, Unprocessable } from '../../platform/http/problem.ts';
+import { WhatsAppError } from '../../platform/integrations/whatsapp.ts';
+import { insertTurn } from '../chatPlatform/index.ts';
 import { MESSAGING_REPLY_QUEUE } from './jobs.ts';
 import { inboundTexts, localeOfText, validSignature, whatsAppFor } from './service.ts';
 

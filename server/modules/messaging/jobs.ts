@@ -1,5 +1,5 @@
-import type { QueueDefinition } from '../../jobs/types.ts';
-import { runTurn } from '../chatPlatform/turns.ts';
+import type { QueueDefinition } from '../../platform/jobs/types.ts';
+import { runTurn } from '../chatPlatform/index.ts';
 import { whatsAppChannel, whatsAppFor } from './service.ts';
 
 /** One inbound WhatsApp text answered by the assistant (the turn runner of server/modules/chatPlatform/turns.ts). */

@@ -1,4 +1,4 @@
-import type { PolicyEntry } from '../../http/policy.ts';
+import type { PolicyEntry } from '../../platform/http/policy.ts';
 
 /**
  * The WhatsApp webhook: GET (verification, guarded by its verify token) and POST (Meta's notifications, guarded

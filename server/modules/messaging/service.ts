@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../../context.ts';
-import { createWhatsAppClient, WhatsAppError, type WhatsAppClient } from '../../integrations/whatsapp.ts';
-import type { TurnChannel } from '../chatPlatform/turns.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { createWhatsAppClient, WhatsAppError, type WhatsAppClient } from '../../platform/integrations/whatsapp.ts';
+import type { TurnChannel } from '../chatPlatform/index.ts';
 
 /** `X-Hub-Signature-256: sha256=<hex>` over the raw body under the app secret, compared in constant time. */
 export function validSignature(rawBody: Buffer, header: string, appSecret: string): boolean {

@@ -1,6 +1,6 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
-import { countOutcomes } from '../fulfillment/commands/upsertFulfillmentItems.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json } from '../../platform/http/handler.ts';
+import { countOutcomes } from '../fulfillment/index.ts';
 import { createOffer } from './commands/createOffer.ts';
 import { deactivateOffer } from './commands/deactivateOffer.ts';
 import { updateOffer } from './commands/updateOffer.ts';

@@ -1,5 +1,5 @@
-import { BaseModel } from '../../db/model.ts';
-import type { LocalizedText } from '../../catalog/localized.ts';
+import { BaseModel } from '../../platform/db/model.ts';
+import type { LocalizedText } from '../../domain/localized.ts';
 
 export const BOOKING_PATHS = ['DINNER_SHOW', 'SHOW_ONLY', 'VIP_DINNER_SHOW', 'PRIVATE_EVENT'] as const;
 export type BookingPath = (typeof BOOKING_PATHS)[number];

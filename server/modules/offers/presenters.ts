@@ -1,5 +1,5 @@
 import { iso } from '../presenting.ts';
-import { staffText, untranslated, type LocaleConfig } from '../../catalog/localizedInput.ts';
+import { staffText, untranslated, type LocaleConfig } from '../../domain/localizedInput.ts';
 import type { OfferWithItems } from './service.ts';
 
 /** An offer for staff (allow-list) with its items, every site locale filled. */

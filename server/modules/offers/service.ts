@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { LocalizedText } from '../../catalog/localized.ts';
-import { NotFound, UnprocessableFields, type FieldError } from '../../http/problem.ts';
-import type { FulfillmentKind } from '../fulfillment/models.ts';
+import type { LocalizedText } from '../../domain/localized.ts';
+import { NotFound, UnprocessableFields, type FieldError } from '../../platform/http/problem.ts';
+import type { FulfillmentKind } from '../fulfillment/index.ts';
 import { Offer, type BookingPath, type OfferStatus } from './models.ts';
 
 /** One item of an offer as presented: the fulfillment item's code, name and kind with the quantity per guest. */

@@ -1,8 +1,8 @@
-import type { Call, OperationHandlers } from '../../http/handler.ts';
-import { json, redirect } from '../../http/handler.ts';
-import { NotFound, ValidationFailed } from '../../http/problem.ts';
+import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
+import { json, redirect } from '../../platform/http/handler.ts';
+import { NotFound, ValidationFailed } from '../../platform/http/problem.ts';
 import { staffActor } from '../../domain/actors.ts';
-import { effectiveStatus, reservationForGuest } from '../booking/service.ts';
+import { effectiveStatus, reservationForGuest } from '../booking/index.ts';
 import { completeRefund, createRefund } from './commands/refunds.ts';
 import { recordPayment } from './commands/recordPayment.ts';
 import { startCheckout } from './commands/startCheckout.ts';

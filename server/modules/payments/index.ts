@@ -4,5 +4,8 @@ import { handlers } from './handlers.ts';
 import { jobs } from './jobs.ts';
 import { policy } from './policy.ts';
 
-/** The `payments` module's record (server/modules/record.ts): what the rest of the server knows of it. */
-export const record = { tag: 'payments', handlers, policy, jobs, subscribers: [cancellationRefunds] } satisfies ModuleRecord;
+/** The `payments` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
+ * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+export function record() {
+  return { tag: 'payments', handlers, policy, jobs, subscribers: [cancellationRefunds] } satisfies ModuleRecord;
+}

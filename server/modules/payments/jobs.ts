@@ -1,4 +1,4 @@
-import type { QueueDefinition } from '../../jobs/types.ts';
+import type { QueueDefinition } from '../../platform/jobs/types.ts';
 import { processVnpayRefund, VNPAY_REFUND_QUEUE } from './commands/refunds.ts';
 
 /**

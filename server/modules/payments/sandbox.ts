@@ -1,8 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppContext } from '../../context.ts';
-import type { Config } from '../../config.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { Config } from '../../platform/config.ts';
 import {
   apiMessageHash,
   parseVnpayDate,
@@ -12,13 +12,13 @@ import {
   vnpayDate,
   type CallbackQuery,
   type IpnAnswer,
-} from '../../integrations/vnpay.ts';
+} from '../../platform/integrations/vnpay.ts';
 
 /**
  * The development payment sandbox (VNPAY_SANDBOX; default on outside production while VNPAY_* are unset): a
  * simulator of VNPay's pay page on this server, so `npm start` → book → pay → confirmation works without a
  * VNPay merchant account. It plays VNPay's part with VNPay's protocol (2.1.0) and the one signing code of
- * server/integrations/vnpay.ts:
+ * server/platform/integrations/vnpay.ts:
  *
  * - checkout signs the payment URL as for VNPay (TMN code `DEVSBX01`, the development secret below) and sends
  *   the guest to `GET /api/payments/vnpay/sandbox?vnp_…&vnp_SecureHash=…` on this server instead of VNPay;
@@ -30,7 +30,7 @@ import {
  *   before anything else, then sends the browser to the signed `vnp_ReturnUrl` (303), as VNPay does;
  * - VNPay's merchant API (refunds) is answered in process: requests checked and answers signed as VNPay's are.
  *
- * The server refuses to start with the sandbox in production (server/config.ts), and its routes answer 404
+ * The server refuses to start with the sandbox in production (server/platform/config.ts), and its routes answer 404
  * whenever it is off.
  */
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { AppContext } from '../../context.ts';
-import { createVnpayClient, vnpayOptionsFromConfig, type VnpayClient } from '../../integrations/vnpay.ts';
-import { NotFound } from '../../http/problem.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { createVnpayClient, vnpayOptionsFromConfig, type VnpayClient } from '../../platform/integrations/vnpay.ts';
+import { NotFound } from '../../platform/http/problem.ts';
 import type { PaymentOutcome } from './hooks.ts';
 import { SANDBOX_API_URL, SANDBOX_PATH, SANDBOX_TMN_CODE, sandboxApiFetch, sandboxSecret } from './sandbox.ts';
 

@@ -1,5 +1,5 @@
-import type { Call, OperationHandlers } from '../../http/handler.ts';
-import { json, noContent } from '../../http/handler.ts';
+import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
+import { json, noContent } from '../../platform/http/handler.ts';
 import { presentOwnProfile, presentProfile, presentReaction } from './presenters.ts';
 import {
   assignTable,

@@ -1,4 +1,4 @@
-import type { PolicyEntry } from '../../http/policy.ts';
+import type { PolicyEntry } from '../../platform/http/policy.ts';
 
 /**
  * The guest's profile flows (spec §4.3 `/api/profiles`), each exact with its methods: create (with the

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../../context.ts';
-import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
-import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
-import { reservationForGuest } from '../booking/service.ts';
-import { digest, newAccessToken, tokenMatches } from '../booking/tokens.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
+import { Conflict, NotFound, Unprocessable } from '../../platform/http/problem.ts';
+import { reservationForGuest } from '../booking/index.ts';
+import { digest, newAccessToken, tokenMatches } from '../booking/index.ts';
 
 /**
  * Guest profiles (issue 13; DOMAIN.md "Guests and CRM"): the members of a reservation's party, each with a

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { Conflict, Unprocessable } from '../../http/problem.ts';
+import { Conflict, Unprocessable } from '../../platform/http/problem.ts';
 import { subscriber } from '../../domain/events.ts';
-import type { AdjustmentContext, PriceAdjustment } from '../booking/adjustments.ts';
+import type { AdjustmentContext, PriceAdjustment } from '../booking/index.ts';
 import { normalizeCode, type PromoCodeRow } from './service.ts';
 
 /**

@@ -2,5 +2,8 @@ import type { ModuleRecord } from '../record.ts';
 import { priceAdjustment, subscribers } from './adjustment.ts';
 import { handlers } from './handlers.ts';
 
-/** The `promoCodes` module's record (server/modules/record.ts): what the rest of the server knows of it. */
-export const record = { tag: 'promoCodes', handlers, priceAdjustments: [priceAdjustment], subscribers } satisfies ModuleRecord;
+/** The `promoCodes` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
+ * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+export function record() {
+  return { tag: 'promoCodes', handlers, priceAdjustments: [priceAdjustment], subscribers } satisfies ModuleRecord;
+}

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
-import { isUniqueViolation } from '../accounts/service.ts';
-import { likeContaining } from '../shows/service.ts';
+import { Conflict, NotFound, Unprocessable } from '../../platform/http/problem.ts';
+import { isUniqueViolation } from '../accounts/index.ts';
+import { likeContaining } from '../shows/index.ts';
 
 /**
  * Promo codes (issue 13; DOMAIN.md "Guests and CRM"), Admin+: percent or fixed VND off a booking's subtotal,

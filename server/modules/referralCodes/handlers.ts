@@ -1,5 +1,5 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json, noContent } from '../../http/handler.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json, noContent } from '../../platform/http/handler.ts';
 import { presentCode } from './presenters.ts';
 import { archiveCode, createCode, findCodeOrFail, listCodes, updateCode } from './service.ts';
 

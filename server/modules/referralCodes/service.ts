@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
-import { isUniqueViolation, type CommissionRule } from '../referralPartners/service.ts';
+import { Conflict, NotFound, Unprocessable } from '../../platform/http/problem.ts';
+import { isUniqueViolation, type CommissionRule } from '../referralPartners/index.ts';
 
 /** Referral codes (issue 12): a partner's codes; delete archives (`ARCHIVED`), attribution history stays. */
 

@@ -1,5 +1,5 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json } from '../../platform/http/handler.ts';
 import { presentCommission, presentPayout } from './presenters.ts';
 import { createPayouts, findPayoutOrFail, listPayouts } from './payouts.ts';
 import { listCommissions, setCommissionStatus } from './service.ts';

@@ -1,8 +1,8 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
-import { Conflict, NotFound } from '../../http/problem.ts';
-import { lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../db/idempotency.ts';
-import { digest } from '../booking/tokens.ts';
+import { Conflict, NotFound } from '../../platform/http/problem.ts';
+import { lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../platform/db/idempotency.ts';
+import { digest } from '../booking/index.ts';
 
 /**
  * Payout batches (issue 12): every APPROVED commission not yet in a batch joins a new batch of its partner and

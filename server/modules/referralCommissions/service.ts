@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { Conflict, NotFound } from '../../http/problem.ts';
+import { Conflict, NotFound } from '../../platform/http/problem.ts';
 import { subscriber } from '../../domain/events.ts';
 
 /**

@@ -1,6 +1,6 @@
-import type { AdjustmentContext, Adjustment, PriceAdjustment } from '../booking/adjustments.ts';
-import { Unprocessable } from '../../http/problem.ts';
-import { normalizeCode } from '../referralCodes/service.ts';
+import type { AdjustmentContext, Adjustment, PriceAdjustment } from '../booking/index.ts';
+import { Unprocessable } from '../../platform/http/problem.ts';
+import { normalizeCode } from '../referralCodes/index.ts';
 import { verifyAttribution } from './tokens.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { bytes, json } from '../../http/handler.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { bytes, json } from '../../platform/http/handler.ts';
 import { presentLink } from './presenters.ts';
 import { createLink, listLinks, resolveLink, updateLink } from './service.ts';
 import { attachSticker, linkQrSvg } from './sticker.ts';

@@ -3,5 +3,8 @@ import { priceAdjustment } from './attribution.ts';
 import { handlers } from './handlers.ts';
 import { policy } from './policy.ts';
 
-/** The `referralLinks` module's record (server/modules/record.ts): what the rest of the server knows of it. */
-export const record = { tag: 'referralLinks', handlers, policy, priceAdjustments: [priceAdjustment] } satisfies ModuleRecord;
+/** The `referralLinks` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
+ * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+export function record() {
+  return { tag: 'referralLinks', handlers, policy, priceAdjustments: [priceAdjustment] } satisfies ModuleRecord;
+}

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../../context.ts';
-import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
-import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
-import { isUniqueViolation } from '../referralPartners/service.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
+import { Conflict, NotFound, Unprocessable } from '../../platform/http/problem.ts';
+import { isUniqueViolation } from '../referralPartners/index.ts';
 import { signAttribution, ATTRIBUTION_TTL_DAYS } from './tokens.ts';
 
 /**

@@ -1,8 +1,8 @@
 import QRCode from 'qrcode';
-import type { AppContext } from '../../context.ts';
-import { Problem, Unprocessable } from '../../http/problem.ts';
-import { uploadBlob } from '../storage/commands/uploadBlob.ts';
-import { assetUrl } from '../catalog/presenters.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { Problem, Unprocessable } from '../../platform/http/problem.ts';
+import { uploadBlob } from '../storage/index.ts';
+import { assetUrl } from '../catalog/index.ts';
 import { findLinkOrFail, type LinkRow } from './service.ts';
 
 /**

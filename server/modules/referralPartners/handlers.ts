@@ -1,5 +1,5 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json } from '../../platform/http/handler.ts';
 import { presentDirectoryEntry, presentPartner, presentProfile } from './presenters.ts';
 import { createPartner, directory, findPartnerOrFail, listPartners, partnerMetrics, profile, updatePartner } from './service.ts';
 

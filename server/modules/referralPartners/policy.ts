@@ -1,4 +1,4 @@
-import type { PolicyEntry } from '../../http/policy.ts';
+import type { PolicyEntry } from '../../platform/http/policy.ts';
 
 /**
  * Public API policy entries of the referral partners module: the directory and one partner's profile, both

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { Conflict, NotFound } from '../../http/problem.ts';
+import { Conflict, NotFound } from '../../platform/http/problem.ts';
 
 /**
  * Referral partners (issue 12; DOMAIN.md "Referral"): hotels, tour companies, concierges, bars, influencers.

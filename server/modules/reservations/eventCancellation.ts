@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../booking/events.ts';
-import { cancelReservation, type TransitionContext } from '../booking/lifecycle.ts';
-import { queueEventCancellationEmail } from '../email/guestMessages.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../booking/index.ts';
+import { cancelReservation, type TransitionContext } from '../booking/index.ts';
+import { queueEventCancellationEmail } from '../email/index.ts';
 import { subscriber, type DomainContext, type DomainEvents } from '../../domain/events.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { Call, OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
+import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
+import { json } from '../../platform/http/handler.ts';
 import { staffActor } from '../../domain/actors.ts';
 import { batchUpdateStatuses } from './commands/batchUpdateStatuses.ts';
 import { cancelByStaff, confirmByStaff, markNoShowByStaff } from './commands/changeStatus.ts';

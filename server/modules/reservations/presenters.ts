@@ -1,5 +1,5 @@
-import { pickLocale } from '../../catalog/localized.ts';
-import { effectiveStatus } from '../booking/service.ts';
+import { pickLocale } from '../../domain/localized.ts';
+import { effectiveStatus } from '../booking/index.ts';
 import { iso } from '../presenting.ts';
 import type { PaymentLine, StaffReservationRow } from './service.ts';
 

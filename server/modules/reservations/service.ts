@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { localDateRange } from '../../catalog/venueTime.ts';
-import { NotFound, Unprocessable } from '../../http/problem.ts';
-import { reservationQuery, type ReservationStatus, type ReservationView } from '../booking/service.ts';
-import { likeContaining } from '../shows/service.ts';
+import { localDateRange } from '../../domain/venueTime.ts';
+import { NotFound, Unprocessable } from '../../platform/http/problem.ts';
+import { reservationQuery, type ReservationStatus, type ReservationView } from '../booking/index.ts';
+import { likeContaining } from '../shows/index.ts';
 
 /**
  * The operators' reads of reservations (issue 9, "The operator"): the filtered list and one reservation with its

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { Unprocessable } from '../../http/problem.ts';
+import { Unprocessable } from '../../platform/http/problem.ts';
 
 /** 422 `unknown_table` unless the floor plan has this table. */
 export async function assertTable(trx: Knex.Transaction, tableId: string, path: string): Promise<void> {

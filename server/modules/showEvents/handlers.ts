@@ -1,4 +1,4 @@
-import { json, type Call, type OperationHandlers } from '../../http/handler.ts';
+import { json, type Call, type OperationHandlers } from '../../platform/http/handler.ts';
 import { staffActor } from '../../domain/actors.ts';
 import { backfillEventSlugs } from './commands/backfillEventSlugs.ts';
 import { cancelEvent } from './commands/cancelEvent.ts';
@@ -10,7 +10,7 @@ import { eventLogistics } from './logistics.ts';
 import type { ShowEvent } from './models.ts';
 import { presentShowEvent } from './presenters.ts';
 import { getShowEvent, listShowEvents, showsOf } from './service.ts';
-import type { Show } from '../shows/models.ts';
+import type { Show } from '../shows/index.ts';
 
 const present = (call: Call, { event, show }: { event: ShowEvent; show: Show }) => presentShowEvent(event, show, call.app.config);
 

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { fillLocales, type LocalizedText } from '../../catalog/localized.ts';
-import type { FulfillmentKind } from '../fulfillment/models.ts';
-import type { BookingPath } from '../offers/models.ts';
-import type { Show } from '../shows/models.ts';
-import { TABLE_ZONES, type TableZone } from '../tables/models.ts';
+import { fillLocales, type LocalizedText } from '../../domain/localized.ts';
+import type { FulfillmentKind } from '../fulfillment/index.ts';
+import type { BookingPath } from '../offers/index.ts';
+import type { Show } from '../shows/index.ts';
+import { TABLE_ZONES, type TableZone } from '../tables/index.ts';
 import type { ShowEvent } from './models.ts';
 import { presentShowEvent } from './presenters.ts';
 import type { CatalogSettings } from './service.ts';

@@ -1,7 +1,8 @@
-import { BaseModel } from '../../db/model.ts';
+import { BaseModel } from '../../platform/db/model.ts';
 
-export const SHOW_EVENT_STATUSES = ['SCHEDULED', 'CANCELLED', 'COMPLETED'] as const;
-export type ShowEventStatus = (typeof SHOW_EVENT_STATUSES)[number];
+import { SHOW_EVENT_STATUSES, type ShowEventStatus } from '../../domain/availability.ts';
+
+export { SHOW_EVENT_STATUSES, type ShowEventStatus };
 
 /**
  * One performance of a show (DOMAIN.md "Catalog"): `SCHEDULED` → `CANCELLED` (the cancellation flow) or

@@ -1,7 +1,7 @@
-import { fillLocales } from '../../catalog/localized.ts';
-import { toLocal } from '../../catalog/venueTime.ts';
+import { fillLocales } from '../../domain/localized.ts';
+import { toLocal } from '../../domain/venueTime.ts';
 import { iso } from '../presenting.ts';
-import type { Show } from '../shows/models.ts';
+import type { Show } from '../shows/index.ts';
 import type { ShowEvent } from './models.ts';
 import type { CatalogSettings } from './service.ts';
 

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { localDateRange, startOfLocalDay } from '../../catalog/venueTime.ts';
-import type { Config } from '../../config.ts';
-import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
-import { isUniqueViolation } from '../accounts/service.ts';
-import { Show } from '../shows/models.ts';
+import { localDateRange, startOfLocalDay } from '../../domain/venueTime.ts';
+import type { Config } from '../../platform/config.ts';
+import { Conflict, NotFound, Unprocessable } from '../../platform/http/problem.ts';
+import { isUniqueViolation } from '../accounts/index.ts';
+import { Show } from '../shows/index.ts';
 import { ShowEvent, type ShowEventStatus } from './models.ts';
 
 /** What the catalog reads from the configuration: the venue's zone and the site's locales. */

@@ -1,5 +1,5 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json } from '../../http/handler.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json } from '../../platform/http/handler.ts';
 import { archiveShow } from './commands/archiveShow.ts';
 import { createShow } from './commands/createShow.ts';
 import { setShowPublished } from './commands/setShowPublished.ts';

@@ -1,5 +1,12 @@
 import type { ModuleRecord } from '../record.ts';
 import { handlers } from './handlers.ts';
 
-/** The `shows` module's record (server/modules/record.ts): what the rest of the server knows of it. */
-export const record = { tag: 'shows', handlers } satisfies ModuleRecord;
+/** The `shows` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
+ * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+export function record() {
+  return { tag: 'shows', handlers } satisfies ModuleRecord;
+}
+
+// ---- what other modules use (they import this module through this file only) ----
+export { Show } from './models.ts';
+export { likeContaining } from './service.ts';

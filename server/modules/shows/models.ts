@@ -1,5 +1,5 @@
-import { BaseModel } from '../../db/model.ts';
-import type { LocalizedText } from '../../catalog/localized.ts';
+import { BaseModel } from '../../platform/db/model.ts';
+import type { LocalizedText } from '../../domain/localized.ts';
 
 export const SHOW_STATUSES = ['DRAFT', 'PUBLISHED', 'ARCHIVED'] as const;
 export type ShowStatus = (typeof SHOW_STATUSES)[number];

@@ -1,5 +1,5 @@
 import { iso } from '../presenting.ts';
-import { staffText, untranslated, type LocaleConfig } from '../../catalog/localizedInput.ts';
+import { staffText, untranslated, type LocaleConfig } from '../../domain/localizedInput.ts';
 import type { Show } from './models.ts';
 
 /** A show for staff (allow-list): every site locale filled, with the untranslated ones named. */

@@ -1,6 +1,6 @@
-import type { Call, OperationHandlers } from '../../http/handler.ts';
-import { etagMatches, json, notModified, stream } from '../../http/handler.ts';
-import { NotFound, ValidationFailed } from '../../http/problem.ts';
+import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
+import { etagMatches, json, notModified, stream } from '../../platform/http/handler.ts';
+import { NotFound, ValidationFailed } from '../../platform/http/problem.ts';
 import { cleanupStorage } from './commands/cleanupStorage.ts';
 import { deleteBlobObject } from './commands/deleteBlobObject.ts';
 import { uploadBlob } from './commands/uploadBlob.ts';

@@ -2,5 +2,12 @@ import type { ModuleRecord } from '../record.ts';
 import { handlers } from './handlers.ts';
 import { policy } from './policy.ts';
 
-/** The `storage` module's record (server/modules/record.ts): what the rest of the server knows of it. */
-export const record = { tag: 'storage', handlers, policy } satisfies ModuleRecord;
+/** The `storage` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
+ * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+export function record() {
+  return { tag: 'storage', handlers, policy } satisfies ModuleRecord;
+}
+
+// ---- what other modules use (they import this module through this file only) ----
+export { uploadBlob } from './commands/uploadBlob.ts';
+export { PURPOSES } from './purposes.ts';

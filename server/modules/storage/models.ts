@@ -1,4 +1,4 @@
-import { BaseModel } from '../../db/model.ts';
+import { BaseModel } from '../../platform/db/model.ts';
 
 export const BLOB_PURPOSES = ['show-image', 'sticker', 'seed-asset', 'attachment'] as const;
 export type BlobPurpose = (typeof BLOB_PURPOSES)[number];

@@ -1,6 +1,6 @@
 import { iso } from '../presenting.ts';
 import type { StorageBlob } from './models.ts';
-import type { ObjectInfo } from '../../storage/driver.ts';
+import type { ObjectInfo } from '../../platform/storage/driver.ts';
 import type { CleanupReport } from './commands/cleanupStorage.ts';
 
 /** Blob metadata for staff (allow-list: no storage internals beyond the key). */

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import { etagMatches } from '../../http/handler.ts';
-import { NotFound, Problem } from '../../http/problem.ts';
-import type { ObjectInfo, StorageDriver } from '../../storage/driver.ts';
+import { etagMatches } from '../../platform/http/handler.ts';
+import { NotFound, Problem } from '../../platform/http/problem.ts';
+import type { ObjectInfo, StorageDriver } from '../../platform/storage/driver.ts';
 import { StorageBlob, type BlobPurpose } from './models.ts';
 import { PURPOSES } from './purposes.ts';
 

@@ -1,7 +1,7 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { bytes, etagMatches, json, notModified } from '../../http/handler.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { bytes, etagMatches, json, notModified } from '../../platform/http/handler.ts';
 import { DOCS_CSP, DOCS_HTML, docsScript } from './docs.ts';
-import { ServiceUnavailable } from '../../http/problem.ts';
+import { ServiceUnavailable } from '../../platform/http/problem.ts';
 import { countVisit, noticeText, throttleVisit, trustedCountry, visitBuckets, visitServices, visitStats } from './visits.ts';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';

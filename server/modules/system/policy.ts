@@ -1,4 +1,4 @@
-import type { PolicyEntry } from '../../http/policy.ts';
+import type { PolicyEntry } from '../../platform/http/policy.ts';
 
 /** Public API policy entries of the system module: the contract, its reference page and the health probes are public. */
 export const policy: PolicyEntry[] = [

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
-import type { AppContext } from '../../context.ts';
-import { addressKey, consumeOrThrow, RateLimit } from '../../http/rateLimit.ts';
-import type { Logger } from '../../logger.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { addressKey, consumeOrThrow, RateLimit } from '../../platform/http/rateLimit.ts';
+import type { Logger } from '../../platform/logger.ts';
 
 /**
  * Aggregate visit counters (spec §2.3, §4.4, §8.2 item 2): one row per local day and one per ISO week

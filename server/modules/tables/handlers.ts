@@ -1,5 +1,5 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json, noContent } from '../../http/handler.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json, noContent } from '../../platform/http/handler.ts';
 import { presentTable } from './presenters.ts';
 import { createTable, deleteTable, findTableOrFail, listTables, updateTable } from './service.ts';
 

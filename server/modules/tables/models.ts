@@ -1,4 +1,4 @@
-import { BaseModel } from '../../db/model.ts';
+import { BaseModel } from '../../platform/db/model.ts';
 
 export const TABLE_ZONES = ['STAGE_FRONT', 'VIP', 'MAIN', 'BALCONY'] as const;
 export type TableZone = (typeof TABLE_ZONES)[number];

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { Conflict, NotFound } from '../../http/problem.ts';
-import { isUniqueViolation } from '../accounts/service.ts';
+import { Conflict, NotFound } from '../../platform/http/problem.ts';
+import { isUniqueViolation } from '../accounts/index.ts';
 import { TABLE_ZONES, VenueTable, type TableZone } from './models.ts';
 
 /** Zones in floor order (stage front first), not alphabetical: the order a floor plan reads. */

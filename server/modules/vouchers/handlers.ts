@@ -1,6 +1,6 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json, noContent } from '../../http/handler.ts';
-import { NotFound } from '../../http/problem.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json, noContent } from '../../platform/http/handler.ts';
+import { NotFound } from '../../platform/http/problem.ts';
 import { actorLabel, staffActor } from '../../domain/actors.ts';
 import { presentVoucher, presentVoucherRedemption } from './presenters.ts';
 import { createVoucher, expireVoucher, findVoucherOrFail, listVouchers, throttleBalanceCheck, updateVoucher, voucherBalance, voucherRedemptions } from './service.ts';

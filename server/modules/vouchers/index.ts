@@ -3,5 +3,8 @@ import { priceAdjustment, subscribers } from './adjustment.ts';
 import { handlers } from './handlers.ts';
 import { policy } from './policy.ts';
 
-/** The `vouchers` module's record (server/modules/record.ts): what the rest of the server knows of it. */
-export const record = { tag: 'vouchers', handlers, policy, priceAdjustments: [priceAdjustment], subscribers } satisfies ModuleRecord;
+/** The `vouchers` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
+ * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+export function record() {
+  return { tag: 'vouchers', handlers, policy, priceAdjustments: [priceAdjustment], subscribers } satisfies ModuleRecord;
+}

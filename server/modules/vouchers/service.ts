@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { AppContext } from '../../context.ts';
-import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
-import { Conflict, NotFound, Unprocessable } from '../../http/problem.ts';
-import { isUniqueViolation } from '../accounts/service.ts';
-import { likeContaining } from '../shows/service.ts';
-import type { ReservationStatus } from '../booking/service.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
+import { Conflict, NotFound, Unprocessable } from '../../platform/http/problem.ts';
+import { isUniqueViolation } from '../accounts/index.ts';
+import { likeContaining } from '../shows/index.ts';
+import type { ReservationStatus } from '../booking/index.ts';
 
 /**
  * Vouchers (issue 13; DOMAIN.md "Guests and CRM"), Staff+: a stored value in VND that pays part or all of a

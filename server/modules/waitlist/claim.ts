@@ -1,7 +1,7 @@
-import { Unprocessable } from '../../http/problem.ts';
+import { Unprocessable } from '../../platform/http/problem.ts';
 import { subscriber } from '../../domain/events.ts';
-import type { SeatClaimProvider } from '../booking/service.ts';
-import { digest } from '../booking/tokens.ts';
+import type { SeatClaimProvider } from '../booking/index.ts';
+import { digest } from '../booking/index.ts';
 import { queueNotifyNext } from './commands/offers.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { OperationHandlers } from '../../http/handler.ts';
-import { json, noContent } from '../../http/handler.ts';
+import type { OperationHandlers } from '../../platform/http/handler.ts';
+import { json, noContent } from '../../platform/http/handler.ts';
 import { notifyEntry } from './commands/offers.ts';
 import { presentEntry } from './presenters.ts';
 import { archiveEntry, findEntryOrFail, joinWaitlist, listEntries, throttleJoin, updateEntry } from './service.ts';

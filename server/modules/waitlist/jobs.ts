@@ -1,4 +1,4 @@
-import type { QueueDefinition } from '../../jobs/types.ts';
+import type { QueueDefinition } from '../../platform/jobs/types.ts';
 import { expireOffers, notifyNextWaiting, WAITLIST_EXPIRE_OFFERS_QUEUE, WAITLIST_NOTIFY_NEXT_QUEUE } from './commands/offers.ts';
 
 /**

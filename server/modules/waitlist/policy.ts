@@ -1,4 +1,4 @@
-import type { PolicyEntry } from '../../http/policy.ts';
+import type { PolicyEntry } from '../../platform/http/policy.ts';
 
 /**
  * Joining the waiting list (exact path, POST only: the staff list at GET /api/waitlist stays staff), and its

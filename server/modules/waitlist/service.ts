@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../../context.ts';
-import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../http/rateLimit.ts';
-import { Conflict, NotFound } from '../../http/problem.ts';
-import { seatsTakenOf, upsertCustomer } from '../booking/service.ts';
-import { likeContaining } from '../shows/service.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
+import { Conflict, NotFound } from '../../platform/http/problem.ts';
+import { seatsTakenOf, upsertCustomer } from '../booking/index.ts';
+import { likeContaining } from '../shows/index.ts';
 
 /**
  * The waiting list (issue 13; DOMAIN.md "Guests and CRM"): guests join for an event that is sold out, or has
  * fewer seats left than their party (public, rate-limited). WAITING → NOTIFIED (an offer link e-mailed; its
- * seats are held until `offer_expires_at`, counted by server/catalog/availability.ts) → CONVERTED (booked
+ * seats are held until `offer_expires_at`, counted by server/domain/availability.ts) → CONVERTED (booked
  * through the link) or EXPIRED (offer ran out, archived by staff, or the event was cancelled).
  */
 

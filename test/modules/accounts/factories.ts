@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountRole, MemberRole } from '../../../server/auth/roles.ts';
-import { hashPassword, randomToken, sha256Hex } from '../../../server/auth/secrets.ts';
+import type { AccountRole, MemberRole } from '../../../server/platform/auth/roles.ts';
+import { hashPassword, randomToken, sha256Hex } from '../../../server/platform/auth/secrets.ts';
 import { Account, Organization, OrganizationMember, Session } from '../../../server/modules/accounts/models.ts';
 
 /**

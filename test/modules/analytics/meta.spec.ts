@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { startFakeMetaGraph, type FakeMetaGraph } from '../../helpers/fakeMetaGraph.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
-import { buildUserData, normalizeName, normalizePhone, sha256 } from '../../../server/integrations/metaCapi.ts';
+import { buildUserData, normalizeName, normalizePhone, sha256 } from '../../../server/platform/integrations/metaCapi.ts';
 import { deliverMetaEvent, META_SEND_QUEUE } from '../../../server/modules/analytics/meta.ts';
 import { publishPaymentOutcome as runPaymentHooks } from '../../../server/modules/payments/hooks.ts';
 import { showWithEvent } from './factories.ts';

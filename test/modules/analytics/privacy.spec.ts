@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addDays, localToday } from '../../../server/catalog/venueTime.ts';
+import { addDays, localToday } from '../../../server/domain/venueTime.ts';
 import { showWithEvent } from './factories.ts';
 import { local } from '../catalog/helpers.ts';
 import { buildCustomer } from '../customers/factories.ts';

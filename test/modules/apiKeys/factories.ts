@@ -1,4 +1,4 @@
-import { randomToken, sha256Hex } from '../../../server/auth/secrets.ts';
+import { randomToken, sha256Hex } from '../../../server/platform/auth/secrets.ts';
 import { ApiKey, type PermissionMap } from '../../../server/modules/apiKeys/models.ts';
 import type { Account } from '../../../server/modules/accounts/models.ts';
 import { buildAccount, nextTimestamp } from '../accounts/factories.ts';

@@ -1,5 +1,5 @@
 import { seed } from '../../../seed/index.ts';
-import type { Config } from '../../../server/config.ts';
+import type { Config } from '../../../server/platform/config.ts';
 import { startTestServer, SUPERUSER_TOKEN, type TestServer } from '../../helpers/server.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { agentFor } from '../../../server/assistant/index.ts';
-import { loadConfig } from '../../../server/config.ts';
+import { loadConfig } from '../../../server/platform/config.ts';
 import { startFakeMistral } from '../../helpers/fakeMistral.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { sseChunks, streamedText, userMessage } from './helpers.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { quote } from '../../../server/catalog/pricing.ts';
-import { addDays, localToday } from '../../../server/catalog/venueTime.ts';
+import { quote } from '../../../server/domain/pricing.ts';
+import { addDays, localToday } from '../../../server/domain/venueTime.ts';
 import { startTestServer, type TestResponse, type TestServer } from '../../helpers/server.ts';
 import { keysOf, local, STAFF_ONLY_KEYS, ZONE } from '../catalog/helpers.ts';
 import { buildFulfillmentItem } from '../fulfillment/factories.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { unwrap, type VenueClient } from '../../../sdk/index.ts';
 import { DEMO_COMMERCIAL_SETUP, DEMO_KNOWLEDGE, DEMO_SHOWS, seed } from '../../../seed/index.ts';
-import { addDays, localToday } from '../../../server/catalog/venueTime.ts';
+import { addDays, localToday } from '../../../server/domain/venueTime.ts';
 import { startTestServer, SUPERUSER_TOKEN, type TestResponse, type TestServer } from '../../helpers/server.ts';
 import { keysOf, STAFF_ONLY_KEYS } from '../catalog/helpers.ts';
 

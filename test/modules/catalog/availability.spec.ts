@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { availabilityOf, seatsTakenByEvent, type AvailabilityInput } from '../../../server/catalog/availability.ts';
+import { availabilityOf, seatsTakenByEvent, type AvailabilityInput } from '../../../server/domain/availability.ts';
 import { resetData, testDatabase } from '../../helpers/database.ts';
 import { buildOffer } from '../offers/factories.ts';
 import { buildEvent, ON_SALE } from '../showEvents/factories.ts';
@@ -18,7 +18,7 @@ const base: AvailabilityInput = {
 };
 const at = (overrides: Partial<AvailabilityInput>) => availabilityOf({ ...base, ...overrides });
 
-describe('catalog availability (server/catalog/availability.ts)', () => {
+describe('catalog availability (server/domain/availability.ts)', () => {
   describe('availabilityOf', () => {
     it('is AVAILABLE with the exact seats left while more than the threshold are left', () => {
       expect(at({})).to.deep.equal({ state: 'AVAILABLE', seatsLeft: 100, bookingClosesAt: new Date('2026-12-05T10:30:00.000Z') });

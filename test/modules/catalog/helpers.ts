@@ -1,4 +1,4 @@
-import { atLocal } from '../../../server/catalog/venueTime.ts';
+import { atLocal } from '../../../server/domain/venueTime.ts';
 import { ZONE } from '../showEvents/factories.ts';
 
 /** Helpers of the public catalog's specs (their rows come from the modules' factories). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addDays, localToday } from '../../../server/catalog/venueTime.ts';
+import { addDays, localToday } from '../../../server/domain/venueTime.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { local, ZONE } from './helpers.ts';
 import { buildFulfillmentItem } from '../fulfillment/factories.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { useAssistant } from '../../../server/assistant/index.ts';
-import { loadConfig } from '../../../server/config.ts';
-import type { AppContext } from '../../../server/context.ts';
+import { loadConfig } from '../../../server/platform/config.ts';
+import type { AppContext } from '../../../server/platform/context.ts';
 import { insertTurn, RetryTurn, runTurn, type TurnChannel } from '../../../server/modules/chatPlatform/turns.ts';
 import { resetData, testDatabase } from '../../helpers/database.ts';
 import { FakeClock, fakeTyping } from '../../helpers/fakeClock.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createMailer, type Mailer } from '../../../server/integrations/mail.ts';
+import { createMailer, type Mailer } from '../../../server/platform/integrations/mail.ts';
 import { definitions as jobs, EMAIL_SEND_RETRY_LIMIT, isFinalAttempt } from '../../../server/modules/email/jobs.ts';
 import { deliverEmail, recordEmail, type RecordEmailInput } from '../../../server/modules/email/service.ts';
 import { CHECK_IN_QR_CONTENT_ID } from '../../../server/modules/email/templates.ts';

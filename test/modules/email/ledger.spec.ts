@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { Problem } from '../../../server/http/problem.ts';
+import { Problem } from '../../../server/platform/http/problem.ts';
 import { presentEmailListItem, presentEmailMessage } from '../../../server/modules/email/presenters.ts';
 import { getMessage, listMessages, recordEmail, type RecordEmailInput } from '../../../server/modules/email/service.ts';
 import { resetData, testDatabase } from '../../helpers/database.ts';

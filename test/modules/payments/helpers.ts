@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Config } from '../../../server/config.ts';
-import { createLogger } from '../../../server/logger.ts';
+import type { Config } from '../../../server/platform/config.ts';
+import { createLogger } from '../../../server/platform/logger.ts';
 import { jobs as paymentJobs } from '../../../server/modules/payments/jobs.ts';
 import { startFakeVnpay, type FakeVnpay } from '../../helpers/fakeVnpay.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';

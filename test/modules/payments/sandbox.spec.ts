@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../../server/config.ts';
+import { ConfigError, loadConfig } from '../../../server/platform/config.ts';
 import { SANDBOX_TMN_CODE, sandboxSecret } from '../../../server/modules/payments/sandbox.ts';
 import { vnpaySignData } from '../../helpers/fakeVnpay.ts';
 import { asSuperuser, startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -24,7 +24,7 @@ const pathOf = (url: string) => {
 
 const form = (outcome: string) => ({ rawBody: `outcome=${outcome}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
 
-/** VNPay's signature of callback parameters, computed independently of server/integrations/vnpay.ts. */
+/** VNPay's signature of callback parameters, computed independently of server/platform/integrations/vnpay.ts. */
 const vnpayHash = (secret: string, params: Record<string, string>) => createHmac('sha512', secret).update(Buffer.from(vnpaySignData(params), 'utf-8')).digest('hex');
 
 describe('payments: the development VNPay sandbox', () => {

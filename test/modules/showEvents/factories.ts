@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eventSlug } from '../../../server/catalog/venueTime.ts';
+import { eventSlug } from '../../../server/domain/venueTime.ts';
 import { ShowEvent } from '../../../server/modules/showEvents/models.ts';
 
 /** The showEvents module's rows. */

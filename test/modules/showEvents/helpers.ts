@@ -1,5 +1,5 @@
 import { buildMemberSession } from '../../helpers/factories.ts';
-import type { Config } from '../../../server/config.ts';
+import type { Config } from '../../../server/platform/config.ts';
 import { cookieHeader, startTestServer, type TestServer } from '../../helpers/server.ts';
 
 /** The show-event specs' harness: a server and session headers (rows come from the modules' factories). */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { expect } from 'chai';
-import type { Problem } from '../../../server/http/problem.ts';
+import type { Problem } from '../../../server/platform/http/problem.ts';
 import { Account } from '../../../server/modules/accounts/models.ts';
 import { cleanupStorage } from '../../../server/modules/storage/commands/cleanupStorage.ts';
 import { deleteBlobObject } from '../../../server/modules/storage/commands/deleteBlobObject.ts';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import knexFactory from 'knex';
 import { createApp } from '../../../server/app.ts';
-import { createLogger } from '../../../server/logger.ts';
+import { createLogger } from '../../../server/platform/logger.ts';
 import { startTestServer, asSuperuser, type TestServer } from '../../helpers/server.ts';
 
 describe('system', () => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { NotFound } from '../../../http/problem.ts';
+import { NotFound } from '../../../platform/http/problem.ts';
 import { OrganizationMember } from '../models.ts';
 import { assertKeepsCanonicalOwner } from '../service.ts';
 

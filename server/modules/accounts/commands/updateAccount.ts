@@ -1,8 +1,8 @@
 import type { operations } from '../../../../sdk/schema.d.ts';
-import { hashPassword } from '../../../auth/secrets.ts';
-import type { AppContext } from '../../../context.ts';
-import { Conflict, ValidationFailed, type FieldError } from '../../../http/problem.ts';
-import { revokeSessions } from '../../auth/sessions.ts';
+import { hashPassword } from '../../../platform/auth/secrets.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict, ValidationFailed, type FieldError } from '../../../platform/http/problem.ts';
+import { revokeSessions } from '../../auth/index.ts';
 import { Account } from '../models.ts';
 import { findAccountOrFail, isUniqueViolation, loginEmail } from '../service.ts';
 

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../../context.ts';
-import { Conflict } from '../../../http/problem.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict } from '../../../platform/http/problem.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../events.ts';
 import { cancelReservation, inTransition } from '../lifecycle.ts';
 import { cancellableUntil, reservationById, reservationForGuest, type ReservationView } from '../service.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { AppContext } from '../../../context.ts';
-import { lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../../db/idempotency.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../../platform/db/idempotency.ts';
 import { EXPIRE_HOLDS_QUEUE } from '../jobs.ts';
 import { AfterCommit } from '../../../platform/unitOfWork.ts';
 import { confirmReservation } from '../lifecycle.ts';

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { AppContext } from '../../../context.ts';
-import type { AuthContext } from '../../../auth/context.ts';
-import { Unprocessable } from '../../../http/problem.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
-import { assertTransition, inTransition } from '../../booking/lifecycle.ts';
-import { digest } from '../../booking/tokens.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import type { AuthContext } from '../../../platform/auth/context.ts';
+import { Unprocessable } from '../../../platform/http/problem.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
+import { assertTransition, inTransition } from '../../booking/index.ts';
+import { digest } from '../../booking/index.ts';
 import { staffActor } from '../../../domain/actors.ts';
 import { doorRow, isInside, normalizeToken, operatorLabel, refusal, resolveTarget, type CheckInReason, type CheckInRow, type CheckInType, type DoorRow, type Target } from '../service.ts';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { NotFound, Unprocessable } from '../../../http/problem.ts';
+import { NotFound, Unprocessable } from '../../../platform/http/problem.ts';
 import { CustomerDeleted, type CustomerRow } from '../service.ts';
 
 export type AdoptableField = 'honorific' | 'name' | 'phone';

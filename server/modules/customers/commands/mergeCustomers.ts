@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { NotFound, Unprocessable } from '../../../http/problem.ts';
+import { NotFound, Unprocessable } from '../../../platform/http/problem.ts';
 import { CustomerDeleted, type CustomerRow } from '../service.ts';
 
 /** The tables whose rows belong to a customer (`customer_id`), moved by a merge. */

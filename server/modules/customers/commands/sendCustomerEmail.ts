@@ -1,7 +1,7 @@
-import type { AppContext } from '../../../context.ts';
-import { NotFound, Unprocessable } from '../../../http/problem.ts';
-import type { EmailMessage } from '../../email/models.ts';
-import { recordEmail } from '../../email/service.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { NotFound, Unprocessable } from '../../../platform/http/problem.ts';
+import type { EmailMessage } from '../../email/index.ts';
+import { recordEmail } from '../../email/index.ts';
 import { CustomerDeleted, type CustomerRow } from '../service.ts';
 
 export interface CustomerEmailInput {

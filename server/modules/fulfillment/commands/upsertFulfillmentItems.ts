@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { operations } from '../../../../sdk/schema.d.ts';
-import type { AppContext } from '../../../context.ts';
-import { Conflict, Unprocessable, type FieldError } from '../../../http/problem.ts';
-import { isUniqueViolation } from '../../accounts/service.ts';
-import { localizedErrors, localizedProblem } from '../../../catalog/localizedInput.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict, Unprocessable, type FieldError } from '../../../platform/http/problem.ts';
+import { isUniqueViolation } from '../../accounts/index.ts';
+import { localizedErrors, localizedProblem } from '../../../domain/localizedInput.ts';
 import { FulfillmentItem } from '../models.ts';
 
 export type FulfillmentItemSeed = operations['upsertFulfillmentItems']['requestBody']['content']['application/json']['items'][number];

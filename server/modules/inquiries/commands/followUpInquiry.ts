@@ -1,6 +1,6 @@
-import type { AppContext } from '../../../context.ts';
-import { NotFound } from '../../../http/problem.ts';
-import { recordEmail } from '../../email/service.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { NotFound } from '../../../platform/http/problem.ts';
+import { recordEmail } from '../../email/index.ts';
 import { InquiryArchived, type InquiryRow } from '../service.ts';
 
 export interface FollowUpInput {

@@ -1,10 +1,10 @@
-import type { AppContext } from '../../../context.ts';
-import { Problem, ServiceUnavailable } from '../../../http/problem.ts';
-import { TurnstileUnavailable, verifyTurnstileToken } from '../../../integrations/turnstile.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Problem, ServiceUnavailable } from '../../../platform/http/problem.ts';
+import { TurnstileUnavailable, verifyTurnstileToken } from '../../../platform/integrations/turnstile.ts';
 import { AfterCommit } from '../../../platform/unitOfWork.ts';
-import { BUSINESS_EVENTS } from '../../booking/events.ts';
-import { upsertCustomer } from '../../booking/service.ts';
-import { recordEmail } from '../../email/service.ts';
+import { BUSINESS_EVENTS } from '../../booking/index.ts';
+import { upsertCustomer } from '../../booking/index.ts';
+import { recordEmail } from '../../email/index.ts';
 import type { InquiryRow, InquiryType } from '../service.ts';
 
 export interface InquiryInput {

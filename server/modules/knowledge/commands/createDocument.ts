@@ -1,6 +1,6 @@
 import type { operations } from '../../../../sdk/schema.d.ts';
-import type { AppContext } from '../../../context.ts';
-import { Conflict } from '../../../http/problem.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict } from '../../../platform/http/problem.ts';
 import { assertSiteLocale, isTopicTaken, uniqueTags, writeRevision, type Actor, type Change, type KnowledgeRow } from '../service.ts';
 
 export type CreateDocumentInput = operations['createKnowledgeDocument']['requestBody']['content']['application/json'];

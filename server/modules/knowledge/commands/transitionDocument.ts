@@ -1,5 +1,5 @@
-import type { AppContext } from '../../../context.ts';
-import { Conflict } from '../../../http/problem.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict } from '../../../platform/http/problem.ts';
 import { findDocumentOrFail, writeRevision, type Actor, type KnowledgeRow, type KnowledgeStatus } from '../service.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { operations } from '../../../../sdk/schema.d.ts';
-import type { AppContext } from '../../../context.ts';
-import { Conflict, type FieldError } from '../../../http/problem.ts';
-import { isUniqueViolation } from '../../accounts/service.ts';
-import { assertLocalized } from '../../../catalog/localizedInput.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict, type FieldError } from '../../../platform/http/problem.ts';
+import { isUniqueViolation } from '../../accounts/index.ts';
+import { assertLocalized } from '../../../domain/localizedInput.ts';
 import { Offer } from '../models.ts';
 import { invalidOffer, offerFields, rangeErrors, replaceItems, resolveItems, withItems, type OfferWithItems } from '../service.ts';
 

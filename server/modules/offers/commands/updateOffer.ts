@@ -1,7 +1,7 @@
 import type { operations } from '../../../../sdk/schema.d.ts';
-import type { AppContext } from '../../../context.ts';
-import { isUniqueViolation } from '../../accounts/service.ts';
-import { assertLocalized } from '../../../catalog/localizedInput.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { isUniqueViolation } from '../../accounts/index.ts';
+import { assertLocalized } from '../../../domain/localizedInput.ts';
 import type { Offer } from '../models.ts';
 import { findOfferOrFail, invalidOffer, rangeErrors, replaceItems, resolveItems, withItems, type OfferWithItems } from '../service.ts';
 import { CodeTaken, showErrors } from './createOffer.ts';

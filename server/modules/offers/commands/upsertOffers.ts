@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { operations } from '../../../../sdk/schema.d.ts';
-import type { AppContext } from '../../../context.ts';
-import { Conflict, type FieldError } from '../../../http/problem.ts';
-import { isUniqueViolation } from '../../accounts/service.ts';
-import type { UpsertOutcome } from '../../fulfillment/commands/upsertFulfillmentItems.ts';
-import { localizedErrors } from '../../../catalog/localizedInput.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict, type FieldError } from '../../../platform/http/problem.ts';
+import { isUniqueViolation } from '../../accounts/index.ts';
+import type { UpsertOutcome } from '../../fulfillment/index.ts';
+import { localizedErrors } from '../../../domain/localizedInput.ts';
 import { Offer } from '../models.ts';
 import { invalidOffer, offerFields, rangeErrors, replaceItems, resolveItems, withItems, type OfferWithItems } from '../service.ts';
 

@@ -1,8 +1,8 @@
-import type { AppContext } from '../../../context.ts';
-import { Conflict, NotFound, Unprocessable } from '../../../http/problem.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
-import { actorLabel, confirmReservation, inTransition, lockReservation, type TransitionActor } from '../../booking/lifecycle.ts';
-import { effectiveStatus } from '../../booking/service.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
+import { actorLabel, confirmReservation, inTransition, lockReservation, type TransitionActor } from '../../booking/index.ts';
+import { effectiveStatus } from '../../booking/index.ts';
 import { publishPaymentOutcome } from '../hooks.ts';
 import { netPaid, newOnSiteReference, type PaymentRow } from '../service.ts';
 

@@ -1,9 +1,9 @@
-import type { AppContext } from '../../../context.ts';
-import { Conflict, NotFound, Unprocessable } from '../../../http/problem.ts';
-import { VnpayError } from '../../../integrations/vnpay.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
-import { actorLabel, inTransition, type TransitionContext } from '../../booking/lifecycle.ts';
-import { queueRefundOutcomeEmail } from '../../email/guestMessages.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
+import { VnpayError } from '../../../platform/integrations/vnpay.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
+import { actorLabel, inTransition, type TransitionContext } from '../../booking/index.ts';
+import { queueRefundOutcomeEmail } from '../../email/index.ts';
 import { publishPaymentOutcome } from '../hooks.ts';
 import { ON_SITE_GATEWAYS, PAID_STATUSES, refundable, statusAfterRefund, vnpayOf, type PaymentRow, type RefundRow } from '../service.ts';
 

@@ -1,8 +1,8 @@
-import type { AppContext } from '../../../context.ts';
-import { Conflict, Unprocessable } from '../../../http/problem.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
-import { inTransition, lockReservation } from '../../booking/lifecycle.ts';
-import { effectiveStatus, type ReservationView } from '../../booking/service.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict, Unprocessable } from '../../../platform/http/problem.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
+import { inTransition, lockReservation } from '../../booking/index.ts';
+import { effectiveStatus, type ReservationView } from '../../booking/index.ts';
 import { SANDBOX_PATH } from '../sandbox.ts';
 import { enabledMethods, netPaid, newTransferReference, newVnpayTxnRef, vnpayOf, type CheckoutMethod, type PaymentRow } from '../service.ts';
 

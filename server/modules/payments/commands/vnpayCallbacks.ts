@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../../../context.ts';
-import { Problem } from '../../../http/problem.ts';
-import { ipnResponse, parseVnpayDate, type CallbackQuery, type IpnAnswer } from '../../../integrations/vnpay.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
-import { confirmReservation, inTransition, lockReservation, type TransitionContext } from '../../booking/lifecycle.ts';
-import { effectiveStatus, type ReservationStatus } from '../../booking/service.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Problem } from '../../../platform/http/problem.ts';
+import { ipnResponse, parseVnpayDate, type CallbackQuery, type IpnAnswer } from '../../../platform/integrations/vnpay.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
+import { confirmReservation, inTransition, lockReservation, type TransitionContext } from '../../booking/index.ts';
+import { effectiveStatus, type ReservationStatus } from '../../booking/index.ts';
 import { publishPaymentOutcome } from '../hooks.ts';
 import { vnpayOf, type PaymentRow, type PaymentStatus } from '../service.ts';
 import { requestRefund } from './refunds.ts';

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../../../context.ts';
-import { Problem, Unprocessable } from '../../../http/problem.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Problem, Unprocessable } from '../../../platform/http/problem.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
 import { AfterCommit } from '../../../platform/unitOfWork.ts';
-import { cancelReservation, confirmReservation, markNoShow, type TransitionActor, type TransitionContext } from '../../booking/lifecycle.ts';
-import { effectiveStatus, type ReservationStatus } from '../../booking/service.ts';
+import { cancelReservation, confirmReservation, markNoShow, type TransitionActor, type TransitionContext } from '../../booking/index.ts';
+import { effectiveStatus, type ReservationStatus } from '../../booking/index.ts';
 import { applyFilters, type ReservationFilters } from '../service.ts';
 
 export const BATCH_TARGETS = ['CONFIRMED', 'CANCELLED', 'NO_SHOW'] as const;

@@ -1,6 +1,6 @@
-import type { AppContext } from '../../../context.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
-import { cancelReservation, confirmReservation, inTransition, markNoShow, type TransitionActor } from '../../booking/lifecycle.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
+import { cancelReservation, confirmReservation, inTransition, markNoShow, type TransitionActor } from '../../booking/index.ts';
 
 /**
  * Staff moves of one reservation, each through the state machine (server/modules/booking/lifecycle.ts) in its

@@ -1,9 +1,9 @@
-import type { AppContext } from '../../../context.ts';
-import { Conflict, NotFound } from '../../../http/problem.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/events.ts';
-import { EXPIRE_HOLDS_QUEUE } from '../../booking/jobs.ts';
-import { confirmReservation, inTransition, type TransitionActor } from '../../booking/lifecycle.ts';
-import { createHold, type Contact } from '../../booking/service.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict, NotFound } from '../../../platform/http/problem.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
+import { EXPIRE_HOLDS_QUEUE } from '../../booking/index.ts';
+import { confirmReservation, inTransition, type TransitionActor } from '../../booking/index.ts';
+import { createHold, type Contact } from '../../booking/index.ts';
 import { assertTable } from '../tables.ts';
 
 export interface StaffReservationInput {

@@ -1,8 +1,8 @@
-import type { AppContext } from '../../../context.ts';
-import { Conflict, NotFound, Unprocessable } from '../../../http/problem.ts';
-import { priceBooking } from '../../booking/adjustments.ts';
-import { inTransition, lockReservation, type TransitionActor } from '../../booking/lifecycle.ts';
-import { effectiveStatus, seatsTakenOf } from '../../booking/service.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
+import { priceBooking } from '../../booking/index.ts';
+import { inTransition, lockReservation, type TransitionActor } from '../../booking/index.ts';
+import { effectiveStatus, seatsTakenOf } from '../../booking/index.ts';
 import { assertTable } from '../tables.ts';
 
 export interface ReservationPatch {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { eventSlug } from '../../../catalog/venueTime.ts';
+import { eventSlug } from '../../../domain/venueTime.ts';
 
 export interface SlugChange {
   eventId: string;

@@ -1,9 +1,9 @@
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../platform/context.ts';
 import type { StaffActor } from '../../../domain/actors.ts';
 import { publish } from '../../../domain/events.ts';
-import { Conflict } from '../../../http/problem.ts';
+import { Conflict } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { Show } from '../../shows/models.ts';
+import { Show } from '../../shows/index.ts';
 import { ShowEvent } from '../models.ts';
 import { lockShowEvent } from '../service.ts';
 

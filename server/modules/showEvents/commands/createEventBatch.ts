@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { addDays, atLocal, datesOnWeekdays, eventSlug } from '../../../catalog/venueTime.ts';
-import { Conflict, Unprocessable, type FieldError } from '../../../http/problem.ts';
-import { Show } from '../../shows/models.ts';
+import { addDays, atLocal, datesOnWeekdays, eventSlug } from '../../../domain/venueTime.ts';
+import { Conflict, Unprocessable, type FieldError } from '../../../platform/http/problem.ts';
+import { Show } from '../../shows/index.ts';
 
 export interface EventBatchInput {
   showId?: string;

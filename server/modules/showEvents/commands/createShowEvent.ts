@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { eventSlug } from '../../../catalog/venueTime.ts';
-import { Conflict, Unprocessable } from '../../../http/problem.ts';
-import { Show } from '../../shows/models.ts';
+import { eventSlug } from '../../../domain/venueTime.ts';
+import { Conflict, Unprocessable } from '../../../platform/http/problem.ts';
+import { Show } from '../../shows/index.ts';
 import { ShowEvent } from '../models.ts';
 import { checkDoors, withSlugCheck } from '../service.ts';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { Conflict } from '../../../http/problem.ts';
+import { Conflict } from '../../../platform/http/problem.ts';
 import { ShowEvent } from '../models.ts';
 import { changeShowEvent, eventClosed } from '../service.ts';
 

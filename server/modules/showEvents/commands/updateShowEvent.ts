@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { eventSlug } from '../../../catalog/venueTime.ts';
-import { Show } from '../../shows/models.ts';
+import { eventSlug } from '../../../domain/venueTime.ts';
+import { Show } from '../../shows/index.ts';
 import { ShowEvent } from '../models.ts';
 import { changeShowEvent, checkDoors, eventClosed, withSlugCheck } from '../service.ts';
 

@@ -1,7 +1,7 @@
 import type { operations } from '../../../../sdk/schema.d.ts';
-import type { AppContext } from '../../../context.ts';
-import { Conflict } from '../../../http/problem.ts';
-import { assertLocalized } from '../../../catalog/localizedInput.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict } from '../../../platform/http/problem.ts';
+import { assertLocalized } from '../../../domain/localizedInput.ts';
 import { Show } from '../models.ts';
 import { assertImageBlobs, takenColumn } from '../service.ts';
 

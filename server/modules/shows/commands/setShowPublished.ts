@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.ts';
+import type { AppContext } from '../../../platform/context.ts';
 import type { Show } from '../models.ts';
 import { findShowOrFail } from '../service.ts';
 import { ShowArchived } from './updateShow.ts';

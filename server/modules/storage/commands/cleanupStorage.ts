@@ -1,5 +1,5 @@
-import type { StorageDriver } from '../../../storage/driver.ts';
-import { listAll } from '../../../storage/driver.ts';
+import type { StorageDriver } from '../../../platform/storage/driver.ts';
+import { listAll } from '../../../platform/storage/driver.ts';
 import { StorageBlob } from '../models.ts';
 
 export interface CleanupOptions {

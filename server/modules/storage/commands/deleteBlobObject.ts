@@ -1,5 +1,5 @@
-import { NotFound } from '../../../http/problem.ts';
-import type { StorageDriver } from '../../../storage/driver.ts';
+import { NotFound } from '../../../platform/http/problem.ts';
+import type { StorageDriver } from '../../../platform/storage/driver.ts';
 import { StorageBlob } from '../models.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { checkFileType } from '../../../http/body.ts';
-import { PayloadTooLarge, ValidationFailed } from '../../../http/problem.ts';
-import type { StorageDriver } from '../../../storage/driver.ts';
+import { checkFileType } from '../../../platform/http/body.ts';
+import { PayloadTooLarge, ValidationFailed } from '../../../platform/http/problem.ts';
+import type { StorageDriver } from '../../../platform/storage/driver.ts';
 import { BLOB_PURPOSES, StorageBlob, type BlobPurpose } from '../models.ts';
 import { EXTENSIONS, PURPOSES } from '../purposes.ts';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StorageDriver } from '../../../storage/driver.ts';
+import type { StorageDriver } from '../../../platform/storage/driver.ts';
 import { StorageBlob } from '../models.ts';
 import { uploadBlob } from './uploadBlob.ts';
 

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../../../context.ts';
-import { Conflict, NotFound } from '../../../http/problem.ts';
-import type { JobEngine } from '../../../jobs/types.ts';
-import { seatsTakenOf } from '../../booking/service.ts';
-import { digest, newAccessToken } from '../../booking/tokens.ts';
-import { recordEmail } from '../../email/service.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Conflict, NotFound } from '../../../platform/http/problem.ts';
+import type { JobEngine } from '../../../platform/jobs/types.ts';
+import { seatsTakenOf } from '../../booking/index.ts';
+import { digest, newAccessToken } from '../../booking/index.ts';
+import { recordEmail } from '../../email/index.ts';
 
 /**
  * Waiting-list offers: an entry is NOTIFIED with a fresh offer token (only its SHA-256 stored) that holds its

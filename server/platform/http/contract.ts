@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { ACCESS_LEVELS, checkSecurity, isTokenLevel, type Access } from './access.ts';
 
-export const CONTRACT_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../openapi.yaml');
+export const CONTRACT_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../openapi.yaml');
 
 export { ACCESS_LEVELS, type Access };
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;

@@ -9,7 +9,7 @@ export interface SignInThrottleOptions {
 }
 
 /**
- * Sign-in throttling (server/http/rateLimit.ts underneath, shared by every process on PostgreSQL):
+ * Sign-in throttling (server/platform/http/rateLimit.ts underneath, shared by every process on PostgreSQL):
  *
  * - per identifier + client address pair, `maxFailures` consecutive failures per window. The lock-out is the
  *   pair's: a stranger guessing elsewhere cannot lock the account's owner out.

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type Koa from 'koa';
-import type { operations } from '../../sdk/schema.d.ts';
+import type { operations } from '../../../sdk/schema.d.ts';
 import type { AppContext } from '../context.ts';
 import type { Logger } from '../logger.ts';
 import type { AppState, AuthContext } from './state.ts';

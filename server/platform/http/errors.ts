@@ -110,8 +110,8 @@ function describe(error: Error): ErrorDescription {
   return { name: error.name, message: withoutServerPaths(error.message), stack: scrubStack(error.stack), ...(cause.length ? { cause } : {}) };
 }
 
-/** The project's root (server/http/ is two levels down): stack frames are named relative to it. */
-const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The project's root (server/platform/http/ is two levels down): stack frames are named relative to it. */
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** Directories no answer names: the project root and working directory (made relative), home and temp (`~`, `<tmp>`). */
 const SERVER_DIRS: Array<[string, string]> = [
   ...[...new Set([PROJECT_ROOT, process.cwd()])].sort((a, b) => b.length - a.length).flatMap((dir): Array<[string, string]> => [[`file://${dir}/`, ''], [`${dir}/`, '']]),
@@ -121,7 +121,7 @@ const SERVER_DIRS: Array<[string, string]> = [
 
 /**
  * A message or detail without this server's absolute paths: the project's own files relative to its root (what
- * a developer needs: `server/http/problem.ts:47:50`), the home and temp directories abbreviated. Error bodies,
+ * a developer needs: `server/platform/http/problem.ts:47:50`), the home and temp directories abbreviated. Error bodies,
  * 4xx included, never tell a caller where the server lives on disk (its user, its directories).
  */
 function withoutServerPaths(text: string): string {

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import { Unprocessable } from '../http/problem.ts';
-import { digest, seal, unseal } from '../modules/booking/tokens.ts';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { sha256 as digest } from '../auth/secrets.ts';
 
 /**
  * The Idempotency-Key ledger (`idempotency_keys`, 24 h) shared by every route that honours the header: the hold
  * (POST /api/public/reservations) and the referral payouts. A key is stored hashed and scoped to its route; the
- * remembered answer is sealed with a key derived from the client's Idempotency-Key (tokens.ts `seal`), so an
+ * remembered answer is sealed with a key derived from the client's Idempotency-Key (`seal` below), so an
  * access token inside it is unreadable without that key. The same key with another body is 422
  * `idempotency_key_reused`. Concurrent requests with one key serialize on `lockIdempotencyKey`.
  */
@@ -35,4 +36,23 @@ export async function lockIdempotencyKey(trx: Knex.Transaction, route: string, k
 export async function rememberAnswer(trx: Knex.Transaction, route: string, key: string, requestHash: Buffer, status: number, body: string, now: Date): Promise<void> {
   await trx('idempotency_keys').where({ route, key_hash: digest(key) }).delete();
   await trx('idempotency_keys').insert({ route, key_hash: digest(key), request_hash: requestHash, response_status: status, response_body: seal(key, body), created_at: now });
+}
+
+// ---- Idempotency-Key answers, sealed with a key derived from the client's Idempotency-Key --------------------
+
+const sealKey = (idempotencyKey: string) => createHash('sha256').update(`booking-idempotency-seal\0${idempotencyKey}`, 'utf8').digest();
+
+/** AES-256-GCM under a key only the client's Idempotency-Key yields: `iv.tag.ciphertext`, base64url. */
+export function seal(idempotencyKey: string, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(idempotencyKey), iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+}
+
+export function unseal(idempotencyKey: string, sealed: string): string {
+  const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+  const decipher = createDecipheriv('aes-256-gcm', sealKey(idempotencyKey), iv);
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
 }

@@ -1,6 +1,6 @@
 import { fillLocales, unknownLocales, type LocalizedText } from './localized.ts';
-import type { Config } from '../config.ts';
-import { UnprocessableFields, type FieldError } from '../http/problem.ts';
+import type { Config } from '../platform/config.ts';
+import { UnprocessableFields, type FieldError } from '../platform/http/problem.ts';
 
 /**
  * Per-locale text of the catalog's writes (shows, offers, fulfillment items) and staff views. Shared by those

@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
-import type { ShowEventStatus } from '../modules/showEvents/models.ts';
+
+/** A show event's states (DOMAIN.md "Catalog"). */
+export const SHOW_EVENT_STATUSES = ['SCHEDULED', 'CANCELLED', 'COMPLETED'] as const;
+export type ShowEventStatus = (typeof SHOW_EVENT_STATUSES)[number];
 
 /**
  * Availability of a show event (DOMAIN.md "Catalog"): `capacity` − the guests of the bookings that hold seats.

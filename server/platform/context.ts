@@ -9,10 +9,12 @@ import { createAnalytics, type Analytics } from './integrations/analytics.ts';
 import { createMailer, type Mailer } from './integrations/mail.ts';
 import { createStorage, type StorageDriver } from './storage/index.ts';
 import { rateLimitStoreFor } from './http/rateLimit.ts';
-import type { DomainEventBus } from './domain/events.ts';
-import type { BookingExtensions } from './modules/booking/service.ts';
 
-/** The services every handler can reach through `call.app`. One per running app. */
+/**
+ * The services every handler can reach through `call.app`. One per running app. The platform declares its own;
+ * `server/domain/events.ts` and the modules add theirs to this interface (declaration merging), so the platform
+ * never imports a layer above it.
+ */
 export interface AppContext {
   config: Config;
   db: Database;
@@ -30,11 +32,13 @@ export interface AppContext {
   mailer: Mailer;
   /** Object storage for blobs (local disk or S3-compatible, from STORAGE_DRIVER). */
   storage: StorageDriver;
-  /** Domain events: commands publish, the subscribers declared in the module records receive (server/domain/events.ts). */
-  events: DomainEventBus;
-  /** What other modules bring to a hold (price adjustments, seat claims), declared in their records. */
-  bookingExtensions: BookingExtensions;
 }
+
+/** The services the platform itself provides; the rest of `AppContext` is declared by the layers above. */
+type PlatformKey = 'config' | 'db' | 'logger' | 'contract' | 'signInThrottle' | 'credentials' | 'jobs' | 'startedAt' | 'analytics' | 'mailer' | 'storage';
+
+/** What the layers above add to the context (domain events, the booking's extensions), built by the app at boot. */
+export type ContextAdditions = Omit<AppContext, PlatformKey>;
 
 export function createAppContext(deps: {
   config: Config;
@@ -45,12 +49,13 @@ export function createAppContext(deps: {
   analytics?: Analytics;
   mailer?: Mailer;
   storage?: StorageDriver;
-  events: DomainEventBus;
-  bookingExtensions: BookingExtensions;
+  additions: ContextAdditions;
 }): AppContext {
-  const { config, logger } = deps;
+  const { additions, ...platform } = deps;
+  const { config, logger } = platform;
   return {
-    ...deps,
+    ...additions,
+    ...platform,
     analytics:
       deps.analytics ??
       createAnalytics(

@@ -6,7 +6,7 @@
  * Which operation may answer which code is declared per operation (`x-problem-codes`); the tests' contract
  * checker holds every answer to it, and test/http/problemCodes.spec.ts keeps this registry and the code in step.
  */
-import type { components } from '../../sdk/schema.d.ts';
+import type { components } from '../../../sdk/schema.d.ts';
 
 type Schemas = components['schemas'];
 

@@ -19,7 +19,7 @@ export interface JobContext {
 
 /**
  * One queue and its handler, exported by a module from `server/modules/<area>/jobs.ts` (`export const jobs`)
- * and listed in `server/jobs/registry.ts`.
+ * and listed in `server/platform/jobs/registry.ts`.
  *
  * Delivery is at least once: a job whose process dies, or that outlives `expireInSeconds`, runs again.
  * Handlers must be idempotent (check what is already done, write with a unique key or `on conflict`).
