@@ -83,7 +83,7 @@ function storedSecret(dataDir: string): string {
 /**
  * VNPay's merchant API as the sandbox answers it: a `refund` whose signature checks out is accepted (`00`,
  * transaction status `05`, "refund being processed", as VNPay's sandbox answers), signed the documented way; a bad
- * signature is `97`. `querydr` is not simulated (HTTP 501).
+ * signature is `97`. Any other command is refused (400: the server sends only refunds to VNPay's API).
  */
 export function sandboxApiFetch(secret: string): typeof fetch {
   return async (_input, init) => {
@@ -93,7 +93,7 @@ export function sandboxApiFetch(secret: string): typeof fetch {
     } catch {
       return new Response('not JSON', { status: 400 });
     }
-    if (body.vnp_Command !== 'refund') return new Response(`the sandbox does not simulate ${String(body.vnp_Command)}`, { status: 501 });
+    if (body.vnp_Command !== 'refund') return new Response(`the sandbox answers refunds only, not ${String(body.vnp_Command)}`, { status: 400 });
     const valid = sameApiHash(apiMessageHash(secret, 'refundRequest', body), body.vnp_SecureHash) && body.vnp_TmnCode === SANDBOX_TMN_CODE;
     const answer: Record<string, string> = {
       vnp_ResponseId: randomBytes(16).toString('hex'),
