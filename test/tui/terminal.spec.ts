@@ -89,17 +89,22 @@ class TerminalSession {
   }
 }
 
+/** A pseudo-terminal suite's server; the suite is skipped (and says why) where tmux is not installed. */
+async function tmuxSuiteServer(context: Mocha.Context): Promise<TestServer> {
+  if (!TMUX) {
+    console.log(`      tmux is not installed (looked for ${TMUX_CANDIDATES.join(', ')}): skipping the pseudo-terminal tests. apt-get install -y tmux to run them.`);
+    context.skip();
+  }
+  return startTestServer();
+}
+
 describe('tui: in a real terminal (tmux)', function () {
   this.timeout(90_000);
   let server: TestServer;
   let session: TerminalSession | undefined;
 
   before(async function () {
-    if (!TMUX) {
-      console.log(`      tmux is not installed (looked for ${TMUX_CANDIDATES.join(', ')}): skipping the pseudo-terminal tests. apt-get install -y tmux to run them.`);
-      this.skip();
-    }
-    server = await startTestServer();
+    server = await tmuxSuiteServer(this);
   });
   after(() => server?.close());
   afterEach(() => session?.close());
@@ -179,11 +184,7 @@ describe('tui: in a real terminal of exactly 80×24 (tmux)', function () {
   let session: TerminalSession | undefined;
 
   before(async function () {
-    if (!TMUX) {
-      console.log(`      tmux is not installed (looked for ${TMUX_CANDIDATES.join(', ')}): skipping the pseudo-terminal tests. apt-get install -y tmux to run them.`);
-      this.skip();
-    }
-    server = await startTestServer();
+    server = await tmuxSuiteServer(this);
   });
   after(() => server?.close());
   afterEach(() => session?.close());
