@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import { identityResolver } from './platform/auth/identity.ts';
 import type { Config } from './platform/config.ts';
-import { createAppContext, type AppContext } from './platform/context.ts';
+import { createAppContext, type AppContext, type ContextAdditions } from './platform/context.ts';
 import type { Database } from './platform/db/database.ts';
 import { ContractError, loadContract, type Contract } from './platform/http/contract.ts';
 import { corsPolicy } from './platform/http/cors.ts';
@@ -16,7 +16,7 @@ import type { AppState } from './platform/http/state.ts';
 import type { Analytics } from './platform/integrations/analytics.ts';
 import type { Logger } from './platform/logger.ts';
 import { createDomainEventBus } from './domain/events.ts';
-import { BOOKING_EXTENSIONS, checkModules, handlers as allHandlers, POLICY_REGISTRY, QUEUES, SUBSCRIBERS } from './modules/index.ts';
+import { BOOKING_EXTENSIONS, checkModules, handlers as allHandlers, moduleServices, POLICY_REGISTRY, QUEUES, SUBSCRIBERS } from './modules/index.ts';
 import type { StorageDriver } from './platform/storage/driver.ts';
 
 export interface AppDeps {
@@ -74,7 +74,8 @@ export function createApp(deps: AppDeps): App {
     analytics: deps.analytics,
     storage: deps.storage,
     // The modules' declared parts of each other's flows (server/modules/index.ts), built once per app.
-    additions: { events: createDomainEventBus(SUBSCRIBERS), bookingExtensions: BOOKING_EXTENSIONS },
+    additions: (platform) =>
+      ({ ...moduleServices(platform), events: createDomainEventBus(SUBSCRIBERS), bookingExtensions: BOOKING_EXTENSIONS }) as ContextAdditions,
   });
   const { analytics } = context;
   const koa = new Koa<AppState>({ proxy: deps.config.trustProxy });

@@ -3,6 +3,7 @@ import { BASE_POLICY, type PolicyEntry } from '../platform/http/policy.ts';
 import { collectQueues } from '../platform/jobs/registry.ts';
 import type { QueueDefinition } from '../platform/jobs/types.ts';
 import type { DomainSubscriber } from '../domain/events.ts';
+import type { ContextAdditions, PlatformContext } from '../platform/context.ts';
 import type { BookingExtensions } from './booking/service.ts';
 import type { ModuleRecord } from './record.ts';
 import { record as systemRecord } from './system/index.ts';
@@ -145,6 +146,18 @@ export const POLICY_REGISTRY: PolicyEntry[] = [...RECORDS.flatMap((record) => re
 
 /** Every module's queues, refusing a queue name declared twice. */
 export const QUEUES: readonly QueueDefinition[] = collectQueues(RECORDS.map((record) => record.jobs ?? []));
+
+/** Every module's per-app services (record `services`), built at boot from the platform's; a key claimed twice is refused. */
+export function moduleServices(platform: PlatformContext): Partial<ContextAdditions> {
+  const services: Record<string, unknown> = {};
+  for (const record of RECORDS) {
+    for (const [key, value] of Object.entries(record.services?.(platform) ?? {})) {
+      if (key in services) throw new Error(`the app context's "${key}" is declared by two modules (the second: ${record.tag})`);
+      services[key] = value;
+    }
+  }
+  return services as Partial<ContextAdditions>;
+}
 
 /** Every module's domain-event subscribers (the bus orders them per event by their declared `order`). */
 export const SUBSCRIBERS: readonly DomainSubscriber[] = RECORDS.flatMap((record) => record.subscribers ?? []);

@@ -1,4 +1,5 @@
 import type { DomainSubscriber } from '../domain/events.ts';
+import type { ContextAdditions, PlatformContext } from '../platform/context.ts';
 import type { OperationHandlers } from '../platform/http/handler.ts';
 import type { PolicyEntry } from '../platform/http/policy.ts';
 import type { QueueDefinition } from '../platform/jobs/types.ts';
@@ -26,4 +27,10 @@ export interface ModuleRecord {
   priceAdjustments?: readonly PriceAdjustment[];
   /** Seats this module holds for a booking elsewhere (a waiting-list offer), claimed in the hold's transaction. */
   seatClaims?: readonly SeatClaimProvider[];
+  /**
+   * The services this module keeps per running app (rate limits, outside systems' clients, caches), built once at boot
+   * from the platform's services and put on the app context under the keys the module declares on `AppContext`
+   * (declaration merging in its own files). Nothing per app lives in a module-level `WeakMap`.
+   */
+  services?: (platform: PlatformContext) => Partial<ContextAdditions>;
 }

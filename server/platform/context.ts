@@ -37,8 +37,12 @@ export interface AppContext {
 /** The services the platform itself provides; the rest of `AppContext` is declared by the layers above. */
 type PlatformKey = 'config' | 'db' | 'logger' | 'contract' | 'signInThrottle' | 'credentials' | 'jobs' | 'startedAt' | 'analytics' | 'mailer' | 'storage';
 
-/** What the layers above add to the context (domain events, the booking's extensions), built by the app at boot. */
+/** What the layers above add to the context (domain events, the booking's extensions, the modules' services), built by
+ * the app at boot. */
 export type ContextAdditions = Omit<AppContext, PlatformKey>;
+
+/** The platform's own services: what a module's `services` builder (server/modules/record.ts) is given at boot. */
+export type PlatformContext = Pick<AppContext, PlatformKey>;
 
 export function createAppContext(deps: {
   config: Config;
@@ -49,13 +53,13 @@ export function createAppContext(deps: {
   analytics?: Analytics;
   mailer?: Mailer;
   storage?: StorageDriver;
-  additions: ContextAdditions;
+  /** Built from the platform's services, once per app (the modules' services: rate limits, outside clients, …). */
+  additions: (platform: PlatformContext) => ContextAdditions;
 }): AppContext {
-  const { additions, ...platform } = deps;
-  const { config, logger } = platform;
-  return {
-    ...additions,
-    ...platform,
+  const { additions, ...given } = deps;
+  const { config, logger } = given;
+  const platform: PlatformContext = {
+    ...given,
     analytics:
       deps.analytics ??
       createAnalytics(
@@ -75,4 +79,5 @@ export function createAppContext(deps: {
     credentials: new ApiKeyCredentials(deps.db.knex, deps.logger, deps.config.apiKeyCacheMs, deps.config.apiKeyUsageFlushMs),
     startedAt: Date.now(),
   };
+  return { ...additions(platform), ...platform };
 }

@@ -1,11 +1,12 @@
 import type { ModuleRecord } from '../record.ts';
 import { handlers } from './handlers.ts';
 import { policy } from './policy.ts';
+import { assistantServices } from './service.ts';
 
 /** The `assistant` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
  * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
 export function record() {
-  return { tag: 'assistant', handlers, policy } satisfies ModuleRecord;
+  return { tag: 'assistant', handlers, policy, services: assistantServices } satisfies ModuleRecord;
 }
 
 // ---- what other modules use (they import this module through this file only) ----

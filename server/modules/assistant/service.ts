@@ -1,19 +1,26 @@
 import { JsonToSseTransformStream } from 'ai';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, PlatformContext } from '../../platform/context.ts';
 import { noteOwnAddress, socketBaseUrl, type AssistantMessage, type AssistantTurn } from '../../assistant/index.ts';
 import type { Call } from '../../platform/http/handler.ts';
 import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
 
-/** `/llm/chat`, `/api/ai/demo` and the legacy route share one budget per client address. */
-const limits = new WeakMap<AppContext, RateLimit>();
+declare module '../../platform/context.ts' {
+  interface AppContext {
+    /** `/llm/chat`, `/api/ai/demo` and the legacy route share one budget per client address (the assistant module). */
+    assistantTurnLimit: RateLimit;
+  }
+}
+
+/** The module's per-app services (its record's `services`). */
+export function assistantServices(platform: PlatformContext): Pick<AppContext, 'assistantTurnLimit'> {
+  const { config, db } = platform;
+  return {
+    assistantTurnLimit: new RateLimit({ name: 'assistant-turn-address', points: config.llmChatRateLimitPerMinute, windowSeconds: 60 }, rateLimitStoreFor(db)),
+  };
+}
 
 export async function throttleTurn(call: Call): Promise<void> {
-  let limit = limits.get(call.app);
-  if (!limit) {
-    limit = new RateLimit({ name: 'assistant-turn-address', points: call.app.config.llmChatRateLimitPerMinute, windowSeconds: 60 }, rateLimitStoreFor(call.app.db));
-    limits.set(call.app, limit);
-  }
-  await consumeOrThrow([[limit, addressKey(call.ip)]], 'Too many questions from this address; try again in a minute.');
+  await consumeOrThrow([[call.app.assistantTurnLimit, addressKey(call.ip)]], 'Too many questions from this address; try again in a minute.');
 }
 
 /**

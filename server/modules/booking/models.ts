@@ -1,0 +1,69 @@
+import { BaseModel, RecordModel } from '../../platform/db/model.ts';
+
+/** Table `reservations`. */
+export class Reservation extends BaseModel {
+  static override tableName = 'reservations';
+  reference!: string;
+  showEventId!: string;
+  offerId!: string;
+  customerId!: string;
+  leadId!: string | null;
+  guestCount!: number;
+  status!: string;
+  holdExpiresAt!: Date | null;
+  pricePerGuestVnd!: number;
+  subtotalVnd!: number;
+  discountVnd!: number;
+  serviceChargeVnd!: number;
+  vatVnd!: number;
+  totalVnd!: number;
+  serviceChargePercent!: string;
+  vatPercent!: string;
+  bookingPath!: string;
+  experienceType!: string | null;
+  locale!: string | null;
+  accessTokenHash!: Buffer;
+  customerNote!: string | null;
+  staffNotes!: string | null;
+  tableId!: string | null;
+  analyticsSessionId!: string | null;
+  analyticsDistinctId!: string | null;
+  analyticsLocalSessionId!: string | null;
+  promoCode!: string | null;
+  voucherCode!: string | null;
+  referralCode!: string | null;
+  referralLinkSlug!: string | null;
+  referralPartnerSlug!: string | null;
+  confirmedAt!: Date | null;
+  checkedInAt!: Date | null;
+  expiredAt!: Date | null;
+  cancelledAt!: Date | null;
+  cancellationReason!: string | null;
+  cancelledBy!: string | null;
+  checkInTokenHash!: Buffer | null;
+  confirmedBy!: string | null;
+  noShowAt!: Date | null;
+  promoDiscountVnd!: number;
+  referralDiscountVnd!: number;
+  voucherCreditVnd!: number;
+  referralPartnerId!: string | null;
+  referralCodeId!: string | null;
+  referralLinkId!: string | null;
+  contactHonorific!: string | null;
+  contactName!: string;
+  contactEmail!: string;
+  contactPhone!: string | null;
+  accessTokenSealed!: string | null;
+  checkInTokenSealed!: string | null;
+}
+
+/** Table `sealing_keys`. */
+export class SealingKey extends RecordModel {
+  static override tableName = 'sealing_keys';
+  static override get idColumn() {
+    return "purpose";
+  }
+  purpose!: string;
+  secret!: Buffer;
+  createdAt!: Date;
+}
