@@ -1,9 +1,10 @@
 import { iso } from '../presenting.ts';
 import { staffText, untranslated, type LocaleConfig } from '../../domain/localizedInput.ts';
+import type { Schema } from '../../platform/http/handler.ts';
 import type { Show } from './models.ts';
 
 /** A show for staff (allow-list): every site locale filled, with the untranslated ones named. */
-export function presentShow(show: Show, config: LocaleConfig) {
+export function presentShow(show: Show, config: LocaleConfig): Schema<'Show'> {
   return {
     id: show.id,
     code: show.code,

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type Koa from 'koa';
-import type { operations } from '../../../sdk/schema.d.ts';
+import type { components, operations } from '../../../sdk/schema.d.ts';
 import type { AppContext } from '../context.ts';
 import type { Logger } from '../logger.ts';
 import type { AppState, AuthContext } from './state.ts';
@@ -91,6 +91,8 @@ export interface Reply<S extends number = number, B = unknown> {
 // ---- Types taken from the contract (sdk/schema.d.ts): a contract change that breaks a handler fails tsc. ----
 
 export type OperationId = keyof operations;
+/** A schema of the contract by name: a presenter returns `Schema<'Show'>`, so a field the contract lacks fails tsc. */
+export type Schema<N extends keyof components['schemas']> = components['schemas'][N];
 type Parameters<K extends OperationId> = operations[K]['parameters'];
 type Group<K extends OperationId, G extends 'path' | 'query'> = Parameters<K> extends { [key in G]?: infer T } ? ([T] extends [never] ? Record<string, never> : NonNullable<T>) : Record<string, never>;
 type BodyOf<C> = C extends { 'application/json': infer B } ? B : C extends { 'multipart/form-data': infer B } ? B : undefined;
