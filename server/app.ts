@@ -4,7 +4,7 @@ import type { Config } from './platform/config.ts';
 import { createAppContext, type AppContext, type ContextAdditions } from './platform/context.ts';
 import type { Database } from './platform/db/database.ts';
 import { ContractError, loadContract, type Contract } from './platform/http/contract.ts';
-import { corsPolicy } from './platform/http/cors.ts';
+import { corsHeadersFrom, corsPolicy } from './platform/http/cors.ts';
 import { SERVER_ONLY_PATHS } from './modules/chatNotifications/policy.ts';
 import { errorBoundary } from './platform/http/errors.ts';
 import type { HandlerMap } from './platform/http/handler.ts';
@@ -89,7 +89,14 @@ export function createApp(deps: AppDeps): App {
       onServerError: analytics.enabled ? (err, info) => analytics.captureException(err, info) : undefined,
     }),
   );
-  koa.use(corsPolicy(deps.config.allowedOrigin, SERVER_ONLY_PATHS));
+  koa.use(
+    corsPolicy({
+      allowedOrigin: deps.config.allowedOrigin,
+      credentialOrigins: deps.config.dashboardOrigins,
+      headers: corsHeadersFrom(contract, SERVER_ONLY_PATHS),
+      serverOnlyPaths: SERVER_ONLY_PATHS,
+    }),
+  );
   koa.use(identityResolver({ knex: deps.db.knex, superuserApiTokens: deps.config.superuserApiTokens, credentials: context.credentials }).middleware);
   for (const middleware of mountOperations({ app: context, handlers, registry })) koa.use(middleware);
   const close = async () => {

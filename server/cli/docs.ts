@@ -46,6 +46,7 @@ const HELPERS: Record<string, { defaultArg?: number; kind: string; describe?: (a
     },
   },
   httpUrl: { defaultArg: 2, kind: 'URL', describe: () => '`http(s)://` URL' },
+  origins: { kind: 'origins', describe: () => 'comma-separated origins (`https://host[:port]`)' },
 };
 
 export interface Read {

@@ -19,6 +19,10 @@ export interface Config {
   accessTokens: AccessTokens;
   publicApiPolicyMode: PolicyMode;
   allowedOrigin: string;
+  /** DASHBOARD_ORIGINS: the only origins answered `Access-Control-Allow-Credentials: true` (none by default). */
+  dashboardOrigins: string[];
+  /** The session cookie's `SameSite` and whether it is always `Secure` (production, or `SameSite=None`). */
+  sessionCookie: { sameSite: 'lax' | 'strict' | 'none'; alwaysSecure: boolean };
   trustProxy: boolean;
   sessionTtlSeconds: number;
   signInMaxFailures: number;
@@ -242,6 +246,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     publicApiPolicyMode: oneOf(env, 'PUBLIC_API_POLICY_MODE', ['report', 'enforce', 'off'] as const, 'report'),
     allowedOrigin: str(env, 'ALLOWED_ORIGIN') ?? '*',
+    dashboardOrigins: origins(env, 'DASHBOARD_ORIGINS'),
+    sessionCookie: sessionCookie(env, nodeEnv),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     sessionTtlSeconds: int(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     signInMaxFailures: int(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
@@ -363,6 +369,24 @@ function timezone(env: Env): string {
     throw new ConfigError(`VENUE_TIMEZONE must be an IANA time zone such as Asia/Ho_Chi_Minh, got "${zone}"`);
   }
   return zone;
+}
+
+/** A comma-separated list of exact origins (`https://dash.example.com`, `http://localhost:5173`): no path, no `*`. */
+function origins(env: Env, name: string): string[] {
+  const list = (str(env, name) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of list) {
+    const url = URL.canParse(entry) ? new URL(entry) : undefined;
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
+      throw new ConfigError(`${name}: "${entry}" is not an origin such as https://dashboard.example.com (scheme, host and port only; no "*")`);
+    }
+  }
+  return list.map((entry) => new URL(entry).origin);
+}
+
+function sessionCookie(env: Env, nodeEnv: NodeEnv): Config['sessionCookie'] {
+  const sameSite = oneOf(env, 'SESSION_COOKIE_SAMESITE', ['lax', 'strict', 'none'] as const, 'lax');
+  // SameSite=None without Secure is dropped by browsers; production cookies are Secure whatever the request's scheme.
+  return { sameSite, alwaysSecure: nodeEnv === 'production' || sameSite === 'none' };
 }
 
 function httpUrl(env: Env, name: string, fallback: string): string {

@@ -7,6 +7,10 @@ import { closeTestDatabase } from './database.ts';
  */
 export const mochaHooks = {
   async afterAll(): Promise<void> {
+    // In parallel mode (`npm test` runs two workers) a root `afterAll` runs after each spec file, not once: a worker
+    // keeps its one database for every file it is given (each spec file empties it first), and the pool ends the
+    // worker when the run is over.
+    if (process.env.MOCHA_WORKER_ID !== undefined) return;
     await closeTestDatabase();
   },
 };

@@ -6,7 +6,10 @@ import { buildMemberSession } from '../helpers/factories.ts';
 import { cookieHeader, startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts';
 import { SERVER_ONLY_PATHS } from '../../server/modules/chatNotifications/policy.ts';
 
-/** CORS (spec §5.6): the request Origin echoed with credentials, never a literal `*`; preflights answered. */
+/**
+ * CORS (spec §5.6, issue 23 §1): the request Origin echoed, never a literal `*`; credentials only for the dashboard
+ * origins (DASHBOARD_ORIGINS); the allowed and exposed headers derived from the contract; preflights answered.
+ */
 
 const throwing: HandlerMap = {
   ...realHandlers,
@@ -15,16 +18,43 @@ const throwing: HandlerMap = {
   },
 };
 
-function expectEchoed(res: TestResponse, origin: string) {
+function expectEchoed(res: TestResponse, origin: string, { credentials = false } = {}) {
   expect(res.headers.get('access-control-allow-origin'), `${res.status} ${res.text.slice(0, 200)}`).to.equal(origin);
-  expect(res.headers.get('access-control-allow-credentials')).to.equal('true');
+  expect(res.headers.get('access-control-allow-credentials'), `credentials for ${origin}`).to.equal(credentials ? 'true' : null);
   expect(res.headers.get('vary') ?? '').to.match(/origin/i);
 }
+
+const DASHBOARD = 'https://dashboard.example';
 
 function expectNoCors(res: TestResponse) {
   for (const name of ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-allow-methods', 'access-control-allow-headers']) {
     expect(res.headers.get(name), name).to.equal(null);
   }
+}
+
+/** The header parameters and header credentials an operation declares (what a browser calling it may send). */
+function declaredRequestHeaders(op: (typeof contract.operations)[number]): string[] {
+  const schemes = contract.document.components.securitySchemes as Record<string, { type: string; in?: string; name?: string }>;
+  const names = op.parameters.filter((p) => p.in === 'header').map((p) => p.name);
+  for (const requirement of op.security ?? []) {
+    for (const scheme of Object.keys(requirement).map((name) => schemes[name])) {
+      if (scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name) names.push(scheme.name);
+    }
+  }
+  if (op.requestBody) names.push('content-type');
+  return [...new Set(names)];
+}
+
+/** Every response header the contract declares (resolving `$ref`s), but Set-Cookie, which no script may read. */
+function declaredResponseHeaders(): string[] {
+  const doc = contract.document;
+  const resolve = (node: any): any => (node?.$ref ? resolve(node.$ref.slice(2).split('/').reduce((at: any, key: string) => at?.[key.replace(/~1/g, '/')], doc)) : node);
+  const names = new Set<string>();
+  const collect = (response: any) => Object.keys(resolve(response)?.headers ?? {}).forEach((name) => names.add(name.toLowerCase()));
+  Object.values(doc.components.responses ?? {}).forEach(collect);
+  for (const item of Object.values(doc.paths) as any[]) for (const op of Object.values(item) as any[]) Object.values(op?.responses ?? {}).forEach(collect);
+  names.delete('set-cookie');
+  return [...names];
 }
 
 const list = (value: string | null) => (value ?? '').split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
@@ -42,7 +72,8 @@ describe('CORS (spec §5.6)', () => {
       await Promise.all([server.close(), failing.close()]);
     });
 
-    it('echoes whatever Origin comes, never a literal *, with credentials allowed', async () => {
+    it('echoes whatever Origin comes, never a literal *, without credentials (no dashboard origin is listed)', async () => {
+      expect(server.config.dashboardOrigins).to.deep.equal([]);
       for (const origin of ['https://dashboard.example', 'http://localhost:5173', 'https://partner.test']) {
         const res = await server.request('GET', '/api/system/health/live', { headers: { origin } });
         expect(res.status).to.equal(200);
@@ -51,16 +82,20 @@ describe('CORS (spec §5.6)', () => {
       }
     });
 
-    it('exposes the request id, Retry-After and Allow to browser code', async () => {
+    it('exposes every response header the contract declares, the request id and Allow to browser code', async () => {
       const res = await server.request('GET', '/api/system/health/live', { headers: { origin: 'https://dashboard.example' } });
-      expect(list(res.headers.get('access-control-expose-headers'))).to.include.members(['x-request-id', 'retry-after', 'allow']);
+      const exposed = list(res.headers.get('access-control-expose-headers'));
+      expect(exposed).to.include.members(['x-request-id', 'allow', ...declaredResponseHeaders()]);
+      expect(exposed).to.include.members(['etag', 'idempotent-replayed', 'retry-after', 'location', 'content-disposition', 'www-authenticate', 'deprecation', 'link']);
+      expect(exposed).to.not.include('set-cookie');
     });
 
-    it('echoes the Origin on a credentialed dashboard request', async () => {
+    it('a staff cookie sent from an unlisted origin gets an answer the browser will not hand to the page', async () => {
       const { token } = await buildMemberSession('admin');
-      const res = await server.request('GET', '/api/auth/me', { headers: { origin: 'https://dashboard.example', ...cookieHeader(token) } });
-      expect(res.status).to.equal(200);
-      expectEchoed(res, 'https://dashboard.example');
+      for (const origin of ['https://dashboard.example', 'https://other.venue.example', 'http://localhost:3000']) {
+        const res = await server.request('GET', '/api/auth/me', { headers: { origin, ...cookieHeader(token) } });
+        expectEchoed(res, origin, { credentials: false });
+      }
     });
 
     it('sends no CORS headers when the request has no Origin, only Vary: Origin (for caches)', async () => {
@@ -82,23 +117,45 @@ describe('CORS (spec §5.6)', () => {
       expect(res.status).to.equal(204);
       expectEchoed(res, 'https://dashboard.example');
       expect(list(res.headers.get('access-control-allow-methods'))).to.include.members(['get', 'post', 'put', 'patch', 'delete']);
-      expect(list(res.headers.get('access-control-allow-headers'))).to.include.members(['x-api-key', 'x-api-token', 'authorization', 'content-type']);
+      expect(list(res.headers.get('access-control-allow-headers'))).to.include.members([
+        'x-api-key',
+        'x-api-token',
+        'authorization',
+        'content-type',
+        'if-none-match',
+        'x-request-id',
+        'x-reservation-token',
+        'x-profile-token',
+        'idempotency-key',
+      ]);
       expect(Number(res.headers.get('access-control-max-age'))).to.be.greaterThan(0);
       expect(res.text).to.equal('');
     });
 
-    it('answers the preflight of every operation in the contract without asking for credentials', async () => {
-      // Server-only routes (an internal notification) answer no preflight by design (chatNotifications spec).
-      const operations = contract.operations.filter((op) => op.access !== 'disabled' && !SERVER_ONLY_PATHS.includes(op.path));
+    it('answers the preflight of every browser-callable operation with exactly the headers it declares', async () => {
+      // Server-only routes (an internal notification) answer no preflight by design (chatNotifications spec), and the
+      // operations only servers call (their own tokens) need none.
+      const serverAccess = ['disabled', 'service-token', 'chat-webhook-token', 'messaging-verify-token'];
+      const operations = contract.operations.filter((op) => !serverAccess.includes(op.access) && !SERVER_ONLY_PATHS.includes(op.path));
+      expect(operations.length).to.be.greaterThan(150);
       for (const op of operations) {
         const url = op.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+        const requested = declaredRequestHeaders(op);
         const res = await server.request('OPTIONS', url, {
-          headers: { origin: 'https://app.example', 'access-control-request-method': op.method, 'access-control-request-headers': 'x-api-key' },
+          headers: { origin: 'https://app.example', 'access-control-request-method': op.method, 'access-control-request-headers': requested.join(', ') },
         });
         expect(res.status, `${op.method} ${url}`).to.equal(204);
         expectEchoed(res, 'https://app.example');
         expect(list(res.headers.get('access-control-allow-methods')), op.operationId).to.include(op.method.toLowerCase());
+        expect(list(res.headers.get('access-control-allow-headers')), op.operationId).to.include.members(requested.map((name) => name.toLowerCase()));
       }
+    });
+
+    it('allows no credential header only servers hold (the internal service token)', async () => {
+      const res = await server.request('OPTIONS', '/api/auth/me', {
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+      });
+      expect(list(res.headers.get('access-control-allow-headers'))).to.not.include('x-service-token');
     });
 
     it('keeps the CORS headers on error responses (401, 403, 404, 405, 400, 415, 500)', async () => {
@@ -118,6 +175,53 @@ describe('CORS (spec §5.6)', () => {
         expect(res.status, `${method} ${url}`).to.equal(status);
         expect(res.headers.get('content-type'), `${method} ${url}`).to.match(/^application\/problem\+json/);
         expectEchoed(res, origin);
+      }
+    });
+  });
+
+  describe('DASHBOARD_ORIGINS: credentials for the dashboard only', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ config: { dashboardOrigins: [DASHBOARD, 'http://localhost:5173'] } });
+    });
+    after(() => server.close());
+
+    it('answers the listed dashboard origins with credentials, on answers and preflights', async () => {
+      const { token } = await buildMemberSession('admin');
+      for (const origin of [DASHBOARD, 'http://localhost:5173']) {
+        const res = await server.request('GET', '/api/auth/me', { headers: { origin, ...cookieHeader(token) } });
+        expect(res.status).to.equal(200);
+        expectEchoed(res, origin, { credentials: true });
+        const preflight = await server.request('OPTIONS', '/api/check-ins', {
+          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        });
+        expect(preflight.status).to.equal(204);
+        expectEchoed(preflight, origin, { credentials: true });
+      }
+    });
+
+    it('still echoes every other origin, without credentials (a sibling subdomain, another localhost port)', async () => {
+      const { token } = await buildMemberSession('admin');
+      for (const origin of ['https://evil.dashboard.example', 'https://dashboard.example.evil.test', 'http://localhost:5174', 'http://dashboard.example']) {
+        const res = await server.request('GET', '/api/auth/me', { headers: { origin, ...cookieHeader(token) } });
+        expectEchoed(res, origin, { credentials: false });
+      }
+    });
+
+    it('keeps credentials on the dashboard origin’s error answers', async () => {
+      const res = await server.request('GET', '/api/auth/me', { headers: { origin: DASHBOARD } });
+      expect(res.status).to.equal(401);
+      expectEchoed(res, DASHBOARD, { credentials: true });
+    });
+
+    it('a dashboard origin is echoed even when ALLOWED_ORIGIN lists others only', async () => {
+      const strict = await startTestServer({ config: { allowedOrigin: 'https://shop.test', dashboardOrigins: [DASHBOARD] }, keepData: true });
+      try {
+        expectEchoed(await strict.request('GET', '/api/system/health/live', { headers: { origin: DASHBOARD } }), DASHBOARD, { credentials: true });
+        expectEchoed(await strict.request('GET', '/api/system/health/live', { headers: { origin: 'https://shop.test' } }), 'https://shop.test');
+        expectNoCors(await strict.request('GET', '/api/system/health/live', { headers: { origin: 'https://else.test' } }));
+      } finally {
+        await strict.close();
       }
     });
   });
