@@ -5,13 +5,18 @@
  */
 import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { components, operations, paths } from './schema.d.ts';
+import type { CookieJar } from 'tough-cookie';
 import type { ProblemCode, ProblemFieldError } from './problems.ts';
 
 export type { components, operations, paths };
 export { isProblem, type FieldErrorCode, type GenericProblemCode, type OperationProblemCode, type ProblemCode, type ProblemFieldError, type ProblemOf } from './problems.ts';
 export type Schemas = components['schemas'];
 export type Problem = Schemas['Problem'];
-export type VenueClient = Client<paths> & { cookies?: CookieJar };
+export type VenueClient = Client<paths> & {
+  /** Node only, when a jar was given as `cookies`: the RFC 6265 jar (tough-cookie) the client's requests go through. */
+  cookies?: CookieJar;
+};
+export type { CookieJar };
 
 export interface ClientOptions {
   /** e.g. `http://localhost:3000` */
@@ -23,70 +28,108 @@ export interface ClientOptions {
   /** A fetch implementation (tests, instrumentation); the global fetch by default. */
   fetch?: typeof fetch;
   /**
-   * Dashboard sessions. In a browser the cookie is the browser's: requests go with `credentials: 'include'`.
-   * In Node, pass `cookies: true` (or a CookieJar) to keep the session cookie between calls.
+   * Dashboard sessions. In a browser the cookie is the browser's: requests go with `credentials: 'include'` (the
+   * API must list the page's origin in DASHBOARD_ORIGINS). In Node, pass `cookies: true` (or a tough-cookie
+   * `CookieJar`) to keep the session cookie between calls, honouring its Path, Expires/Max-Age and Secure.
    */
   cookies?: boolean | CookieJar;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
+  /**
+   * The `Idempotency-Key` sent with a create that declares one (a hold, an inquiry, a payout run) when the call
+   * gives none: a fresh random key per call by default. Pass your own per call
+   * (`params: { header: { 'idempotency-key': key } }`) to make a retry of the same action answer the first result.
+   */
+  idempotencyKey?: () => string;
 }
 
-/** A minimal cookie jar for Node: remembers cookies the server sets (by name) and sends them back. */
-export class CookieJar {
-  private readonly cookies = new Map<string, string>();
+/** The creates whose operation declares an `Idempotency-Key` header (checked against the contract by the SDK's tests). */
+export const IDEMPOTENT_CREATES: ReadonlyArray<{ method: 'POST'; path: keyof paths }> = [
+  { method: 'POST', path: '/api/public/reservations' },
+  { method: 'POST', path: '/api/inquiries' },
+  { method: 'POST', path: '/api/referral-commissions/payouts' },
+];
 
-  /** Reads the response's `Set-Cookie` headers; `Max-Age=0` or an empty value removes a cookie. */
-  store(response: Response): void {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = header.split(';');
-      const eq = pair.indexOf('=');
-      if (eq < 1) continue;
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age\s*=\s*0\s*$/i.test(a)) || value === '';
-      if (expired) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
+const inBrowser = () => typeof window !== 'undefined' && typeof document !== 'undefined';
 
-  get(name: string): string | undefined {
-    return this.cookies.get(name);
-  }
-
-  header(): string | undefined {
-    return this.cookies.size ? [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') : undefined;
-  }
-
-  clear(): void {
-    this.cookies.clear();
-  }
+/**
+ * `fetch` through a cookie jar (fetch-cookie over tough-cookie; a new jar when none is given), both loaded on first
+ * use, so that a browser bundle, whose cookies are the browser's, never carries them.
+ */
+function fetchWithJar(given: CookieJar | undefined, base: typeof fetch | undefined): typeof fetch {
+  let wrapped: Promise<typeof fetch> | undefined;
+  const load = async () => {
+    const [{ default: fetchCookie }, { CookieJar }] = await Promise.all([import('fetch-cookie'), import('tough-cookie')]);
+    return fetchCookie(base ?? globalThis.fetch, given ?? new CookieJar()) as unknown as typeof fetch;
+  };
+  return async (input, init) => {
+    wrapped ??= load();
+    return (await wrapped)(input, init);
+  };
 }
 
 export function createClient(options: ClientOptions): VenueClient {
-  const jar = options.cookies === true ? new CookieJar() : options.cookies || undefined;
-  const inBrowser = typeof window !== 'undefined' && typeof document !== 'undefined';
+  const jar = typeof options.cookies === 'object' ? options.cookies : undefined;
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const client = createFetchClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    fetch: options.fetch,
+    baseUrl,
+    fetch: options.cookies ? fetchWithJar(jar, options.fetch) : options.fetch,
     headers: options.headers,
-    credentials: inBrowser ? 'include' : undefined,
+    credentials: inBrowser() ? 'include' : undefined,
   }) as VenueClient;
+  const idempotent = new Set(IDEMPOTENT_CREATES.map(({ method, path }) => `${method} ${new URL(baseUrl + path).pathname}`));
+  const newKey = options.idempotencyKey ?? (() => globalThis.crypto.randomUUID());
   const auth: Middleware = {
     onRequest({ request }) {
       if (options.superuserToken) request.headers.set('x-api-token', options.superuserToken);
       if (options.apiKey) request.headers.set('x-api-key', options.apiKey);
-      const cookie = jar?.header();
-      if (cookie && !request.headers.has('cookie')) request.headers.set('cookie', cookie);
+      if (!request.headers.has('idempotency-key') && idempotent.has(`${request.method} ${new URL(request.url).pathname}`)) {
+        request.headers.set('idempotency-key', newKey());
+      }
       return request;
-    },
-    onResponse({ response }) {
-      jar?.store(response);
-      return response;
     },
   };
   client.use(auth);
   if (jar) client.cookies = jar;
   return client;
+}
+
+/**
+ * A guest's own booking, with its reference and access token bound (the token from the hold's answer, or from the
+ * manage-booking link's `#token=`): every call that needs `x-reservation-token` sends it.
+ *
+ *   const booking = guestReservation(client, { reference: hold.reference, token: hold.accessToken });
+ *   const { data } = await booking.get();
+ *   await booking.startCheckout({ method: 'VNPAY', locale: 'vi' });
+ */
+export function guestReservation(client: VenueClient, { reference, token }: { reference: string; token: string }) {
+  const params = { path: { reference }, header: { 'x-reservation-token': token } };
+  type Body<P extends keyof paths, M extends 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+  return {
+    reference,
+    get: () => client.GET('/api/public/reservations/{reference}', { params }),
+    cancel: (body: Body<'/api/public/reservations/{reference}/cancel', 'post'> = {} as Body<'/api/public/reservations/{reference}/cancel', 'post'>) =>
+      client.POST('/api/public/reservations/{reference}/cancel', { params, body }),
+    checkoutOptions: () => client.GET('/api/public/reservations/{reference}/checkout', { params }),
+    startCheckout: (body: Body<'/api/public/reservations/{reference}/checkout', 'post'>) => client.POST('/api/public/reservations/{reference}/checkout', { params, body }),
+    /** The check-in QR (once confirmed) as an image: `png` (default) or `svg`. */
+    ticket: (format: 'png' | 'svg' = 'png') =>
+      client.GET('/api/public/reservations/{reference}/ticket', { params: { ...params, query: { format } }, parseAs: 'blob' }),
+    /** A guest profile on this booking; answer carries the profile token for `guestProfile`. */
+    createProfile: (body: Omit<Body<'/api/profiles', 'post'>, 'reference'>) =>
+      client.POST('/api/profiles', { params: { header: params.header }, body: { ...body, reference } as Body<'/api/profiles', 'post'> }),
+  };
+}
+
+/** A guest profile with its token bound (`x-profile-token`). */
+export function guestProfile(client: VenueClient, { token }: { token: string }) {
+  const params = { header: { 'x-profile-token': token } };
+  type Body<P extends keyof paths, M extends 'post' | 'patch'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+  return {
+    get: () => client.GET('/api/profiles/me', { params }),
+    update: (body: Body<'/api/profiles/me', 'patch'>) => client.PATCH('/api/profiles/me', { params, body }),
+    react: (body: Body<'/api/profiles/me/reactions', 'post'>) => client.POST('/api/profiles/me/reactions', { params, body }),
+  };
 }
 
 /** A problem+json answer as an exception, for callers who prefer throwing to `{ data, error }`. */

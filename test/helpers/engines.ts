@@ -58,6 +58,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'modules/auth/principal.spec.ts',
   'modules/booking/guest.spec.ts',
   'modules/booking/guestView.spec.ts',
+  'sdk/package.spec.ts',
   'modules/booking/logistics.spec.ts',
   'modules/catalog/availability.spec.ts',
   'modules/catalog/demoVenue.spec.ts',
