@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { breakdown, type PriceBreakdown } from '../../domain/pricing.ts';
-import type { HoldInput } from './service.ts';
+import type { HoldInput } from './inputs.ts';
 
 /**
  * What changes a booking's price besides the offer and the commercial setup: a promo code (issue 13), a voucher

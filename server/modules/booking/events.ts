@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { toLocal } from '../../domain/venueTime.ts';
 import type { AppContext } from '../../platform/context.ts';
+import { reservationEventRow } from './queries.ts';
 
 /**
  * Business events of booking (spec §6.1–6.2): the names, and the properties of one reservation they carry.
@@ -40,49 +41,26 @@ export interface ReservationEventProperties {
   [extra: string]: unknown;
 }
 
-interface EventRow {
-  reference: string;
-  total_vnd: number;
-  guest_count: number;
-  booking_path: string;
-  referral_code: string | null;
-  referral_discount_vnd: number;
-  referral_partner_type: string | null;
-  referral_channel: string | null;
-  analytics_distinct_id: string | null;
-  show_code: string;
-  show_slug: string;
-  starts_at: Date;
-}
-
 /** The reservation's event properties and the distinct id to send them under (the guest's analytics id, else the reference). */
 export async function reservationEventSubject(knex: Knex, reservationId: string, timezone: string): Promise<{ distinctId: string; properties: ReservationEventProperties } | undefined> {
-  const row = (await knex('reservations as r')
-    .join('show_events as e', 'e.id', 'r.show_event_id')
-    .join('shows as s', 's.id', 'e.show_id')
-    .leftJoin('referral_partners as rp', 'rp.id', 'r.referral_partner_id')
-    .leftJoin('referral_links as rl', 'rl.id', 'r.referral_link_id')
-    .where('r.id', reservationId)
-    .first('r.reference', 'r.total_vnd', 'r.guest_count', 'r.booking_path', 'r.referral_code', 'r.referral_discount_vnd', 'rp.type as referral_partner_type', 'rl.channel as referral_channel', 'r.analytics_distinct_id', 's.code as show_code', 's.slug as show_slug', 'e.starts_at')) as
-    | EventRow
-    | undefined;
+  const row = await reservationEventRow(knex, reservationId);
   if (!row) return undefined;
-  const local = toLocal(new Date(row.starts_at), timezone);
+  const local = toLocal(new Date(row.startsAt), timezone);
   const properties: ReservationEventProperties = {
     reservation_reference: row.reference,
-    show_code: row.show_code,
-    show_slug: row.show_slug,
+    show_code: row.showCode,
+    show_slug: row.showSlug,
     event_date: local.date,
     event_time: local.time,
-    amount_vnd: row.total_vnd,
-    booking_path: row.booking_path,
-    guest_count: row.guest_count,
-    has_referral: row.referral_code !== null,
-    ...(row.referral_code !== null ? { referral_code: row.referral_code } : {}),
-    ...(row.referral_partner_type !== null ? { referral_partner_type: row.referral_partner_type, referral_discount_vnd: row.referral_discount_vnd } : {}),
-    ...(row.referral_channel !== null ? { referral_channel: row.referral_channel } : {}),
+    amount_vnd: row.totalVnd,
+    booking_path: row.bookingPath,
+    guest_count: row.guestCount,
+    has_referral: row.referralCode !== null,
+    ...(row.referralCode !== null ? { referral_code: row.referralCode } : {}),
+    ...(row.referralPartnerType !== null ? { referral_partner_type: row.referralPartnerType, referral_discount_vnd: row.referralDiscountVnd } : {}),
+    ...(row.referralChannel !== null ? { referral_channel: row.referralChannel } : {}),
   };
-  return { distinctId: row.analytics_distinct_id ?? `reservation:${row.reference}`, properties };
+  return { distinctId: row.analyticsDistinctId ?? `reservation:${row.reference}`, properties };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { QueueDefinition } from '../../platform/jobs/types.ts';
-import { expireHolds } from './service.ts';
+import { expireHolds } from './commands/expireHolds.ts';
 
 /** Marks expired holds EXPIRED (bookkeeping: availability already ignores a hold past its expiry by time). */
 export const EXPIRE_HOLDS_QUEUE = 'booking.expire-holds';

@@ -5,11 +5,14 @@ import * as guestMessages from '../email/index.ts';
 import { actorLabel, type Actor } from '../../domain/actors.ts';
 import { publish, type DomainContext, type ReservationStatusChanged } from '../../domain/events.ts';
 import { inUnitOfWork } from '../../platform/unitOfWork.ts';
-import { effectiveStatus, seatsTakenOf, type ReservationStatus } from './service.ts';
+import { Reservation } from './models.ts';
+import { eventCapacity, eventStartsAt, lockedReservation, lockShowEvent, seatsTakenOf } from './queries.ts';
+import { statusAt, type ReservationStatus } from './status.ts';
 import { digest, newAccessToken, sealSecret } from './tokens.ts';
 
 /**
- * A reservation's state machine (DOMAIN.md "Booking") and the transitions every entry point shares: the guest's
+ * A reservation's state machine (DOMAIN.md "Booking") and the transitions every entry point shares (the module's
+ * transition commands, each run in its caller's unit of work): the guest's
  * cancel, the payment callback's confirm, staff confirm/cancel/no-show, the batch update, a cancelled event.
  *
  *   HELD → CONFIRMED | EXPIRED | CANCELLED;  CONFIRMED → CHECKED_IN | CANCELLED | NO_SHOW.
@@ -64,31 +67,12 @@ async function published(ctx: TransitionContext, change: ReservationStatusChange
 
 // ---- locking ----------------------------------------------------------------------------------------------
 
-export interface ReservationRow {
-  id: string;
-  reference: string;
-  show_event_id: string;
-  customer_id: string;
-  guest_count: number;
-  status: ReservationStatus;
-  hold_expires_at: Date | null;
-  total_vnd: number;
-  locale: string | null;
-}
-
-/** The reservation row, locked (`for update`); 404 when there is none. */
-export async function lockReservation(trx: Knex.Transaction, id: string): Promise<ReservationRow> {
-  const row = await trx('reservations').where({ id }).forUpdate().first();
-  if (!row) throw NotFound('No such reservation.');
-  return row as ReservationRow;
-}
-
 /** Locks the reservation's event row first, then the reservation (the lock order above). */
-async function lockEventThenReservation(trx: Knex.Transaction, id: string): Promise<ReservationRow> {
-  const found = await trx('reservations').where({ id }).first('show_event_id');
+async function lockEventThenReservation(trx: Knex.Transaction, id: string): Promise<Reservation> {
+  const found = await Reservation.query(trx).findById(id).select('show_event_id');
   if (!found) throw NotFound('No such reservation.');
-  await trx('show_events').where({ id: found.show_event_id }).forUpdate().first('id');
-  return lockReservation(trx, id);
+  await lockShowEvent(trx, found.showEventId);
+  return lockedReservation(trx, id);
 }
 
 // ---- transitions ---------------------------------------------------------------------------------------------
@@ -115,29 +99,28 @@ export interface ConfirmResult {
 export async function confirmReservation(ctx: TransitionContext, id: string, options: ConfirmOptions): Promise<ConfirmResult> {
   const row = await lockEventThenReservation(ctx.trx, id);
   if (row.status === 'CONFIRMED' || row.status === 'CHECKED_IN') return { changed: false, status: row.status };
-  const from = effectiveStatus(row, ctx.now);
+  const from = statusAt(row, ctx.now);
   if (from === 'EXPIRED' && options.by === 'PAYMENT') {
-    const event = await ctx.trx('show_events').where({ id: row.show_event_id }).first('capacity');
+    const capacity = await eventCapacity(ctx.trx, row.showEventId);
     // A HELD row past its expiry is not counted by the availability expression, so this counts the others.
-    const taken = await seatsTakenOf(ctx.trx, row.show_event_id, ctx.now);
-    if (event.capacity - taken < row.guest_count) throw Conflict('seats_released', 'The hold ran out and its seats have been taken.');
+    const taken = await seatsTakenOf(ctx.trx, row.showEventId, ctx.now);
+    if (capacity - taken < row.guestCount) throw Conflict('seats_released', 'The hold ran out and its seats have been taken.');
   } else {
     assertTransition(from, 'CONFIRMED');
   }
   const checkInToken = newAccessToken();
-  await ctx
-    .trx('reservations')
-    .where({ id })
-    .update({
+  await Reservation.query(ctx.trx)
+    .findById(id)
+    .patch({
       status: 'CONFIRMED',
-      confirmed_at: ctx.now,
-      confirmed_by: options.by,
-      hold_expires_at: null,
-      expired_at: null,
-      check_in_token_hash: digest(checkInToken),
+      confirmedAt: ctx.now,
+      confirmedBy: options.by,
+      holdExpiresAt: null,
+      expiredAt: null,
+      checkInTokenHash: digest(checkInToken),
       // Kept sealed too, so the guest's own view can show the ticket's QR again (issue 21 §3).
-      check_in_token_sealed: await sealSecret(ctx.trx, checkInToken),
-      updated_at: ctx.now,
+      checkInTokenSealed: await sealSecret(ctx.trx, checkInToken),
+      updatedAt: ctx.now,
     });
   await queueConfirmationEmail(ctx, id, checkInToken);
   await guestMessages.scheduleReminder(ctx, id);
@@ -172,14 +155,13 @@ export interface CancelOptions {
  * are harmless. The cancellation window is the guest entry point's rule, not this one's.
  */
 export async function cancelReservation(ctx: TransitionContext, id: string, options: CancelOptions): Promise<{ changed: boolean; from: ReservationStatus }> {
-  const row = await lockReservation(ctx.trx, id);
+  const row = await lockedReservation(ctx.trx, id);
   if (row.status === 'CANCELLED') return { changed: false, from: row.status };
-  const from = effectiveStatus(row, ctx.now);
+  const from = statusAt(row, ctx.now);
   if (!canTransition(from, 'CANCELLED')) throw Conflict('reservation_not_cancellable', `A ${from.toLowerCase().replace('_', '-')} reservation cannot be cancelled.`);
-  await ctx
-    .trx('reservations')
-    .where({ id })
-    .update({ status: 'CANCELLED', cancelled_at: ctx.now, cancelled_by: options.by, cancellation_reason: options.reason ?? null, hold_expires_at: null, updated_at: ctx.now });
+  await Reservation.query(ctx.trx)
+    .findById(id)
+    .patch({ status: 'CANCELLED', cancelledAt: ctx.now, cancelledBy: options.by, cancellationReason: options.reason ?? null, holdExpiresAt: null, updatedAt: ctx.now });
   const notify = options.by !== 'SYSTEM' && options.notifyGuest !== false;
   const refundsBefore = notify ? await guestMessages.refundIdsOf(ctx.trx, id) : undefined;
   await published(ctx, { reservationId: id, from, to: 'CANCELLED', reason: options.reason ?? null });
@@ -190,12 +172,11 @@ export async function cancelReservation(ctx: TransitionContext, id: string, opti
 
 /** CONFIRMED → NO_SHOW, only once the event has started (409 `event_not_started` before). */
 export async function markNoShow(ctx: TransitionContext, id: string): Promise<{ changed: boolean }> {
-  const row = await lockReservation(ctx.trx, id);
+  const row = await lockedReservation(ctx.trx, id);
   if (row.status === 'NO_SHOW') return { changed: false };
-  assertTransition(effectiveStatus(row, ctx.now), 'NO_SHOW');
-  const event = await ctx.trx('show_events').where({ id: row.show_event_id }).first('starts_at');
-  if (new Date(event.starts_at) > ctx.now) throw Conflict('event_not_started', 'A guest can be marked a no-show only once the event has started.');
-  await ctx.trx('reservations').where({ id }).update({ status: 'NO_SHOW', no_show_at: ctx.now, updated_at: ctx.now });
+  assertTransition(statusAt(row, ctx.now), 'NO_SHOW');
+  if (new Date(await eventStartsAt(ctx.trx, row.showEventId)) > ctx.now) throw Conflict('event_not_started', 'A guest can be marked a no-show only once the event has started.');
+  await Reservation.query(ctx.trx).findById(id).patch({ status: 'NO_SHOW', noShowAt: ctx.now, updatedAt: ctx.now });
   await published(ctx, { reservationId: id, from: 'CONFIRMED', to: 'NO_SHOW', reason: null });
   return { changed: true };
 }

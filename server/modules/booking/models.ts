@@ -1,15 +1,25 @@
 import { BaseModel, RecordModel } from '../../platform/db/model.ts';
+import type { BookingPath } from '../offers/index.ts';
+import type { ReservationStatus } from './status.ts';
 
-/** Table `reservations`. */
+/** Table `reservations`: one booking (DOMAIN.md "Booking"); its status moves through lifecycle.ts. */
 export class Reservation extends BaseModel {
   static override tableName = 'reservations';
+
+  /** A command's clock wins: an update that sets `updatedAt` (the unit of work's `now`) keeps it. */
+  override $beforeUpdate(): void {
+    const given = this.updatedAt;
+    super.$beforeUpdate();
+    if (given) this.updatedAt = given;
+  }
+
   reference!: string;
   showEventId!: string;
   offerId!: string;
   customerId!: string;
   leadId!: string | null;
   guestCount!: number;
-  status!: string;
+  status!: ReservationStatus;
   holdExpiresAt!: Date | null;
   pricePerGuestVnd!: number;
   subtotalVnd!: number;
@@ -19,7 +29,7 @@ export class Reservation extends BaseModel {
   totalVnd!: number;
   serviceChargePercent!: string;
   vatPercent!: string;
-  bookingPath!: string;
+  bookingPath!: BookingPath;
   experienceType!: string | null;
   locale!: string | null;
   accessTokenHash!: Buffer;

@@ -1,5 +1,7 @@
 import { pickLocale } from '../../domain/localized.ts';
-import { cancellableUntil, effectiveStatus, type GuestMoney, type ReservationStatus, type ReservationView } from './service.ts';
+import type { Schema } from '../../platform/http/handler.ts';
+import type { GuestMoney, ReservationDetails } from './queries.ts';
+import { cancellableUntil, statusAt, type ReservationStatus } from './status.ts';
 
 export interface GuestPresentation {
   defaultLocale: string;
@@ -13,53 +15,54 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 /**
  * One reservation as its guest sees it (allow-list): its own contact, the event and offer it is for, the price
  * breakdown and what the guest may still do. Never staff notes, the table, analytics ids, other guests or ids
- * of internal rows; the access token only in the creation answer (added by the handler).
+ * of internal rows; the access token only in the creation answer (added by the command).
  */
-export function presentGuestReservation(row: ReservationView, money: GuestMoney, p: GuestPresentation) {
-  const locale = row.locale && p.siteLocales.includes(row.locale) ? row.locale : p.defaultLocale;
-  const status = effectiveStatus(row, p.now);
-  const until = cancellableUntil(row.event_starts_at, p.cancellationWindowHours);
+export function presentGuestReservation(reservation: ReservationDetails, money: GuestMoney, p: GuestPresentation): Schema<'GuestReservation'> {
+  const r = reservation;
+  const locale = r.locale && p.siteLocales.includes(r.locale) ? r.locale : p.defaultLocale;
+  const status = statusAt(r, p.now);
+  const until = cancellableUntil(r.eventStartsAt, p.cancellationWindowHours);
   return {
-    reference: row.reference,
+    reference: r.reference,
     status,
-    holdExpiresAt: status === 'HELD' ? iso(row.hold_expires_at) : null,
-    guestCount: row.guest_count,
+    holdExpiresAt: status === 'HELD' ? iso(r.holdExpiresAt) : null,
+    guestCount: r.guestCount,
     locale,
-    customerNote: row.customer_note,
+    customerNote: r.customerNote,
     // The reservation's own snapshot: what this guest booked with, never the customer record.
-    contact: { honorific: row.contact_honorific, name: row.contact_name, email: row.contact_email, phone: row.contact_phone },
+    contact: { honorific: r.contactHonorific, name: r.contactName, email: r.contactEmail, phone: r.contactPhone },
     event: {
-      slug: row.event_slug,
-      startsAt: iso(row.event_starts_at)!,
-      doorsAt: iso(row.event_doors_at),
-      status: row.event_status,
-      show: { slug: row.show_slug, code: row.show_code, title: pickLocale(row.show_title, locale, p.defaultLocale) },
+      slug: r.eventSlug,
+      startsAt: iso(r.eventStartsAt)!,
+      doorsAt: iso(r.eventDoorsAt),
+      status: r.eventStatus,
+      show: { slug: r.showSlug, code: r.showCode, title: pickLocale(r.showTitle, locale, p.defaultLocale) },
     },
-    offer: { code: row.offer_code, name: pickLocale(row.offer_name, locale, p.defaultLocale), bookingPath: row.booking_path },
+    offer: { code: r.offerCode, name: pickLocale(r.offerName, locale, p.defaultLocale), bookingPath: r.bookingPath },
     price: {
       currency: 'VND' as const,
-      pricePerGuestVnd: row.price_per_guest_vnd,
-      subtotalVnd: row.subtotal_vnd,
-      discountVnd: row.discount_vnd,
-      serviceChargeVnd: row.service_charge_vnd,
-      vatVnd: row.vat_vnd,
-      voucherCreditVnd: row.voucher_credit_vnd,
-      totalVnd: row.total_vnd,
-      serviceChargePercent: Number(row.service_charge_percent),
-      vatPercent: Number(row.vat_percent),
+      pricePerGuestVnd: r.pricePerGuestVnd,
+      subtotalVnd: r.subtotalVnd,
+      discountVnd: r.discountVnd,
+      serviceChargeVnd: r.serviceChargeVnd,
+      vatVnd: r.vatVnd,
+      voucherCreditVnd: r.voucherCreditVnd,
+      totalVnd: r.totalVnd,
+      serviceChargePercent: Number(r.serviceChargePercent),
+      vatPercent: Number(r.vatPercent),
     },
-    payment: presentGuestPayment(Number(row.total_vnd), status, money),
+    payment: presentGuestPayment(Number(r.totalVnd), status, money),
     refunds: money.refunds.map((refund) => ({
-      amountVnd: Number(refund.amount_vnd),
+      amountVnd: Number(refund.amountVnd),
       status: refund.status as 'PENDING' | 'SUCCEEDED' | 'FAILED',
-      requestedAt: iso(refund.created_at)!,
-      completedAt: iso(refund.completed_at),
+      requestedAt: iso(refund.createdAt)!,
+      completedAt: iso(refund.completedAt),
     })),
-    attribution: { promoCode: row.promo_code, voucherCode: row.voucher_code, referralCode: row.referral_code },
+    attribution: { promoCode: r.promoCode, voucherCode: r.voucherCode, referralCode: r.referralCode },
     cancellableUntil: until.toISOString(),
     canCancel: (status === 'HELD' || status === 'CONFIRMED') && p.now < until,
-    createdAt: iso(row.created_at)!,
-    cancelledAt: iso(row.cancelled_at),
+    createdAt: iso(r.createdAt)!,
+    cancelledAt: iso(r.cancelledAt),
   };
 }
 
@@ -71,10 +74,10 @@ type Gateway = 'VNPAY' | 'BANK_TRANSFER' | 'CASH' | 'CARD_ON_SITE';
  * What was paid, refunded and is still due, and the one word a guest reads first (the contract's `GuestPayment`):
  * refunds first (they are the latest news), then what was paid against what is owed, then a payment in progress.
  */
-export function presentGuestPayment(totalVnd: number, status: ReservationStatus, money: GuestMoney) {
+export function presentGuestPayment(totalVnd: number, status: ReservationStatus, money: GuestMoney): Schema<'GuestPayment'> {
   const settled = money.payments.filter((payment) => SETTLED.includes(payment.status));
-  const paidVnd = settled.reduce((sum, payment) => sum + Number(payment.amount_vnd), 0);
-  const refundedVnd = settled.reduce((sum, payment) => sum + Number(payment.refunded_vnd), 0);
+  const paidVnd = settled.reduce((sum, payment) => sum + Number(payment.amountVnd), 0);
+  const refundedVnd = settled.reduce((sum, payment) => sum + Number(payment.refundedVnd), 0);
   // A refund is money the venue gave back, never a debt again: what is due counts what was paid.
   const dueVnd = OWING.includes(status) ? Math.max(0, totalVnd - paidVnd) : 0;
   const pending = money.payments.filter((payment) => payment.status === 'PENDING');

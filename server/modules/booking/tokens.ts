@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
+import { SealingKey } from './models.ts';
 
 /**
  * The booking module's secrets: guest access tokens and lead references (random, only their SHA-256 at rest,
@@ -43,11 +44,11 @@ export function normalizeReference(raw: string): string | undefined {
  * one database seals and opens alike without configuration. Read per call: a database reset makes a new key.
  */
 async function databaseKey(knex: Knex, purpose: string): Promise<Buffer> {
-  const existing = await knex('sealing_keys').where({ purpose }).first('secret');
+  const existing = await SealingKey.query(knex).findById(purpose);
   if (existing) return Buffer.from(existing.secret);
-  await knex.raw('insert into sealing_keys (purpose, secret) values (?, ?) on conflict (purpose) do nothing', [purpose, randomBytes(32)]);
-  const row = await knex('sealing_keys').where({ purpose }).first('secret');
-  return Buffer.from(row.secret);
+  await SealingKey.query(knex).insert({ purpose, secret: randomBytes(32) }).onConflict('purpose').ignore();
+  const made = await SealingKey.query(knex).findById(purpose);
+  return Buffer.from(made!.secret);
 }
 
 const RESERVATION_SECRETS = 'reservation-secrets';

@@ -1,7 +1,8 @@
 import { pickLocale } from '../../domain/localized.ts';
-import { effectiveStatus } from '../booking/index.ts';
+import type { Schema } from '../../platform/http/handler.ts';
+import { statusAt } from '../booking/index.ts';
 import { iso } from '../presenting.ts';
-import type { PaymentLine, StaffReservationRow } from './service.ts';
+import type { PaymentLine, StaffReservationDetails } from './queries.ts';
 
 /**
  * Reservations as staff see them (allow-lists). Never the access token, the check-in token or their hashes, nor
@@ -12,118 +13,118 @@ type EventStatus = 'SCHEDULED' | 'CANCELLED' | 'COMPLETED';
 type Gateway = 'VNPAY' | 'BANK_TRANSFER' | 'CASH' | 'CARD_ON_SITE';
 type PaymentStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'PARTIALLY_REFUNDED' | 'REFUNDED';
 
-function event(row: StaffReservationRow, defaultLocale: string) {
+function event(row: StaffReservationDetails, defaultLocale: string) {
   return {
-    id: row.show_event_id,
-    slug: row.event_slug,
-    startsAt: iso(row.event_starts_at)!,
-    status: row.event_status as EventStatus,
-    show: { code: row.show_code, slug: row.show_slug, title: pickLocale(row.show_title, defaultLocale, defaultLocale) },
+    id: row.showEventId,
+    slug: row.eventSlug,
+    startsAt: iso(row.eventStartsAt)!,
+    status: row.eventStatus as EventStatus,
+    show: { code: row.showCode, slug: row.showSlug, title: pickLocale(row.showTitle, defaultLocale, defaultLocale) },
   };
 }
 
-function customer(row: StaffReservationRow) {
+function customer(row: StaffReservationDetails) {
   return {
-    id: row.customer_id,
-    honorific: row.customer_honorific,
-    name: row.customer_name,
-    email: row.customer_email,
-    phone: row.customer_phone,
-    isDeleted: row.customer_is_deleted,
+    id: row.customerId,
+    honorific: row.customerHonorific,
+    name: row.customerName,
+    email: row.customerEmail,
+    phone: row.customerPhone,
+    isDeleted: row.customerIsDeleted,
   };
 }
 
 /** The contact the reservation was booked with (its own snapshot; the customer record may say otherwise). */
-const bookedContact = (row: StaffReservationRow) => ({ honorific: row.contact_honorific, name: row.contact_name, email: row.contact_email, phone: row.contact_phone });
+const bookedContact = (row: StaffReservationDetails) => ({ honorific: row.contactHonorific, name: row.contactName, email: row.contactEmail, phone: row.contactPhone });
 
-const table = (row: StaffReservationRow) =>
-  row.table_id && row.table_code ? { id: row.table_id, code: row.table_code, zone: row.table_zone!, seats: Number(row.table_seats) } : null;
+const table = (row: StaffReservationDetails) =>
+  row.tableId && row.tableCode ? { id: row.tableId, code: row.tableCode, zone: row.tableZone!, seats: Number(row.tableSeats) } : null;
 
-export function presentReservationSummary(row: StaffReservationRow, defaultLocale: string, now: Date) {
+export function presentReservationSummary(row: StaffReservationDetails, defaultLocale: string, now: Date): Schema<'ReservationSummary'> {
   return {
     id: row.id,
     reference: row.reference,
-    status: effectiveStatus(row, now),
-    guestCount: row.guest_count,
-    totalVnd: Number(row.total_vnd),
+    status: statusAt(row, now),
+    guestCount: row.guestCount,
+    totalVnd: Number(row.totalVnd),
     event: event(row, defaultLocale),
-    offerCode: row.offer_code,
+    offerCode: row.offerCode,
     customer: customer(row),
     bookedContact: bookedContact(row),
     table: table(row),
-    createdAt: iso(row.created_at)!,
+    createdAt: iso(row.createdAt)!,
   };
 }
 
 /** What was paid and refunded (SUCCEEDED payments and those refunded since), and what is still due. */
-function paymentsSummary(row: StaffReservationRow, payments: PaymentLine[]) {
+function paymentsSummary(row: StaffReservationDetails, payments: PaymentLine[]): Schema<'ReservationPayments'> {
   const settled = payments.filter((p) => p.status === 'SUCCEEDED' || p.status === 'PARTIALLY_REFUNDED' || p.status === 'REFUNDED');
-  const paidVnd = settled.reduce((sum, p) => sum + Number(p.amount_vnd), 0);
-  const refundedVnd = settled.reduce((sum, p) => sum + Number(p.refunded_vnd), 0);
+  const paidVnd = settled.reduce((sum, p) => sum + Number(p.amountVnd), 0);
+  const refundedVnd = settled.reduce((sum, p) => sum + Number(p.refundedVnd), 0);
   return {
     paidVnd,
     refundedVnd,
-    balanceVnd: Number(row.total_vnd) - (paidVnd - refundedVnd),
+    balanceVnd: Number(row.totalVnd) - (paidVnd - refundedVnd),
     items: payments.map((p) => ({
       id: p.id,
       gateway: p.gateway as Gateway,
       status: p.status as PaymentStatus,
-      amountVnd: Number(p.amount_vnd),
-      refundedVnd: Number(p.refunded_vnd),
-      txnRef: p.txn_ref,
-      createdAt: iso(p.created_at)!,
-      succeededAt: iso(p.succeeded_at),
+      amountVnd: Number(p.amountVnd),
+      refundedVnd: Number(p.refundedVnd),
+      txnRef: p.txnRef,
+      createdAt: iso(p.createdAt)!,
+      succeededAt: iso(p.succeededAt),
     })),
   };
 }
 
-export function presentStaffReservation(row: StaffReservationRow, payments: PaymentLine[], defaultLocale: string, now: Date) {
-  const status = effectiveStatus(row, now);
+export function presentStaffReservation(row: StaffReservationDetails, payments: PaymentLine[], defaultLocale: string, now: Date): Schema<'StaffReservation'> {
+  const status = statusAt(row, now);
   return {
     id: row.id,
     reference: row.reference,
     status,
-    holdExpiresAt: status === 'HELD' ? iso(row.hold_expires_at) : null,
-    guestCount: row.guest_count,
+    holdExpiresAt: status === 'HELD' ? iso(row.holdExpiresAt) : null,
+    guestCount: row.guestCount,
     locale: row.locale,
     event: event(row, defaultLocale),
-    offer: { id: row.offer_id, code: row.offer_code, name: pickLocale(row.offer_name, defaultLocale, defaultLocale), bookingPath: row.booking_path },
+    offer: { id: row.offerId, code: row.offerCode, name: pickLocale(row.offerName, defaultLocale, defaultLocale), bookingPath: row.bookingPath },
     customer: customer(row),
     bookedContact: bookedContact(row),
     table: table(row),
     price: {
       currency: 'VND' as const,
-      pricePerGuestVnd: Number(row.price_per_guest_vnd),
-      subtotalVnd: Number(row.subtotal_vnd),
-      promoDiscountVnd: Number(row.promo_discount_vnd),
-      referralDiscountVnd: Number(row.referral_discount_vnd),
-      discountVnd: Number(row.discount_vnd),
-      serviceChargeVnd: Number(row.service_charge_vnd),
-      vatVnd: Number(row.vat_vnd),
-      voucherCreditVnd: Number(row.voucher_credit_vnd),
-      totalVnd: Number(row.total_vnd),
-      serviceChargePercent: Number(row.service_charge_percent),
-      vatPercent: Number(row.vat_percent),
+      pricePerGuestVnd: Number(row.pricePerGuestVnd),
+      subtotalVnd: Number(row.subtotalVnd),
+      promoDiscountVnd: Number(row.promoDiscountVnd),
+      referralDiscountVnd: Number(row.referralDiscountVnd),
+      discountVnd: Number(row.discountVnd),
+      serviceChargeVnd: Number(row.serviceChargeVnd),
+      vatVnd: Number(row.vatVnd),
+      voucherCreditVnd: Number(row.voucherCreditVnd),
+      totalVnd: Number(row.totalVnd),
+      serviceChargePercent: Number(row.serviceChargePercent),
+      vatPercent: Number(row.vatPercent),
     },
     attribution: {
-      promoCode: row.promo_code,
-      voucherCode: row.voucher_code,
-      referralCode: row.referral_code,
-      referralLinkSlug: row.referral_link_slug,
-      referralPartnerSlug: row.referral_partner_slug,
+      promoCode: row.promoCode,
+      voucherCode: row.voucherCode,
+      referralCode: row.referralCode,
+      referralLinkSlug: row.referralLinkSlug,
+      referralPartnerSlug: row.referralPartnerSlug,
     },
-    customerNote: row.customer_note,
-    staffNotes: row.staff_notes,
+    customerNote: row.customerNote,
+    staffNotes: row.staffNotes,
     payments: paymentsSummary(row, payments),
-    confirmedAt: iso(row.confirmed_at),
-    confirmedBy: row.confirmed_by as 'PAYMENT' | 'STAFF' | 'SYSTEM' | null,
-    checkedInAt: iso(row.checked_in_at),
-    noShowAt: iso(row.no_show_at),
-    expiredAt: iso(row.expired_at),
-    cancelledAt: iso(row.cancelled_at),
-    cancelledBy: row.cancelled_by as 'GUEST' | 'STAFF' | 'SYSTEM' | null,
-    cancellationReason: row.cancellation_reason,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    confirmedAt: iso(row.confirmedAt),
+    confirmedBy: row.confirmedBy as 'PAYMENT' | 'STAFF' | 'SYSTEM' | null,
+    checkedInAt: iso(row.checkedInAt),
+    noShowAt: iso(row.noShowAt),
+    expiredAt: iso(row.expiredAt),
+    cancelledAt: iso(row.cancelledAt),
+    cancelledBy: row.cancelledBy as 'GUEST' | 'STAFF' | 'SYSTEM' | null,
+    cancellationReason: row.cancellationReason,
+    createdAt: iso(row.createdAt)!,
+    updatedAt: iso(row.updatedAt)!,
   };
 }

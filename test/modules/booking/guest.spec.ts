@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { expireHolds } from '../../../server/modules/booking/service.ts';
+import { expireHolds } from '../../../server/modules/booking/commands/expireHolds.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { bookableEvent, contact } from './factories.ts';
 

@@ -1,9 +1,8 @@
+import type { PartialModelObject } from 'objection';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
-import { priceBooking } from '../../booking/index.ts';
-import { inTransition, lockReservation, type TransitionActor } from '../../booking/index.ts';
-import { effectiveStatus, seatsTakenOf } from '../../booking/index.ts';
-import { assertTable } from '../tables.ts';
+import { camelRow, inTransition, lockedReservation, priceBooking, Reservation, seatsTakenOf, statusAt, type TransitionActor } from '../../booking/index.ts';
+import { assertTable, lockShowEvent, offerOf } from '../queries.ts';
 
 export interface ReservationPatch {
   guestCount?: number;
@@ -23,35 +22,36 @@ export async function updateReservation(app: AppContext, actor: TransitionActor,
     app,
     actor,
     async ({ trx }) => {
-      const found = await trx('reservations').where({ id }).first('show_event_id');
+      const found = await Reservation.query(trx).findById(id).select('show_event_id');
       if (!found) throw NotFound('No such reservation.');
       const resizing = patch.guestCount !== undefined;
-      const event = resizing ? await trx('show_events').where({ id: found.show_event_id }).forUpdate().first() : undefined;
-      const row = (await lockReservation(trx, id)) as unknown as Record<string, any>;
-      const changes: Record<string, unknown> = { updated_at: now };
+      const event = resizing ? await lockShowEvent(trx, found.showEventId) : undefined;
+      const reservation = await lockedReservation(trx, id);
+      const changes: PartialModelObject<Reservation> = { updatedAt: now };
       if (patch.tableId !== undefined) {
         if (patch.tableId !== null) await assertTable(trx, patch.tableId, 'body/tableId');
-        changes.table_id = patch.tableId;
+        changes.tableId = patch.tableId;
       }
-      if (patch.staffNotes !== undefined) changes.staff_notes = patch.staffNotes;
-      if (resizing && patch.guestCount !== row.guest_count) {
+      if (patch.staffNotes !== undefined) changes.staffNotes = patch.staffNotes;
+      if (event && patch.guestCount !== reservation.guestCount) {
         const guestCount = patch.guestCount!;
-        const status = effectiveStatus(row as { status: never; hold_expires_at: Date | null }, now);
+        const status = statusAt(reservation, now);
         if (status !== 'HELD' && status !== 'CONFIRMED') {
           throw Conflict('reservation_not_editable', `The guest count of a ${status.toLowerCase().replace('_', '-')} reservation cannot change.`);
         }
         if (event.status !== 'SCHEDULED') throw Conflict('event_not_bookable', `The event is ${String(event.status).toLowerCase()}.`);
-        const offer = await trx('offers').where({ id: row.offer_id }).first();
-        if (guestCount < offer.min_guests || guestCount > offer.max_guests) {
-          throw Unprocessable('guest_count_out_of_range', `This offer takes ${offer.min_guests} to ${offer.max_guests} guests.`, [
-            { path: 'body/guestCount', message: `must be between ${offer.min_guests} and ${offer.max_guests}`, code: 'guest_count_out_of_range' },
+        const offer = await offerOf(trx, reservation.offerId);
+        if (guestCount < offer.minGuests || guestCount > offer.maxGuests) {
+          throw Unprocessable('guest_count_out_of_range', `This offer takes ${offer.minGuests} to ${offer.maxGuests} guests.`, [
+            { path: 'body/guestCount', message: `must be between ${offer.minGuests} and ${offer.maxGuests}`, code: 'guest_count_out_of_range' },
           ]);
         }
-        if (guestCount > row.guest_count) {
+        if (guestCount > reservation.guestCount) {
           const free = event.capacity - (await seatsTakenOf(trx, event.id, now));
-          if (guestCount - row.guest_count > free) throw Conflict('not_enough_seats', `Only ${Math.max(free, 0)} more seats are free.`);
+          if (guestCount - reservation.guestCount > free) throw Conflict('not_enough_seats', `Only ${Math.max(free, 0)} more seats are free.`);
         }
-        const pricePerGuest = Number(row.price_per_guest_vnd);
+        const pricePerGuest = Number(reservation.pricePerGuestVnd);
+        // The price adjustments' context keeps its snake_case event and offer this round (other modules read them).
         const { price, columns } = await priceBooking(
           {
             trx,
@@ -59,30 +59,31 @@ export async function updateReservation(app: AppContext, actor: TransitionActor,
               eventSlug: event.slug,
               offerCode: offer.code,
               guestCount,
-              promoCode: row.promo_code ?? undefined,
-              voucherCode: row.voucher_code ?? undefined,
-              referral: { code: row.referral_code ?? undefined, linkSlug: row.referral_link_slug ?? undefined, partnerSlug: row.referral_partner_slug ?? undefined },
+              promoCode: reservation.promoCode ?? undefined,
+              voucherCode: reservation.voucherCode ?? undefined,
+              referral: { code: reservation.referralCode ?? undefined, linkSlug: reservation.referralLinkSlug ?? undefined, partnerSlug: reservation.referralPartnerSlug ?? undefined },
             },
-            event: { id: event.id, show_id: event.show_id, starts_at: event.starts_at },
-            offer: { id: offer.id, code: offer.code, show_id: offer.show_id, price_per_guest_vnd: pricePerGuest },
+            event: { id: event.id, show_id: event.showId, starts_at: event.startsAt },
+            offer: { id: offer.id, code: offer.code, show_id: offer.showId, price_per_guest_vnd: pricePerGuest },
             guestCount,
             subtotalVnd: pricePerGuest * guestCount,
             now,
           },
-          { serviceChargePercent: Number(row.service_charge_percent), vatPercent: Number(row.vat_percent) },
+          { serviceChargePercent: Number(reservation.serviceChargePercent), vatPercent: Number(reservation.vatPercent) },
           app.bookingExtensions.priceAdjustments,
         );
         Object.assign(changes, {
-          guest_count: guestCount,
-          subtotal_vnd: price.subtotalVnd,
-          discount_vnd: price.discountVnd,
-          service_charge_vnd: price.serviceChargeVnd,
-          vat_vnd: price.vatVnd,
-          total_vnd: price.totalVnd,
-          ...columns,
+          guestCount,
+          subtotalVnd: price.subtotalVnd,
+          discountVnd: price.discountVnd,
+          serviceChargeVnd: price.serviceChargeVnd,
+          vatVnd: price.vatVnd,
+          totalVnd: price.totalVnd,
+          // What the adjustments set, named as columns.
+          ...camelRow<PartialModelObject<Reservation>>(columns),
         });
       }
-      await trx('reservations').where({ id }).update(changes);
+      await Reservation.query(trx).findById(id).patch(changes);
     },
     now,
   );

@@ -1,10 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound } from '../../../platform/http/problem.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
-import { EXPIRE_HOLDS_QUEUE } from '../../booking/index.ts';
-import { confirmReservation, inTransition, type TransitionActor } from '../../booking/index.ts';
-import { createHold, type Contact } from '../../booking/index.ts';
-import { assertTable } from '../tables.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent, confirmReservation, createHold, EXPIRE_HOLDS_QUEUE, inTransition, Reservation, type Contact, type TransitionActor } from '../../booking/index.ts';
+import { assertTable, showEventSlug } from '../queries.ts';
 
 export interface StaffReservationInput {
   eventId: string;
@@ -25,12 +22,12 @@ export interface StaffReservationInput {
  * transaction. A hold left HELD gets its expiry job, as the guest's does. The access token createHold makes is
  * not shown to anyone (staff act with their own credentials). `reservation created` after the commit.
  */
-export async function createStaffReservation(app: AppContext, actor: TransitionActor, input: StaffReservationInput, now = new Date()): Promise<string> {
+export async function createReservation(app: AppContext, actor: TransitionActor, input: StaffReservationInput, now = new Date()): Promise<string> {
   return inTransition(
     app,
     actor,
     async (ctx) => {
-      const event = await ctx.trx('show_events').where({ id: input.eventId }).first('slug');
+      const event = await showEventSlug(ctx.trx, input.eventId);
       if (!event) throw NotFound('No such show event.');
       if (!event.slug) throw Conflict('event_not_bookable', 'The event has no slug yet; run the slug backfill first.');
       if (input.tableId) await assertTable(ctx.trx, input.tableId, 'body/tableId');
@@ -42,15 +39,14 @@ export async function createStaffReservation(app: AppContext, actor: TransitionA
         // A phone booking: staff's contact edits the customer record (a guest's never does).
         'staff',
       );
-      await ctx
-        .trx('reservations')
-        .where({ id: reservationId })
-        .update({ staff_notes: input.staffNotes ?? null, table_id: input.tableId ?? null, updated_at: now });
+      await Reservation.query(ctx.trx)
+        .findById(reservationId)
+        .patch({ staffNotes: input.staffNotes ?? null, tableId: input.tableId ?? null, updatedAt: now });
       if (input.confirm) {
         await confirmReservation(ctx, reservationId, { by: 'STAFF' });
       } else {
-        const held = await ctx.trx('reservations').where({ id: reservationId }).first('hold_expires_at');
-        await app.jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx: ctx.trx, startAfter: new Date(held.hold_expires_at) });
+        const held = await Reservation.query(ctx.trx).findById(reservationId).select('hold_expires_at');
+        await app.jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx: ctx.trx, startAfter: new Date(held!.holdExpiresAt!) });
       }
       ctx.afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.reservationCreated, reservationId, { created_by: 'STAFF' }));
       return reservationId;

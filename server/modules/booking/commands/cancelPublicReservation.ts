@@ -2,7 +2,8 @@ import type { AppContext } from '../../../platform/context.ts';
 import { Conflict } from '../../../platform/http/problem.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../events.ts';
 import { cancelReservation, inTransition } from '../lifecycle.ts';
-import { cancellableUntil, reservationById, reservationForGuest, type ReservationView } from '../service.ts';
+import { cancellationWindowHours, guestReservation, reservationDetails, type ReservationDetails } from '../queries.ts';
+import { cancellableUntil } from '../status.ts';
 
 /**
  * The guest cancels with its token: HELD or CONFIRMED, before the cancellation window closes (409
@@ -10,16 +11,15 @@ import { cancellableUntil, reservationById, reservationForGuest, type Reservatio
  * shared transition runs the registered effects (refund requests for what was paid). Returns undefined when the
  * token does not open the reservation; `reservation cancelled` after commit.
  */
-export async function cancelByGuest(app: AppContext, rawReference: string, token: string | undefined, reason: string | undefined, now = new Date()): Promise<ReservationView | undefined> {
-  const found = await reservationForGuest(app.db.knex, rawReference, token);
+export async function cancelPublicReservation(app: AppContext, rawReference: string, token: string | undefined, reason: string | undefined, now = new Date()): Promise<ReservationDetails | undefined> {
+  const found = await guestReservation(app.db.knex, rawReference, token);
   if (!found) return undefined;
   await inTransition(
     app,
     'GUEST',
     async (ctx) => {
       if (found.status !== 'CANCELLED') {
-        const setup = await ctx.trx('commercial_setup').where({ id: 1 }).first('cancellation_window_hours');
-        if (now >= cancellableUntil(found.event_starts_at, Number(setup.cancellation_window_hours))) {
+        if (now >= cancellableUntil(found.eventStartsAt, await cancellationWindowHours(ctx.trx))) {
           throw Conflict('cancellation_window_closed', 'The cancellation window for this event has closed.');
         }
       }
@@ -28,5 +28,5 @@ export async function cancelByGuest(app: AppContext, rawReference: string, token
     },
     now,
   );
-  return reservationById(app.db.knex, found.id);
+  return reservationDetails(app.db.knex, found.id);
 }

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { AppContext } from '../../../platform/context.ts';
+import { lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../../platform/db/idempotency.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../events.ts';
+import type { HoldInput } from '../inputs.ts';
+import { EXPIRE_HOLDS_QUEUE } from '../jobs.ts';
+import { confirmReservation } from '../lifecycle.ts';
+import { presentGuestReservation, type GuestPresentation } from '../presenters.ts';
+import { NO_MONEY, reservationDetails } from '../queries.ts';
+import { createHold } from './createHold.ts';
+
+/** The route an Idempotency-Key is scoped to. */
+export const HOLD_ROUTE = 'POST /api/public/reservations';
+
+export type HoldAnswer = { status: 201; body: ReturnType<typeof presentGuestReservation> & { accessToken: string }; replayed: boolean; /** Only for a new hold (a replay writes nothing). */ reservationId?: string };
+
+/** JSON with object keys sorted: the same body hashes the same whatever its key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const requestHash = (body: unknown) => createHash('sha256').update(canonical(body)).digest();
+
+async function remembered(knex: Knex, key: string, hash: Buffer, now: Date): Promise<HoldAnswer | undefined> {
+  const answer = await rememberedAnswer(knex, HOLD_ROUTE, key, hash, now);
+  return answer ? { status: answer.status as 201, body: JSON.parse(answer.body), replayed: true } : undefined;
+}
+
+/**
+ * The guest's hold: creates it (./createHold.ts), schedules its expiry job (`booking.expire-holds` at
+ * `holdExpiresAt`) and answers it with the access token. With an Idempotency-Key, the key is taken under a
+ * transaction-scoped advisory lock, so concurrent requests with one key run one after the other: the first writes
+ * the reservation and remembers its answer (sealed, see tokens.ts) in the same transaction; the others, and any
+ * later one within 24 h, get that answer and write nothing. Only a successful answer is remembered: a refused
+ * request (sold out, validation) writes nothing, so a retry with the same key tries again. A new hold's
+ * `reservation created` business event is sent once it has committed (awaited: the answer waits for it).
+ */
+export async function createPublicReservation(app: AppContext, input: HoldInput, idempotencyKey: string | undefined, p: Omit<GuestPresentation, 'now' | 'cancellationWindowHours'>, now = new Date()): Promise<HoldAnswer> {
+  const { knex } = app.db;
+  const { jobs } = app;
+  const hash = requestHash(input);
+  if (idempotencyKey) {
+    const before = await remembered(knex, idempotencyKey, hash, now);
+    if (before) return before;
+  }
+  const answer = await inUnitOfWork(
+    { knex, logger: app.logger },
+    async ({ trx, afterCommit }) => {
+      if (idempotencyKey) {
+        await lockIdempotencyKey(trx, HOLD_ROUTE, idempotencyKey);
+        const raced = await remembered(trx, idempotencyKey, hash, now);
+        if (raced) return raced;
+      }
+      const hold = await createHold(app.bookingExtensions, trx, input, now);
+      const { reservationId, accessToken, cancellationWindowHours } = hold;
+      let view = hold.view;
+      if (view.totalVnd === 0) {
+        // Nothing to pay (a voucher covers it all): there is no checkout to wait for, so the booking is confirmed
+        // now — check-in token, confirmation e-mail — instead of a hold that would run out.
+        await confirmReservation({ trx, app, actor: 'SYSTEM', now, afterCommit }, reservationId, { by: 'SYSTEM' });
+        view = await reservationDetails(trx, reservationId);
+      } else {
+        // The hold's own expiry run (outbox: it exists only if this transaction commits).
+        await jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx, startAfter: new Date(view.holdExpiresAt!) });
+      }
+      const body = { ...presentGuestReservation(view, NO_MONEY, { ...p, now, cancellationWindowHours }), accessToken };
+      if (idempotencyKey) {
+        await rememberAnswer(trx, HOLD_ROUTE, idempotencyKey, hash, 201, JSON.stringify(body), now);
+      }
+      return { status: 201 as const, body, replayed: false, reservationId };
+    },
+    now,
+  );
+  if (answer.reservationId) await captureBusinessEvent(app, BUSINESS_EVENTS.reservationCreated, answer.reservationId);
+  return answer;
+}

@@ -1,0 +1,449 @@
+import type { Knex } from 'knex';
+import type { ModelObject } from 'objection';
+import type { BookingPath } from '../offers/index.ts';
+import type { ShowEventStatus } from '../showEvents/index.ts';
+import { seatsTakenSql } from '../../domain/availability.ts';
+import type { LocalizedText } from '../../domain/localized.ts';
+import { Conflict, NotFound } from '../../platform/http/problem.ts';
+import type { ContactSource } from './inputs.ts';
+import { normalizeEmail } from './inputs.ts';
+import { Reservation } from './models.ts';
+import { statusAt, type ReservationStatus } from './status.ts';
+import { digest, normalizeReference, openSecret, tokenMatches } from './tokens.ts';
+
+/**
+ * The booking module's reads, and its set-based SQL: joins that build a reservation's view, the seats-taken
+ * aggregate, locking statements, the customer upsert (`on conflict`), the bulk expiry. Entity reads and writes of
+ * `reservations` go through the `Reservation` model; other modules' tables whose models their modules do not
+ * export (show_events, shows, offers, commercial_setup, customers, customer_emails, customer_leads, payments,
+ * refunds, referral_partners, referral_links) are read here with knex, and every row leaving this file is camelCase
+ * (except the deprecated snake_case boundary functions other modules still call).
+ */
+
+const camelKey = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** A joined row's snake_case keys as camelCase (the one row shape outside this file). */
+export function camelRow<T>(row: Record<string, unknown>): T {
+  return Object.fromEntries(Object.entries(row).map(([key, value]) => [camelKey(key), value])) as T;
+}
+
+// ---- the commercial setup -----------------------------------------------------------------------------------
+
+export interface BookingRules {
+  holdMinutes: number;
+  bookingCutoffMinutes: number;
+  cancellationWindowHours: number;
+  serviceChargePercent: number;
+  vatPercent: number;
+}
+
+/** The setup's booking rules (its `numeric` columns as numbers). */
+export async function bookingRules(knex: Knex): Promise<BookingRules> {
+  const setup = await knex('commercial_setup').where({ id: 1 }).first();
+  return {
+    holdMinutes: Number(setup.hold_minutes),
+    bookingCutoffMinutes: Number(setup.booking_cutoff_minutes),
+    cancellationWindowHours: Number(setup.cancellation_window_hours),
+    serviceChargePercent: Number(setup.service_charge_percent),
+    vatPercent: Number(setup.vat_percent),
+  };
+}
+
+/** The setup's cancellation window (hours before the event's start). */
+export async function cancellationWindowHours(knex: Knex): Promise<number> {
+  const setup = await knex('commercial_setup').where({ id: 1 }).first('cancellation_window_hours');
+  return Number(setup.cancellation_window_hours);
+}
+
+// ---- show events and offers ---------------------------------------------------------------------------------
+
+export interface LockedEvent {
+  id: string;
+  showId: string;
+  slug: string;
+  startsAt: Date;
+  capacity: number;
+  salesOpen: boolean;
+  status: ShowEventStatus;
+  showStatus: string;
+  doorsAt: Date | null;
+  showSlug: string;
+  showCode: string;
+  showTitle: Record<string, string>;
+}
+
+/** The event of `slug` with its show, the event row locked (`for update`: concurrent holds on one event queue here). */
+export async function lockEventBySlug(trx: Knex.Transaction, slug: string): Promise<LockedEvent | undefined> {
+  const { rows } = (await trx.raw(
+    `select e.id, e.show_id, e.slug, e.starts_at, e.doors_at, e.capacity, e.sales_open, e.status, s.status as show_status,
+            s.slug as show_slug, s.code as show_code, s.title as show_title
+       from show_events e join shows s on s.id = e.show_id
+      where e.slug = ?
+      for update of e`,
+    [slug],
+  )) as { rows: Array<Record<string, unknown>> };
+  return rows[0] ? camelRow<LockedEvent>(rows[0]) : undefined;
+}
+
+/** Locks one show event's row (`for update`): the first step of the booking lock order (event → reservation). */
+export async function lockShowEvent(trx: Knex.Transaction, id: string): Promise<void> {
+  await trx('show_events').where({ id }).forUpdate().first('id');
+}
+
+export async function eventCapacity(trx: Knex.Transaction, id: string): Promise<number> {
+  const event = await trx('show_events').where({ id }).first('capacity');
+  return event.capacity;
+}
+
+export async function eventStartsAt(trx: Knex.Transaction, id: string): Promise<Date> {
+  const event = await trx('show_events').where({ id }).first('starts_at');
+  return event.starts_at;
+}
+
+export interface OfferRow {
+  id: string;
+  code: string;
+  showId: string | null;
+  name: LocalizedText;
+  bookingPath: BookingPath;
+  experienceType: string;
+  pricePerGuestVnd: number;
+  minGuests: number;
+  maxGuests: number;
+  salesStartsAt: Date | null;
+  salesEndsAt: Date | null;
+  status: string;
+}
+
+export async function offerByCode(trx: Knex.Transaction, code: string): Promise<OfferRow | undefined> {
+  const row = await trx('offers').where({ code }).first();
+  return row ? camelRow<OfferRow>(row) : undefined;
+}
+
+/** Guests holding seats of one event at `now` (the catalog's expression, so both agree). */
+export async function seatsTakenOf(knex: Knex, eventId: string, now: Date): Promise<number> {
+  const row = await knex('show_events as e').where('e.id', eventId).first(knex.raw('? as seats_taken', [seatsTakenSql(knex, 'e.id', now)]));
+  return Number(row?.seats_taken ?? 0);
+}
+
+// ---- customers and leads ------------------------------------------------------------------------------------
+
+/**
+ * The customer of the e-mail's normalized form among live rows, inserted when there is none; staff's contact
+ * updates an existing one (see `upsertCustomer`), a guest's leaves it; the e-mail recorded in its history. Its id.
+ */
+export async function upsertCustomerByEmail(
+  trx: Knex.Transaction,
+  contact: { honorific: string | null; name: string; email: string; phone: string | null; locale: string | null },
+  source: ContactSource,
+): Promise<string> {
+  const { email } = contact;
+  const values = [contact.honorific, contact.name, email, normalizeEmail(email), contact.phone, contact.locale];
+  const onConflict =
+    source === 'staff'
+      ? `do update set
+           name = excluded.name,
+           email = excluded.email,
+           honorific = coalesce(excluded.honorific, customers.honorific),
+           phone = coalesce(excluded.phone, customers.phone),
+           locale = coalesce(excluded.locale, customers.locale),
+           updated_at = now()`
+      : 'do nothing';
+  const { rows } = (await trx.raw(
+    `insert into customers (honorific, name, email, email_normalized, phone, locale)
+     values (?, ?, ?, ?, ?, ?)
+     on conflict (email_normalized) where not is_deleted ${onConflict}
+     returning id`,
+    values,
+  )) as { rows: Array<{ id: string }> };
+  const customerId = rows[0]?.id ?? (await trx('customers').where({ email_normalized: normalizeEmail(email), is_deleted: false }).first('id')).id;
+  await trx.raw(
+    `insert into customer_emails (customer_id, email, email_normalized) values (?, ?, ?)
+     on conflict (customer_id, email_normalized) do update set last_seen_at = now()${source === 'staff' ? ', email = excluded.email' : ''}`,
+    [customerId, email, normalizeEmail(email)],
+  );
+  return customerId;
+}
+
+export interface LeadRecord {
+  customerId: string;
+  honorific: string | null;
+  name: string;
+  email: string;
+  phone: string | null;
+  locale: string | null;
+  referenceHash: Buffer;
+  showEventId: string | null;
+  bookingPath: string | null;
+  guestCount: number | null;
+  experienceType: string | null;
+  analyticsSessionId: string | null;
+  analyticsDistinctId: string | null;
+  analyticsLocalSessionId: string | null;
+  expiresAt: Date;
+}
+
+/** Writes one lead (the customers module's table; its model is not exported). Called from captureCustomerLead only. */
+export async function insertLead(trx: Knex.Transaction, lead: LeadRecord): Promise<void> {
+  await trx('customer_leads').insert({
+    customer_id: lead.customerId,
+    honorific: lead.honorific,
+    name: lead.name,
+    email: lead.email,
+    phone: lead.phone,
+    locale: lead.locale,
+    reference_hash: lead.referenceHash,
+    show_event_id: lead.showEventId,
+    booking_path: lead.bookingPath,
+    guest_count: lead.guestCount,
+    experience_type: lead.experienceType,
+    analytics_session_id: lead.analyticsSessionId,
+    analytics_distinct_id: lead.analyticsDistinctId,
+    analytics_local_session_id: lead.analyticsLocalSessionId,
+    expires_at: lead.expiresAt,
+  });
+}
+
+export async function showEventIdBySlug(trx: Knex.Transaction, slug: string): Promise<string | undefined> {
+  const event = await trx('show_events').where({ slug }).first('id');
+  return event?.id;
+}
+
+export interface LiveLead {
+  id: string;
+  customerId: string;
+  locale: string | null;
+  honorific: string | null;
+  name: string;
+  email: string;
+  phone: string | null;
+}
+
+/** The lead of `reference` while it is unexpired and its customer live. */
+export async function liveLead(trx: Knex.Transaction, reference: string, now: Date): Promise<LiveLead | undefined> {
+  const row = await trx('customer_leads as l')
+    .join('customers as c', 'c.id', 'l.customer_id')
+    .where('l.reference_hash', digest(reference))
+    .andWhere('l.expires_at', '>', now)
+    .andWhere('c.is_deleted', false)
+    .first('l.id', 'l.customer_id', 'l.locale', 'l.honorific', 'l.name', 'l.email', 'l.phone');
+  return row ? camelRow<LiveLead>(row) : undefined;
+}
+
+// ---- reservations -------------------------------------------------------------------------------------------
+
+/** Whether a reservation has this reference. */
+export async function referenceTaken(trx: Knex.Transaction, reference: string): Promise<boolean> {
+  return Boolean(await Reservation.query(trx).where('reference', reference).first().select('id'));
+}
+
+/** The reservation, locked (`for update`); 404 when there is none. */
+export async function lockedReservation(trx: Knex.Transaction, id: string): Promise<Reservation> {
+  const reservation = await Reservation.query(trx).findById(id).forUpdate();
+  if (!reservation) throw NotFound('No such reservation.');
+  return reservation;
+}
+
+/** @deprecated snake_case row for payments (recordPayment, startCheckout, vnpayCallbacks); use `lockedReservation`. */
+export interface ReservationRow {
+  id: string;
+  reference: string;
+  show_event_id: string;
+  customer_id: string;
+  guest_count: number;
+  status: ReservationStatus;
+  hold_expires_at: Date | null;
+  total_vnd: number;
+  locale: string | null;
+}
+
+/** @deprecated snake_case row for payments (recordPayment, startCheckout, vnpayCallbacks); use `lockedReservation`. The reservation row, locked (`for update`); 404 when there is none. */
+export async function lockReservation(trx: Knex.Transaction, id: string): Promise<ReservationRow> {
+  const row = await trx('reservations').where({ id }).forUpdate().first();
+  if (!row) throw NotFound('No such reservation.');
+  return row as ReservationRow;
+}
+
+/** HELD reservations whose hold ended by `now` become EXPIRED (one bulk update; called from expireHolds only). Their ids. */
+export async function expireHeldUntil(trx: Knex.Transaction, now: Date): Promise<string[]> {
+  const expired: Array<{ id: string }> = await trx('reservations')
+    .where('status', 'HELD')
+    .andWhere('hold_expires_at', '<=', now)
+    .update({ status: 'EXPIRED', expired_at: now, updated_at: now })
+    .returning(['id']);
+  return expired.map((row) => row.id);
+}
+
+// ---- a reservation's view -----------------------------------------------------------------------------------
+
+/** What a reservation's view adds to its row: its event, show and offer. */
+export interface ReservationJoined {
+  eventSlug: string;
+  eventStartsAt: Date;
+  eventDoorsAt: Date | null;
+  eventStatus: ShowEventStatus;
+  showSlug: string;
+  showCode: string;
+  showTitle: Record<string, string>;
+  offerCode: string;
+  offerName: Record<string, string>;
+}
+
+/** A reservation with its event, show and offer (camelCase); its contact is its own snapshot (no customer field). */
+export type ReservationDetails = ModelObject<Reservation> & ReservationJoined;
+
+/** @deprecated snake_case row for payments (startCheckout) and profiles, through `reservationForGuest`; use `ReservationDetails`. */
+export interface ReservationView {
+  id: string;
+  reference: string;
+  status: ReservationStatus;
+  hold_expires_at: Date | null;
+  guest_count: number;
+  locale: string | null;
+  customer_note: string | null;
+  price_per_guest_vnd: number;
+  subtotal_vnd: number;
+  discount_vnd: number;
+  service_charge_vnd: number;
+  vat_vnd: number;
+  voucher_credit_vnd: number;
+  total_vnd: number;
+  service_charge_percent: string | number;
+  vat_percent: string | number;
+  booking_path: BookingPath;
+  promo_code: string | null;
+  voucher_code: string | null;
+  referral_code: string | null;
+  access_token_hash: Buffer;
+  cancelled_at: Date | null;
+  created_at: Date;
+  event_slug: string;
+  event_starts_at: Date;
+  event_doors_at: Date | null;
+  event_status: ShowEventStatus;
+  show_slug: string;
+  show_code: string;
+  show_title: Record<string, string>;
+  offer_code: string;
+  offer_name: Record<string, string>;
+  /** The contact the reservation was booked with (its own snapshot: what its guest sees). */
+  contact_honorific: string | null;
+  contact_name: string;
+  contact_email: string;
+  contact_phone: string | null;
+}
+
+/** A reservation with its event, show and offer (snake_case rows: the reservations module's lists build on it). */
+export function reservationQuery(knex: Knex) {
+  return knex('reservations as r')
+    .join('show_events as e', 'e.id', 'r.show_event_id')
+    .join('shows as s', 's.id', 'e.show_id')
+    .join('offers as o', 'o.id', 'r.offer_id')
+    .select(
+      'r.*',
+      'e.slug as event_slug',
+      'e.starts_at as event_starts_at',
+      'e.doors_at as event_doors_at',
+      'e.status as event_status',
+      's.slug as show_slug',
+      's.code as show_code',
+      's.title as show_title',
+      'o.code as offer_code',
+      'o.name as offer_name',
+    );
+}
+
+export async function reservationDetails(knex: Knex, id: string): Promise<ReservationDetails> {
+  return camelRow<ReservationDetails>(await reservationQuery(knex).where('r.id', id).first());
+}
+
+const DUMMY_HASH = digest('no reservation');
+
+async function openedByToken(knex: Knex, rawReference: string, token: string | undefined): Promise<Record<string, unknown> | undefined> {
+  const reference = normalizeReference(rawReference);
+  const row = reference ? ((await reservationQuery(knex).where('r.reference', reference).first()) as Record<string, unknown> | undefined) : undefined;
+  const ok = tokenMatches(token, (row?.access_token_hash as Buffer | undefined) ?? DUMMY_HASH);
+  return row && ok ? row : undefined;
+}
+
+/**
+ * The reservation of `reference` when `token` opens it; otherwise undefined — an unknown reference, a wrong
+ * token and a missing one are the same answer (the token's digest is compared in constant time either way).
+ */
+export async function guestReservation(knex: Knex, rawReference: string, token: string | undefined): Promise<ReservationDetails | undefined> {
+  const row = await openedByToken(knex, rawReference, token);
+  return row ? camelRow<ReservationDetails>(row) : undefined;
+}
+
+/** @deprecated snake_case row for payments (handlers) and profiles; use `guestReservation`. */
+export async function reservationForGuest(knex: Knex, rawReference: string, token: string | undefined): Promise<ReservationView | undefined> {
+  return (await openedByToken(knex, rawReference, token)) as ReservationView | undefined;
+}
+
+/**
+ * The check-in token behind the guest's ticket QR: only a CONFIRMED or CHECKED_IN reservation has a ticket (409
+ * `no_ticket` otherwise), and one confirmed before tokens were kept sealed cannot show it again (409
+ * `ticket_unavailable`: its QR is in the confirmation e-mail).
+ */
+export async function guestTicketToken(knex: Knex, reservation: ReservationDetails): Promise<string> {
+  if (reservation.status !== 'CONFIRMED' && reservation.status !== 'CHECKED_IN') {
+    throw Conflict('no_ticket', `A ${statusAt(reservation, new Date()).toLowerCase().replace('_', '-')} reservation has no ticket; it has one once it is confirmed.`);
+  }
+  const token = await openSecret(knex, reservation.checkInTokenSealed);
+  if (!token) throw Conflict('ticket_unavailable', 'This ticket cannot be shown again here; its QR code is in the confirmation e-mail.');
+  return token;
+}
+
+/** A reservation's payments and refunds, as far as its guest may see them (see `presentGuestMoney`). */
+export interface GuestMoney {
+  payments: Array<{ gateway: string; status: string; amountVnd: number; refundedVnd: number; createdAt: Date; succeededAt: Date | null }>;
+  refunds: Array<{ amountVnd: number; status: string; createdAt: Date; completedAt: Date | null }>;
+}
+
+/** A hold just made has neither. */
+export const NO_MONEY: GuestMoney = Object.freeze({ payments: [], refunds: [] }) as unknown as GuestMoney;
+
+/** The reservation's payments (oldest first) and their refunds (oldest first). */
+export async function guestMoney(knex: Knex, reservationId: string): Promise<GuestMoney> {
+  const [payments, refunds] = await Promise.all([
+    knex('payments')
+      .where('reservation_id', reservationId)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .select('gateway', 'status', 'amount_vnd', 'refunded_vnd', 'created_at', 'succeeded_at'),
+    knex('refunds as f')
+      .join('payments as p', 'p.id', 'f.payment_id')
+      .where('p.reservation_id', reservationId)
+      .orderBy([{ column: 'f.created_at' }, { column: 'f.id' }])
+      .select('f.amount_vnd', 'f.status', 'f.created_at', 'f.completed_at'),
+  ]);
+  return { payments: payments.map((row) => camelRow(row)), refunds: refunds.map((row) => camelRow(row)) } as GuestMoney;
+}
+
+// ---- business events ----------------------------------------------------------------------------------------
+
+export interface ReservationEventRow {
+  reference: string;
+  totalVnd: number;
+  guestCount: number;
+  bookingPath: string;
+  referralCode: string | null;
+  referralDiscountVnd: number;
+  referralPartnerType: string | null;
+  referralChannel: string | null;
+  analyticsDistinctId: string | null;
+  showCode: string;
+  showSlug: string;
+  startsAt: Date;
+}
+
+/** What a business event says of one reservation: its row, show, event start and referral partner and link. */
+export async function reservationEventRow(knex: Knex, reservationId: string): Promise<ReservationEventRow | undefined> {
+  const row = await knex('reservations as r')
+    .join('show_events as e', 'e.id', 'r.show_event_id')
+    .join('shows as s', 's.id', 'e.show_id')
+    .leftJoin('referral_partners as rp', 'rp.id', 'r.referral_partner_id')
+    .leftJoin('referral_links as rl', 'rl.id', 'r.referral_link_id')
+    .where('r.id', reservationId)
+    .first('r.reference', 'r.total_vnd', 'r.guest_count', 'r.booking_path', 'r.referral_code', 'r.referral_discount_vnd', 'rp.type as referral_partner_type', 'rl.channel as referral_channel', 'r.analytics_distinct_id', 's.code as show_code', 's.slug as show_slug', 'e.starts_at');
+  return row ? camelRow<ReservationEventRow>(row) : undefined;
+}

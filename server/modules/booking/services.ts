@@ -1,0 +1,30 @@
+import type { AppContext, PlatformContext } from '../../platform/context.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
+
+/** The booking's rate limits, per client address (one set per running app). */
+export interface BookingLimits {
+  leads: RateLimit;
+  holds: RateLimit;
+}
+
+declare module '../../platform/context.ts' {
+  interface AppContext {
+    /** Lead captures and public holds, each with its own budget per client address (the booking module). */
+    bookingLimits: BookingLimits;
+  }
+}
+
+/** The module's per-app services (its record's `services`). Lead captures: 20 per address per 10 minutes. Holds: 30. */
+export function bookingServices(platform: PlatformContext): Pick<AppContext, 'bookingLimits'> {
+  const store = rateLimitStoreFor(platform.db);
+  return {
+    bookingLimits: {
+      leads: new RateLimit({ name: 'booking-lead-address', points: 20, windowSeconds: 600 }, store),
+      holds: new RateLimit({ name: 'booking-hold-address', points: 30, windowSeconds: 600 }, store),
+    },
+  };
+}
+
+export async function throttle(limit: RateLimit, ip: string): Promise<void> {
+  await consumeOrThrow([[limit, addressKey(ip)]], 'Too many booking requests from this address; try again later.');
+}

@@ -1,0 +1,21 @@
+/** A reservation's statuses and the status a guest or operator reads (pure; no database). */
+
+export const RESERVATION_STATUSES = ['HELD', 'CONFIRMED', 'CHECKED_IN', 'CANCELLED', 'EXPIRED', 'NO_SHOW'] as const;
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+
+/** The status a guest sees: a HELD reservation past its hold is EXPIRED, whether or not the job has run yet. */
+export function statusAt(reservation: { status: ReservationStatus; holdExpiresAt: Date | string | null }, now: Date): ReservationStatus {
+  if (reservation.status === 'HELD' && reservation.holdExpiresAt && new Date(reservation.holdExpiresAt) <= now) return 'EXPIRED';
+  return reservation.status;
+}
+
+/**
+ * @deprecated snake_case row for checkIns, payments and the reservations module's batch; use `statusAt` with a
+ * model (camelCase). The status a guest sees: a HELD reservation past its hold is EXPIRED.
+ */
+export function effectiveStatus(row: { status: ReservationStatus; hold_expires_at: Date | null }, now: Date): ReservationStatus {
+  return statusAt({ status: row.status, holdExpiresAt: row.hold_expires_at }, now);
+}
+
+/** Until when the guest may cancel: the event's start − the setup's cancellation window. */
+export const cancellableUntil = (startsAt: Date, windowHours: number) => new Date(new Date(startsAt).getTime() - windowHours * 3_600_000);

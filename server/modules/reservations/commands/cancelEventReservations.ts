@@ -1,0 +1,32 @@
+import { BUSINESS_EVENTS, cancelReservation, captureBusinessEvent, type TransitionContext } from '../../booking/index.ts';
+import { queueEventCancellationEmail } from '../../email/index.ts';
+import type { DomainContext, DomainEvents } from '../../../domain/events.ts';
+import { activeReservationIds, paidOf } from '../queries.ts';
+
+/**
+ * The reservations' part of a show event's cancellation flow (DOMAIN.md "Catalog"; the `showEvent.cancelled` event,
+ * subscribed in ../subscribers.ts): in the flow's transaction, every active reservation of the event — HELD with its
+ * hold running, or CONFIRMED — is cancelled through the state machine by SYSTEM (the registered CANCELLED effects
+ * run with it: the payments module requests the refunds of what was paid), and its guest gets the
+ * `reservation-cancelled` e-mail through the ledger, addressed to the reservation's contact snapshot
+ * (server/modules/email/guestMessages.ts). A re-run finds nothing active left, so it cancels and e-mails nobody
+ * again. `reservation cancelled` for each after the commit.
+ */
+export async function cancelEventReservations({ event }: DomainEvents['showEvent.cancelled'], { trx, app, afterCommit }: DomainContext, now = new Date()) {
+  const active = await activeReservationIds(trx, event.id, now);
+  const ctx: TransitionContext = { trx, app, actor: 'SYSTEM', now, afterCommit };
+  const reason = event.cancellationReason ?? 'The show event was cancelled.';
+  let cancelled = 0;
+  let paid = 0;
+  for (const id of active) {
+    // What the guest paid and has not had back, read before the refund effects run.
+    const paidVnd = await paidOf(trx, id);
+    const { changed } = await cancelReservation(ctx, id, { by: 'SYSTEM', reason });
+    if (!changed) continue;
+    cancelled++;
+    if (paidVnd > 0) paid++;
+    await queueEventCancellationEmail(trx, app, id, paidVnd);
+    afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.reservationCancelled, id, { cancelled_by: 'SYSTEM', cancellation_cause: 'event_cancelled' }));
+  }
+  return { cancelled, paid, emailed: cancelled };
+}

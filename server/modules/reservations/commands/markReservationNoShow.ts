@@ -1,0 +1,7 @@
+import type { AppContext } from '../../../platform/context.ts';
+import { inTransition, markNoShow, type TransitionActor } from '../../booking/index.ts';
+
+/** Staff mark a guest a no-show, CONFIRMED → NO_SHOW once the event has started (409 `event_not_started` before), in its own transaction. */
+export async function markReservationNoShow(app: AppContext, actor: TransitionActor, id: string, now = new Date()): Promise<void> {
+  await inTransition(app, actor, (ctx) => markNoShow(ctx, id), now);
+}
