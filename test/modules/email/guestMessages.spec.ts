@@ -11,7 +11,7 @@ import { HOLD_EXPIRED_QUEUE, manageBookingUrl, REMINDER_QUEUE, sendReminder } fr
 import { guestMessageJobs } from '../../../server/modules/email/jobs.ts';
 import { deliverEmail } from '../../../server/modules/email/service.ts';
 import { CHECK_IN_QR_CONTENT_ID, renderTemplate, type TemplateDataMap, type TemplateName } from '../../../server/modules/email/templates.ts';
-import { settleRefund } from '../../../server/modules/payments/commands/refunds.ts';
+import { settleRefund } from '../../../server/modules/payments/commands/settleRefund.ts';
 import { memoryLogger, PNG_SIGNATURE } from '../../helpers/mail.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { bookableEvent } from '../booking/factories.ts';
