@@ -3,7 +3,8 @@ import { json } from '../../platform/http/handler.ts';
 import { Problem, ValidationFailed } from '../../platform/http/problem.ts';
 import { redeemCheckIn } from './commands/redeemCheckIn.ts';
 import { presentCheckIn, presentDoorReservation } from './presenters.ts';
-import { doorRow, history, isInside, NoSuchReservation, refusal, resolveTarget, type Target } from './service.ts';
+import { NoSuchReservation, refusal, type Target } from './door.ts';
+import { doorReservation, history, isInside, resolveTarget } from './queries.ts';
 
 /** When `GET /api/check-ins/by-token/{token}` was deprecated (RFC 9745 `Deprecation: @<unix seconds>`). */
 export const BY_TOKEN_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 27));
@@ -18,7 +19,7 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 async function lookup(call: Call, target: Target, showEventId: string | undefined) {
   const knex = call.app.db.knex;
   const id = await resolveTarget(knex, target);
-  const row = id ? await doorRow(knex, id) : undefined;
+  const row = id ? await doorReservation(knex, id) : undefined;
   if (!row) throw NoSuchReservation();
   const now = new Date();
   const { defaultLocale, venueTimezone } = call.app.config;

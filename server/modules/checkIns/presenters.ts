@@ -1,8 +1,10 @@
+import type { Schema } from '../../platform/http/handler.ts';
 import { pickLocale } from '../../domain/localized.ts';
 import { toLocal } from '../../domain/venueTime.ts';
 import { iso } from '../presenting.ts';
 import { effectiveStatus } from '../booking/index.ts';
-import type { CheckInRow, DoorRow } from './service.ts';
+import type { CheckIn } from './models.ts';
+import type { DoorReservation } from './queries.ts';
 
 export interface PresentOptions {
   defaultLocale: string;
@@ -11,47 +13,47 @@ export interface PresentOptions {
 }
 
 /** The reservation as the door needs it: an allow-list (no e-mail, phone, customer note or token). */
-export function presentDoorReservation(row: DoorRow, options: PresentOptions) {
+export function presentDoorReservation(row: DoorReservation, options: PresentOptions): Schema<'CheckInReservation'> {
   const { defaultLocale } = options;
-  const startsAt = new Date(row.event_starts_at);
+  const startsAt = new Date(row.eventStartsAt);
   const local = toLocal(startsAt, options.venueTimezone);
   return {
     id: row.id,
     reference: row.reference,
-    status: effectiveStatus(row, options.now),
-    guestName: [row.customer_honorific, row.customer_name].filter(Boolean).join(' '),
-    partySize: row.guest_count,
-    offer: { id: row.offer_id, code: row.offer_code, name: pickLocale(row.offer_name, defaultLocale, defaultLocale) },
-    table: row.table_id ? { id: row.table_id, code: row.table_code!, zone: row.table_zone! } : null,
+    status: effectiveStatus({ status: row.status, hold_expires_at: row.holdExpiresAt }, options.now),
+    guestName: [row.customerHonorific, row.customerName].filter(Boolean).join(' '),
+    partySize: row.guestCount,
+    offer: { id: row.offerId, code: row.offerCode, name: pickLocale(row.offerName, defaultLocale, defaultLocale) },
+    table: row.tableId ? { id: row.tableId, code: row.tableCode!, zone: row.tableZone! } : null,
     event: {
-      id: row.show_event_id,
-      slug: row.event_slug,
-      status: row.event_status,
+      id: row.showEventId,
+      slug: row.eventSlug,
+      status: row.eventStatus,
       startsAt: startsAt.toISOString(),
-      doorsAt: iso(row.event_doors_at),
+      doorsAt: iso(row.eventDoorsAt),
       localDate: local.date,
       localTime: local.time,
-      showCode: row.show_code,
-      showTitle: pickLocale(row.show_title, defaultLocale, defaultLocale),
+      showCode: row.showCode,
+      showTitle: pickLocale(row.showTitle, defaultLocale, defaultLocale),
     },
-    confirmedBy: row.confirmed_by,
-    checkedInAt: iso(row.checked_in_at),
-    payment: { paid: row.paid, totalVnd: row.total_vnd, paidVnd: row.paid_vnd, dueVnd: Math.max(0, row.total_vnd - row.paid_vnd) },
-    staffNotes: row.staff_notes,
+    confirmedBy: row.confirmedBy,
+    checkedInAt: iso(row.checkedInAt),
+    payment: { paid: row.paid, totalVnd: row.totalVnd, paidVnd: row.paidVnd, dueVnd: Math.max(0, row.totalVnd - row.paidVnd) },
+    staffNotes: row.staffNotes,
   };
 }
 
-export function presentCheckIn(row: CheckInRow) {
+export function presentCheckIn(checkIn: CheckIn): Schema<'CheckInRecord'> {
   return {
-    id: row.id,
-    nonce: row.nonce,
-    type: row.type,
-    result: row.result,
-    reason: row.reason,
-    identifiedBy: row.identified_by,
-    reservationId: row.reservation_id,
-    showEventId: row.show_event_id,
-    operator: row.operator,
-    at: iso(row.created_at)!,
+    id: checkIn.id,
+    nonce: checkIn.nonce,
+    type: checkIn.type,
+    result: checkIn.result,
+    reason: checkIn.reason,
+    identifiedBy: checkIn.identifiedBy,
+    reservationId: checkIn.reservationId,
+    showEventId: checkIn.showEventId,
+    operator: checkIn.operator,
+    at: iso(checkIn.createdAt)!,
   };
 }

@@ -1,6 +1,6 @@
 import { json, type OperationHandlers } from '../../platform/http/handler.ts';
 import { presentEmailListItem, presentEmailMessage } from './presenters.ts';
-import { getMessage, listMessages } from './service.ts';
+import { getMessage, listMessages } from './queries.ts';
 // The guest's hold-expired message is queued by the hold expiry (registered at boot, with this module).
 
 export const handlers = {

@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import type { Mailer } from '../../platform/integrations/mail.ts';
 import type { QueueDefinition } from '../../platform/jobs/types.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { HOLD_EXPIRED_QUEUE, REMINDER_QUEUE, sendHoldExpired, sendReminder } from './guestMessages.ts';
-import { deliverEmail, EMAIL_SEND_QUEUE, type DeliveryOutcome, type EmailSendJobData } from './service.ts';
+import { deliverEmail, type DeliveryOutcome } from './commands/deliverEmail.ts';
+import { HOLD_EXPIRED_QUEUE, REMINDER_QUEUE, sendHoldExpired, sendReminder } from './commands/guestMessages.ts';
+import { EMAIL_SEND_QUEUE, type EmailSendJobData } from './commands/recordEmail.ts';
 
 /**
  * What a handler gets from the job engine: the job's data and its retry bookkeeping (pg-boss names:
@@ -70,7 +71,7 @@ function forEngine<T extends object>(definition: JobDefinition<T>): QueueDefinit
 export const definitions: JobDefinition<any>[] = [emailSend];
 
 /**
- * The guest messages written by a job rather than by the command that causes them (guestMessages.ts): the
+ * The guest messages written by a job rather than by the command that causes them (commands/guestMessages.ts): the
  * reminder (queued at confirmation with `startAfter`; it checks again that it is still due and true, and sends
  * once per reservation) and the hold-expired message (queued by the hold expiry). Both only write ledger rows;
  * `email.send` sends them.

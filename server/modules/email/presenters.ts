@@ -1,8 +1,9 @@
+import type { Schema } from '../../platform/http/handler.ts';
 import { iso } from '../presenting.ts';
 import type { EmailMessage } from './models.ts';
 
 /** A ledger row in a list: delivery metadata and links, never the rendered snapshots (spec §2.3). */
-export function presentEmailListItem(message: EmailMessage) {
+export function presentEmailListItem(message: EmailMessage): Schema<'EmailMessageSummary'> {
   return {
     id: message.id,
     status: message.status,
@@ -30,7 +31,7 @@ export function presentEmailListItem(message: EmailMessage) {
 }
 
 /** One message in full: the list fields plus the rendered HTML and text snapshots and the provider's answer. */
-export function presentEmailMessage(message: EmailMessage) {
+export function presentEmailMessage(message: EmailMessage): Schema<'EmailMessage'> {
   return {
     ...presentEmailListItem(message),
     providerResponse: message.providerResponse,

@@ -2,14 +2,18 @@ import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
 import { json, redirect } from '../../platform/http/handler.ts';
 import { NotFound, ValidationFailed } from '../../platform/http/problem.ts';
 import { staffActor } from '../../domain/actors.ts';
-import { effectiveStatus, reservationForGuest } from '../booking/index.ts';
-import { completeRefund, createRefund } from './commands/refunds.ts';
+import { reservationForGuest } from '../booking/index.ts';
+import { completeRefund } from './commands/completeRefund.ts';
+import { createRefund } from './commands/createRefund.ts';
 import { recordPayment } from './commands/recordPayment.ts';
 import { startCheckout } from './commands/startCheckout.ts';
-import { handleIpn, handleReturn } from './commands/vnpayCallbacks.ts';
+import { vnpayIpn } from './commands/vnpayIpn.ts';
+import { vnpayReturn } from './commands/vnpayReturn.ts';
+import { vnpaySandboxSubmit } from './commands/vnpaySandboxSubmit.ts';
 import { presentCallback, presentPayment, presentRefund } from './presenters.ts';
-import { completeSandboxPayment, readSandboxRequest, renderSandboxPage, SANDBOX_CSP, sandboxSecret, type SandboxOutcome } from './sandbox.ts';
-import { callbackBaseUrl, enabledMethods, listPayments, listRefunds, netPaid, paymentById, paymentDetail, vnpayOf } from './service.ts';
+import { checkoutOptions, listPayments, listRefunds, paymentById, paymentDetail } from './queries.ts';
+import { readSandboxRequest, renderSandboxPage, SANDBOX_CSP, type SandboxOutcome } from './sandbox.ts';
+import { callbackBaseUrl, vnpayOf } from './vnpay.ts';
 
 /** Unknown reference, wrong token, missing token: one answer (as booking's guest routes). */
 const NoSuchReservation = () => NotFound('No such reservation, or the token does not open it.');
@@ -34,17 +38,9 @@ function sandboxOutcome(call: Call): SandboxOutcome {
 
 export const handlers = {
   async getCheckoutOptions(call) {
-    const knex = call.app.db.knex;
-    const row = await reservationForGuest(knex, call.params.reference, guestToken(call));
+    const row = await reservationForGuest(call.app.db.knex, call.params.reference, guestToken(call));
     if (!row) throw NoSuchReservation();
-    const status = effectiveStatus(row, new Date());
-    const methods = await enabledMethods(knex, call.app);
-    const amountDueVnd = Math.max(0, row.total_vnd - (await netPaid(knex, row.id)));
-    return json(
-      200,
-      { reference: row.reference, status, payable: status === 'HELD' && amountDueVnd > 0 && methods.length > 0, amountDueVnd, holdExpiresAt: status === 'HELD' && row.hold_expires_at ? new Date(row.hold_expires_at).toISOString() : null, methods },
-      NO_STORE,
-    );
+    return json(200, await checkoutOptions(call.app, row), NO_STORE);
   },
 
   async startCheckout(call) {
@@ -63,17 +59,16 @@ export const handlers = {
     const outcome = sandboxOutcome(call);
     const request = sandboxRequest(call);
     if (!request.ok) return sandboxHtml(renderSandboxPage(request, call.koa.originalUrl));
-    const done = await completeSandboxPayment(call.app, sandboxSecret(call.app.config), request, outcome, handleIpn);
-    call.log.info({ txnRef: request.txnRef, responseCode: done.responseCode, ipn: done.ipn.RspCode }, 'VNPay sandbox: payment completed');
+    const done = await vnpaySandboxSubmit(call.app, request, outcome, call.log);
     return redirect(done.location, 303, { headers: NO_STORE });
   },
 
   async vnpayReturn(call) {
-    return json(200, await handleReturn(call.app, call.koa.query), NO_STORE);
+    return json(200, await vnpayReturn(call.app, call.koa.query), NO_STORE);
   },
 
   async vnpayIpn(call) {
-    return json(200, await handleIpn(call.app, call.koa.query));
+    return json(200, await vnpayIpn(call.app, call.koa.query));
   },
 
   async listPayments(call) {

@@ -1,11 +1,12 @@
 import type { ModuleRecord } from '../record.ts';
-import { cancellationRefunds } from './effects.ts';
 import { handlers } from './handlers.ts';
 import { jobs } from './jobs.ts';
 import { policy } from './policy.ts';
+import { cancellationRefunds } from './subscribers.ts';
+import { paymentsServices } from './vnpay.ts';
 
 /** The `payments` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
  * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
 export function record() {
-  return { tag: 'payments', handlers, policy, jobs, subscribers: [cancellationRefunds] } satisfies ModuleRecord;
+  return { tag: 'payments', handlers, policy, jobs, subscribers: [cancellationRefunds], services: paymentsServices } satisfies ModuleRecord;
 }

@@ -1,5 +1,6 @@
 import type { QueueDefinition } from '../../platform/jobs/types.ts';
-import { processVnpayRefund, VNPAY_REFUND_QUEUE } from './commands/refunds.ts';
+import { VNPAY_REFUND_QUEUE } from './commands/requestRefund.ts';
+import { processVnpayRefund } from './commands/sendVnpayRefund.ts';
 
 /**
  * `payments.vnpay-refund`: sends one pending VNPay refund (enqueued with the refund, in its transaction). A

@@ -1,11 +1,32 @@
 import { BaseModel, RecordModel } from '../../platform/db/model.ts';
 
+export type CheckoutMethod = 'VNPAY' | 'BANK_TRANSFER' | 'PAY_AT_VENUE';
+export type Gateway = 'VNPAY' | 'BANK_TRANSFER' | 'CASH' | 'CARD_ON_SITE';
+export type PaymentStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'PARTIALLY_REFUNDED' | 'REFUNDED';
+export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+/** Statuses of a payment whose money was received (part of it may have been given back). */
+export const PAID_STATUSES: readonly PaymentStatus[] = ['SUCCEEDED', 'PARTIALLY_REFUNDED'];
+
+/** On-site gateways: refunds are money staff hand back, never a gateway call. */
+export const ON_SITE_GATEWAYS: readonly Gateway[] = ['BANK_TRANSFER', 'CASH', 'CARD_ON_SITE'];
+
+/**
+ * The payments module's entities keep the `updatedAt` a command gives them (its unit of work's clock, as the rows
+ * were always written); only a patch that names none gets the current time.
+ */
+abstract class PaymentsEntity extends BaseModel {
+  override $beforeUpdate(): void {
+    if (this.updatedAt === undefined) super.$beforeUpdate();
+  }
+}
+
 /** Table `payments`. */
-export class Payment extends BaseModel {
+export class Payment extends PaymentsEntity {
   static override tableName = 'payments';
   reservationId!: string;
-  gateway!: string;
-  status!: string;
+  gateway!: Gateway;
+  status!: PaymentStatus;
   amountVnd!: number;
   refundedVnd!: number;
   txnRef!: string;
@@ -21,29 +42,32 @@ export class Payment extends BaseModel {
   failedAt!: Date | null;
 }
 
+/** A payment with its reservation's reference (the admin routes' row: `reservations.reference` joined in queries.ts). */
+export type PaymentWithReference = Payment & { reservationReference: string };
+
 /** Table `payment_callbacks`. */
 export class PaymentCallback extends RecordModel {
   static override tableName = 'payment_callbacks';
   static override jsonAttributes = ['params'];
   id!: string;
   gateway!: string;
-  kind!: string;
+  kind!: 'IPN' | 'RETURN';
   paymentId!: string | null;
   txnRef!: string | null;
-  params!: unknown;
+  params!: Record<string, string>;
   signatureValid!: boolean;
   outcome!: string | null;
   receivedAt!: Date;
 }
 
 /** Table `refunds`. */
-export class Refund extends BaseModel {
+export class Refund extends PaymentsEntity {
   static override tableName = 'refunds';
   static override jsonAttributes = ['gatewayResponse'];
   paymentId!: string;
   amountVnd!: number;
   reason!: string | null;
-  status!: string;
+  status!: RefundStatus;
   requestedBy!: string | null;
   gatewayRefundId!: string | null;
   gatewayResponseCode!: string | null;

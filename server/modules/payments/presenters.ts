@@ -1,51 +1,52 @@
+import type { Schema } from '../../platform/http/handler.ts';
 import { iso } from '../presenting.ts';
-import type { PaymentListRow, RefundRow } from './service.ts';
+import type { PaymentCallback, PaymentWithReference, Refund } from './models.ts';
 
 /** Allow-lists of the payments module (admin routes only: gateway ids are for staff, never for guests). */
 
-export function presentPayment(row: PaymentListRow) {
+export function presentPayment(payment: PaymentWithReference): Schema<'Payment'> {
   return {
-    id: row.id,
-    reservationId: row.reservation_id,
-    reservationReference: row.reservation_reference,
-    gateway: row.gateway,
-    status: row.status,
-    amountVnd: row.amount_vnd,
-    refundedVnd: row.refunded_vnd,
-    txnRef: row.txn_ref,
-    gatewayTransactionId: row.gateway_transaction_id,
-    bankCode: row.bank_code,
-    cardType: row.card_type,
-    gatewayResponseCode: row.gateway_response_code,
-    gatewayPaidAt: iso(row.gateway_paid_at),
-    recordedBy: row.recorded_by,
-    note: row.note,
-    expiresAt: iso(row.expires_at),
-    succeededAt: iso(row.succeeded_at),
-    failedAt: iso(row.failed_at),
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: payment.id,
+    reservationId: payment.reservationId,
+    reservationReference: payment.reservationReference,
+    gateway: payment.gateway,
+    status: payment.status,
+    amountVnd: payment.amountVnd,
+    refundedVnd: payment.refundedVnd,
+    txnRef: payment.txnRef,
+    gatewayTransactionId: payment.gatewayTransactionId,
+    bankCode: payment.bankCode,
+    cardType: payment.cardType,
+    gatewayResponseCode: payment.gatewayResponseCode,
+    gatewayPaidAt: iso(payment.gatewayPaidAt),
+    recordedBy: payment.recordedBy,
+    note: payment.note,
+    expiresAt: iso(payment.expiresAt),
+    succeededAt: iso(payment.succeededAt),
+    failedAt: iso(payment.failedAt),
+    createdAt: iso(payment.createdAt)!,
+    updatedAt: iso(payment.updatedAt)!,
   };
 }
 
-export function presentRefund(row: RefundRow) {
+export function presentRefund(refund: Refund): Schema<'Refund'> {
   return {
-    id: row.id,
-    paymentId: row.payment_id,
-    amountVnd: row.amount_vnd,
-    reason: row.reason,
-    status: row.status,
-    requestedBy: row.requested_by,
-    gatewayRefundId: row.gateway_refund_id,
-    gatewayResponseCode: row.gateway_response_code,
-    failureReason: row.failure_reason,
-    attempts: row.attempts,
-    completedAt: iso(row.completed_at),
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: refund.id,
+    paymentId: refund.paymentId,
+    amountVnd: refund.amountVnd,
+    reason: refund.reason,
+    status: refund.status,
+    requestedBy: refund.requestedBy,
+    gatewayRefundId: refund.gatewayRefundId,
+    gatewayResponseCode: refund.gatewayResponseCode,
+    failureReason: refund.failureReason,
+    attempts: refund.attempts,
+    completedAt: iso(refund.completedAt),
+    createdAt: iso(refund.createdAt)!,
+    updatedAt: iso(refund.updatedAt)!,
   };
 }
 
-export function presentCallback(row: { kind: 'IPN' | 'RETURN'; signature_valid: boolean; outcome: string | null; received_at: Date }) {
-  return { kind: row.kind, signatureValid: row.signature_valid, outcome: row.outcome, receivedAt: iso(row.received_at)! };
+export function presentCallback(callback: Pick<PaymentCallback, 'kind' | 'signatureValid' | 'outcome' | 'receivedAt'>): Schema<'PaymentCallback'> {
+  return { kind: callback.kind, signatureValid: callback.signatureValid, outcome: callback.outcome, receivedAt: iso(callback.receivedAt)! };
 }

@@ -26,7 +26,7 @@ import {
  *   amount and the order, and offers Pay / Cancel / Fail;
  * - a button posts back to the same URL: the sandbox builds VNPay's callback parameters (`00`; `24` cancelled by
  *   the guest; `51` declined for insufficient funds; `11` when the URL has expired), signs them, delivers the
- *   IPN server to server by running the IPN's own command (`handleIpn`, the real verification and effects)
+ *   IPN server to server by running the IPN's own command (`vnpayIpn`, the real verification and effects)
  *   before anything else, then sends the browser to the signed `vnp_ReturnUrl` (303), as VNPay does;
  * - VNPay's merchant API (refunds) is answered in process: requests checked and answers signed as VNPay's are.
  *

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { recordEmail, type RecordEmailInput } from '../../../server/modules/email/service.ts';
+import { recordEmail, type RecordEmailInput } from '../../../server/modules/email/commands/recordEmail.ts';
 import { buildApiKey, buildMemberSession, permissionMap } from '../../helpers/factories.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { startFakeSmtp, type FakeSmtp } from '../../helpers/mail.ts';

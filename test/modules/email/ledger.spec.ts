@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { Problem } from '../../../server/platform/http/problem.ts';
 import { presentEmailListItem, presentEmailMessage } from '../../../server/modules/email/presenters.ts';
-import { getMessage, listMessages, recordEmail, type RecordEmailInput } from '../../../server/modules/email/service.ts';
+import { recordEmail, type RecordEmailInput } from '../../../server/modules/email/commands/recordEmail.ts';
+import { getMessage, listMessages } from '../../../server/modules/email/queries.ts';
 import { resetData, testDatabase } from '../../helpers/database.ts';
 import { enqueueStub } from '../../helpers/mail.ts';
 

@@ -6,7 +6,8 @@ import type { Knex } from 'knex';
 import { simpleParser } from 'mailparser';
 import { loadConfig } from '../../../server/platform/config.ts';
 import { createMailer } from '../../../server/platform/integrations/mail.ts';
-import { deliverEmail, recordEmail } from '../../../server/modules/email/service.ts';
+import { deliverEmail } from '../../../server/modules/email/commands/deliverEmail.ts';
+import { recordEmail } from '../../../server/modules/email/commands/recordEmail.ts';
 import { resetData, testDatabase } from '../../helpers/database.ts';
 import { enqueueStub, memoryLogger, PNG_SIGNATURE } from '../../helpers/mail.ts';
 

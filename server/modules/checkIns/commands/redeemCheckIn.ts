@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { AppContext } from '../../../platform/context.ts';
 import type { AuthContext } from '../../../platform/auth/context.ts';
 import { Unprocessable } from '../../../platform/http/problem.ts';
@@ -7,7 +6,9 @@ import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
 import { assertTransition, inTransition } from '../../booking/index.ts';
 import { digest } from '../../booking/index.ts';
 import { staffActor } from '../../../domain/actors.ts';
-import { doorRow, isInside, normalizeToken, operatorLabel, refusal, resolveTarget, type CheckInReason, type CheckInRow, type CheckInType, type DoorRow, type Target } from '../service.ts';
+import { normalizeToken, operatorLabel, refusal, type Target } from '../door.ts';
+import type { CheckIn, CheckInReason, CheckInType } from '../models.ts';
+import { attemptByNonce, doorReservation, insertAttemptOnce, isInside, knownEvent, markCheckedIn, resolveTarget, type DoorReservation } from '../queries.ts';
 
 export interface RedeemInput {
   target: Target;
@@ -17,9 +18,9 @@ export interface RedeemInput {
 }
 
 export interface RedeemOutcome {
-  checkIn: CheckInRow;
+  checkIn: CheckIn;
   /** The reservation as it is after the attempt (undefined for `not_found`). */
-  reservation: DoorRow | undefined;
+  reservation: DoorReservation | undefined;
   /** True when the nonce was already recorded: this is that first attempt, nothing new was written. */
   replayed: boolean;
 }
@@ -45,7 +46,7 @@ function requestHash(input: RedeemInput): Buffer {
 /**
  * One scan at the door, in one transaction: the reservation is found and locked (`for update`, so scans of one
  * reservation queue here), the nonce looked up (a recorded one answers its first attempt), the scan judged
- * (service.ts `refusal`), a first ENTRY moves the reservation CONFIRMED → CHECKED_IN through the lifecycle's
+ * (door.ts `refusal`), a first ENTRY moves the reservation CONFIRMED → CHECKED_IN through the lifecycle's
  * rule, and the attempt is recorded whatever its answer. Two requests racing with one nonce: the second either
  * waits on the lock and finds the first's row, or loses the unique insert, rolls back and answers the first's.
  * `operator check-in completed` is sent after commit, for a check-in only (not a refusal, a re-entry or an exit).
@@ -60,10 +61,10 @@ export async function redeemCheckIn(app: AppContext, input: RedeemInput, auth: A
       async (ctx) => {
         const { trx } = ctx;
         const reservationId = await resolveTarget(trx, input.target, true);
-        const recorded = await trx('check_ins').where({ nonce: input.nonce }).first();
-        if (recorded) return replay(recorded as CheckInRow, hash, recorded.reservation_id ? await doorRow(trx, recorded.reservation_id) : undefined);
+        const recorded = await attemptByNonce(trx, input.nonce);
+        if (recorded) return replay(recorded, hash, recorded.reservationId ? await doorReservation(trx, recorded.reservationId) : undefined);
 
-        const row = reservationId ? await doorRow(trx, reservationId) : undefined;
+        const row = reservationId ? await doorReservation(trx, reservationId) : undefined;
         let reason: CheckInReason | null = 'not_found';
         if (row) {
           const inside = await isInside(trx, row);
@@ -72,45 +73,33 @@ export async function redeemCheckIn(app: AppContext, input: RedeemInput, auth: A
         const checksIn = !reason && input.type === 'ENTRY' && row!.status === 'CONFIRMED';
         if (checksIn) {
           assertTransition(row!.status, 'CHECKED_IN');
-          await trx('reservations').where({ id: row!.id }).update({ status: 'CHECKED_IN', checked_in_at: now, updated_at: now });
+          await markCheckedIn(trx, row!.id, now);
         }
-        const [inserted] = (await trx('check_ins')
-          .insert({
-            reservation_id: row?.id ?? null,
-            show_event_id: input.showEventId ? await knownEvent(trx, input.showEventId) : null,
-            type: input.type,
-            identified_by: 'id' in input.target ? 'ID' : 'TOKEN',
-            nonce: input.nonce,
-            request_hash: hash,
-            result: reason ? 'refused' : 'ok',
-            reason,
-            operator,
-            // The clock at the insert, not the transaction's start: a scan that waited on the lock is later.
-            created_at: trx.raw('clock_timestamp()'),
-          })
-          .onConflict('nonce')
-          .ignore()
-          .returning('*')) as CheckInRow[];
+        const inserted = await insertAttemptOnce(trx, {
+          reservationId: row?.id ?? null,
+          showEventId: input.showEventId ? await knownEvent(trx, input.showEventId) : null,
+          type: input.type,
+          identifiedBy: 'id' in input.target ? 'ID' : 'TOKEN',
+          nonce: input.nonce,
+          requestHash: hash,
+          result: reason ? 'refused' : 'ok',
+          reason,
+          operator,
+        });
         if (!inserted) throw new NonceTaken();
         if (checksIn) ctx.afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.operatorCheckInCompleted, row!.id, { checked_in_by: operator }));
-        return { checkIn: inserted, reservation: row ? await doorRow(trx, row.id) : undefined, replayed: false };
+        return { checkIn: inserted, reservation: row ? await doorReservation(trx, row.id) : undefined, replayed: false };
       },
       now,
     );
   } catch (err) {
     if (!(err instanceof NonceTaken)) throw err;
-    const recorded = (await app.db.knex('check_ins').where({ nonce: input.nonce }).first()) as CheckInRow;
-    return replay(recorded, hash, recorded.reservation_id ? await doorRow(app.db.knex, recorded.reservation_id) : undefined);
+    const recorded = (await attemptByNonce(app.db.knex, input.nonce))!;
+    return replay(recorded, hash, recorded.reservationId ? await doorReservation(app.db.knex, recorded.reservationId) : undefined);
   }
 }
 
-function replay(recorded: CheckInRow, hash: Buffer, reservation: DoorRow | undefined): RedeemOutcome {
-  if (!Buffer.from(recorded.request_hash).equals(hash)) throw NonceReused();
+function replay(recorded: CheckIn, hash: Buffer, reservation: DoorReservation | undefined): RedeemOutcome {
+  if (!Buffer.from(recorded.requestHash).equals(hash)) throw NonceReused();
   return { checkIn: recorded, reservation, replayed: true };
-}
-
-/** The door's event id when such an event exists (an unknown one is still `wrong_event`, but is not stored). */
-async function knownEvent(trx: Knex.Transaction, id: string): Promise<string | null> {
-  const row = await trx('show_events').where({ id }).first('id');
-  return row?.id ?? null;
 }

@@ -4,7 +4,9 @@ import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
 import { actorLabel, confirmReservation, inTransition, lockReservation, type TransitionActor } from '../../booking/index.ts';
 import { effectiveStatus } from '../../booking/index.ts';
 import { publishPaymentOutcome } from '../hooks.ts';
-import { netPaid, newOnSiteReference, type PaymentRow } from '../service.ts';
+import { Payment } from '../models.ts';
+import { lockEventOfReservation, netPaid } from '../queries.ts';
+import { newOnSiteReference } from '../references.ts';
 
 export interface RecordPaymentInput {
   reservationId: string;
@@ -20,11 +22,9 @@ export interface RecordPaymentInput {
  * seats are free: 409 `seats_released` otherwise, and nothing is recorded — staff still hold the money). One
  * transaction (event → reservation → payment locks); `payment completed` after the commit.
  */
-export async function recordPayment(app: AppContext, actor: TransitionActor, input: RecordPaymentInput): Promise<PaymentRow> {
+export async function recordPayment(app: AppContext, actor: TransitionActor, input: RecordPaymentInput): Promise<Payment> {
   return inTransition(app, actor, async (ctx) => {
-    const found = await ctx.trx('reservations').where({ id: input.reservationId }).first('show_event_id');
-    if (!found) throw NotFound('No such reservation.');
-    await ctx.trx('show_events').where({ id: found.show_event_id }).forUpdate().first('id');
+    if (!(await lockEventOfReservation(ctx.trx, input.reservationId))) throw NotFound('No such reservation.');
     const reservation = await lockReservation(ctx.trx, input.reservationId);
     const status = effectiveStatus(reservation, ctx.now);
     if (status === 'CANCELLED' || status === 'NO_SHOW') throw Conflict('reservation_not_payable', `A ${status.toLowerCase().replace('_', '-')} reservation cannot take a payment.`);
@@ -35,26 +35,23 @@ export async function recordPayment(app: AppContext, actor: TransitionActor, inp
       throw Unprocessable('amount_exceeds_balance', `At most ${due} VND is due.`, [{ path: 'body/amountVnd', message: `must be at most ${due}`, code: 'amount_exceeds_balance' }]);
     }
     const recorded = {
-      status: 'SUCCEEDED',
-      amount_vnd: amountVnd,
-      recorded_by: actorLabel(actor),
+      status: 'SUCCEEDED' as const,
+      amountVnd,
+      recordedBy: actorLabel(actor),
       note: input.note ?? null,
-      succeeded_at: ctx.now,
-      gateway_paid_at: ctx.now,
-      updated_at: ctx.now,
+      succeededAt: ctx.now,
+      gatewayPaidAt: ctx.now,
+      updatedAt: ctx.now,
     };
     const pendingTransfer =
       input.method === 'BANK_TRANSFER'
-        ? ((await ctx.trx('payments').where({ reservation_id: reservation.id, gateway: 'BANK_TRANSFER', status: 'PENDING' }).orderBy('created_at', 'desc').forUpdate().first('id')) as { id: string } | undefined)
+        ? await Payment.query(ctx.trx).where({ reservation_id: reservation.id, gateway: 'BANK_TRANSFER', status: 'PENDING' }).orderBy('created_at', 'desc').forUpdate().first().select('id')
         : undefined;
-    const [payment] = (
-      pendingTransfer
-        ? await ctx.trx('payments').where({ id: pendingTransfer.id }).update(recorded).returning('*')
-        : await ctx
-            .trx('payments')
-            .insert({ ...recorded, reservation_id: reservation.id, gateway: input.method, txn_ref: newOnSiteReference(input.method, reservation.reference), created_at: ctx.now })
-            .returning('*')
-    ) as PaymentRow[];
+    const payment = pendingTransfer
+      ? ((await Payment.query(ctx.trx).findById(pendingTransfer.id).patch(recorded).returning('*')) as unknown as Payment)
+      : await Payment.query(ctx.trx)
+          .insert({ ...recorded, reservationId: reservation.id, gateway: input.method, txnRef: newOnSiteReference(input.method, reservation.reference), createdAt: ctx.now })
+          .returning('*');
     await publishPaymentOutcome({ ...ctx, outcome: 'SUCCEEDED', paymentId: payment.id, reservationId: reservation.id, gateway: payment.gateway, amountVnd, refundedVnd: 0 });
     if (amountVnd === due && (status === 'HELD' || status === 'EXPIRED')) await confirmReservation(ctx, reservation.id, { by: 'PAYMENT' });
     ctx.afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.paymentCompleted, reservation.id, { payment_gateway: input.method, payment_status: 'SUCCESS', amount_vnd: amountVnd }));

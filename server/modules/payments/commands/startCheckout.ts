@@ -4,7 +4,10 @@ import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
 import { inTransition, lockReservation } from '../../booking/index.ts';
 import { effectiveStatus, type ReservationView } from '../../booking/index.ts';
 import { SANDBOX_PATH } from '../sandbox.ts';
-import { enabledMethods, netPaid, newTransferReference, newVnpayTxnRef, vnpayOf, type CheckoutMethod, type PaymentRow } from '../service.ts';
+import { Payment, type CheckoutMethod } from '../models.ts';
+import { enabledMethods, netPaid } from '../queries.ts';
+import { newTransferReference, newVnpayTxnRef } from '../references.ts';
+import { vnpayOf } from '../vnpay.ts';
 
 /** A VNPay payment URL is good for at most this long (and never past the hold). */
 export const PAYMENT_URL_TTL_MINUTES = 15;
@@ -63,10 +66,9 @@ export async function startCheckout(app: AppContext, found: ReservationView, inp
         const cap = new Date(now.getTime() + PAYMENT_URL_TTL_MINUTES * 60_000);
         const expiresAt = holdExpiresAt && holdExpiresAt < cap ? holdExpiresAt : cap;
         const txnRef = newVnpayTxnRef(row.reference);
-        const [payment] = (await ctx
-          .trx('payments')
-          .insert({ reservation_id: row.id, gateway: 'VNPAY', status: 'PENDING', amount_vnd: amountVnd, txn_ref: txnRef, expires_at: expiresAt, created_at: now, updated_at: now })
-          .returning('*')) as PaymentRow[];
+        const payment = await Payment.query(ctx.trx)
+          .insert({ reservationId: row.id, gateway: 'VNPAY', status: 'PENDING', amountVnd, txnRef, expiresAt, createdAt: now, updatedAt: now })
+          .returning('*');
         const paymentUrl = vnpayOf(app).createPaymentUrl({
           txnRef,
           amountVnd,
@@ -85,15 +87,13 @@ export async function startCheckout(app: AppContext, found: ReservationView, inp
         answer.vnpay = { paymentUrl, txnRef, expiresAt: expiresAt.toISOString() };
       } else if (input.method === 'BANK_TRANSFER') {
         // One pending transfer reference per reservation and amount: asking again quotes the same one.
-        let payment = (await ctx.trx('payments').where({ reservation_id: row.id, gateway: 'BANK_TRANSFER', status: 'PENDING', amount_vnd: amountVnd }).orderBy('created_at').first()) as PaymentRow | undefined;
-        if (!payment) {
-          [payment] = (await ctx
-            .trx('payments')
-            .insert({ reservation_id: row.id, gateway: 'BANK_TRANSFER', status: 'PENDING', amount_vnd: amountVnd, txn_ref: newTransferReference(row.reference), created_at: now, updated_at: now })
-            .returning('*')) as PaymentRow[];
-        }
+        const payment =
+          (await Payment.query(ctx.trx).where({ reservation_id: row.id, gateway: 'BANK_TRANSFER', status: 'PENDING', amount_vnd: amountVnd }).orderBy('created_at').first()) ??
+          (await Payment.query(ctx.trx)
+            .insert({ reservationId: row.id, gateway: 'BANK_TRANSFER', status: 'PENDING', amountVnd, txnRef: newTransferReference(row.reference), createdAt: now, updatedAt: now })
+            .returning('*'));
         answer.paymentId = payment.id;
-        answer.bankTransfer = { account: { ...app.config.bankTransfer! }, transferReference: payment.txn_ref, amountVnd };
+        answer.bankTransfer = { account: { ...app.config.bankTransfer! }, transferReference: payment.txnRef, amountVnd };
       } else {
         const language = (row.locale ?? app.config.defaultLocale).startsWith('vi') ? 'vi' : 'en';
         answer.payAtVenue = { instructions: PAY_AT_VENUE_TEXT[language] };

@@ -1,11 +1,23 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../../platform/context.ts';
-import type { JobEngine } from '../../platform/jobs/index.ts';
-import { Problem } from '../../platform/http/problem.ts';
-import { siteRoutes } from '../assistantCatalog/index.ts';
-import { openSecret } from '../booking/index.ts';
-import { displayName, recordEmail, type RecordEmailDeps } from './service.ts';
-import type { PriceBreakdown, RefundLine } from './templates.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import type { JobEngine } from '../../../platform/jobs/index.ts';
+import { Problem } from '../../../platform/http/problem.ts';
+import { siteRoutes } from '../../assistantCatalog/index.ts';
+import { openSecret } from '../../booking/index.ts';
+import { displayName } from '../addresses.ts';
+import {
+  eventStartOf,
+  hasMessage,
+  lockReservationContact,
+  lockReservationForReminder,
+  netPaid,
+  refundForMessage,
+  refundsOf,
+  reservationForMessage,
+  type ReservationForMessage,
+} from '../queries.ts';
+import type { PriceBreakdown, RefundLine } from '../templates.ts';
+import { recordEmail, type RecordEmailDeps } from './recordEmail.ts';
 
 /**
  * The messages a guest gets about their reservation (issue 21 §2), each written to the e-mail ledger (a row and
@@ -18,11 +30,14 @@ import type { PriceBreakdown, RefundLine } from './templates.ts';
  *   or guest): what was cancelled, the refunds the cancellation requested and where each stands.
  * - `reservation-cancelled` (a cancelled show event: reservations/eventCancellation.ts).
  * - `refund-completed` / `refund-failed` (payments `settleRefund`).
- * - `hold-expired` (the `email.hold-expired` job, queued by the hold expiry's hook in ./holdExpiry.ts).
+ * - `hold-expired` (the `email.hold-expired` job, queued by the hold expiry's subscriber in ../subscribers.ts).
  * - `reservation-reminder` (the `email.reservation-reminder` job, `REMINDER_HOURS_BEFORE` before the show).
  *
  * Every one is addressed to, and greets, the reservation's own contact snapshot (`reservations.contact_*`), never
  * the CRM customer record (a guest's booking never changes it, and the record may be someone else's knowledge).
+ * These are the module's writes about a reservation: each records ledger rows (./recordEmail.ts) or enqueues a
+ * job, in the caller's unit of work or, for the two jobs, in a transaction of their own. Their reads of other
+ * modules' tables are in ../queries.ts.
  */
 
 export const REMINDER_QUEUE = 'email.reservation-reminder';
@@ -73,80 +88,57 @@ interface Details {
   eventSlug: string | null;
   eventStatus: string;
   accessTokenSealed: string | null;
-  row: Record<string, any>;
+  row: ReservationForMessage;
 }
 
 /** The reservation with its event, show, offer and contact snapshot, as the guest's messages need it. */
 async function details(trx: Knex.Transaction, app: AppContext, id: string): Promise<Details> {
-  const row = await trx('reservations as r')
-    .join('show_events as e', 'e.id', 'r.show_event_id')
-    .join('shows as s', 's.id', 'e.show_id')
-    .join('offers as o', 'o.id', 'r.offer_id')
-    .where('r.id', id)
-    .first(
-      'r.*',
-      'e.slug as event_slug',
-      'e.starts_at as event_starts_at',
-      'e.doors_at as event_doors_at',
-      'e.status as event_status',
-      's.title as show_title',
-      's.duration_minutes as show_duration_minutes',
-      'o.name as offer_name',
-    );
+  const row = await reservationForMessage(trx, id);
   if (!row) throw new Error(`guest message: no reservation ${id}`);
   const locale = guestLocale(app, row.locale);
   const fallback = app.config.defaultLocale;
-  const startsAt = new Date(row.event_starts_at);
+  const startsAt = new Date(row.eventStartsAt);
   return {
     id,
     reference: row.reference,
     status: row.status,
-    customerId: row.customer_id,
-    guestCount: row.guest_count,
+    customerId: row.customerId,
+    guestCount: row.guestCount,
     locale,
-    guestName: [row.contact_honorific, row.contact_name].filter(Boolean).join(' '),
-    email: row.contact_email,
-    showName: localized(row.show_title, locale, fallback),
-    offerName: localized(row.offer_name, locale, fallback),
+    guestName: [row.contactHonorific, row.contactName].filter(Boolean).join(' '),
+    email: row.contactEmail,
+    showName: localized(row.showTitle, locale, fallback),
+    offerName: localized(row.offerName, locale, fallback),
     startsAt,
-    doorsAt: row.event_doors_at ? new Date(row.event_doors_at) : null,
-    endsAt: new Date(startsAt.getTime() + Number(row.show_duration_minutes) * 60_000),
-    eventSlug: row.event_slug,
-    eventStatus: row.event_status,
-    accessTokenSealed: row.access_token_sealed ?? null,
+    doorsAt: row.eventDoorsAt ? new Date(row.eventDoorsAt) : null,
+    endsAt: new Date(startsAt.getTime() + Number(row.showDurationMinutes) * 60_000),
+    eventSlug: row.eventSlug,
+    eventStatus: row.eventStatus,
+    accessTokenSealed: row.accessTokenSealed ?? null,
     row,
   };
 }
 
-/** What the reservation's payments brought in, net of succeeded refunds (whole VND). */
-async function netPaid(trx: Knex.Transaction, reservationId: string): Promise<number> {
-  const row = await trx('payments')
-    .where({ reservation_id: reservationId })
-    .whereIn('status', ['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'])
-    .first(trx.raw('coalesce(sum(amount_vnd - refunded_vnd), 0) as net'));
-  return Number(row?.net ?? 0);
-}
-
 function priceOf(d: Details, paidVnd: number): PriceBreakdown {
   const r = d.row;
-  const promo = Number(r.promo_discount_vnd ?? 0);
-  const referral = Number(r.referral_discount_vnd ?? 0);
+  const promo = Number(r.promoDiscountVnd ?? 0);
+  const referral = Number(r.referralDiscountVnd ?? 0);
   return {
-    subtotalVnd: Number(r.subtotal_vnd),
+    subtotalVnd: Number(r.subtotalVnd),
     promoDiscountVnd: promo,
-    promoCode: r.promo_code ?? null,
+    promoCode: r.promoCode ?? null,
     referralDiscountVnd: referral,
-    referralCode: r.referral_code ?? null,
-    otherDiscountVnd: Math.max(0, Number(r.discount_vnd ?? 0) - promo - referral),
-    serviceChargeVnd: Number(r.service_charge_vnd),
-    serviceChargePercent: Number(r.service_charge_percent),
-    vatVnd: Number(r.vat_vnd),
-    vatPercent: Number(r.vat_percent),
-    voucherCreditVnd: Number(r.voucher_credit_vnd ?? 0),
-    voucherCode: r.voucher_code ?? null,
-    totalVnd: Number(r.total_vnd),
+    referralCode: r.referralCode ?? null,
+    otherDiscountVnd: Math.max(0, Number(r.discountVnd ?? 0) - promo - referral),
+    serviceChargeVnd: Number(r.serviceChargeVnd),
+    serviceChargePercent: Number(r.serviceChargePercent),
+    vatVnd: Number(r.vatVnd),
+    vatPercent: Number(r.vatPercent),
+    voucherCreditVnd: Number(r.voucherCreditVnd ?? 0),
+    voucherCode: r.voucherCode ?? null,
+    totalVnd: Number(r.totalVnd),
     paidVnd,
-    dueVnd: Math.max(0, Number(r.total_vnd) - paidVnd),
+    dueVnd: Math.max(0, Number(r.totalVnd) - paidVnd),
   };
 }
 
@@ -208,8 +200,8 @@ export async function queueConfirmationEmail(ctx: Pick<MessageContext, 'trx' | '
 export async function scheduleReminder(ctx: MessageContext, id: string): Promise<Date | null> {
   const hours = ctx.app.config.reminderHoursBefore;
   if (!hours) return null;
-  const event = await ctx.trx('reservations as r').join('show_events as e', 'e.id', 'r.show_event_id').where('r.id', id).first('e.starts_at');
-  const due = new Date(new Date(event.starts_at).getTime() - hours * 3_600_000);
+  const startsAt = await eventStartOf(ctx.trx, id);
+  const due = new Date(new Date(startsAt).getTime() - hours * 3_600_000);
   if (due <= ctx.now) return null;
   await ctx.app.jobs.enqueue(REMINDER_QUEUE, { reservationId: id }, { trx: ctx.trx, startAfter: due });
   return due;
@@ -228,14 +220,13 @@ const REMINDER_EARLY_MS = 5 * 60_000;
  */
 export async function sendReminder(app: AppContext, reservationId: string, now = new Date()): Promise<ReminderOutcome> {
   return app.db.knex.transaction(async (trx) => {
-    const reservation = await trx('reservations').where({ id: reservationId }).forUpdate().first('id', 'status', 'show_event_id');
+    const reservation = await lockReservationForReminder(trx, reservationId);
     if (!reservation) return 'no_reservation';
     if (reservation.status !== 'CONFIRMED') return 'not_confirmed';
-    const event = await trx('show_events').where({ id: reservation.show_event_id }).first('status', 'starts_at');
-    if (event.status !== 'SCHEDULED') return 'event_not_scheduled';
-    const startsAt = new Date(event.starts_at);
+    if (reservation.eventStatus !== 'SCHEDULED') return 'event_not_scheduled';
+    const startsAt = new Date(reservation.eventStartsAt);
     if (startsAt <= now) return 'event_started';
-    if (await trx('email_messages').where({ reservation_id: reservationId, template: 'reservation-reminder' }).first('id')) return 'already_sent';
+    if (await hasMessage(trx, reservationId, 'reservation-reminder')) return 'already_sent';
     const hours = app.config.reminderHoursBefore;
     if (!hours) return 'disabled';
     const due = new Date(startsAt.getTime() - hours * 3_600_000);
@@ -273,23 +264,12 @@ export async function sendReminder(app: AppContext, reservationId: string, now =
 
 // ---- cancellations and refunds ------------------------------------------------------------------------------
 
-/** The ids of the reservation's refunds (before a cancellation's effects run, to tell which ones it requested). */
-export async function refundIdsOf(trx: Knex.Transaction, reservationId: string): Promise<Set<string>> {
-  const rows = await trx('refunds as f').join('payments as p', 'p.id', 'f.payment_id').where('p.reservation_id', reservationId).pluck('f.id');
-  return new Set(rows as string[]);
-}
-
 async function refundLines(trx: Knex.Transaction, reservationId: string, exclude: Set<string>): Promise<RefundLine[]> {
-  const rows = (await trx('refunds as f')
-    .join('payments as p', 'p.id', 'f.payment_id')
-    .where('p.reservation_id', reservationId)
-    .orderBy('f.created_at')
-    .orderBy('f.id')
-    .select('f.id', 'f.amount_vnd', 'f.status', 'p.gateway')) as Array<{ id: string; amount_vnd: number; status: string; gateway: string }>;
+  const rows = await refundsOf(trx, reservationId);
   return rows
     .filter((row) => !exclude.has(row.id))
     .map((row) => ({
-      amountVnd: Number(row.amount_vnd),
+      amountVnd: row.amountVnd,
       state: row.status === 'SUCCEEDED' ? 'COMPLETED' : row.status === 'FAILED' ? 'FAILED' : row.gateway === 'VNPAY' ? 'PROCESSING' : 'VENUE_WILL_ARRANGE',
     }));
 }
@@ -345,9 +325,9 @@ export async function queueEventCancellationEmail(trx: Knex.Transaction, app: Ap
 
 /** A refund's final outcome (payments `settleRefund`, in its transaction). */
 export async function queueRefundOutcomeEmail(ctx: Pick<MessageContext, 'trx' | 'app'>, refundId: string): Promise<void> {
-  const refund = await ctx.trx('refunds as f').join('payments as p', 'p.id', 'f.payment_id').where('f.id', refundId).first('f.status', 'f.amount_vnd', 'p.gateway', 'p.reservation_id');
+  const refund = await refundForMessage(ctx.trx, refundId);
   if (!refund || (refund.status !== 'SUCCEEDED' && refund.status !== 'FAILED')) return;
-  const d = await details(ctx.trx, ctx.app, refund.reservation_id);
+  const d = await details(ctx.trx, ctx.app, refund.reservationId);
   // The money's record matters more than the message: a message that cannot be written (a recipient the ledger
   // refuses, a template that cannot render — both found before anything is written) is logged, and the refund is
   // still settled, rather than leaving a refund VNPay already made PENDING (and sent again).
@@ -359,7 +339,7 @@ export async function queueRefundOutcomeEmail(ctx: Pick<MessageContext, 'trx' | 
   }
 }
 
-async function writeRefundOutcome(ctx: Pick<MessageContext, 'trx' | 'app'>, refund: { status: string; amount_vnd: number; gateway: string }, d: Details): Promise<void> {
+async function writeRefundOutcome(ctx: Pick<MessageContext, 'trx' | 'app'>, refund: { status: string; amountVnd: number; gateway: string }, d: Details): Promise<void> {
   await recordEmail(
     ctx.trx,
     {
@@ -368,7 +348,7 @@ async function writeRefundOutcome(ctx: Pick<MessageContext, 'trx' | 'app'>, refu
       locale: d.locale,
       customerId: d.customerId,
       reservationId: d.id,
-      data: { guestName: d.guestName, showName: d.showName, startsAt: d.startsAt, reservationReference: d.reference, amountVnd: Number(refund.amount_vnd), gateway: refund.gateway },
+      data: { guestName: d.guestName, showName: d.showName, startsAt: d.startsAt, reservationReference: d.reference, amountVnd: refund.amountVnd, gateway: refund.gateway },
     },
     ledgerDeps(ctx.app),
   );
@@ -376,7 +356,7 @@ async function writeRefundOutcome(ctx: Pick<MessageContext, 'trx' | 'app'>, refu
 
 // ---- hold expiry -------------------------------------------------------------------------------------------
 
-/** The hold expiry's hook: one `email.hold-expired` job for the reservations it expired, in its transaction. */
+/** The hold expiry's subscriber (../subscribers.ts): one `email.hold-expired` job for the reservations it expired, in its transaction. */
 export async function queueHoldExpiredJob(trx: Knex.Transaction, reservationIds: string[], jobs: Pick<JobEngine, 'enqueue'> | undefined): Promise<void> {
   if (!jobs || reservationIds.length === 0) return;
   await jobs.enqueue(HOLD_EXPIRED_QUEUE, { reservationIds }, { trx });
@@ -391,9 +371,9 @@ export async function sendHoldExpired(app: AppContext, reservationIds: string[],
   let written = 0;
   for (const id of reservationIds) {
     const done = await app.db.knex.transaction(async (trx) => {
-      const reservation = await trx('reservations').where({ id }).forUpdate().first('status', 'contact_email');
-      if (!reservation || reservation.status !== 'EXPIRED' || !reservation.contact_email) return false;
-      if (await trx('email_messages').where({ reservation_id: id, template: 'hold-expired' }).first('id')) return false;
+      const reservation = await lockReservationContact(trx, id);
+      if (!reservation || reservation.status !== 'EXPIRED' || !reservation.contactEmail) return false;
+      if (await hasMessage(trx, id, 'hold-expired')) return false;
       const d = await details(trx, app, id);
       const again = bookAgain(app, d, now);
       await recordEmail(

@@ -1,6 +1,6 @@
 import { subscriber } from '../../domain/events.ts';
-import { requestRefund } from './commands/refunds.ts';
-import { PAID_STATUSES, refundable } from './service.ts';
+import { requestRefund } from './commands/requestRefund.ts';
+import { paidPaymentsOf, refundable } from './queries.ts';
 
 /**
  * What a reservation's cancellation does to its payments, whoever cancels (the guest, staff, a cancelled show
@@ -15,17 +15,16 @@ export const cancellationRefunds = subscriber({
   phase: 'in-transaction',
   order: 10,
   async handle({ reservationId, reason }, ctx) {
-  const payments = await ctx.trx('payments').where({ reservation_id: reservationId }).whereIn('status', PAID_STATUSES).orderBy('created_at').select('id', 'amount_vnd', 'refunded_vnd');
-  for (const payment of payments) {
-    const left = await refundable(ctx.trx, payment);
-    if (left <= 0) continue;
-    await requestRefund(ctx, payment.id, {
-      amountVnd: left,
-      reason: `reservation_cancelled${reason ? `: ${reason}` : ''}`.slice(0, 500),
-      requestedBy: 'SYSTEM',
-      onSite: 'pending',
-      vnpayJobDelaySeconds: 0,
-    });
-  }
+    for (const payment of await paidPaymentsOf(ctx.trx, reservationId)) {
+      const left = await refundable(ctx.trx, payment);
+      if (left <= 0) continue;
+      await requestRefund(ctx, payment.id, {
+        amountVnd: left,
+        reason: `reservation_cancelled${reason ? `: ${reason}` : ''}`.slice(0, 500),
+        requestedBy: 'SYSTEM',
+        onSite: 'pending',
+        vnpayJobDelaySeconds: 0,
+      });
+    }
   },
 });

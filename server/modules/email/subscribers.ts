@@ -1,5 +1,5 @@
 import { subscriber } from '../../domain/events.ts';
-import { queueHoldExpiredJob } from './guestMessages.ts';
+import { queueHoldExpiredJob } from './commands/guestMessages.ts';
 
 /**
  * The e-mail module's part of a hold's expiry: in the expiry's transaction, one `email.hold-expired` job for the

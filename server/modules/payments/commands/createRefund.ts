@@ -1,0 +1,18 @@
+import type { AppContext } from '../../../platform/context.ts';
+import { actorLabel, inTransition, type TransitionContext } from '../../booking/index.ts';
+import { Refund } from '../models.ts';
+import { claimSeconds, requestRefund } from './requestRefund.ts';
+import { processVnpayRefund } from './sendVnpayRefund.ts';
+
+/**
+ * `createRefund` (admin): requests the refund in one unit of work (an on-site payment's is recorded SUCCEEDED at
+ * once) and, for VNPay, sends it right after the commit (the `payments.vnpay-refund` job is the fallback).
+ */
+export async function createRefund(app: AppContext, actor: TransitionContext['actor'], paymentId: string, input: { amountVnd: number; reason: string }): Promise<Refund> {
+  const refund = await inTransition(app, actor, (ctx) =>
+    requestRefund(ctx, paymentId, { amountVnd: input.amountVnd, reason: input.reason, requestedBy: actorLabel(actor), onSite: 'record', vnpayJobDelaySeconds: claimSeconds(app) }),
+  );
+  if (refund.status !== 'PENDING') return refund;
+  await processVnpayRefund(app, refund.id);
+  return (await Refund.query(app.db.knex).findById(refund.id))!;
+}

@@ -1,0 +1,71 @@
+import { NotFound } from '../../../platform/http/problem.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent, type TransitionContext } from '../../booking/index.ts';
+import { queueRefundOutcomeEmail } from '../../email/index.ts';
+import { publishPaymentOutcome, type PaymentOutcome } from '../hooks.ts';
+import { Payment, Refund, type PaymentStatus } from '../models.ts';
+import { lockPayment } from './requestRefund.ts';
+
+export interface RefundOutcome {
+  status: 'SUCCEEDED' | 'FAILED';
+  gatewayRefundId?: string | null;
+  responseCode?: string | null;
+  response?: unknown;
+  failureReason?: string | null;
+}
+
+/** A payment's status once `refundedVnd` of it was given back. */
+export const statusAfterRefund = (amountVnd: number, refundedVnd: number): PaymentOutcome & PaymentStatus =>
+  refundedVnd >= amountVnd ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+
+/**
+ * A pending refund's final outcome, inside the caller's unit of work (the admin routes', the VNPay refund job's):
+ * the refund row, the guest's e-mail about it, and on success the payment's refunded sum and status (then the
+ * payment hooks). Locks payment, then refund. A refund that is no longer pending is answered unchanged (and e-mails
+ * nobody again). `refund processed` after the commit.
+ */
+export async function settleRefund(ctx: TransitionContext, refundId: string, outcome: RefundOutcome): Promise<Refund> {
+  const found = await Refund.query(ctx.trx).findById(refundId).select('payment_id');
+  if (!found) throw NotFound('No such refund.');
+  const payment = await lockPayment(ctx, found.paymentId);
+  const refund = (await Refund.query(ctx.trx).findById(refundId).forUpdate())!;
+  if (refund.status !== 'PENDING') return refund;
+  const settled = (await Refund.query(ctx.trx)
+    .findById(refundId)
+    .patch({
+      status: outcome.status,
+      gatewayRefundId: outcome.gatewayRefundId ?? null,
+      gatewayResponseCode: outcome.responseCode ?? null,
+      gatewayResponse: outcome.response === undefined ? null : outcome.response,
+      failureReason: outcome.failureReason ?? null,
+      completedAt: ctx.now,
+      processingUntil: null,
+      updatedAt: ctx.now,
+    })
+    .returning('*')) as unknown as Refund;
+  // The guest is told either way, in this transaction (refund-completed / refund-failed, email's guestMessages.ts).
+  await queueRefundOutcomeEmail(ctx, refundId);
+  let finalStatus = payment.status;
+  if (outcome.status === 'SUCCEEDED') {
+    const refundedVnd = payment.refundedVnd + refund.amountVnd;
+    finalStatus = statusAfterRefund(payment.amountVnd, refundedVnd);
+    await Payment.query(ctx.trx).findById(payment.id).patch({ refundedVnd, status: finalStatus, updatedAt: ctx.now });
+    await publishPaymentOutcome({
+      ...ctx,
+      outcome: finalStatus as 'PARTIALLY_REFUNDED' | 'REFUNDED',
+      paymentId: payment.id,
+      reservationId: payment.reservationId,
+      gateway: payment.gateway,
+      amountVnd: payment.amountVnd,
+      refundedVnd,
+    });
+  }
+  ctx.afterCommit(() =>
+    captureBusinessEvent(ctx.app, BUSINESS_EVENTS.refundProcessed, payment.reservationId, {
+      payment_gateway: payment.gateway,
+      refund_status: outcome.status,
+      final_payment_status: finalStatus,
+      refund_amount_vnd: refund.amountVnd,
+    }),
+  );
+  return settled;
+}

@@ -1,0 +1,35 @@
+import type { AppContext } from '../../../platform/context.ts';
+import type { CallbackQuery } from '../../../platform/integrations/vnpay.ts';
+import { effectiveStatus, type ReservationStatus } from '../../booking/index.ts';
+import type { PaymentStatus } from '../models.ts';
+import { vnpayReturnView } from '../queries.ts';
+import { vnpayOf } from '../vnpay.ts';
+import { auditCallback, auditParams } from './auditCallback.ts';
+
+export interface ReturnResult {
+  valid: boolean;
+  gatewaySuccess: boolean;
+  responseCode: string | null;
+  paymentStatus: PaymentStatus | null;
+  reservationReference: string | null;
+  reservationStatus: ReservationStatus | null;
+}
+
+/**
+ * `vnpayReturn`: the guest's browser back from VNPay. Verifies the signature (constant time, our TMN code) and
+ * reports; writes only its audit row (a single statement, no transaction: only the IPN changes anything).
+ */
+export async function vnpayReturn(app: AppContext, query: CallbackQuery): Promise<ReturnResult> {
+  const knex = app.db.knex;
+  const callback = vnpayOf(app).verifyCallback(query);
+  const row = callback.valid && callback.txnRef ? await vnpayReturnView(knex, callback.txnRef) : undefined;
+  await auditCallback(knex, { kind: 'RETURN', paymentId: row?.id ?? null, txnRef: callback.txnRef, params: auditParams(query), valid: callback.valid, outcome: callback.valid ? (callback.responseCode ?? null) : '97' });
+  return {
+    valid: callback.valid,
+    gatewaySuccess: callback.valid && callback.success,
+    responseCode: callback.valid ? (callback.responseCode?.slice(0, 10) ?? null) : null,
+    paymentStatus: row?.status ?? null,
+    reservationReference: row?.reference ?? null,
+    reservationStatus: row ? effectiveStatus({ status: row.reservationStatus, hold_expires_at: row.holdExpiresAt }, new Date()) : null,
+  };
+}

@@ -1,0 +1,167 @@
+import type { Knex } from 'knex';
+import type { AppContext } from '../../platform/context.ts';
+import { NotFound } from '../../platform/http/problem.ts';
+import { effectiveStatus, type ReservationStatus, type ReservationView } from '../booking/index.ts';
+import { PAID_STATUSES, Payment, PaymentCallback, Refund, type CheckoutMethod, type Gateway, type PaymentStatus, type PaymentWithReference, type RefundStatus } from './models.ts';
+import { vnpayOf } from './vnpay.ts';
+
+/**
+ * Payments (issue 9): the reads. Which methods a guest may use, what a reservation still owes, and the reads of the
+ * admin routes. Entity reads go through the models (payments.ts models); set-based SQL (sums, the reservation and
+ * commercial-setup tables this module does not own) is here. Writes live in `commands/`.
+ *
+ * Methods at checkout:
+ * - `VNPAY`: VNPay configured (VNPAY_TMN_CODE + VNPAY_HASH_SECRET), or the development sandbox on (VNPAY_SANDBOX,
+ *   see sandbox.ts), and the commercial setup's gateways hold VNPAY;
+ * - `BANK_TRANSFER`: the venue's account configured (BANK_TRANSFER_ACCOUNT_NAME/NUMBER, BANK_TRANSFER_BANK);
+ * - `PAY_AT_VENUE`: the commercial setup's gateways hold CASH (paid at the venue, recorded by staff).
+ */
+
+/** The methods a guest may choose now, in the order the site should offer them. */
+export async function enabledMethods(knex: Knex, app: AppContext): Promise<CheckoutMethod[]> {
+  // `commercial_setup` belongs to the commercialSetup module, which exports no model: its SQL stays here.
+  const setup = await knex('commercial_setup').where({ id: 1 }).first('payment_gateways');
+  const gateways: string[] = typeof setup?.payment_gateways === 'string' ? JSON.parse(setup.payment_gateways) : (setup?.payment_gateways ?? []);
+  const methods: CheckoutMethod[] = [];
+  if (gateways.includes('VNPAY') && vnpayOf(app).isConfigured) methods.push('VNPAY');
+  if (app.config.bankTransfer) methods.push('BANK_TRANSFER');
+  if (gateways.includes('CASH')) methods.push('PAY_AT_VENUE');
+  return methods;
+}
+
+/** What the reservation's payments brought in, net of succeeded refunds (whole VND). */
+export async function netPaid(knex: Knex, reservationId: string): Promise<number> {
+  const row = await knex('payments')
+    .where({ reservation_id: reservationId })
+    .whereIn('status', [...PAID_STATUSES, 'REFUNDED'])
+    .first(knex.raw('coalesce(sum(amount_vnd - refunded_vnd), 0) as net'));
+  return Number(row?.net ?? 0);
+}
+
+/** What the reservation's other payments brought in (every payment but `paymentId`), net of succeeded refunds. */
+export async function netPaidBefore(trx: Knex.Transaction, reservationId: string, paymentId: string): Promise<number> {
+  const row = await trx('payments')
+    .where({ reservation_id: reservationId })
+    .whereNot({ id: paymentId })
+    .whereIn('status', ['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'])
+    .first(trx.raw('coalesce(sum(amount_vnd - refunded_vnd), 0) as net'));
+  return Number(row?.net ?? 0);
+}
+
+/** What is left to refund on a payment: paid − refunded − refunds still pending. */
+export async function refundable(knex: Knex, payment: Pick<Payment, 'id' | 'amountVnd' | 'refundedVnd'>): Promise<number> {
+  const row = await knex('refunds').where({ payment_id: payment.id, status: 'PENDING' }).first(knex.raw('coalesce(sum(amount_vnd), 0) as pending'));
+  return payment.amountVnd - payment.refundedVnd - Number(row?.pending ?? 0);
+}
+
+/** The reservation's paid payments (oldest first): what a cancellation refunds. */
+export async function paidPaymentsOf(trx: Knex.Transaction, reservationId: string): Promise<Payment[]> {
+  return await Payment.query(trx).where({ reservation_id: reservationId }).whereIn('status', PAID_STATUSES).orderBy('created_at').select('id', 'amount_vnd', 'refunded_vnd');
+}
+
+// ---- the reservation (booking's table, no exported model) -------------------------------------------------------
+
+/**
+ * Locks the reservation's show event (`for update`), the first lock of the lifecycle's order (event → reservation →
+ * payment); undefined when there is no such reservation.
+ */
+export async function lockEventOfReservation(trx: Knex.Transaction, reservationId: string): Promise<string | undefined> {
+  const found = await trx('reservations').where({ id: reservationId }).first('show_event_id');
+  if (!found) return undefined;
+  await trx('show_events').where({ id: found.show_event_id }).forUpdate().first('id');
+  return found.show_event_id;
+}
+
+/** The reservation's status and total, as a payment that just arrived needs them. */
+export async function reservationStanding(trx: Knex.Transaction, reservationId: string): Promise<{ status: ReservationStatus; totalVnd: number }> {
+  const row = await trx('reservations').where({ id: reservationId }).first('status', 'total_vnd');
+  return { status: row.status, totalVnd: row.total_vnd };
+}
+
+/** A VNPay payment by its `vnp_TxnRef`, with its reservation as the browser's return shows it. */
+export async function vnpayReturnView(knex: Knex, txnRef: string): Promise<{ id: string; status: PaymentStatus; reference: string; reservationStatus: ReservationStatus; holdExpiresAt: Date | null } | undefined> {
+  const row = await knex('payments as p')
+    .join('reservations as r', 'r.id', 'p.reservation_id')
+    .where({ 'p.txn_ref': txnRef, 'p.gateway': 'VNPAY' })
+    .first('p.id', 'p.status', 'r.reference', 'r.status as reservation_status', 'r.hold_expires_at');
+  return row ? { id: row.id, status: row.status, reference: row.reference, reservationStatus: row.reservation_status, holdExpiresAt: row.hold_expires_at } : undefined;
+}
+
+// ---- the guest's checkout options ----------------------------------------------------------------------------------
+
+/** What the guest's checkout page shows for a reservation the token opened. */
+export async function checkoutOptions(app: AppContext, row: ReservationView, now = new Date()) {
+  const knex = app.db.knex;
+  const status = effectiveStatus(row, now);
+  const methods = await enabledMethods(knex, app);
+  const amountDueVnd = Math.max(0, row.total_vnd - (await netPaid(knex, row.id)));
+  return {
+    reference: row.reference,
+    status,
+    payable: status === 'HELD' && amountDueVnd > 0 && methods.length > 0,
+    amountDueVnd,
+    holdExpiresAt: status === 'HELD' && row.hold_expires_at ? new Date(row.hold_expires_at).toISOString() : null,
+    methods,
+  };
+}
+
+// ---- reads (admin) -------------------------------------------------------------------------------------------
+
+/** Payments with their reservation's reference (`reservationReference`). */
+const withReference = (knex: Knex) => Payment.query(knex).alias('p').join('reservations as r', 'r.id', 'p.reservation_id');
+
+export interface PaymentFilters {
+  reservationId?: string;
+  status?: PaymentStatus;
+  gateway?: Gateway;
+  from?: string;
+  to?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listPayments(knex: Knex, filters: PaymentFilters): Promise<{ items: PaymentWithReference[]; total: number }> {
+  const base = withReference(knex).where((q) => {
+    if (filters.reservationId) q.where('p.reservation_id', filters.reservationId);
+    if (filters.status) q.where('p.status', filters.status);
+    if (filters.gateway) q.where('p.gateway', filters.gateway);
+    if (filters.from) q.where('p.created_at', '>=', new Date(filters.from));
+    if (filters.to) q.where('p.created_at', '<', new Date(filters.to));
+  });
+  const total = await base.clone().resultSize();
+  const items = (await base
+    .clone()
+    .select('p.*', 'r.reference as reservation_reference')
+    .orderBy([{ column: 'p.created_at', order: 'desc' }, { column: 'p.id', order: 'desc' }])
+    .limit(filters.limit)
+    .offset(filters.offset)) as PaymentWithReference[];
+  return { items, total };
+}
+
+/** One payment with its reservation's reference; 404 when there is none. */
+export async function paymentById(knex: Knex, id: string): Promise<PaymentWithReference> {
+  const payment = (await withReference(knex).where('p.id', id).first().select('p.*', 'r.reference as reservation_reference')) as PaymentWithReference | undefined;
+  if (!payment) throw NotFound('No such payment.');
+  return payment;
+}
+
+export async function paymentDetail(knex: Knex, id: string) {
+  const payment = await paymentById(knex, id);
+  const refunds = await Refund.query(knex).where({ payment_id: id }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  const callbacks = await PaymentCallback.query(knex).where({ payment_id: id }).orderBy('id', 'desc').limit(100).select('kind', 'signature_valid', 'outcome', 'received_at');
+  return { payment, refunds, callbacks };
+}
+
+export async function listRefunds(knex: Knex, filters: { paymentId?: string; status?: RefundStatus; limit: number; offset: number }): Promise<{ items: Refund[]; total: number }> {
+  const base = Refund.query(knex).where((q) => {
+    if (filters.paymentId) q.where('payment_id', filters.paymentId);
+    if (filters.status) q.where('status', filters.status);
+  });
+  const total = await base.clone().resultSize();
+  const items = await base
+    .clone()
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(filters.limit)
+    .offset(filters.offset);
+  return { items, total };
+}
