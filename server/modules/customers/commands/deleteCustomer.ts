@@ -8,6 +8,6 @@ export async function deleteCustomer(app: AppContext, id: string): Promise<void>
   await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now }) => {
     const customer = await findCustomerOrFail(trx, id);
     if (customer.isDeleted) return;
-    await Customer.query(trx).patch({ isDeleted: true, deletedAt: now }).where({ id, is_deleted: false });
+    await Customer.query(trx).patch({ isDeleted: true, deletedAt: now, updatedAt: now }).where({ id, is_deleted: false });
   });
 }

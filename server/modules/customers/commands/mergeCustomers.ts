@@ -23,7 +23,7 @@ export async function mergeCustomers(app: AppContext, customerId: string, duplic
     if (!survivor || !duplicate) throw NoSuchCustomer();
     if (survivor.isDeleted || duplicate.isDeleted) throw CustomerDeleted();
     await moveCustomerRows(trx, duplicateId, customerId);
-    await Customer.query(trx).findById(duplicateId).patch({ isDeleted: true, deletedAt: now });
-    return Customer.query(trx).patchAndFetchById(customerId, {});
+    await Customer.query(trx).findById(duplicateId).patch({ isDeleted: true, deletedAt: now, updatedAt: now });
+    return Customer.query(trx).patchAndFetchById(customerId, { updatedAt: now });
   });
 }

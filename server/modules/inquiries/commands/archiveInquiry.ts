@@ -8,6 +8,6 @@ export async function archiveInquiry(app: AppContext, id: string): Promise<void>
   await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now }) => {
     const current = await findInquiryOrFail(trx, id);
     if (current.status === 'ARCHIVED') return;
-    await Inquiry.query(trx).findById(id).patch({ status: 'ARCHIVED', archivedAt: now });
+    await Inquiry.query(trx).findById(id).patch({ status: 'ARCHIVED', archivedAt: now, updatedAt: now });
   });
 }

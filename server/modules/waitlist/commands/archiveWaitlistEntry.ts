@@ -13,7 +13,7 @@ export async function archiveWaitlistEntry(app: AppContext, id: string, now = ne
       if (!current) throw NoSuchEntry();
       if (current.status === 'CONVERTED') throw Conflict('entry_converted', 'The entry was converted into a booking; it cannot be archived.');
       if (current.status === 'EXPIRED') return;
-      await WaitlistEntry.query(trx).findById(id).patch({ status: 'EXPIRED', expiredAt: now, offerTokenHash: null });
+      await WaitlistEntry.query(trx).findById(id).patch({ status: 'EXPIRED', expiredAt: now, offerTokenHash: null, updatedAt: now });
     },
     now,
   );

@@ -25,7 +25,7 @@ export const claimWaitlistOffer: SeatClaimProvider = {
     return {
       seats: entry.guestCount,
       afterInsert: async (reservationId) => {
-        await WaitlistEntry.query(trx).findById(entry.id).patch({ status: 'CONVERTED', reservationId, convertedAt: now, offerTokenHash: null });
+        await WaitlistEntry.query(trx).findById(entry.id).patch({ status: 'CONVERTED', reservationId, convertedAt: now, offerTokenHash: null, updatedAt: now });
       },
     };
   },

@@ -20,7 +20,7 @@ import { WAITLIST_EXPIRE_OFFERS_QUEUE } from '../queues.ts';
 export async function offerSeats(trx: Knex.Transaction, app: AppContext, event: LockedEvent, entry: WaitlistEntry, now: Date): Promise<void> {
   const token = newAccessToken();
   const expiresAt = new Date(now.getTime() + app.config.waitlistOfferHours * 3_600_000);
-  await WaitlistEntry.query(trx).findById(entry.id).patch({ status: 'NOTIFIED', offerTokenHash: digest(token), offerExpiresAt: expiresAt, notifiedAt: now });
+  await WaitlistEntry.query(trx).findById(entry.id).patch({ status: 'NOTIFIED', offerTokenHash: digest(token), offerExpiresAt: expiresAt, notifiedAt: now, updatedAt: now });
   const locale = entry.locale ?? app.config.defaultLocale;
   const url = new URL(app.config.waitlistOfferUrl);
   url.searchParams.set('event', event.slug);
