@@ -3,10 +3,12 @@ import { json, noContent } from '../../platform/http/handler.ts';
 import { listMessages } from '../email/index.ts';
 import { presentEmailListItem } from '../email/index.ts';
 import { adoptCustomerContact } from './commands/adoptCustomerContact.ts';
+import { deleteCustomer } from './commands/deleteCustomer.ts';
 import { mergeCustomers } from './commands/mergeCustomers.ts';
 import { sendCustomerEmail } from './commands/sendCustomerEmail.ts';
-import { presentCustomer, presentCustomerBooking, presentCustomerEmail } from './presenters.ts';
-import { customerDetail, deleteCustomer, findCustomerOrFail, listCustomers, updateCustomer } from './service.ts';
+import { updateCustomer } from './commands/updateCustomer.ts';
+import { presentCustomer, presentCustomerDetail } from './presenters.ts';
+import { customerDetail, findCustomerOrFail, listCustomers } from './queries.ts';
 
 export const handlers = {
   async listCustomers(call) {
@@ -19,25 +21,19 @@ export const handlers = {
 
   async getCustomer(call) {
     const detail = await customerDetail(call.app.db.knex, call.params.customerId);
-    const { defaultLocale } = call.app.config;
-    return json(200, {
-      customer: presentCustomer(detail.customer),
-      bookings: detail.bookings.map((row) => presentCustomerBooking(row, defaultLocale)),
-      bookingsTotal: detail.bookingsTotal,
-      emails: detail.emails.map(presentCustomerEmail),
-    });
+    return json(200, presentCustomerDetail(detail, call.app.config.defaultLocale));
   },
 
   async updateCustomer(call) {
-    return json(200, presentCustomer(await updateCustomer(call.app.db.knex, call.params.customerId, call.body)));
+    return json(200, presentCustomer(await updateCustomer(call.app, call.params.customerId, call.body)));
   },
 
   async adoptCustomerContact(call) {
-    return json(200, presentCustomer(await adoptCustomerContact(call.app.db.knex, call.params.customerId, call.body)));
+    return json(200, presentCustomer(await adoptCustomerContact(call.app, call.params.customerId, call.body)));
   },
 
   async mergeCustomers(call) {
-    return json(200, presentCustomer(await mergeCustomers(call.app.db.knex, call.params.customerId, call.body.duplicateCustomerId)));
+    return json(200, presentCustomer(await mergeCustomers(call.app, call.params.customerId, call.body.duplicateCustomerId)));
   },
 
   async listCustomerEmailMessages(call) {
@@ -52,7 +48,7 @@ export const handlers = {
   },
 
   async deleteCustomer(call) {
-    await deleteCustomer(call.app.db.knex, call.params.customerId);
+    await deleteCustomer(call.app, call.params.customerId);
     return noContent();
   },
 } satisfies Partial<OperationHandlers>;

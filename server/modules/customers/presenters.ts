@@ -1,37 +1,51 @@
 import { pickLocale } from '../../domain/localized.ts';
+import type { Schema } from '../../platform/http/handler.ts';
 import { iso } from '../presenting.ts';
-import type { CustomerBookingRow, CustomerEmailRow, CustomerRow } from './service.ts';
+import type { Customer, CustomerEmail } from './models.ts';
+import type { CustomerBooking } from './queries.ts';
 
-export function presentCustomer(row: CustomerRow) {
+export function presentCustomer(customer: Customer): Schema<'Customer'> {
   return {
-    id: row.id,
-    honorific: row.honorific,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    locale: row.locale,
-    isDeleted: row.is_deleted,
-    deletedAt: iso(row.deleted_at),
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: customer.id,
+    honorific: customer.honorific,
+    name: customer.name,
+    email: customer.email,
+    phone: customer.phone,
+    locale: customer.locale,
+    isDeleted: customer.isDeleted,
+    deletedAt: iso(customer.deletedAt),
+    createdAt: iso(customer.createdAt)!,
+    updatedAt: iso(customer.updatedAt)!,
   };
 }
 
-export function presentCustomerBooking(row: CustomerBookingRow, defaultLocale: string) {
+export function presentCustomerBooking(booking: CustomerBooking, defaultLocale: string): Schema<'CustomerBooking'> {
   return {
-    id: row.id,
-    reference: row.reference,
-    status: row.status as 'HELD' | 'CONFIRMED' | 'CHECKED_IN' | 'CANCELLED' | 'EXPIRED' | 'NO_SHOW',
-    eventSlug: row.event_slug,
-    eventStartsAt: iso(row.event_starts_at)!,
-    showTitle: pickLocale(row.show_title, defaultLocale, defaultLocale),
-    guestCount: row.guest_count,
-    totalVnd: Number(row.total_vnd),
-    bookedContact: { honorific: row.contact_honorific, name: row.contact_name, email: row.contact_email, phone: row.contact_phone },
-    createdAt: iso(row.created_at)!,
+    id: booking.id,
+    reference: booking.reference,
+    status: booking.status as Schema<'ReservationStatus'>,
+    eventSlug: booking.eventSlug,
+    eventStartsAt: iso(booking.eventStartsAt)!,
+    showTitle: pickLocale(booking.showTitle, defaultLocale, defaultLocale),
+    guestCount: booking.guestCount,
+    totalVnd: booking.totalVnd,
+    bookedContact: { honorific: booking.contactHonorific, name: booking.contactName, email: booking.contactEmail, phone: booking.contactPhone },
+    createdAt: iso(booking.createdAt)!,
   };
 }
 
-export function presentCustomerEmail(row: CustomerEmailRow) {
-  return { email: row.email, firstSeenAt: iso(row.first_seen_at)!, lastSeenAt: iso(row.last_seen_at)! };
+export function presentCustomerEmail(address: Pick<CustomerEmail, 'email' | 'firstSeenAt' | 'lastSeenAt'>): Schema<'CustomerEmailAddress'> {
+  return { email: address.email, firstSeenAt: iso(address.firstSeenAt)!, lastSeenAt: iso(address.lastSeenAt)! };
+}
+
+export function presentCustomerDetail(
+  detail: { customer: Customer; bookings: CustomerBooking[]; bookingsTotal: number; emails: CustomerEmail[] },
+  defaultLocale: string,
+): Schema<'CustomerDetail'> {
+  return {
+    customer: presentCustomer(detail.customer),
+    bookings: detail.bookings.map((booking) => presentCustomerBooking(booking, defaultLocale)),
+    bookingsTotal: detail.bookingsTotal,
+    emails: detail.emails.map(presentCustomerEmail),
+  };
 }

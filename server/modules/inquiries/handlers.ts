@@ -1,16 +1,19 @@
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json, noContent } from '../../platform/http/handler.ts';
 import { actorLabel, staffActor } from '../../domain/actors.ts';
+import { archiveInquiry } from './commands/archiveInquiry.ts';
+import { createInquiry } from './commands/createInquiry.ts';
 import { followUpInquiry } from './commands/followUpInquiry.ts';
-import { submitInquiry } from './commands/submitInquiry.ts';
-import { presentFollowUp, presentInquiry, presentSubmittedInquiry } from './presenters.ts';
-import { archiveInquiry, findInquiryOrFail, followUpsOf, listInquiries, throttleInquiry, updateInquiry } from './service.ts';
+import { updateInquiry } from './commands/updateInquiry.ts';
+import { presentFollowUp, presentInquiry, presentInquiryDetail, presentSubmittedInquiry } from './presenters.ts';
+import { findInquiryOrFail, followUpsOf, listInquiries } from './queries.ts';
+import { throttleInquiry } from './services.ts';
 
 export const handlers = {
   async createInquiry(call) {
     await throttleInquiry(call.app, call.ip);
-    const row = await submitInquiry(call.app, call.body, call.ip, call.header('idempotency-key') || undefined);
-    return json(201, presentSubmittedInquiry(row), { 'Cache-Control': 'no-store' });
+    const inquiry = await createInquiry(call.app, call.body, call.ip, call.header('idempotency-key') || undefined);
+    return json(201, presentSubmittedInquiry(inquiry), { 'Cache-Control': 'no-store' });
   },
 
   async listInquiries(call) {
@@ -23,12 +26,12 @@ export const handlers = {
 
   async getInquiry(call) {
     const knex = call.app.db.knex;
-    const row = await findInquiryOrFail(knex, call.params.inquiryId);
-    return json(200, { inquiry: presentInquiry(row), followUps: (await followUpsOf(knex, row.id)).map(presentFollowUp) });
+    const inquiry = await findInquiryOrFail(knex, call.params.inquiryId);
+    return json(200, presentInquiryDetail(inquiry, await followUpsOf(knex, inquiry.id)));
   },
 
   async updateInquiry(call) {
-    return json(200, presentInquiry(await updateInquiry(call.app.db.knex, call.params.inquiryId, call.body)));
+    return json(200, presentInquiry(await updateInquiry(call.app, call.params.inquiryId, call.body)));
   },
 
   async followUpInquiry(call) {
@@ -37,7 +40,7 @@ export const handlers = {
   },
 
   async archiveInquiry(call) {
-    await archiveInquiry(call.app.db.knex, call.params.inquiryId);
+    await archiveInquiry(call.app, call.params.inquiryId);
     return noContent();
   },
 } satisfies Partial<OperationHandlers>;

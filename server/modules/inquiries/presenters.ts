@@ -1,5 +1,6 @@
+import type { Schema } from '../../platform/http/handler.ts';
 import { iso } from '../presenting.ts';
-import type { FollowUpRow, InquiryRow } from './service.ts';
+import type { Inquiry, InquiryFollowUp } from './models.ts';
 
 const day = (value: string | Date | null): string | null => {
   if (value === null) return null;
@@ -9,32 +10,43 @@ const day = (value: string | Date | null): string | null => {
 };
 
 /** An inquiry as staff see it (allow-list). */
-export function presentInquiry(row: InquiryRow) {
+export function presentInquiry(inquiry: Inquiry): Schema<'Inquiry'> {
   return {
-    id: row.id,
-    type: row.type,
-    status: row.status,
-    customerId: row.customer_id,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    locale: row.locale,
-    preferredDate: day(row.preferred_date),
-    guestCount: row.guest_count,
-    message: row.message,
-    assigneeId: row.assignee_id,
-    botcheckVerified: row.botcheck_verified,
-    archivedAt: iso(row.archived_at),
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: inquiry.id,
+    type: inquiry.type,
+    status: inquiry.status,
+    customerId: inquiry.customerId,
+    name: inquiry.name,
+    email: inquiry.email,
+    phone: inquiry.phone,
+    locale: inquiry.locale,
+    preferredDate: day(inquiry.preferredDate),
+    guestCount: inquiry.guestCount,
+    message: inquiry.message,
+    assigneeId: inquiry.assigneeId,
+    botcheckVerified: inquiry.botcheckVerified,
+    archivedAt: iso(inquiry.archivedAt),
+    createdAt: iso(inquiry.createdAt)!,
+    updatedAt: iso(inquiry.updatedAt)!,
   };
 }
 
-export function presentFollowUp(row: FollowUpRow) {
-  return { id: row.id, emailMessageId: row.email_message_id, subject: row.subject, message: row.message, sentBy: row.sent_by, createdAt: iso(row.created_at)! };
+export function presentFollowUp(followUp: InquiryFollowUp): Schema<'FollowUp'> {
+  return {
+    id: followUp.id,
+    emailMessageId: followUp.emailMessageId,
+    subject: followUp.subject,
+    message: followUp.message,
+    sentBy: followUp.sentBy,
+    createdAt: iso(followUp.createdAt)!,
+  };
+}
+
+export function presentInquiryDetail(inquiry: Inquiry, followUps: InquiryFollowUp[]): Schema<'InquiryDetail'> {
+  return { inquiry: presentInquiry(inquiry), followUps: followUps.map(presentFollowUp) };
 }
 
 /** What the guest gets back: that it was received, nothing of the CRM. */
-export function presentSubmittedInquiry(row: InquiryRow) {
-  return { id: row.id, type: row.type, status: row.status, createdAt: iso(row.created_at)! };
+export function presentSubmittedInquiry(inquiry: Inquiry): Schema<'SubmittedInquiry'> {
+  return { id: inquiry.id, type: inquiry.type, status: inquiry.status, createdAt: iso(inquiry.createdAt)! };
 }

@@ -1,10 +1,12 @@
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json } from '../../platform/http/handler.ts';
-import { createDocument } from './commands/createDocument.ts';
-import { transitionDocument } from './commands/transitionDocument.ts';
-import { updateDocument } from './commands/updateDocument.ts';
-import { presentDocument, presentRevision } from './presenters.ts';
-import { actorOf, findDocumentOrFail, listDocuments, listRevisions } from './service.ts';
+import { archiveKnowledgeDocument } from './commands/archiveKnowledgeDocument.ts';
+import { createKnowledgeDocument } from './commands/createKnowledgeDocument.ts';
+import { publishKnowledgeDocument } from './commands/publishKnowledgeDocument.ts';
+import { updateKnowledgeDocument } from './commands/updateKnowledgeDocument.ts';
+import { presentDocument, presentRevisionList } from './presenters.ts';
+import { findDocumentOrFail, listDocuments, listRevisions } from './queries.ts';
+import { actorOf } from './rules.ts';
 
 /** The assistant's knowledge, managed from the dashboard: staff read, admins write (spec §4.1). */
 export const handlers = {
@@ -20,23 +22,22 @@ export const handlers = {
   },
 
   async createKnowledgeDocument({ app, body, auth }) {
-    return json(201, presentDocument(await createDocument(app, body, actorOf(auth))));
+    return json(201, presentDocument(await createKnowledgeDocument(app, body, actorOf(auth))));
   },
 
   async updateKnowledgeDocument({ app, params, body, auth }) {
-    return json(200, presentDocument(await updateDocument(app, params.documentId, body, actorOf(auth))));
+    return json(200, presentDocument(await updateKnowledgeDocument(app, params.documentId, body, actorOf(auth))));
   },
 
   async publishKnowledgeDocument({ app, params, auth }) {
-    return json(200, presentDocument(await transitionDocument(app, params.documentId, 'PUBLISHED', actorOf(auth))));
+    return json(200, presentDocument(await publishKnowledgeDocument(app, params.documentId, actorOf(auth))));
   },
 
   async archiveKnowledgeDocument({ app, params, auth }) {
-    return json(200, presentDocument(await transitionDocument(app, params.documentId, 'ARCHIVED', actorOf(auth))));
+    return json(200, presentDocument(await archiveKnowledgeDocument(app, params.documentId, actorOf(auth))));
   },
 
   async listKnowledgeRevisions({ app, params }) {
-    const rows = await listRevisions(app.db.knex, params.documentId);
-    return json(200, { documentId: params.documentId, items: rows.map(presentRevision) });
+    return json(200, presentRevisionList(params.documentId, await listRevisions(app.db.knex, params.documentId)));
   },
 } satisfies Partial<OperationHandlers>;

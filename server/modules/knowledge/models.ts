@@ -1,5 +1,22 @@
 import { BaseModel, RecordModel } from '../../platform/db/model.ts';
 
+export type KnowledgeStatus = 'DRAFT' | 'PUBLISHED' | 'ARCHIVED';
+export type RevisionAction = 'CREATE' | 'UPDATE' | 'PUBLISH' | 'ARCHIVE';
+
+/** One changed field of a revision (jsonb `knowledge_revisions.changes`). */
+export interface Change {
+  field: 'topic' | 'locale' | 'title' | 'body' | 'tags' | 'status';
+  before: string | string[] | null;
+  after: string | string[];
+}
+
+/** Who made a revision. */
+export interface Actor {
+  kind: 'account' | 'api-key' | 'superuser-token';
+  id: string | null;
+  label: string;
+}
+
 /** Table `knowledge_documents`. */
 export class KnowledgeDocument extends BaseModel {
   static override tableName = 'knowledge_documents';
@@ -8,11 +25,16 @@ export class KnowledgeDocument extends BaseModel {
   locale!: string;
   title!: string;
   body!: string;
-  tags!: unknown;
-  status!: string;
+  tags!: string[];
+  status!: KnowledgeStatus;
   revision!: number;
   publishedAt!: Date | null;
   archivedAt!: Date | null;
+
+  /** A write that names its time (the revision's) keeps it, so the document and its revision share one instant. */
+  override $beforeUpdate(): void {
+    if (!this.updatedAt) super.$beforeUpdate();
+  }
 }
 
 /** Table `knowledge_revisions`. */
@@ -22,10 +44,10 @@ export class KnowledgeRevision extends RecordModel {
   id!: string;
   documentId!: string;
   revision!: number;
-  action!: string;
-  actorKind!: string;
+  action!: RevisionAction;
+  actorKind!: Actor['kind'];
   actorId!: string | null;
   actorLabel!: string;
-  changes!: unknown;
+  changes!: Change[];
   createdAt!: Date;
 }

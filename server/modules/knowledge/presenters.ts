@@ -1,30 +1,35 @@
+import type { Schema } from '../../platform/http/handler.ts';
 import { iso } from '../presenting.ts';
-import { jsonValue, type KnowledgeRow, type RevisionRow } from './service.ts';
+import type { KnowledgeDocument, KnowledgeRevision } from './models.ts';
 
 /** A knowledge document for staff (allow-list). */
-export function presentDocument(row: KnowledgeRow) {
+export function presentDocument(document: KnowledgeDocument): Schema<'KnowledgeDocument'> {
   return {
-    id: row.id,
-    topic: row.topic,
-    locale: row.locale,
-    title: row.title,
-    body: row.body,
-    tags: jsonValue<string[]>(row.tags),
-    status: row.status,
-    revision: row.revision,
-    publishedAt: iso(row.published_at),
-    archivedAt: iso(row.archived_at),
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: document.id,
+    topic: document.topic,
+    locale: document.locale,
+    title: document.title,
+    body: document.body,
+    tags: document.tags,
+    status: document.status,
+    revision: document.revision,
+    publishedAt: iso(document.publishedAt),
+    archivedAt: iso(document.archivedAt),
+    createdAt: iso(document.createdAt)!,
+    updatedAt: iso(document.updatedAt)!,
   };
 }
 
-export function presentRevision(row: RevisionRow) {
+export function presentRevision(revision: KnowledgeRevision): Schema<'KnowledgeRevision'> {
   return {
-    revision: row.revision,
-    action: row.action,
-    actor: { kind: row.actor_kind, id: row.actor_id, label: row.actor_label },
-    changes: jsonValue(row.changes),
-    createdAt: iso(row.created_at)!,
+    revision: revision.revision,
+    action: revision.action,
+    actor: { kind: revision.actorKind, id: revision.actorId, label: revision.actorLabel },
+    changes: revision.changes,
+    createdAt: iso(revision.createdAt)!,
   };
+}
+
+export function presentRevisionList(documentId: string, revisions: KnowledgeRevision[]): Schema<'KnowledgeRevisionList'> {
+  return { documentId, items: revisions.map(presentRevision) };
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { jsonValue } from './service.ts';
+import { publishedDocumentsIn } from './queries.ts';
 
 /**
  * The assistant's read of the knowledge (`GET /api/ai/customer-support/knowledge`): published documents only,
@@ -55,14 +55,10 @@ export function score(doc: PublishedDocument, words: readonly string[]): number 
 }
 
 export async function publishedKnowledge(knex: Knex, query: KnowledgeQuery): Promise<PublishedDocument[]> {
-  const rows: Array<{ topic: string; locale: string; title: string; body: string; tags: string[] | string }> = await knex('knowledge_documents')
-    .where('status', 'PUBLISHED')
-    .whereIn('locale', [...new Set([query.locale, query.defaultLocale])])
-    .orderBy([{ column: 'topic' }, { column: 'locale' }])
-    .select('topic', 'locale', 'title', 'body', 'tags');
+  const rows = await publishedDocumentsIn(knex, [...new Set([query.locale, query.defaultLocale])]);
   const byTopic = new Map<string, PublishedDocument>();
   for (const row of rows) {
-    const doc = { topic: row.topic, locale: row.locale, title: row.title, body: row.body, tags: jsonValue<string[]>(row.tags) };
+    const doc = { topic: row.topic, locale: row.locale, title: row.title, body: row.body, tags: row.tags };
     const held = byTopic.get(doc.topic);
     if (!held || (held.locale !== query.locale && doc.locale === query.locale)) byTopic.set(doc.topic, doc);
   }

@@ -1,13 +1,18 @@
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json, noContent } from '../../platform/http/handler.ts';
-import { notifyEntry } from './commands/offers.ts';
-import { presentEntry } from './presenters.ts';
-import { archiveEntry, findEntryOrFail, joinWaitlist, listEntries, throttleJoin, updateEntry } from './service.ts';
+import { archiveWaitlistEntry } from './commands/archiveWaitlistEntry.ts';
+import { joinWaitlist } from './commands/joinWaitlist.ts';
+import { notifyWaitlistEntry } from './commands/notifyWaitlistEntry.ts';
+import { updateWaitlistEntry } from './commands/updateWaitlistEntry.ts';
+import { presentEntry, presentJoinReceipt } from './presenters.ts';
+import { findEntryOrFail, listEntries } from './queries.ts';
+import { throttleJoin } from './services.ts';
 
 const current = {
   async joinWaitlist(call) {
     await throttleJoin(call.app, call.ip);
-    return json(201, await joinWaitlist(call.app.db.knex, call.body), { 'Cache-Control': 'no-store' });
+    await joinWaitlist(call.app, call.body);
+    return json(201, presentJoinReceipt(call.body), { 'Cache-Control': 'no-store' });
   },
 
   async listWaitlistEntries(call) {
@@ -23,16 +28,17 @@ const current = {
   },
 
   async updateWaitlistEntry(call) {
-    return json(200, presentEntry(await updateEntry(call.app.db.knex, call.params.entryId, call.body)));
+    await updateWaitlistEntry(call.app, call.params.entryId, call.body);
+    return json(200, presentEntry(await findEntryOrFail(call.app.db.knex, call.params.entryId)));
   },
 
   async notifyWaitlistEntry(call) {
-    await notifyEntry(call.app, call.params.entryId);
+    await notifyWaitlistEntry(call.app, call.params.entryId);
     return json(200, presentEntry(await findEntryOrFail(call.app.db.knex, call.params.entryId)));
   },
 
   async archiveWaitlistEntry(call) {
-    await archiveEntry(call.app.db.knex, call.params.entryId);
+    await archiveWaitlistEntry(call.app, call.params.entryId);
     return noContent();
   },
 } satisfies Partial<OperationHandlers>;

@@ -1,5 +1,7 @@
 import type { QueueDefinition } from '../../platform/jobs/types.ts';
-import { expireOffers, notifyNextWaiting, WAITLIST_EXPIRE_OFFERS_QUEUE, WAITLIST_NOTIFY_NEXT_QUEUE } from './commands/offers.ts';
+import { expireOffers } from './commands/expireOffers.ts';
+import { notifyNextWaiting } from './commands/notifyNextWaiting.ts';
+import { WAITLIST_EXPIRE_OFFERS_QUEUE, WAITLIST_NOTIFY_NEXT_QUEUE } from './queues.ts';
 
 /**
  * - `waitlist.expire-offers`: scheduled at each offer's expiry; expires every offer past its time (not only its

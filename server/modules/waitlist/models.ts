@@ -1,5 +1,8 @@
 import { BaseModel } from '../../platform/db/model.ts';
 
+export const WAITLIST_STATUSES = ['WAITING', 'NOTIFIED', 'CONVERTED', 'EXPIRED'] as const;
+export type WaitlistStatus = (typeof WAITLIST_STATUSES)[number];
+
 /** Table `waitlist_entries`. */
 export class WaitlistEntry extends BaseModel {
   static override tableName = 'waitlist_entries';
@@ -10,7 +13,7 @@ export class WaitlistEntry extends BaseModel {
   phone!: string | null;
   locale!: string | null;
   guestCount!: number;
-  status!: string;
+  status!: WaitlistStatus;
   note!: string | null;
   offerTokenHash!: Buffer | null;
   offerExpiresAt!: Date | null;
@@ -18,4 +21,9 @@ export class WaitlistEntry extends BaseModel {
   reservationId!: string | null;
   convertedAt!: Date | null;
   expiredAt!: Date | null;
+
+  /** A write that names its time keeps it, so the status time it stamps and `updatedAt` are one instant (as before). */
+  override $beforeUpdate(): void {
+    if (!this.updatedAt) super.$beforeUpdate();
+  }
 }

@@ -1,27 +1,34 @@
+import type { Schema } from '../../platform/http/handler.ts';
 import { iso } from '../presenting.ts';
-import type { WaitlistRow } from './service.ts';
+import type { JoinInput } from './commands/joinWaitlist.ts';
+import type { WaitlistEntryView } from './queries.ts';
 
 /** A waiting-list entry as staff see it (allow-list; never the offer token). */
-export function presentEntry(row: WaitlistRow) {
+export function presentEntry(entry: WaitlistEntryView): Schema<'WaitlistEntry'> {
   return {
-    id: row.id,
-    eventId: row.show_event_id,
-    eventSlug: row.event_slug,
-    eventStartsAt: iso(row.event_starts_at)!,
-    customerId: row.customer_id,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    locale: row.locale,
-    guestCount: row.guest_count,
-    status: row.status,
-    note: row.note,
-    notifiedAt: iso(row.notified_at),
-    offerExpiresAt: iso(row.offer_expires_at),
-    reservationReference: row.reservation_reference ?? null,
-    convertedAt: iso(row.converted_at),
-    expiredAt: iso(row.expired_at),
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: entry.id,
+    eventId: entry.showEventId,
+    eventSlug: entry.eventSlug,
+    eventStartsAt: iso(entry.eventStartsAt)!,
+    customerId: entry.customerId,
+    name: entry.name,
+    email: entry.email,
+    phone: entry.phone,
+    locale: entry.locale,
+    guestCount: entry.guestCount,
+    status: entry.status,
+    note: entry.note,
+    notifiedAt: iso(entry.notifiedAt),
+    offerExpiresAt: iso(entry.offerExpiresAt),
+    reservationReference: entry.reservationReference ?? null,
+    convertedAt: iso(entry.convertedAt),
+    expiredAt: iso(entry.expiredAt),
+    createdAt: iso(entry.createdAt)!,
+    updatedAt: iso(entry.updatedAt)!,
   };
+}
+
+/** What a join answers: the request as received, never the stored entry (see the joinWaitlist command). */
+export function presentJoinReceipt(input: Pick<JoinInput, 'eventSlug' | 'guestCount'>): Schema<'JoinedWaitlist'> {
+  return { eventSlug: input.eventSlug, guestCount: input.guestCount, status: 'WAITING' };
 }

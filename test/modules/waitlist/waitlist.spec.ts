@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { notifyNextWaiting, expireOffers, WAITLIST_NOTIFY_NEXT_QUEUE } from '../../../server/modules/waitlist/commands/offers.ts';
+import { expireOffers } from '../../../server/modules/waitlist/commands/expireOffers.ts';
+import { notifyNextWaiting } from '../../../server/modules/waitlist/commands/notifyNextWaiting.ts';
+import { WAITLIST_NOTIFY_NEXT_QUEUE } from '../../../server/modules/waitlist/queues.ts';
 import { jobs as waitlistJobs } from '../../../server/modules/waitlist/jobs.ts';
 import { bookableEvent, contact } from '../booking/factories.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';

@@ -1,6 +1,8 @@
-import type { Knex } from 'knex';
-import { NotFound, Unprocessable } from '../../../platform/http/problem.ts';
-import { CustomerDeleted, type CustomerRow } from '../service.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import { Unprocessable } from '../../../platform/http/problem.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { Customer } from '../models.ts';
+import { bookedContactOf, CustomerDeleted, lockCustomer } from '../queries.ts';
 
 export type AdoptableField = 'honorific' | 'name' | 'phone';
 
@@ -9,24 +11,19 @@ export type AdoptableField = 'honorific' | 'name' | 'phone';
  * guest's input never changes an existing customer by itself; staff adopt it once they trust it). The chosen
  * fields only (default honorific, name, phone); the e-mail is the customer's key and stays.
  */
-export async function adoptCustomerContact(knex: Knex, customerId: string, input: { reservationId: string; fields?: AdoptableField[] }): Promise<CustomerRow> {
+export async function adoptCustomerContact(app: AppContext, customerId: string, input: { reservationId: string; fields?: AdoptableField[] }): Promise<Customer> {
   const fields = input.fields ?? ['honorific', 'name', 'phone'];
-  return knex.transaction(async (trx) => {
-    const customer = (await trx('customers').where({ id: customerId }).forUpdate().first()) as CustomerRow | undefined;
-    if (!customer) throw NotFound('No such customer.');
-    if (customer.is_deleted) throw CustomerDeleted();
-    const booked = await trx('reservations').where({ id: input.reservationId }).first('customer_id', 'contact_honorific', 'contact_name', 'contact_phone');
-    if (!booked || booked.customer_id !== customerId) {
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+    const customer = await lockCustomer(trx, customerId);
+    if (customer.isDeleted) throw CustomerDeleted();
+    const booked = await bookedContactOf(trx, input.reservationId);
+    if (!booked || booked.customerId !== customerId) {
       throw Unprocessable('reservation_not_customers', "The reservation is not one of this customer's.", [
         { path: 'body/reservationId', message: "is not one of this customer's reservations", code: 'reservation_not_customers' },
       ]);
     }
-    const changes: Record<string, unknown> = {};
-    for (const field of fields) changes[field] = booked[`contact_${field}`];
-    const [updated] = (await trx('customers')
-      .where({ id: customerId })
-      .update({ ...changes, updated_at: trx.fn.now() })
-      .returning('*')) as CustomerRow[];
-    return updated;
+    const changes: Partial<Pick<Customer, AdoptableField>> = {};
+    for (const field of fields) Object.assign(changes, { [field]: booked[field] });
+    return Customer.query(trx).patchAndFetchById(customerId, changes);
   });
 }

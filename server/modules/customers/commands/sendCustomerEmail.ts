@@ -1,8 +1,10 @@
 import type { AppContext } from '../../../platform/context.ts';
-import { NotFound, Unprocessable } from '../../../platform/http/problem.ts';
+import { Unprocessable } from '../../../platform/http/problem.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import type { EmailMessage } from '../../email/index.ts';
 import { recordEmail } from '../../email/index.ts';
-import { CustomerDeleted, type CustomerRow } from '../service.ts';
+import { Customer } from '../models.ts';
+import { CustomerDeleted, isCustomersReservation, NoSuchCustomer } from '../queries.ts';
 
 export interface CustomerEmailInput {
   template: 'customer-message';
@@ -19,11 +21,11 @@ export interface CustomerEmailInput {
  * written to (409 `customer_deleted`).
  */
 export async function sendCustomerEmail(app: AppContext, customerId: string, input: CustomerEmailInput): Promise<EmailMessage> {
-  return app.db.knex.transaction(async (trx) => {
-    const customer = (await trx('customers').where({ id: customerId }).first()) as CustomerRow | undefined;
-    if (!customer) throw NotFound('No such customer.');
-    if (customer.is_deleted) throw CustomerDeleted();
-    if (input.reservationId && !(await trx('reservations').where({ id: input.reservationId, customer_id: customerId }).first('id'))) {
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+    const customer = await Customer.query(trx).findById(customerId);
+    if (!customer) throw NoSuchCustomer();
+    if (customer.isDeleted) throw CustomerDeleted();
+    if (input.reservationId && !(await isCustomersReservation(trx, customerId, input.reservationId))) {
       throw Unprocessable('unknown_reservation', 'The reservation is not one of this customer’s.', [
         { path: 'body/reservationId', message: 'is not a reservation of this customer', code: 'unknown_reservation' },
       ]);

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../../platform/context.ts';
-import { NotFound } from '../../../platform/http/problem.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { recordEmail } from '../../email/index.ts';
-import { InquiryArchived, type InquiryRow } from '../service.ts';
+import { Inquiry, InquiryFollowUp } from '../models.ts';
+import { InquiryArchived, lockInquiry } from '../queries.ts';
 
 export interface FollowUpInput {
   subject: string;
@@ -13,10 +14,9 @@ export interface FollowUpInput {
  * guest's locale, linked to its customer), the follow-up row written with the ledger row's id, and a NEW or
  * IN_PROGRESS inquiry becomes FOLLOWED_UP (a CLOSED one stays closed). Archived: 409.
  */
-export async function followUpInquiry(app: AppContext, id: string, input: FollowUpInput, sentBy: string) {
-  return app.db.knex.transaction(async (trx) => {
-    const inquiry = (await trx('inquiries').where({ id }).forUpdate().first()) as InquiryRow | undefined;
-    if (!inquiry) throw NotFound('No such inquiry.');
+export async function followUpInquiry(app: AppContext, id: string, input: FollowUpInput, sentBy: string): Promise<InquiryFollowUp> {
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+    const inquiry = await lockInquiry(trx, id);
     if (inquiry.status === 'ARCHIVED') throw InquiryArchived();
     const message = await recordEmail(
       trx,
@@ -24,17 +24,13 @@ export async function followUpInquiry(app: AppContext, id: string, input: Follow
         template: 'inquiry-follow-up',
         to: inquiry.email,
         locale: inquiry.locale ?? app.config.defaultLocale,
-        customerId: inquiry.customer_id,
+        customerId: inquiry.customerId,
         data: { guestName: inquiry.name, subject: input.subject, message: input.message },
       },
       { enqueue: app.jobs.enqueue.bind(app.jobs), emailFrom: app.config.emailFrom },
     );
-    const [followUp] = await trx('inquiry_follow_ups')
-      .insert({ inquiry_id: id, email_message_id: message.id, subject: input.subject, message: input.message, sent_by: sentBy })
-      .returning('*');
-    const now = new Date();
-    const status = inquiry.status === 'CLOSED' ? 'CLOSED' : 'FOLLOWED_UP';
-    await trx('inquiries').where({ id }).update({ status, updated_at: now });
+    const followUp = await InquiryFollowUp.query(trx).insertAndFetch({ inquiryId: id, emailMessageId: message.id, subject: input.subject, message: input.message, sentBy });
+    await Inquiry.query(trx).findById(id).patch({ status: inquiry.status === 'CLOSED' ? 'CLOSED' : 'FOLLOWED_UP' });
     return followUp;
   });
 }

@@ -1,37 +1,38 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict } from '../../../platform/http/problem.ts';
-import { findDocumentOrFail, writeRevision, type Actor, type KnowledgeRow, type KnowledgeStatus } from '../service.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { KnowledgeDocument, type Actor } from '../models.ts';
+import { lockDocument } from '../queries.ts';
+import { canTransition } from '../rules.ts';
+import { writeRevision } from './writeRevision.ts';
 
 /**
- * The document's states (DOMAIN.md): `DRAFT` → `PUBLISHED` → `ARCHIVED`, and a draft may be archived directly.
- * Asking for the state a document is already in changes nothing; every other move is 409 `illegal_transition`.
+ * Publishes or archives the document (row locked), writing the `PUBLISH` / `ARCHIVE` revision in the same
+ * transaction: the shared body of ./publishKnowledgeDocument.ts and ./archiveKnowledgeDocument.ts. Asking for the
+ * state the document is already in changes nothing; another illegal move is 409 `illegal_transition`.
  */
-const TRANSITIONS: Record<KnowledgeStatus, KnowledgeStatus[]> = {
-  DRAFT: ['PUBLISHED', 'ARCHIVED'],
-  PUBLISHED: ['ARCHIVED'],
-  ARCHIVED: [],
-};
-
-export const canTransition = (from: KnowledgeStatus, to: KnowledgeStatus) => TRANSITIONS[from].includes(to);
-
-/** Publishes or archives the document (row locked), writing the `PUBLISH` / `ARCHIVE` revision in the same transaction. */
-export async function transitionDocument(app: Pick<AppContext, 'db'>, id: string, to: 'PUBLISHED' | 'ARCHIVED', actor: Actor): Promise<KnowledgeRow> {
-  return app.db.knex.transaction(async (trx) => {
-    const row = await findDocumentOrFail(trx, id, { forUpdate: true });
-    if (row.status === to) return row;
-    if (!canTransition(row.status, to)) {
-      throw Conflict('illegal_transition', `A ${row.status.toLowerCase()} knowledge document cannot become ${to.toLowerCase()}.`);
+export async function transitionDocument(
+  app: Pick<AppContext, 'db' | 'logger'>,
+  id: string,
+  to: 'PUBLISHED' | 'ARCHIVED',
+  actor: Actor,
+): Promise<KnowledgeDocument> {
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+    const document = await lockDocument(trx, id);
+    if (document.status === to) return document;
+    if (!canTransition(document.status, to)) {
+      throw Conflict('illegal_transition', `A ${document.status.toLowerCase()} knowledge document cannot become ${to.toLowerCase()}.`);
     }
     const now = new Date();
-    const revision = row.revision + 1;
-    const stamp = to === 'PUBLISHED' ? { published_at: row.published_at ?? now } : { archived_at: now };
-    const [updated] = (await trx('knowledge_documents').where('id', id).update({ status: to, ...stamp, revision, updated_at: now }).returning('*')) as KnowledgeRow[];
+    const revision = document.revision + 1;
+    const stamp = to === 'PUBLISHED' ? { publishedAt: document.publishedAt ?? now } : { archivedAt: now };
+    const updated = await KnowledgeDocument.query(trx).patchAndFetchById(id, { status: to, ...stamp, revision, updatedAt: now });
     await writeRevision(trx, {
       documentId: id,
       revision,
       action: to === 'PUBLISHED' ? 'PUBLISH' : 'ARCHIVE',
       actor,
-      changes: [{ field: 'status', before: row.status, after: to }],
+      changes: [{ field: 'status', before: document.status, after: to }],
       at: now,
     });
     return updated;

@@ -1,11 +1,11 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Problem, ServiceUnavailable } from '../../../platform/http/problem.ts';
 import { TurnstileUnavailable, verifyTurnstileToken } from '../../../platform/integrations/turnstile.ts';
-import { AfterCommit } from '../../../platform/unitOfWork.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { BUSINESS_EVENTS } from '../../booking/index.ts';
 import { upsertCustomer } from '../../booking/index.ts';
 import { recordEmail } from '../../email/index.ts';
-import type { InquiryRow, InquiryType } from '../service.ts';
+import { Inquiry, type InquiryType } from '../models.ts';
 
 export interface InquiryInput {
   type: InquiryType;
@@ -58,31 +58,34 @@ async function checkBot(app: AppContext, token: string | undefined, ip: string, 
  * VENUE_NOTIFICATIONS_EMAIL (ledger rows; sent by the e-mail job). `inquiry submitted` (with the type only)
  * after the commit.
  */
-export async function submitInquiry(app: AppContext, input: InquiryInput, ip: string, idempotencyKey?: string): Promise<InquiryRow> {
+export async function createInquiry(app: AppContext, input: InquiryInput, ip: string, idempotencyKey?: string): Promise<Inquiry> {
   const verified = await checkBot(app, input.botcheckToken, ip, idempotencyKey);
-  const after = new AfterCommit();
   const deps = { enqueue: app.jobs.enqueue.bind(app.jobs), emailFrom: app.config.emailFrom };
-  const inquiry = await app.db.knex.transaction(async (trx) => {
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, afterCommit }) => {
     const customerId = await upsertCustomer(trx, { name: input.name, email: input.email, phone: input.phone, locale: input.locale });
-    const [row] = (await trx('inquiries')
-      .insert({
-        type: input.type,
-        customer_id: customerId,
-        name: input.name.trim(),
-        email: input.email.trim(),
-        phone: input.phone ?? null,
-        locale: input.locale ?? null,
-        preferred_date: input.preferredDate ?? null,
-        guest_count: input.guestCount ?? null,
-        message: input.message,
-        botcheck_verified: verified,
-      })
-      .returning('*')) as InquiryRow[];
+    const inquiry = await Inquiry.query(trx).insertAndFetch({
+      type: input.type,
+      customerId,
+      name: input.name.trim(),
+      email: input.email.trim(),
+      phone: input.phone ?? null,
+      locale: input.locale ?? null,
+      preferredDate: input.preferredDate ?? null,
+      guestCount: input.guestCount ?? null,
+      message: input.message,
+      botcheckVerified: verified,
+    });
     const locale = input.locale ?? app.config.defaultLocale;
     const common = { preferredDate: input.preferredDate ?? null, guestCount: input.guestCount ?? null, message: input.message };
     await recordEmail(
       trx,
-      { template: 'inquiry-acknowledgement', to: row.email, locale, customerId, data: { guestName: row.name, typeLabel: (TYPE_LABELS[locale] ?? TYPE_LABELS.en)[input.type], ...common } },
+      {
+        template: 'inquiry-acknowledgement',
+        to: inquiry.email,
+        locale,
+        customerId,
+        data: { guestName: inquiry.name, typeLabel: (TYPE_LABELS[locale] ?? TYPE_LABELS.en)[input.type], ...common },
+      },
       deps,
     );
     if (app.config.venueNotificationsEmail) {
@@ -92,16 +95,14 @@ export async function submitInquiry(app: AppContext, input: InquiryInput, ip: st
           template: 'inquiry-notification',
           to: app.config.venueNotificationsEmail,
           locale: 'en',
-          data: { inquiryId: row.id, type: input.type, guestName: row.name, guestEmail: row.email, guestPhone: row.phone, ...common },
+          data: { inquiryId: inquiry.id, type: input.type, guestName: inquiry.name, guestEmail: inquiry.email, guestPhone: inquiry.phone, ...common },
         },
         deps,
       );
     }
-    after.add(() => {
-      if (app.analytics.enabled) app.analytics.capture({ distinctId: `inquiry:${row.id}`, event: BUSINESS_EVENTS.inquirySubmitted, properties: { inquiry_type: input.type } });
+    afterCommit(() => {
+      if (app.analytics.enabled) app.analytics.capture({ distinctId: `inquiry:${inquiry.id}`, event: BUSINESS_EVENTS.inquirySubmitted, properties: { inquiry_type: input.type } });
     });
-    return row;
+    return inquiry;
   });
-  await after.run(app.logger);
-  return inquiry;
 }

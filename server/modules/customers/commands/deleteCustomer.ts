@@ -1,0 +1,13 @@
+import type { AppContext } from '../../../platform/context.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { Customer } from '../models.ts';
+import { findCustomerOrFail } from '../queries.ts';
+
+/** Soft delete: the row, its reservations and e-mail history stay; deleting again changes nothing. */
+export async function deleteCustomer(app: AppContext, id: string): Promise<void> {
+  await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now }) => {
+    const customer = await findCustomerOrFail(trx, id);
+    if (customer.isDeleted) return;
+    await Customer.query(trx).patch({ isDeleted: true, deletedAt: now, updatedAt: now }).where({ id, is_deleted: false });
+  });
+}
