@@ -8,4 +8,5 @@ export function record() {
 }
 
 // ---- what other modules use (they import this module through this file only) ----
-export { normalizeCode } from './service.ts';
+export { normalizeCode } from './codeValue.ts';
+export { ReferralCode } from './models.ts';

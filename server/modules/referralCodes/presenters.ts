@@ -1,18 +1,19 @@
 import { iso } from '../presenting.ts';
-import type { CodeRow } from './service.ts';
+import type { Schema } from '../../platform/http/handler.ts';
+import type { ReferralCode } from './models.ts';
 
-export function presentCode(row: CodeRow) {
+export function presentCode(code: ReferralCode): Schema<'Code-3'> {
   return {
-    id: row.id,
-    code: row.code,
-    partnerId: row.partner_id,
-    status: row.status,
-    guestDiscount: row.guest_discount_percent > 0,
-    guestDiscountPercent: row.guest_discount_percent,
-    commissionRule: row.commission_kind !== null && row.commission_value !== null ? { kind: row.commission_kind, value: row.commission_value } : null,
-    description: row.description,
-    archivedAt: iso(row.archived_at),
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: code.id,
+    code: code.code,
+    partnerId: code.partnerId,
+    status: code.status,
+    guestDiscount: code.guestDiscountPercent > 0,
+    guestDiscountPercent: code.guestDiscountPercent,
+    commissionRule: code.commissionKind !== null && code.commissionValue !== null ? { kind: code.commissionKind, value: code.commissionValue } : null,
+    description: code.description,
+    archivedAt: iso(code.archivedAt),
+    createdAt: iso(code.createdAt)!,
+    updatedAt: iso(code.updatedAt)!,
   };
 }

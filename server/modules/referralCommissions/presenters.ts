@@ -1,36 +1,36 @@
 import { iso } from '../presenting.ts';
-import type { CommissionRow } from './service.ts';
-import type { PayoutRow } from './payouts.ts';
+import type { Schema } from '../../platform/http/handler.ts';
+import type { CommissionView, PayoutView } from './queries.ts';
 
-export function presentCommission(row: CommissionRow) {
+export function presentCommission(commission: CommissionView): Schema<'Commission'> {
   return {
-    id: row.id,
-    partnerId: row.partner_id,
-    codeId: row.code_id,
-    code: row.code ?? null,
-    linkId: row.link_id,
-    reservationId: row.reservation_id,
-    reservationReference: row.reservation_reference,
-    baseVnd: row.base_vnd,
-    amountVnd: row.amount_vnd,
-    status: row.status,
-    payoutId: row.payout_id,
-    voidReason: row.void_reason,
-    statusChangedAt: iso(row.status_changed_at)!,
-    createdAt: iso(row.created_at)!,
+    id: commission.id,
+    partnerId: commission.partnerId,
+    codeId: commission.codeId,
+    code: commission.code ?? null,
+    linkId: commission.linkId,
+    reservationId: commission.reservationId,
+    reservationReference: commission.reservationReference,
+    baseVnd: commission.baseVnd,
+    amountVnd: commission.amountVnd,
+    status: commission.status,
+    payoutId: commission.payoutId,
+    voidReason: commission.voidReason,
+    statusChangedAt: iso(commission.statusChangedAt)!,
+    createdAt: iso(commission.createdAt)!,
   };
 }
 
-export function presentPayout(row: PayoutRow) {
+export function presentPayout(payout: PayoutView): Schema<'Payout'> {
   return {
-    id: row.id,
-    reference: row.reference,
-    partnerId: row.partner_id,
-    totalVnd: row.total_vnd,
-    commissionCount: row.commission_count,
-    commissionIds: row.commission_ids,
-    note: row.note,
-    createdBy: row.created_by,
-    createdAt: iso(row.created_at)!,
+    id: payout.id,
+    reference: payout.reference,
+    partnerId: payout.partnerId,
+    totalVnd: payout.totalVnd,
+    commissionCount: payout.commissionCount,
+    commissionIds: payout.commissionIds,
+    note: payout.note,
+    createdBy: payout.createdBy,
+    createdAt: iso(payout.createdAt)!,
   };
 }

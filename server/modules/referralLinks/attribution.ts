@@ -1,6 +1,8 @@
 import type { AdjustmentContext, Adjustment, PriceAdjustment } from '../booking/index.ts';
 import { Unprocessable } from '../../platform/http/problem.ts';
-import { normalizeCode } from '../referralCodes/index.ts';
+import { normalizeCode, ReferralCode } from '../referralCodes/index.ts';
+import { ReferralPartner } from '../referralPartners/index.ts';
+import { ReferralLink } from './models.ts';
 import { verifyAttribution } from './tokens.ts';
 
 /**
@@ -32,18 +34,18 @@ export async function referralAdjustment(context: AdjustmentContext): Promise<Ad
     }
   }
   if (!partnerId && referral.code) {
-    const code = await trx('referral_codes').where({ code: normalizeCode(referral.code), status: 'ACTIVE' }).first('id', 'partner_id');
+    const code = await ReferralCode.query(trx).findOne({ code: normalizeCode(referral.code), status: 'ACTIVE' }).select('id', 'partner_id');
     if (code) {
-      partnerId = code.partner_id;
+      partnerId = code.partnerId;
       codeId = code.id;
     }
   }
   if (!partnerId) return null;
-  const partner = await trx('referral_partners').where({ id: partnerId, status: 'ACTIVE' }).first('id', 'public_slug');
+  const partner = await ReferralPartner.query(trx).findOne({ id: partnerId, status: 'ACTIVE' }).select('id', 'public_slug');
   if (!partner) return null;
-  const code = codeId ? await trx('referral_codes').where({ id: codeId, partner_id: partnerId, status: 'ACTIVE' }).first('id', 'code', 'guest_discount_percent') : undefined;
-  const link = linkId ? await trx('referral_links').where({ id: linkId, partner_id: partnerId }).first('id', 'slug') : undefined;
-  const discountVnd = code ? Math.round((context.subtotalVnd * code.guest_discount_percent) / 100) : 0;
+  const code = codeId ? await ReferralCode.query(trx).findOne({ id: codeId, partner_id: partnerId, status: 'ACTIVE' }).select('id', 'code', 'guest_discount_percent') : undefined;
+  const link = linkId ? await ReferralLink.query(trx).findOne({ id: linkId, partner_id: partnerId }).select('id', 'slug') : undefined;
+  const discountVnd = code ? Math.round((context.subtotalVnd * code.guestDiscountPercent) / 100) : 0;
   return {
     kind: 'referral',
     discountVnd,
@@ -52,7 +54,7 @@ export async function referralAdjustment(context: AdjustmentContext): Promise<Ad
       referral_code_id: code?.id ?? null,
       referral_link_id: link?.id ?? null,
       referral_code: code?.code ?? referral.code ?? null,
-      referral_partner_slug: partner.public_slug,
+      referral_partner_slug: partner.publicSlug,
       referral_link_slug: link?.slug ?? referral.linkSlug ?? null,
     },
   };

@@ -1,20 +1,22 @@
 import { iso } from '../presenting.ts';
-import type { LinkRow } from './service.ts';
+import type { Schema } from '../../platform/http/handler.ts';
+import type { ReferralLink } from './models.ts';
 
-export function presentLink(row: LinkRow, siteUrl: string) {
+/** A link for admins, with its `/go/{slug}` URL and its code (`link.code` eager-loaded). */
+export function presentLink(link: ReferralLink, siteUrl: string): Schema<'Link'> {
   return {
-    id: row.id,
-    slug: row.slug,
-    url: `${siteUrl}/go/${row.slug}`,
-    destination: row.destination,
-    channel: row.channel,
-    label: row.label,
-    status: row.status,
-    partnerId: row.partner_id,
-    codeId: row.code_id,
-    code: row.code ?? null,
-    stickerUrl: row.sticker_url,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: link.id,
+    slug: link.slug,
+    url: `${siteUrl}/go/${link.slug}`,
+    destination: link.destination,
+    channel: link.channel,
+    label: link.label,
+    status: link.status,
+    partnerId: link.partnerId,
+    codeId: link.codeId,
+    code: link.code?.code ?? null,
+    stickerUrl: link.stickerUrl,
+    createdAt: iso(link.createdAt)!,
+    updatedAt: iso(link.updatedAt)!,
   };
 }

@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
+import { signingKey } from './queries.ts';
 
 /**
  * Signed attribution tokens (`ra1.<payload>.<signature>`, base64url): the link, its code and partner, and an
@@ -13,14 +14,6 @@ export interface Attribution {
   codeId: string | null;
   partnerId: string;
   expiresAt: Date;
-}
-
-async function signingKey(knex: Knex): Promise<Buffer> {
-  const existing = await knex('referral_signing_keys').where({ id: 1 }).first('secret');
-  if (existing) return Buffer.from(existing.secret);
-  await knex.raw('insert into referral_signing_keys (id, secret) values (1, ?) on conflict (id) do nothing', [randomBytes(32)]);
-  const row = await knex('referral_signing_keys').where({ id: 1 }).first('secret');
-  return Buffer.from(row.secret);
 }
 
 const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(`referral-attribution\0${payload}`).digest();

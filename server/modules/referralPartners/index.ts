@@ -9,4 +9,5 @@ export function record() {
 }
 
 // ---- what other modules use (they import this module through this file only) ----
-export { type CommissionRule, isUniqueViolation } from './service.ts';
+export { isUniqueViolation } from './errors.ts';
+export { type CommissionRule, ReferralPartner } from './models.ts';

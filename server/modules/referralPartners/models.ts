@@ -1,18 +1,23 @@
 import { BaseModel } from '../../platform/db/model.ts';
+import type { Schema } from '../../platform/http/handler.ts';
 
-/** Table `referral_partners`. */
+export type PartnerType = Schema<'PartnerType'>;
+export type PartnerStatus = Schema<'PartnerStatus'>;
+export type CommissionRule = Schema<'CommissionRule'>;
+
+/** Table `referral_partners`: a partner, its public slug and contact fields, its commercial terms and private notes. */
 export class ReferralPartner extends BaseModel {
   static override tableName = 'referral_partners';
   name!: string;
-  type!: string;
-  status!: string;
+  type!: PartnerType;
+  status!: PartnerStatus;
   publicSlug!: string;
   contactEmail!: string | null;
   contactPhone!: string | null;
   websiteUrl!: string | null;
   city!: string | null;
   description!: string | null;
-  commissionKind!: string;
+  commissionKind!: CommissionRule['kind'];
   commissionValue!: number;
   payoutDetails!: string | null;
   externalPlaceId!: string | null;

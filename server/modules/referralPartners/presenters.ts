@@ -1,80 +1,86 @@
 import { iso } from '../presenting.ts';
-import type { PartnerRow, PublicCodeRow, PublicLinkRow } from './service.ts';
+import type { Schema } from '../../platform/http/handler.ts';
+import type { ReferralPartner } from './models.ts';
+import type { PublicCode, PublicLink } from './queries.ts';
 
 /** Admin view: everything, including the commercial terms and notes. */
-export function presentPartner(row: PartnerRow) {
+export function presentPartner(partner: ReferralPartner): Schema<'Partner'> {
   return {
-    id: row.id,
-    name: row.name,
-    type: row.type as 'HOTEL',
-    status: row.status as 'ACTIVE',
-    publicSlug: row.public_slug,
-    contactEmail: row.contact_email,
-    contactPhone: row.contact_phone,
-    websiteUrl: row.website_url,
-    city: row.city,
-    description: row.description,
-    commissionRule: { kind: row.commission_kind, value: row.commission_value },
-    payoutDetails: row.payout_details,
-    externalPlaceId: row.external_place_id,
-    notes: row.notes,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: partner.id,
+    name: partner.name,
+    type: partner.type,
+    status: partner.status,
+    publicSlug: partner.publicSlug,
+    contactEmail: partner.contactEmail,
+    contactPhone: partner.contactPhone,
+    websiteUrl: partner.websiteUrl,
+    city: partner.city,
+    description: partner.description,
+    commissionRule: { kind: partner.commissionKind, value: partner.commissionValue },
+    payoutDetails: partner.payoutDetails,
+    externalPlaceId: partner.externalPlaceId,
+    notes: partner.notes,
+    createdAt: iso(partner.createdAt)!,
+    updatedAt: iso(partner.updatedAt)!,
   };
 }
 
 // ---- public: allow-lists only (never ids, notes, commission values, payout details, external place ids) --------
 
-export const presentPublicCode = (row: PublicCodeRow) => ({ code: row.code, guestDiscount: row.guest_discount_percent > 0, guestDiscountPercent: row.guest_discount_percent });
+export const presentPublicCode = (code: PublicCode): Schema<'PublicCode'> => ({ code: code.code, guestDiscount: code.guestDiscountPercent > 0, guestDiscountPercent: code.guestDiscountPercent });
 
-export const presentPublicLink = (row: PublicLinkRow, siteUrl: string) => ({
-  slug: row.slug,
-  channel: row.channel as 'QR_STICKER',
-  label: row.label,
-  url: `${siteUrl}/go/${row.slug}`,
+export const presentPublicLink = (link: PublicLink, siteUrl: string): Schema<'PublicLink'> => ({
+  slug: link.slug,
+  channel: link.channel,
+  label: link.label,
+  url: `${siteUrl}/go/${link.slug}`,
 });
 
-const publicContact = (row: PartnerRow) => ({
-  name: row.name,
-  type: row.type as 'HOTEL',
-  publicSlug: row.public_slug,
-  contactEmail: row.contact_email,
-  contactPhone: row.contact_phone,
-  websiteUrl: row.website_url,
-  city: row.city,
+const publicContact = (partner: ReferralPartner) => ({
+  name: partner.name,
+  type: partner.type,
+  publicSlug: partner.publicSlug,
+  contactEmail: partner.contactEmail,
+  contactPhone: partner.contactPhone,
+  websiteUrl: partner.websiteUrl,
+  city: partner.city,
 });
 
-export function presentDirectoryEntry(entry: { partner: PartnerRow; codes: PublicCodeRow[]; links: PublicLinkRow[] }) {
+export function presentDirectoryEntry(entry: { partner: ReferralPartner; codes: PublicCode[]; links: PublicLink[] }): Schema<'DirectoryEntry'> {
   return {
     ...publicContact(entry.partner),
     codes: entry.codes.map(presentPublicCode),
-    guestDiscount: entry.codes.some((c) => c.guest_discount_percent > 0),
-    channels: [...new Set(entry.links.map((l) => l.channel))].sort() as Array<'QR_STICKER'>,
+    guestDiscount: entry.codes.some((c) => c.guestDiscountPercent > 0),
+    channels: [...new Set(entry.links.map((l) => l.channel))].sort(),
   };
 }
 
 const vnd = (amount: number, locale: string) => `${new Intl.NumberFormat(locale === 'vi' ? 'vi-VN' : 'en-US').format(amount)} VND`;
 
 /** Earning rules, written from the commission rule and the codes' guest discounts, in `locale` (en or vi; others read en). */
-export function earningRules(partner: PartnerRow, codes: PublicCodeRow[], locale: string): string[] {
+export function earningRules(partner: ReferralPartner, codes: PublicCode[], locale: string): string[] {
   const vi = locale === 'vi';
   const rules: string[] = [];
-  if (partner.commission_value > 0) {
-    if (partner.commission_kind === 'PERCENT') {
-      rules.push(vi ? `${partner.commission_value}% trên mỗi đặt chỗ đã thanh toán` : `${partner.commission_value}% of every paid booking`);
+  if (partner.commissionValue > 0) {
+    if (partner.commissionKind === 'PERCENT') {
+      rules.push(vi ? `${partner.commissionValue}% trên mỗi đặt chỗ đã thanh toán` : `${partner.commissionValue}% of every paid booking`);
     } else {
-      rules.push(vi ? `${vnd(partner.commission_value, locale)} cho mỗi khách của đặt chỗ đã thanh toán` : `${vnd(partner.commission_value, locale)} per guest of every paid booking`);
+      rules.push(vi ? `${vnd(partner.commissionValue, locale)} cho mỗi khách của đặt chỗ đã thanh toán` : `${vnd(partner.commissionValue, locale)} per guest of every paid booking`);
     }
   }
   for (const code of codes) {
-    if (code.guest_discount_percent > 0) {
-      rules.push(vi ? `Khách dùng mã ${code.code} được giảm ${code.guest_discount_percent}%` : `Guests using code ${code.code} get ${code.guest_discount_percent}% off`);
+    if (code.guestDiscountPercent > 0) {
+      rules.push(vi ? `Khách dùng mã ${code.code} được giảm ${code.guestDiscountPercent}%` : `Guests using code ${code.code} get ${code.guestDiscountPercent}% off`);
     }
   }
   return rules;
 }
 
-export function presentProfile(p: { partner: PartnerRow; codes: PublicCodeRow[]; links: PublicLinkRow[]; stats: { bookings: number; guests: number } }, locale: string, siteUrl: string) {
+export function presentProfile(
+  p: { partner: ReferralPartner; codes: PublicCode[]; links: PublicLink[]; stats: { bookings: number; guests: number } },
+  locale: string,
+  siteUrl: string,
+): Schema<'Profile'> {
   return {
     ...publicContact(p.partner),
     description: p.partner.description,

@@ -1,0 +1,20 @@
+import type { AppContext } from '../../../platform/context.ts';
+import type { Schema } from '../../../platform/http/handler.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { isUniqueViolation, SLUG_INDEX, SlugTaken } from '../errors.ts';
+import type { ReferralPartner } from '../models.ts';
+import { findPartnerOrFail } from '../queries.ts';
+import { partnerFields } from './createReferralPartner.ts';
+
+/** Changes a partner's fields; another partner's public slug is 409 `slug_taken`. */
+export async function updateReferralPartner(app: Pick<AppContext, 'db' | 'logger'>, id: string, input: Schema<'PartnerUpdate'>): Promise<ReferralPartner> {
+  try {
+    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+      const partner = await findPartnerOrFail(id, trx);
+      return partner.$query(trx).patchAndFetch(partnerFields(input));
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, SLUG_INDEX)) throw SlugTaken();
+    throw err;
+  }
+}
