@@ -24,6 +24,7 @@ export {
   type ReservationDetails,
   type ReservationView,
   camelRow,
+  guestReservation,
   lockedReservation,
   lockReservation,
   reservationForGuest,

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { AuthContext } from '../../platform/auth/context.ts';
 import { NotFound } from '../../platform/http/problem.ts';
-import { effectiveStatus } from '../booking/index.ts';
+import { statusAt } from '../booking/index.ts';
 import type { CheckInReason, CheckInType } from './models.ts';
 import type { DoorReservation } from './queries.ts';
 
@@ -73,7 +73,7 @@ export interface Circumstances {
 
 /** Why a scan of `type` would be refused now, or null when it would be accepted (CHECK_IN_REASONS' order). */
 export function refusal(row: DoorReservation, type: CheckInType, at: Circumstances): CheckInReason | null {
-  const status = effectiveStatus({ status: row.status, hold_expires_at: row.holdExpiresAt }, at.now);
+  const status = statusAt(row, at.now);
   if (status === 'CANCELLED' || row.eventStatus === 'CANCELLED') return 'cancelled';
   if (status === 'HELD' || status === 'EXPIRED') return 'unpaid';
   if (status === 'NO_SHOW') return 'no_show';

@@ -2,7 +2,7 @@ import type { Schema } from '../../platform/http/handler.ts';
 import { pickLocale } from '../../domain/localized.ts';
 import { toLocal } from '../../domain/venueTime.ts';
 import { iso } from '../presenting.ts';
-import { effectiveStatus } from '../booking/index.ts';
+import { statusAt } from '../booking/index.ts';
 import type { CheckIn } from './models.ts';
 import type { DoorReservation } from './queries.ts';
 
@@ -20,7 +20,7 @@ export function presentDoorReservation(row: DoorReservation, options: PresentOpt
   return {
     id: row.id,
     reference: row.reference,
-    status: effectiveStatus({ status: row.status, hold_expires_at: row.holdExpiresAt }, options.now),
+    status: statusAt(row, options.now),
     guestName: [row.customerHonorific, row.customerName].filter(Boolean).join(' '),
     partySize: row.guestCount,
     offer: { id: row.offerId, code: row.offerCode, name: pickLocale(row.offerName, defaultLocale, defaultLocale) },

@@ -2,7 +2,7 @@ import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
 import { json, redirect } from '../../platform/http/handler.ts';
 import { NotFound, ValidationFailed } from '../../platform/http/problem.ts';
 import { staffActor } from '../../domain/actors.ts';
-import { reservationForGuest } from '../booking/index.ts';
+import { guestReservation } from '../booking/index.ts';
 import { completeRefund } from './commands/completeRefund.ts';
 import { createRefund } from './commands/createRefund.ts';
 import { recordPayment } from './commands/recordPayment.ts';
@@ -38,13 +38,13 @@ function sandboxOutcome(call: Call): SandboxOutcome {
 
 export const handlers = {
   async getCheckoutOptions(call) {
-    const row = await reservationForGuest(call.app.db.knex, call.params.reference, guestToken(call));
+    const row = await guestReservation(call.app.db.knex, call.params.reference, guestToken(call));
     if (!row) throw NoSuchReservation();
     return json(200, await checkoutOptions(call.app, row), NO_STORE);
   },
 
   async startCheckout(call) {
-    const row = await reservationForGuest(call.app.db.knex, call.params.reference, guestToken(call));
+    const row = await guestReservation(call.app.db.knex, call.params.reference, guestToken(call));
     if (!row) throw NoSuchReservation();
     return json(201, await startCheckout(call.app, row, call.body, call.ip, baseUrlOf(call)), NO_STORE);
   },

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../platform/context.ts';
 import { NotFound } from '../../platform/http/problem.ts';
-import { effectiveStatus, type ReservationStatus, type ReservationView } from '../booking/index.ts';
+import { statusAt, type ReservationDetails, type ReservationStatus } from '../booking/index.ts';
 import { PAID_STATUSES, Payment, PaymentCallback, Refund, type CheckoutMethod, type Gateway, type PaymentStatus, type PaymentWithReference, type RefundStatus } from './models.ts';
 import { vnpayOf } from './vnpay.ts';
 
@@ -90,17 +90,17 @@ export async function vnpayReturnView(knex: Knex, txnRef: string): Promise<{ id:
 // ---- the guest's checkout options ----------------------------------------------------------------------------------
 
 /** What the guest's checkout page shows for a reservation the token opened. */
-export async function checkoutOptions(app: AppContext, row: ReservationView, now = new Date()) {
+export async function checkoutOptions(app: AppContext, row: Pick<ReservationDetails, 'id' | 'reference' | 'status' | 'holdExpiresAt' | 'totalVnd'>, now = new Date()) {
   const knex = app.db.knex;
-  const status = effectiveStatus(row, now);
+  const status = statusAt(row, now);
   const methods = await enabledMethods(knex, app);
-  const amountDueVnd = Math.max(0, row.total_vnd - (await netPaid(knex, row.id)));
+  const amountDueVnd = Math.max(0, row.totalVnd - (await netPaid(knex, row.id)));
   return {
     reference: row.reference,
     status,
     payable: status === 'HELD' && amountDueVnd > 0 && methods.length > 0,
     amountDueVnd,
-    holdExpiresAt: status === 'HELD' && row.hold_expires_at ? new Date(row.hold_expires_at).toISOString() : null,
+    holdExpiresAt: status === 'HELD' && row.holdExpiresAt ? new Date(row.holdExpiresAt).toISOString() : null,
     methods,
   };
 }

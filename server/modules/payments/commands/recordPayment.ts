@@ -1,8 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
-import { actorLabel, confirmReservation, inTransition, lockReservation, type TransitionActor } from '../../booking/index.ts';
-import { effectiveStatus } from '../../booking/index.ts';
+import { actorLabel, confirmReservation, inTransition, lockedReservation, statusAt, type TransitionActor } from '../../booking/index.ts';
 import { publishPaymentOutcome } from '../hooks.ts';
 import { Payment } from '../models.ts';
 import { lockEventOfReservation, netPaid } from '../queries.ts';
@@ -25,10 +24,10 @@ export interface RecordPaymentInput {
 export async function recordPayment(app: AppContext, actor: TransitionActor, input: RecordPaymentInput): Promise<Payment> {
   return inTransition(app, actor, async (ctx) => {
     if (!(await lockEventOfReservation(ctx.trx, input.reservationId))) throw NotFound('No such reservation.');
-    const reservation = await lockReservation(ctx.trx, input.reservationId);
-    const status = effectiveStatus(reservation, ctx.now);
+    const reservation = await lockedReservation(ctx.trx, input.reservationId);
+    const status = statusAt(reservation, ctx.now);
     if (status === 'CANCELLED' || status === 'NO_SHOW') throw Conflict('reservation_not_payable', `A ${status.toLowerCase().replace('_', '-')} reservation cannot take a payment.`);
-    const due = reservation.total_vnd - (await netPaid(ctx.trx, reservation.id));
+    const due = reservation.totalVnd - (await netPaid(ctx.trx, reservation.id));
     if (due <= 0) throw Conflict('nothing_to_pay', 'Nothing is due on this reservation.');
     const amountVnd = input.amountVnd ?? due;
     if (amountVnd > due) {

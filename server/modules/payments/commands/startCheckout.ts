@@ -1,8 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, Unprocessable } from '../../../platform/http/problem.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
-import { inTransition, lockReservation } from '../../booking/index.ts';
-import { effectiveStatus, type ReservationView } from '../../booking/index.ts';
+import { inTransition, lockedReservation, statusAt, type ReservationDetails } from '../../booking/index.ts';
 import { SANDBOX_PATH } from '../sandbox.ts';
 import { Payment, type CheckoutMethod } from '../models.ts';
 import { enabledMethods, netPaid } from '../queries.ts';
@@ -40,13 +39,13 @@ const PAY_AT_VENUE_TEXT: Record<string, string> = {
  * One transaction (the reservation locked); `checkout started` after the commit. `baseUrl` is what VNPay's return
  * URL (and the development sandbox's pay page) are built on: `callbackBaseUrl` of the request.
  */
-export async function startCheckout(app: AppContext, found: ReservationView, input: CheckoutInput, ip: string, baseUrl: string, now = new Date()): Promise<CheckoutAnswer> {
+export async function startCheckout(app: AppContext, found: Pick<ReservationDetails, 'id'>, input: CheckoutInput, ip: string, baseUrl: string, now = new Date()): Promise<CheckoutAnswer> {
   return inTransition(
     app,
     'GUEST',
     async (ctx) => {
-      const row = await lockReservation(ctx.trx, found.id);
-      const status = effectiveStatus(row, now);
+      const row = await lockedReservation(ctx.trx, found.id);
+      const status = statusAt(row, now);
       if (status === 'EXPIRED') throw Conflict('hold_expired', 'The hold on these seats has run out; make a new booking.');
       if (status === 'CONFIRMED' || status === 'CHECKED_IN') throw Conflict('reservation_already_confirmed', 'This reservation is already confirmed.');
       if (status !== 'HELD') throw Conflict('reservation_not_payable', `A ${status.toLowerCase().replace('_', '-')} reservation cannot be paid.`);
@@ -57,9 +56,9 @@ export async function startCheckout(app: AppContext, found: ReservationView, inp
           { path: 'body/method', message: `is not enabled; enabled methods: ${list}`, code: 'payment_method_unavailable' },
         ]);
       }
-      const amountVnd = row.total_vnd - (await netPaid(ctx.trx, row.id));
+      const amountVnd = row.totalVnd - (await netPaid(ctx.trx, row.id));
       if (amountVnd <= 0) throw Conflict('nothing_to_pay', 'Nothing is due on this reservation.');
-      const holdExpiresAt = row.hold_expires_at ? new Date(row.hold_expires_at) : null;
+      const holdExpiresAt = row.holdExpiresAt ? new Date(row.holdExpiresAt) : null;
       const answer: CheckoutAnswer = { method: input.method, reference: row.reference, amountVnd, holdExpiresAt: holdExpiresAt?.toISOString() ?? null, paymentId: null };
 
       if (input.method === 'VNPAY') {

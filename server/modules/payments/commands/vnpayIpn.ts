@@ -2,7 +2,7 @@ import type { AppContext } from '../../../platform/context.ts';
 import { Problem } from '../../../platform/http/problem.ts';
 import { ipnResponse, parseVnpayDate, type CallbackQuery, type IpnAnswer } from '../../../platform/integrations/vnpay.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
-import { confirmReservation, inTransition, lockReservation, type TransitionContext } from '../../booking/index.ts';
+import { confirmReservation, inTransition, lockedReservation, type TransitionContext } from '../../booking/index.ts';
 import { publishPaymentOutcome } from '../hooks.ts';
 import { Payment } from '../models.ts';
 import { lockEventOfReservation, netPaidBefore, reservationStanding } from '../queries.ts';
@@ -51,7 +51,7 @@ type VerifiedCallback = ReturnType<ReturnType<typeof vnpayOf>['verifyCallback']>
 
 async function applyIpn(ctx: TransitionContext, found: Pick<Payment, 'id' | 'reservationId'>, callback: VerifiedCallback): Promise<IpnAnswer> {
   await lockEventOfReservation(ctx.trx, found.reservationId);
-  await lockReservation(ctx.trx, found.reservationId);
+  await lockedReservation(ctx.trx, found.reservationId);
   const payment = (await Payment.query(ctx.trx).findById(found.id).forUpdate())!;
   if (callback.amountVnd === null || callback.amountVnd !== payment.amountVnd) return ipnResponse.invalidAmount();
   if (payment.status !== 'PENDING') return ipnResponse.alreadyConfirmed();

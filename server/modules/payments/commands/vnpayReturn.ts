@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../platform/context.ts';
 import type { CallbackQuery } from '../../../platform/integrations/vnpay.ts';
-import { effectiveStatus, type ReservationStatus } from '../../booking/index.ts';
+import { statusAt, type ReservationStatus } from '../../booking/index.ts';
 import type { PaymentStatus } from '../models.ts';
 import { vnpayReturnView } from '../queries.ts';
 import { vnpayOf } from '../vnpay.ts';
@@ -30,6 +30,6 @@ export async function vnpayReturn(app: AppContext, query: CallbackQuery): Promis
     responseCode: callback.valid ? (callback.responseCode?.slice(0, 10) ?? null) : null,
     paymentStatus: row?.status ?? null,
     reservationReference: row?.reference ?? null,
-    reservationStatus: row ? effectiveStatus({ status: row.reservationStatus, hold_expires_at: row.holdExpiresAt }, new Date()) : null,
+    reservationStatus: row ? statusAt({ status: row.reservationStatus, holdExpiresAt: row.holdExpiresAt }, new Date()) : null,
   };
 }
