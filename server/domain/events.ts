@@ -36,9 +36,16 @@ export interface CancelledShowEvent {
   cancellationReason: string | null;
 }
 
+/** A cancellation: who cancelled, and whether its guest is to be told (the e-mail module's subscriber). */
+export interface ReservationCancelled extends ReservationStatusChanged {
+  by: 'GUEST' | 'STAFF' | 'SYSTEM';
+  /** False when the guest hears of it otherwise (a cancelled show event writes its own message) or not at all. */
+  notifyGuest: boolean;
+}
+
 export interface DomainEvents {
   'reservation.confirmed': ReservationStatusChanged;
-  'reservation.cancelled': ReservationStatusChanged;
+  'reservation.cancelled': ReservationCancelled;
   'reservation.noShow': ReservationStatusChanged;
   /** Holds past their expiry, marked EXPIRED in bulk by the expiry run (no per-row transition). */
   'holds.expired': { reservationIds: string[] };

@@ -32,6 +32,7 @@ describe('module records and domain events', () => {
         '30 in-transaction vouchers.release-on-cancel',
         '40 in-transaction waitlist.seats-freed-on-cancel',
         '50 in-transaction referrals.void-on-cancel',
+        '90 in-transaction email.cancellation',
       ],
       'reservation.confirmed': ['10 in-transaction promoCodes.retake-on-confirm', '20 in-transaction vouchers.retake-on-confirm'],
       'showEvent.cancelled': ['10 in-transaction reservations', '20 in-transaction waitlist'],

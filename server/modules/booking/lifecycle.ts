@@ -149,8 +149,9 @@ export interface CancelOptions {
 }
 
 /**
- * HELD or CONFIRMED → CANCELLED, then the registered CANCELLED effects (refund requests for what was paid, the
- * waiting list), then the guest's e-mail (see `CancelOptions.notifyGuest`). The reminder job needs no cancelling:
+ * HELD or CONFIRMED → CANCELLED, then `reservation.cancelled`'s subscribers (refund requests for what was paid, the
+ * promo code and voucher released, the waiting list, commissions voided, the guest's e-mail — see
+ * `CancelOptions.notifyGuest`). The reminder job needs no cancelling:
  * it finds the reservation cancelled and sends nothing. Already CANCELLED: unchanged (`changed: false`), so retries and a re-run event cancellation
  * are harmless. The cancellation window is the guest entry point's rule, not this one's.
  */
@@ -162,11 +163,9 @@ export async function cancelReservation(ctx: TransitionContext, id: string, opti
   await Reservation.query(ctx.trx)
     .findById(id)
     .patch({ status: 'CANCELLED', cancelledAt: ctx.now, cancelledBy: options.by, cancellationReason: options.reason ?? null, holdExpiresAt: null, updatedAt: ctx.now });
-  const notify = options.by !== 'SYSTEM' && options.notifyGuest !== false;
-  const refundsBefore = notify ? await guestMessages.refundIdsOf(ctx.trx, id) : undefined;
-  await published(ctx, { reservationId: id, from, to: 'CANCELLED', reason: options.reason ?? null });
-  // After the effects, so the refunds this cancellation requested exist and the e-mail says where each stands.
-  if (refundsBefore) await guestMessages.queueCancellationEmail(ctx, id, options.by as 'STAFF' | 'GUEST', refundsBefore);
+  // The guest's e-mail is the e-mail module's subscriber (last, after the refunds this cancellation requests).
+  const notifyGuest = options.by !== 'SYSTEM' && options.notifyGuest !== false;
+  await publish(ctx, 'reservation.cancelled', { reservationId: id, from, to: 'CANCELLED', reason: options.reason ?? null, by: options.by, notifyGuest });
   return { changed: true, from };
 }
 

@@ -177,20 +177,15 @@ export async function lockReservationContact(trx: Knex.Transaction, id: string):
 }
 
 /** The ids of the reservation's refunds. */
-export async function refundIdsOf(trx: Knex.Transaction, reservationId: string): Promise<Set<string>> {
-  const rows = await trx('refunds as f').join('payments as p', 'p.id', 'f.payment_id').where('p.reservation_id', reservationId).pluck('f.id');
-  return new Set(rows as string[]);
-}
-
 /** The reservation's refunds, oldest first, with their payment's gateway. */
-export async function refundsOf(trx: Knex.Transaction, reservationId: string): Promise<Array<{ id: string; amountVnd: number; status: string; gateway: string }>> {
+export async function refundsOf(trx: Knex.Transaction, reservationId: string): Promise<Array<{ id: string; amountVnd: number; status: string; gateway: string; createdAt: Date }>> {
   const rows = (await trx('refunds as f')
     .join('payments as p', 'p.id', 'f.payment_id')
     .where('p.reservation_id', reservationId)
     .orderBy('f.created_at')
     .orderBy('f.id')
-    .select('f.id', 'f.amount_vnd', 'f.status', 'p.gateway')) as Array<{ id: string; amount_vnd: number; status: string; gateway: string }>;
-  return rows.map((row) => ({ id: row.id, amountVnd: Number(row.amount_vnd), status: row.status, gateway: row.gateway }));
+    .select('f.id', 'f.amount_vnd', 'f.status', 'p.gateway', 'f.created_at')) as Array<{ id: string; amount_vnd: number; status: string; gateway: string; created_at: Date }>;
+  return rows.map((row) => ({ id: row.id, amountVnd: Number(row.amount_vnd), status: row.status, gateway: row.gateway, createdAt: new Date(row.created_at) }));
 }
 
 /** A refund with its payment's gateway and reservation. */

@@ -264,10 +264,10 @@ export async function sendReminder(app: AppContext, reservationId: string, now =
 
 // ---- cancellations and refunds ------------------------------------------------------------------------------
 
-async function refundLines(trx: Knex.Transaction, reservationId: string, exclude: Set<string>): Promise<RefundLine[]> {
+async function refundLines(trx: Knex.Transaction, reservationId: string, requestedAt: Date): Promise<RefundLine[]> {
   const rows = await refundsOf(trx, reservationId);
   return rows
-    .filter((row) => !exclude.has(row.id))
+    .filter((row) => row.createdAt.getTime() === requestedAt.getTime())
     .map((row) => ({
       amountVnd: row.amountVnd,
       state: row.status === 'SUCCEEDED' ? 'COMPLETED' : row.status === 'FAILED' ? 'FAILED' : row.gateway === 'VNPAY' ? 'PROCESSING' : 'VENUE_WILL_ARRANGE',
@@ -275,12 +275,13 @@ async function refundLines(trx: Knex.Transaction, reservationId: string, exclude
 }
 
 /**
- * A reservation cancelled by staff (`STAFF`) or by its guest (`GUEST`): written after the cancellation's effects
- * ran, so the refunds it requested exist (`refundsBefore`: the refund ids there were before).
+ * A reservation cancelled by staff (`STAFF`) or by its guest (`GUEST`): written in the cancelling transaction after
+ * the cancellation's other subscribers ran, so the refunds it requested exist; they are the ones stamped with the
+ * unit of work's clock (`requestedAt`: every write of one unit of work carries its `now`).
  */
-export async function queueCancellationEmail(ctx: MessageContext, id: string, by: 'STAFF' | 'GUEST', refundsBefore: Set<string>): Promise<void> {
+export async function queueCancellationEmail(ctx: MessageContext, id: string, by: 'STAFF' | 'GUEST', requestedAt: Date): Promise<void> {
   const d = await details(ctx.trx, ctx.app, id);
-  const refunds = await refundLines(ctx.trx, id, refundsBefore);
+  const refunds = await refundLines(ctx.trx, id, requestedAt);
   const paidVnd = (await netPaid(ctx.trx, id)) + refunds.filter((line) => line.state === 'COMPLETED').reduce((sum, line) => sum + line.amountVnd, 0);
   await recordEmail(
     ctx.trx,
