@@ -131,7 +131,7 @@ export async function confirmReservation(ctx: TransitionContext, id: string, opt
 /**
  * The confirmation e-mail (show, venue-time date and times, offer, party, the price as charged and what was paid,
  * the manage-booking link, the QR of `checkInToken` inline and attached, an `.ics`) in the guest's locale, to the
- * reservation's contact snapshot, through the ledger (server/modules/email/guestMessages.ts).
+ * reservation's contact snapshot, through the ledger (server/modules/email/commands/guestMessages.ts).
  */
 export async function queueConfirmationEmail(ctx: Pick<TransitionContext, 'trx' | 'app'>, id: string, checkInToken: string): Promise<void> {
   await guestMessages.queueConfirmationEmail(ctx, id, checkInToken);

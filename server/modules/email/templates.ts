@@ -139,7 +139,7 @@ export interface TestMessageData {
   note?: string;
 }
 
-/** A reservation cancelled because its show event was cancelled (server/modules/reservations/eventCancellation.ts). */
+/** A reservation cancelled because its show event was cancelled (server/modules/reservations/subscribers.ts). */
 export interface ReservationCancelledData {
   guestName: string;
   showName: string;

@@ -28,7 +28,7 @@ import { recordEmail, type RecordEmailDeps } from './recordEmail.ts';
  *   (inline and as a file) and an `.ics` calendar event; the reminder job is scheduled with it.
  * - `reservation-cancelled-by-venue` / `reservation-cancelled-by-guest` (lifecycle.ts `cancelReservation`, staff
  *   or guest): what was cancelled, the refunds the cancellation requested and where each stands.
- * - `reservation-cancelled` (a cancelled show event: reservations/eventCancellation.ts).
+ * - `reservation-cancelled` (a cancelled show event: reservations/subscribers.ts).
  * - `refund-completed` / `refund-failed` (payments `settleRefund`).
  * - `hold-expired` (the `email.hold-expired` job, queued by the hold expiry's subscriber in ../subscribers.ts).
  * - `reservation-reminder` (the `email.reservation-reminder` job, `REMINDER_HOURS_BEFORE` before the show).
@@ -307,7 +307,7 @@ export async function queueCancellationEmail(ctx: MessageContext, id: string, by
   );
 }
 
-/** A show event's cancellation (reservations/eventCancellation.ts): `paidVnd` read before its refunds were requested. */
+/** A show event's cancellation (reservations/subscribers.ts): `paidVnd` read before its refunds were requested. */
 export async function queueEventCancellationEmail(trx: Knex.Transaction, app: AppContext, id: string, paidVnd: number): Promise<void> {
   const d = await details(trx, app, id);
   await recordEmail(

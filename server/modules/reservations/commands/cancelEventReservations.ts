@@ -9,7 +9,7 @@ import { activeReservationIds, paidOf } from '../queries.ts';
  * hold running, or CONFIRMED — is cancelled through the state machine by SYSTEM (the registered CANCELLED effects
  * run with it: the payments module requests the refunds of what was paid), and its guest gets the
  * `reservation-cancelled` e-mail through the ledger, addressed to the reservation's contact snapshot
- * (server/modules/email/guestMessages.ts). A re-run finds nothing active left, so it cancels and e-mails nobody
+ * (server/modules/email/commands/guestMessages.ts). A re-run finds nothing active left, so it cancels and e-mails nobody
  * again. `reservation cancelled` for each after the commit.
  */
 export async function cancelEventReservations({ event }: DomainEvents['showEvent.cancelled'], { trx, app, afterCommit }: DomainContext, now = new Date()) {
