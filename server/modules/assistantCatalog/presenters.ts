@@ -1,3 +1,4 @@
+import type { Schema } from '../../platform/http/handler.ts';
 import { pickLocale } from '../../domain/localized.ts';
 import { quote, type PriceQuote } from '../../domain/pricing.ts';
 import { toLocal } from '../../domain/venueTime.ts';
@@ -51,7 +52,7 @@ function priceFromVnd(sales: Sales, showId: string): number | null {
   return totals.length ? Math.min(...totals) : null;
 }
 
-export function presentAssistantShow(show: ShowRow, events: EventRow[], sales: Sales, p: Presentation, routes: SiteRoutes) {
+export function presentAssistantShow(show: ShowRow, events: EventRow[], sales: Sales, p: Presentation, routes: SiteRoutes): Schema<'AssistantShow'> {
   return {
     slug: show.slug,
     code: show.code,
@@ -73,7 +74,7 @@ export function presentAssistantShow(show: ShowRow, events: EventRow[], sales: S
   };
 }
 
-export function presentAssistantEvent(event: EventRow, sales: Sales, p: Presentation, routes: SiteRoutes) {
+export function presentAssistantEvent(event: EventRow, sales: Sales, p: Presentation, routes: SiteRoutes): Schema<'AssistantEvent'> {
   const state = eventState(event, sales, p);
   return {
     eventSlug: event.slug,
@@ -99,7 +100,7 @@ export function partyFit(event: EventRow, sales: Sales, p: Presentation, guests:
   return { fit: 'FITS', offerCodes: fitting };
 }
 
-export function presentAvailabilityEvent(event: EventRow, sales: Sales, p: Presentation, routes: SiteRoutes, guests: number) {
+export function presentAvailabilityEvent(event: EventRow, sales: Sales, p: Presentation, routes: SiteRoutes, guests: number): Schema<'AssistantAvailabilityEvent'> {
   const { fit, offerCodes } = partyFit(event, sales, p, guests);
   return {
     eventSlug: event.slug,
@@ -112,7 +113,7 @@ export function presentAvailabilityEvent(event: EventRow, sales: Sales, p: Prese
   };
 }
 
-export function presentBookingOptions(event: EventRow, sales: Sales, p: Presentation, routes: SiteRoutes, guests: number | undefined) {
+export function presentBookingOptions(event: EventRow, sales: Sales, p: Presentation, routes: SiteRoutes, guests: number | undefined): Schema<'AssistantBookingOptions'> {
   const state = eventState(event, sales, p);
   const offers = state.offers;
   return {
@@ -147,7 +148,7 @@ export function presentBookingOptions(event: EventRow, sales: Sales, p: Presenta
   };
 }
 
-export function presentRoutes(shows: ShowRow[], events: EventRow[], sales: Sales, p: Presentation, routes: SiteRoutes, locales: string[]) {
+export function presentRoutes(shows: ShowRow[], events: EventRow[], sales: Sales, p: Presentation, routes: SiteRoutes, locales: string[]): Schema<'AssistantRoutes'> {
   return {
     locale: p.locale,
     baseUrl: routes.baseUrl,

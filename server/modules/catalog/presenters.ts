@@ -1,3 +1,4 @@
+import type { Schema } from '../../platform/http/handler.ts';
 import { availabilityOf } from '../../domain/availability.ts';
 import { pickLocale } from '../../domain/localized.ts';
 import { quote } from '../../domain/pricing.ts';
@@ -21,7 +22,7 @@ export const assetUrl = (key: string) => `/api/public/assets?key=${encodeURIComp
 /** `YYYY-MM-DD HH:mm` (local, from the query) → the local date and time. */
 const localEvent = (localStart: string) => ({ date: localStart.slice(0, 10), time: localStart.slice(11, 16) });
 
-export function presentOffer(offer: OfferRow, sales: Sales, p: Presentation) {
+export function presentOffer(offer: OfferRow, sales: Sales, p: Presentation): Schema<'PublicOffer'> {
   return {
     code: offer.code,
     name: pickLocale(offer.name, p.locale, p.defaultLocale),
@@ -65,7 +66,7 @@ export function eventAvailability(event: EventRow, sales: Sales, p: Pick<Present
 }
 
 /** An event as a list row of its show's page: when, and whether it can be booked. */
-export function presentEventSummary(event: EventRow, sales: Sales, p: Presentation) {
+export function presentEventSummary(event: EventRow, sales: Sales, p: Presentation): Schema<'PublicEventSummary'> {
   const availability = eventAvailability(event, sales, p);
   return {
     slug: event.slug,
@@ -97,7 +98,7 @@ function presentEventCore(event: EventRow, sales: Sales, p: Presentation) {
  * One event with its show and the offers a guest can choose, priced. A cancelled or completed event, or one
  * already started, lists no offers; `cancelled` says why an old link is closed.
  */
-export function presentEvent(event: EventRow, sales: Sales, p: Presentation) {
+export function presentEvent(event: EventRow, sales: Sales, p: Presentation): Schema<'PublicShowEvent'> {
   return {
     ...presentEventCore(event, sales, p),
     offers: selling(event, p) ? offersFor(sales, event.show_id).map((offer) => presentOffer(offer, sales, p)) : [],
@@ -109,7 +110,7 @@ export function presentEvent(event: EventRow, sales: Sales, p: Presentation) {
  * Every event of a show sells the same offers (sales windows are read at `now`), so eight weeks of events
  * would otherwise repeat the same few offers and their items a hundred times over.
  */
-export function presentEventPage(events: EventRow[], sales: Sales, p: Presentation) {
+export function presentEventPage(events: EventRow[], sales: Sales, p: Presentation): Pick<Schema<'PublicShowEventPage'>, 'items' | 'offers'> {
   const used = new Set<string>();
   const items = events.map((event) => {
     const offerCodes = selling(event, p) ? offersFor(sales, event.show_id).map((offer) => offer.code) : [];
@@ -120,7 +121,7 @@ export function presentEventPage(events: EventRow[], sales: Sales, p: Presentati
   return { items, offers };
 }
 
-export function presentShow(show: ShowRow, sales: Sales, p: Presentation) {
+export function presentShow(show: ShowRow, sales: Sales, p: Presentation): Schema<'PublicShow'> {
   return {
     slug: show.slug,
     code: show.code,
@@ -138,7 +139,7 @@ export function presentShow(show: ShowRow, sales: Sales, p: Presentation) {
 }
 
 /** A show's page: the show, its offers on sale, and its upcoming events (availability only; offers once, above). */
-export function presentShowDetail(show: ShowRow, events: EventRow[], sales: Sales, p: Presentation) {
+export function presentShowDetail(show: ShowRow, events: EventRow[], sales: Sales, p: Presentation): Schema<'PublicShowDetail'> {
   return {
     ...presentShow(show, sales, p),
     offers: offersFor(sales, show.id).map((offer) => presentOffer(offer, sales, p)),

@@ -1,14 +1,15 @@
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json } from '../../platform/http/handler.ts';
+import { updateCommercialSetup } from './commands/updateCommercialSetup.ts';
 import { presentCommercialSetup } from './presenters.ts';
-import { getCommercialSetup, updateCommercialSetup } from './service.ts';
+import { getCommercialSetup } from './queries.ts';
 
 export const handlers = {
   async getCommercialSetup() {
     return json(200, presentCommercialSetup(await getCommercialSetup()));
   },
 
-  async updateCommercialSetup({ body }) {
-    return json(200, presentCommercialSetup(await updateCommercialSetup(body)));
+  async updateCommercialSetup({ app, body }) {
+    return json(200, presentCommercialSetup(await updateCommercialSetup(app, body)));
   },
 } satisfies Partial<OperationHandlers>;

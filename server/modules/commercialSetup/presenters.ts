@@ -1,7 +1,8 @@
 import { iso } from '../presenting.ts';
+import type { Schema } from '../../platform/http/handler.ts';
 import type { CommercialSetup } from './models.ts';
 
-export function presentCommercialSetup(setup: CommercialSetup) {
+export function presentCommercialSetup(setup: CommercialSetup): Schema<'CommercialSetup'> {
   return {
     bookingCutoffMinutes: setup.bookingCutoffMinutes,
     holdMinutes: setup.holdMinutes,

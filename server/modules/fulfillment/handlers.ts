@@ -2,7 +2,7 @@ import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json } from '../../platform/http/handler.ts';
 import { countOutcomes, upsertFulfillmentItems } from './commands/upsertFulfillmentItems.ts';
 import { presentFulfillmentItem } from './presenters.ts';
-import { listFulfillmentItems } from './service.ts';
+import { listFulfillmentItems } from './queries.ts';
 
 export const handlers = {
   async listFulfillmentItems({ app, query }) {

@@ -9,4 +9,4 @@ export function record() {
 
 // ---- what other modules use (they import this module through this file only) ----
 export { type UpsertOutcome, countOutcomes } from './commands/upsertFulfillmentItems.ts';
-export { type FulfillmentKind } from './models.ts';
+export { FulfillmentItem, type FulfillmentKind } from './models.ts';

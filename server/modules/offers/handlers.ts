@@ -6,7 +6,7 @@ import { deactivateOffer } from './commands/deactivateOffer.ts';
 import { updateOffer } from './commands/updateOffer.ts';
 import { upsertOffers } from './commands/upsertOffers.ts';
 import { presentOffer } from './presenters.ts';
-import { findOfferWithItems, listOffers } from './service.ts';
+import { findOfferWithItems, listOffers } from './queries.ts';
 
 export const handlers = {
   async listOffers({ app, query }) {

@@ -1,9 +1,10 @@
 import { iso } from '../presenting.ts';
 import { staffText, untranslated, type LocaleConfig } from '../../domain/localizedInput.ts';
-import type { OfferWithItems } from './service.ts';
+import type { Schema } from '../../platform/http/handler.ts';
+import type { OfferWithItems } from './queries.ts';
 
 /** An offer for staff (allow-list) with its items, every site locale filled. */
-export function presentOffer({ offer, items }: OfferWithItems, config: LocaleConfig) {
+export function presentOffer({ offer, items }: OfferWithItems, config: LocaleConfig): Schema<'Offer'> {
   return {
     id: offer.id,
     code: offer.code,

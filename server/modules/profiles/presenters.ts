@@ -1,41 +1,50 @@
 import { iso } from '../presenting.ts';
-import type { ProfileRow, ReactionRow } from './service.ts';
+import type { Schema } from '../../platform/http/handler.ts';
+import type { ProfileView, ReactionView } from './queries.ts';
 
 /** A profile as its own guest sees it (allow-list: nothing of the rest of the party or staff fields). */
-export function presentOwnProfile(row: ProfileRow) {
+export function presentOwnProfile(profile: ProfileView): Schema<'OwnGuestProfile'> {
   return {
-    id: row.id,
-    displayName: row.display_name,
-    dietaryPreferences: row.dietary_preferences,
-    dietaryNote: row.dietary_note,
-    reservationReference: row.reservation_reference,
-    eventSlug: row.event_slug,
-    eventStartsAt: iso(row.event_starts_at)!,
-    tableCode: row.table_code,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: profile.id,
+    displayName: profile.displayName,
+    dietaryPreferences: profile.dietaryPreferences,
+    dietaryNote: profile.dietaryNote,
+    reservationReference: profile.reservationReference,
+    eventSlug: profile.eventSlug,
+    eventStartsAt: iso(profile.eventStartsAt)!,
+    tableCode: profile.tableCode,
+    createdAt: iso(profile.createdAt)!,
+    updatedAt: iso(profile.updatedAt)!,
   };
 }
 
 /** A profile as staff see it (the floor: dietary needs by table). */
-export function presentProfile(row: ProfileRow) {
+export function presentProfile(profile: ProfileView): Schema<'GuestProfile'> {
   return {
-    id: row.id,
-    reservationId: row.reservation_id,
-    reservationReference: row.reservation_reference,
-    eventId: row.show_event_id,
-    displayName: row.display_name,
-    dietaryPreferences: row.dietary_preferences,
-    dietaryNote: row.dietary_note,
-    tableId: row.table_id,
-    tableCode: row.table_code,
-    isDeleted: row.is_deleted,
-    deletedAt: iso(row.deleted_at),
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: profile.id,
+    reservationId: profile.reservationId,
+    reservationReference: profile.reservationReference,
+    eventId: profile.showEventId,
+    displayName: profile.displayName,
+    dietaryPreferences: profile.dietaryPreferences,
+    dietaryNote: profile.dietaryNote,
+    tableId: profile.tableId,
+    tableCode: profile.tableCode,
+    isDeleted: profile.isDeleted,
+    deletedAt: iso(profile.deletedAt),
+    createdAt: iso(profile.createdAt)!,
+    updatedAt: iso(profile.updatedAt)!,
   };
 }
 
-export function presentReaction(row: ReactionRow) {
-  return { id: row.id, profileId: row.profile_id, displayName: row.display_name, tableCode: row.table_code, emoji: row.emoji, comment: row.comment, createdAt: iso(row.created_at)! };
+export function presentReaction(reaction: ReactionView): Schema<'Reaction'> {
+  return {
+    id: reaction.id,
+    profileId: reaction.profileId,
+    displayName: reaction.displayName,
+    tableCode: reaction.tableCode,
+    emoji: reaction.emoji,
+    comment: reaction.comment,
+    createdAt: iso(reaction.createdAt)!,
+  };
 }

@@ -1,23 +1,24 @@
 import { iso } from '../presenting.ts';
-import type { PromoCodeRow } from './service.ts';
+import type { Schema } from '../../platform/http/handler.ts';
+import type { PromoCode } from './models.ts';
 
 /** A promo code as Admin+ see it (allow-list). */
-export function presentPromoCode(row: PromoCodeRow) {
+export function presentPromoCode(promo: PromoCode): Schema<'PromoCode'> {
   return {
-    id: row.id,
-    code: row.code,
-    description: row.description,
-    discountKind: row.discount_kind,
-    percentOff: row.percent_off,
-    amountOffVnd: row.amount_off_vnd,
-    validFrom: iso(row.valid_from),
-    validUntil: iso(row.valid_until),
-    maxRedemptions: row.max_redemptions,
-    redemptionCount: row.redemption_count,
-    showIds: row.show_ids,
-    offerIds: row.offer_ids,
-    status: row.status,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: promo.id,
+    code: promo.code,
+    description: promo.description,
+    discountKind: promo.discountKind,
+    percentOff: promo.percentOff,
+    amountOffVnd: promo.amountOffVnd,
+    validFrom: iso(promo.validFrom),
+    validUntil: iso(promo.validUntil),
+    maxRedemptions: promo.maxRedemptions,
+    redemptionCount: promo.redemptionCount,
+    showIds: promo.showIds,
+    offerIds: promo.offerIds,
+    status: promo.status,
+    createdAt: iso(promo.createdAt)!,
+    updatedAt: iso(promo.updatedAt)!,
   };
 }

@@ -1,23 +1,25 @@
 import { json, type Call, type OperationHandlers } from '../../platform/http/handler.ts';
 import { staffActor } from '../../domain/actors.ts';
+import type { Show } from '../shows/index.ts';
+import { archiveShowEvent } from './commands/archiveShowEvent.ts';
 import { backfillEventSlugs } from './commands/backfillEventSlugs.ts';
-import { cancelEvent } from './commands/cancelEvent.ts';
-import { createEventBatch } from './commands/createEventBatch.ts';
+import { cancelShowEvent } from './commands/cancelShowEvent.ts';
+import type { cancelEvent } from './commands/cancellationFlow.ts';
+import { closeShowEventSales } from './commands/closeShowEventSales.ts';
+import { completeShowEvent } from './commands/completeShowEvent.ts';
 import { createShowEvent } from './commands/createShowEvent.ts';
-import { closeSales, completeEvent, openSales } from './commands/eventActions.ts';
+import { createShowEventBatch } from './commands/createShowEventBatch.ts';
+import { openShowEventSales } from './commands/openShowEventSales.ts';
 import { updateShowEvent } from './commands/updateShowEvent.ts';
 import { eventLogistics } from './logistics.ts';
 import type { ShowEvent } from './models.ts';
 import { presentShowEvent } from './presenters.ts';
-import { getShowEvent, listShowEvents, showsOf } from './service.ts';
-import type { Show } from '../shows/index.ts';
+import { getShowEvent, listShowEvents, showsOf } from './queries.ts';
 
 const present = (call: Call, { event, show }: { event: ShowEvent; show: Show }) => presentShowEvent(event, show, call.app.config);
 
-async function cancellation(call: Call, id: string, reason: string | null) {
-  const result = await cancelEvent(call.app, { id, reason, actor: staffActor(call.auth) });
-  return json(200, { event: present(call, result), alreadyCancelled: result.alreadyCancelled, hooks: result.hooks });
-}
+const presentCancellation = (call: Call, result: Awaited<ReturnType<typeof cancelEvent>>) =>
+  json(200, { event: present(call, result), alreadyCancelled: result.alreadyCancelled, hooks: result.hooks });
 
 export const handlers = {
   async listShowEvents(call) {
@@ -35,27 +37,31 @@ export const handlers = {
   },
 
   async createShowEvent(call) {
-    return json(201, present(call, await createShowEvent(call.app.db.knex, call.app.config.venueTimezone, call.body)));
+    return json(201, present(call, await createShowEvent(call.app, call.body)));
   },
 
   async updateShowEvent(call) {
-    return json(200, present(call, await updateShowEvent(call.app.db.knex, call.app.config.venueTimezone, call.params.eventId, call.body)));
+    return json(200, present(call, await updateShowEvent(call.app, call.params.eventId, call.body)));
   },
 
-  archiveShowEvent: (call) => cancellation(call, call.params.eventId, null),
+  async archiveShowEvent(call) {
+    return presentCancellation(call, await archiveShowEvent(call.app, call.params.eventId, staffActor(call.auth)));
+  },
 
-  cancelShowEvent: (call) => cancellation(call, call.params.eventId, call.body.reason),
+  async cancelShowEvent(call) {
+    return presentCancellation(call, await cancelShowEvent(call.app, call.params.eventId, call.body.reason, staffActor(call.auth)));
+  },
 
   async openShowEventSales(call) {
-    return json(200, present(call, await openSales(call.app.db.knex, call.params.eventId)));
+    return json(200, present(call, await openShowEventSales(call.app, call.params.eventId)));
   },
 
   async closeShowEventSales(call) {
-    return json(200, present(call, await closeSales(call.app.db.knex, call.params.eventId)));
+    return json(200, present(call, await closeShowEventSales(call.app, call.params.eventId)));
   },
 
   async completeShowEvent(call) {
-    return json(200, present(call, await completeEvent(call.app.db.knex, call.params.eventId)));
+    return json(200, present(call, await completeShowEvent(call.app, call.params.eventId)));
   },
 
   async getShowEventLogistics(call) {
@@ -66,10 +72,10 @@ export const handlers = {
   },
 
   async createShowEventBatch(call) {
-    return json(200, await createEventBatch(call.app.db.knex, call.app.config.venueTimezone, call.body));
+    return json(200, await createShowEventBatch(call.app, call.body));
   },
 
   async backfillEventSlugs(call) {
-    return json(200, await backfillEventSlugs(call.app.db.knex, call.app.config.venueTimezone, { dryRun: call.body.dryRun }));
+    return json(200, await backfillEventSlugs(call.app, { dryRun: call.body.dryRun }));
   },
 } satisfies Partial<OperationHandlers>;

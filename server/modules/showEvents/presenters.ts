@@ -3,15 +3,16 @@ import { toLocal } from '../../domain/venueTime.ts';
 import { iso } from '../presenting.ts';
 import type { Show } from '../shows/index.ts';
 import type { ShowEvent } from './models.ts';
-import type { CatalogSettings } from './service.ts';
+import type { Schema } from '../../platform/http/handler.ts';
+import type { CatalogSettings } from './rules.ts';
 
 /** The show of an event as staff see it: its title in every site locale (the default one filling gaps). */
-export function presentEventShow(show: Show, settings: CatalogSettings) {
+export function presentEventShow(show: Show, settings: CatalogSettings): Schema<'ShowEventShow'> {
   return { id: show.id, code: show.code, slug: show.slug, status: show.status, title: fillLocales(show.title, settings.siteLocales, settings.defaultLocale) };
 }
 
 /** The staff view of an event (capacity, notes, cancellation fields), with its local date and times in the venue's zone. */
-export function presentShowEvent(event: ShowEvent, show: Show, settings: CatalogSettings) {
+export function presentShowEvent(event: ShowEvent, show: Show, settings: CatalogSettings): Schema<'ShowEvent'> {
   const zone = settings.venueTimezone;
   const start = toLocal(new Date(event.startsAt), zone);
   return {

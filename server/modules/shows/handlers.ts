@@ -5,7 +5,7 @@ import { createShow } from './commands/createShow.ts';
 import { setShowPublished } from './commands/setShowPublished.ts';
 import { updateShow } from './commands/updateShow.ts';
 import { presentShow } from './presenters.ts';
-import { findShowOrFail, listShows } from './service.ts';
+import { findShowOrFail, listShows } from './queries.ts';
 
 export const handlers = {
   async listShows({ app, query }) {

@@ -9,4 +9,4 @@ export function record() {
 
 // ---- what other modules use (they import this module through this file only) ----
 export { Show } from './models.ts';
-export { likeContaining } from './service.ts';
+export { likeContaining } from './queries.ts';

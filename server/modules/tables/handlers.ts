@@ -1,7 +1,10 @@
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json, noContent } from '../../platform/http/handler.ts';
+import { createTable } from './commands/createTable.ts';
+import { deleteTable } from './commands/deleteTable.ts';
+import { updateTable } from './commands/updateTable.ts';
 import { presentTable } from './presenters.ts';
-import { createTable, deleteTable, findTableOrFail, listTables, updateTable } from './service.ts';
+import { findTableOrFail, listTables } from './queries.ts';
 
 export const handlers = {
   async listTables({ query }) {
@@ -15,16 +18,16 @@ export const handlers = {
     return json(200, presentTable(await findTableOrFail(params.tableId)));
   },
 
-  async createTable({ body }) {
-    return json(201, presentTable(await createTable(body)));
+  async createTable({ app, body }) {
+    return json(201, presentTable(await createTable(app, body)));
   },
 
-  async updateTable({ params, body }) {
-    return json(200, presentTable(await updateTable(params.tableId, body)));
+  async updateTable({ app, params, body }) {
+    return json(200, presentTable(await updateTable(app, params.tableId, body)));
   },
 
-  async deleteTable({ params }) {
-    await deleteTable(params.tableId);
+  async deleteTable({ app, params }) {
+    await deleteTable(app, params.tableId);
     return noContent();
   },
 } satisfies Partial<OperationHandlers>;

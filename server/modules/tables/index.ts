@@ -8,4 +8,4 @@ export function record() {
 }
 
 // ---- what other modules use (they import this module through this file only) ----
-export { TABLE_ZONES, type TableZone } from './models.ts';
+export { TABLE_ZONES, type TableZone, VenueTable } from './models.ts';

@@ -1,7 +1,8 @@
 import { iso } from '../presenting.ts';
+import type { Schema } from '../../platform/http/handler.ts';
 import type { VenueTable } from './models.ts';
 
-export function presentTable(table: VenueTable) {
+export function presentTable(table: VenueTable): Schema<'VenueTable'> {
   return {
     id: table.id,
     code: table.code,

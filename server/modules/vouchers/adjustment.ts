@@ -1,8 +1,9 @@
-import type { Knex } from 'knex';
-import { Conflict, Unprocessable } from '../../platform/http/problem.ts';
+import { Unprocessable } from '../../platform/http/problem.ts';
 import { subscriber } from '../../domain/events.ts';
 import type { AdjustmentContext, PriceAdjustment } from '../booking/index.ts';
-import { effectiveVoucherStatus, normalizeVoucherCode, type VoucherRow } from './service.ts';
+import { effectiveVoucherStatus, normalizeVoucherCode } from './codes.ts';
+import { redeemVoucher, releaseVoucherCredits, retakeVoucherCredit } from './commands/redeemVoucher.ts';
+import { lockVoucherByCode } from './queries.ts';
 
 /**
  * A voucher on a booking (declared in the module's record; server/modules/booking/adjustments.ts): its remaining value pays
@@ -15,59 +16,21 @@ import { effectiveVoucherStatus, normalizeVoucherCode, type VoucherRow } from '.
  */
 
 const refuse = (code: 'voucher_invalid' | 'voucher_expired' | 'voucher_empty', detail: string) => Unprocessable(code, detail, [{ path: 'body/voucherCode', message: detail, code }]);
-const Insufficient = () => Conflict('voucher_balance_insufficient', 'The voucher no longer has the value this booking took from it.');
 
 export async function voucherAdjustment(context: AdjustmentContext) {
   const { trx, input, now } = context;
   if (!input.voucherCode) return null;
-  const voucher = (await trx('vouchers').where({ code: normalizeVoucherCode(input.voucherCode) }).forUpdate().first()) as VoucherRow | undefined;
+  const voucher = await lockVoucherByCode(trx, normalizeVoucherCode(input.voucherCode));
   if (!voucher) throw refuse('voucher_invalid', 'No such voucher.');
   const status = effectiveVoucherStatus(voucher, now);
   if (status === 'EXPIRED') throw refuse('voucher_expired', 'This voucher has expired.');
-  if (status === 'REDEEMED' || voucher.remaining_value_vnd <= 0) throw refuse('voucher_empty', 'Nothing is left on this voucher.');
+  if (status === 'REDEEMED' || voucher.remainingValueVnd <= 0) throw refuse('voucher_empty', 'Nothing is left on this voucher.');
   return {
     kind: 'voucher' as const,
-    creditVnd: voucher.remaining_value_vnd,
+    creditVnd: voucher.remainingValueVnd,
     columns: { voucher_code: voucher.code },
-    afterInsert: async (reservationId: string) => {
-      const reservation = await trx('reservations').where({ id: reservationId }).first('voucher_credit_vnd');
-      const amount = Number(reservation.voucher_credit_vnd);
-      if (amount <= 0) return;
-      await takeCredit(trx, voucher.id, amount, now);
-      await trx('voucher_redemptions').insert({ voucher_id: voucher.id, reservation_id: reservationId, amount_vnd: amount, created_at: now });
-    },
+    afterInsert: (reservationId: string) => redeemVoucher(trx, voucher.id, reservationId, now),
   };
-}
-
-/** Takes `amount` off the voucher if it is live and has it (else 409); REDEEMED when nothing is left. */
-async function takeCredit(trx: Knex.Transaction, voucherId: string, amount: number, now: Date): Promise<void> {
-  const taken = await trx('vouchers')
-    .where({ id: voucherId, status: 'ACTIVE' })
-    .andWhere('expires_at', '>', now)
-    .andWhere('remaining_value_vnd', '>=', amount)
-    .update({
-      remaining_value_vnd: trx.raw('remaining_value_vnd - ?', [amount]),
-      status: trx.raw("case when remaining_value_vnd - ? = 0 then 'REDEEMED' else 'ACTIVE' end", [amount]),
-      updated_at: now,
-    });
-  if (!taken) throw Insufficient();
-}
-
-/** Gives the credit of these reservations back to their vouchers (not to a deleted one); idempotent. */
-export async function releaseVoucherCredits(trx: Knex.Transaction, reservationIds: string[], now: Date): Promise<void> {
-  const released: Array<{ voucher_id: string; amount_vnd: number }> = await trx('voucher_redemptions')
-    .whereIn('reservation_id', reservationIds)
-    .whereNull('released_at')
-    .update({ released_at: now })
-    .returning(['voucher_id', 'amount_vnd']);
-  const sums = new Map<string, number>();
-  for (const { voucher_id: id, amount_vnd: amount } of released) sums.set(id, (sums.get(id) ?? 0) + Number(amount));
-  for (const [id, amount] of [...sums].sort(([a], [b]) => a.localeCompare(b))) {
-    await trx('vouchers')
-      .where({ id })
-      .whereNot('status', 'EXPIRED')
-      .update({ remaining_value_vnd: trx.raw('least(remaining_value_vnd + ?, initial_value_vnd)', [amount]), status: 'ACTIVE', updated_at: now });
-  }
 }
 
 export const priceAdjustment: PriceAdjustment = { name: 'voucher', order: 20, adjust: voucherAdjustment };
@@ -92,11 +55,6 @@ export const subscribers = [
     event: 'reservation.confirmed',
     phase: 'in-transaction',
     order: 20,
-    async handle({ reservationId }, ctx) {
-      const redemption = await ctx.trx('voucher_redemptions').where({ reservation_id: reservationId }).whereNotNull('released_at').first('id', 'voucher_id', 'amount_vnd');
-      if (!redemption) return;
-      await takeCredit(ctx.trx, redemption.voucher_id, Number(redemption.amount_vnd), ctx.now);
-      await ctx.trx('voucher_redemptions').where({ id: redemption.id }).update({ released_at: null });
-    },
+    handle: ({ reservationId }, ctx) => retakeVoucherCredit(ctx.trx, reservationId, ctx.now),
   }),
 ];

@@ -1,32 +1,35 @@
 import { iso } from '../presenting.ts';
-import { effectiveVoucherStatus, type VoucherRedemptionRow, type VoucherRow } from './service.ts';
+import type { Schema } from '../../platform/http/handler.ts';
+import { effectiveVoucherStatus } from './codes.ts';
+import type { Voucher } from './models.ts';
+import type { VoucherRedemptionView } from './queries.ts';
 
 /** A voucher as staff see it (allow-list); the status is the effective one (past its expiry = EXPIRED). */
-export function presentVoucher(row: VoucherRow, now: Date) {
+export function presentVoucher(voucher: Voucher, now: Date): Schema<'Voucher'> {
   return {
-    id: row.id,
-    code: row.code,
-    initialValueVnd: row.initial_value_vnd,
-    remainingValueVnd: row.remaining_value_vnd,
-    expiresAt: iso(row.expires_at)!,
-    status: effectiveVoucherStatus(row, now),
-    recipientName: row.recipient_name,
-    recipientEmail: row.recipient_email,
-    note: row.note,
-    expiredAt: iso(row.expired_at),
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
+    id: voucher.id,
+    code: voucher.code,
+    initialValueVnd: voucher.initialValueVnd,
+    remainingValueVnd: voucher.remainingValueVnd,
+    expiresAt: iso(voucher.expiresAt)!,
+    status: effectiveVoucherStatus(voucher, now),
+    recipientName: voucher.recipientName,
+    recipientEmail: voucher.recipientEmail,
+    note: voucher.note,
+    expiredAt: iso(voucher.expiredAt),
+    createdAt: iso(voucher.createdAt)!,
+    updatedAt: iso(voucher.updatedAt)!,
   };
 }
 
-export function presentVoucherRedemption(row: VoucherRedemptionRow) {
+export function presentVoucherRedemption(redemption: VoucherRedemptionView): Schema<'VoucherRedemption'> {
   return {
-    id: row.id,
-    reservationId: row.reservation_id,
-    reservationReference: row.reservation_reference,
-    reservationStatus: row.reservation_status,
-    amountVnd: row.amount_vnd,
-    createdAt: iso(row.created_at)!,
-    releasedAt: iso(row.released_at),
+    id: redemption.id,
+    reservationId: redemption.reservationId,
+    reservationReference: redemption.reservationReference,
+    reservationStatus: redemption.reservationStatus,
+    amountVnd: redemption.amountVnd,
+    createdAt: iso(redemption.createdAt)!,
+    releasedAt: iso(redemption.releasedAt),
   };
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, Unprocessable, type FieldError } from '../../../platform/http/problem.ts';
 import { isUniqueViolation } from '../../accounts/index.ts';
 import { localizedErrors, localizedProblem } from '../../../domain/localizedInput.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { FulfillmentItem } from '../models.ts';
 
 export type FulfillmentItemSeed = operations['upsertFulfillmentItems']['requestBody']['content']['application/json']['items'][number];
@@ -17,7 +18,7 @@ const fieldsOf = (seed: FulfillmentItemSeed) => ({ name: seed.name, kind: seed.k
  * rows locked. An entry whose fields all equal the stored row is left alone (`unchanged`), so a second run of the
  * same list writes nothing. Any invalid entry refuses the whole list (422) before anything is written.
  */
-export async function upsertFulfillmentItems(app: Pick<AppContext, 'db' | 'config'>, seeds: FulfillmentItemSeed[]) {
+export async function upsertFulfillmentItems(app: Pick<AppContext, 'db' | 'config' | 'logger'>, seeds: FulfillmentItemSeed[]) {
   const errors: FieldError[] = [];
   const firstIndex = new Map<string, number>();
   seeds.forEach((seed, index) => {
@@ -29,7 +30,7 @@ export async function upsertFulfillmentItems(app: Pick<AppContext, 'db' | 'confi
   if (localeErrors.length) throw localizedProblem(localeErrors);
 
   try {
-    return await app.db.knex.transaction(async (trx) => {
+    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
       const existing = new Map(
         (await FulfillmentItem.query(trx).whereIn('code', [...firstIndex.keys()]).forUpdate()).map((item) => [item.code, item]),
       );

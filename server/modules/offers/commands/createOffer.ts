@@ -1,30 +1,35 @@
 import type { operations } from '../../../../sdk/schema.d.ts';
+import type { Knex } from 'knex';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, type FieldError } from '../../../platform/http/problem.ts';
 import { isUniqueViolation } from '../../accounts/index.ts';
 import { assertLocalized } from '../../../domain/localizedInput.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { Show } from '../../shows/index.ts';
 import { Offer } from '../models.ts';
-import { invalidOffer, offerFields, rangeErrors, replaceItems, resolveItems, withItems, type OfferWithItems } from '../service.ts';
+import { resolveItems, withItems, type OfferWithItems } from '../queries.ts';
+import { invalidOffer, offerFields, rangeErrors } from '../rules.ts';
+import { replaceItems } from './replaceItems.ts';
 
 export type CreateOfferInput = operations['createOffer']['requestBody']['content']['application/json'];
 
 export const CodeTaken = () => Conflict('code_taken', 'Another offer has this code.');
 
 /** 422 `unknown_show` unless the show exists (null: every show). */
-export async function showErrors(showId: string | null | undefined, trx: Parameters<typeof replaceItems>[2], path: string): Promise<FieldError[]> {
+export async function showErrors(showId: string | null | undefined, trx: Knex.Transaction, path: string): Promise<FieldError[]> {
   if (!showId) return [];
-  const show = await trx('shows').where('id', showId).first('id');
+  const show = await Show.query(trx).findById(showId).select('id');
   return show ? [] : [{ path, message: 'no such show', code: 'unknown_show' }];
 }
 
 /** Creates an offer and its items in one transaction; the code's uniqueness is the unique index's (409 `code_taken`). */
-export async function createOffer(app: Pick<AppContext, 'db' | 'config'>, input: CreateOfferInput): Promise<OfferWithItems> {
+export async function createOffer(app: Pick<AppContext, 'db' | 'config' | 'logger'>, input: CreateOfferInput): Promise<OfferWithItems> {
   assertLocalized({ name: input.name, description: input.description }, app.config);
   const fields = { code: input.code, showId: input.showId ?? null, ...offerFields(input) };
   const ranges = rangeErrors(fields, 'body');
   if (ranges.length) throw invalidOffer(ranges);
   try {
-    return await app.db.knex.transaction(async (trx) => {
+    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
       const resolved = await resolveItems(input.items ?? [], trx, 'body/items');
       const errors = [...(await showErrors(fields.showId, trx, 'body/showId')), ...resolved.errors];
       if (errors.length) throw invalidOffer(errors);

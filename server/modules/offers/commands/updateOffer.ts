@@ -3,7 +3,10 @@ import type { AppContext } from '../../../platform/context.ts';
 import { isUniqueViolation } from '../../accounts/index.ts';
 import { assertLocalized } from '../../../domain/localizedInput.ts';
 import type { Offer } from '../models.ts';
-import { findOfferOrFail, invalidOffer, rangeErrors, replaceItems, resolveItems, withItems, type OfferWithItems } from '../service.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { findOfferOrFail, resolveItems, withItems, type OfferWithItems } from '../queries.ts';
+import { invalidOffer, rangeErrors } from '../rules.ts';
+import { replaceItems } from './replaceItems.ts';
 import { CodeTaken, showErrors } from './createOffer.ts';
 
 export type UpdateOfferInput = operations['updateOffer']['requestBody']['content']['application/json'];
@@ -13,14 +16,14 @@ export type UpdateOfferInput = operations['updateOffer']['requestBody']['content
  * be afterwards (so a lone `minGuests` above the stored maximum is a 422, not the CHECK's 500). `items`
  * replaces the whole list.
  */
-export async function updateOffer(app: Pick<AppContext, 'db' | 'config'>, id: string, input: UpdateOfferInput): Promise<OfferWithItems> {
+export async function updateOffer(app: Pick<AppContext, 'db' | 'config' | 'logger'>, id: string, input: UpdateOfferInput): Promise<OfferWithItems> {
   assertLocalized({ name: input.name, description: input.description }, app.config);
   const { items, salesStartsAt, salesEndsAt, ...rest } = input;
   const patch: Partial<Offer> = { ...rest };
   if (salesStartsAt !== undefined) patch.salesStartsAt = salesStartsAt ? new Date(salesStartsAt) : null;
   if (salesEndsAt !== undefined) patch.salesEndsAt = salesEndsAt ? new Date(salesEndsAt) : null;
   try {
-    return await app.db.knex.transaction(async (trx) => {
+    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
       const offer = await findOfferOrFail(id, trx, { forUpdate: true });
       const after = { ...offer, ...patch } as Offer;
       const resolved = items ? await resolveItems(items, trx, 'body/items') : undefined;

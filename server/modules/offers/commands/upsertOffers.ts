@@ -6,7 +6,11 @@ import { isUniqueViolation } from '../../accounts/index.ts';
 import type { UpsertOutcome } from '../../fulfillment/index.ts';
 import { localizedErrors } from '../../../domain/localizedInput.ts';
 import { Offer } from '../models.ts';
-import { invalidOffer, offerFields, rangeErrors, replaceItems, resolveItems, withItems, type OfferWithItems } from '../service.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { Show } from '../../shows/index.ts';
+import { resolveItems, withItems, type OfferWithItems } from '../queries.ts';
+import { invalidOffer, offerFields, rangeErrors } from '../rules.ts';
+import { replaceItems } from './replaceItems.ts';
 
 export type OfferSeed = operations['upsertOffers']['requestBody']['content']['application/json']['offers'][number];
 
@@ -38,7 +42,7 @@ function comparable(offer: Pick<Offer, 'showId' | 'name' | 'description' | 'book
  * Every entry is checked (codes listed twice, locales, guest range, sales window, show and item codes) before
  * anything is written; any problem refuses the whole list with 422 pointing into `body/offers/<i>`.
  */
-export async function upsertOffers(app: Pick<AppContext, 'db' | 'config'>, seeds: OfferSeed[]): Promise<Array<{ code: string; outcome: UpsertOutcome; offer: OfferWithItems }>> {
+export async function upsertOffers(app: Pick<AppContext, 'db' | 'config' | 'logger'>, seeds: OfferSeed[]): Promise<Array<{ code: string; outcome: UpsertOutcome; offer: OfferWithItems }>> {
   const errors: FieldError[] = [];
   const firstIndex = new Map<string, number>();
   const fields = seeds.map((seed, index) => {
@@ -51,10 +55,10 @@ export async function upsertOffers(app: Pick<AppContext, 'db' | 'config'>, seeds
   });
 
   try {
-    return await app.db.knex.transaction(async (trx) => {
+    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
       const showCodes = [...new Set(seeds.flatMap((seed) => (seed.showCode ? [seed.showCode] : [])))];
       const showIds = new Map<string, string>(
-        showCodes.length ? (await trx('shows').whereIn('code', showCodes).select('id', 'code')).map((row: { id: string; code: string }) => [row.code, row.id]) : [],
+        showCodes.length ? (await Show.query(trx).whereIn('code', showCodes).select('id', 'code')).map((show) => [show.code, show.id]) : [],
       );
       const resolved = [];
       for (const [index, seed] of seeds.entries()) {

@@ -1,5 +1,7 @@
-import type { Knex } from 'knex';
+import type { AppContext } from '../../../platform/context.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { eventSlug } from '../../../domain/venueTime.ts';
+import { eventsWithShowSlugs, lockEventsTable, rewriteSlugs } from '../queries.ts';
 
 export interface SlugChange {
   eventId: string;
@@ -21,15 +23,13 @@ export function slugFits(slug: string | null, canonical: string): boolean {
  * are never touched, so a second run changes nothing. The table is locked against writes for the run; the
  * changing rows are cleared first and then set, so a slug moving from one event to another never collides.
  */
-export async function backfillEventSlugs(knex: Knex, zone: string, options: { dryRun: boolean }) {
-  return knex.transaction(async (trx) => {
-    if (!options.dryRun) await trx.raw('lock table show_events in share row exclusive mode');
-    const events: Array<{ id: string; slug: string | null; starts_at: Date; show_slug: string }> = await trx('show_events as e')
-      .join('shows as s', 's.id', 'e.show_id')
-      .orderBy([{ column: 'e.starts_at' }, { column: 'e.id' }])
-      .select('e.id', 'e.slug', 'e.starts_at', 's.slug as show_slug');
+export async function backfillEventSlugs(app: Pick<AppContext, 'db' | 'logger' | 'config'>, options: { dryRun: boolean }) {
+  const zone = app.config.venueTimezone;
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+    if (!options.dryRun) await lockEventsTable(trx);
+    const events = await eventsWithShowSlugs(trx);
 
-    const canonical = new Map(events.map((event) => [event.id, eventSlug(event.show_slug, new Date(event.starts_at), zone)]));
+    const canonical = new Map(events.map((event) => [event.id, eventSlug(event.showSlug, new Date(event.startsAt), zone)]));
     const stale = events.filter((event) => !slugFits(event.slug, canonical.get(event.id)!));
     const staleIds = new Set(stale.map((event) => event.id));
     const taken = new Set(events.filter((event) => !staleIds.has(event.id)).map((event) => event.slug!));
@@ -41,11 +41,7 @@ export async function backfillEventSlugs(knex: Knex, zone: string, options: { dr
       return { eventId: event.id, from: event.slug, to: slug };
     });
 
-    if (!options.dryRun && changes.length) {
-      const ids = changes.map((change) => change.eventId);
-      await trx('show_events').whereIn('id', ids).update({ slug: null });
-      for (const change of changes) await trx('show_events').where('id', change.eventId).update({ slug: change.to, updated_at: trx.fn.now() });
-    }
+    if (!options.dryRun && changes.length) await rewriteSlugs(trx, changes);
     return { dryRun: options.dryRun, scanned: events.length, changed: changes.length, unchanged: events.length - changes.length, changes };
   });
 }

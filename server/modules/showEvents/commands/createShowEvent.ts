@@ -1,9 +1,11 @@
-import type { Knex } from 'knex';
+import type { AppContext } from '../../../platform/context.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { eventSlug } from '../../../domain/venueTime.ts';
 import { Conflict, Unprocessable } from '../../../platform/http/problem.ts';
 import { Show } from '../../shows/index.ts';
 import { ShowEvent } from '../models.ts';
-import { checkDoors, withSlugCheck } from '../service.ts';
+import { checkDoors } from '../rules.ts';
+import { withSlugCheck } from './eventChange.ts';
 
 export interface CreateShowEventInput {
   showId: string;
@@ -18,8 +20,9 @@ export interface CreateShowEventInput {
  * Schedules one performance. The show is read with a share lock, so it cannot be archived half-way; the slug
  * is `<show slug>-<local date>-<local hhmm>`, unique, so a show has one event per local minute.
  */
-export async function createShowEvent(knex: Knex, zone: string, input: CreateShowEventInput, now = new Date()) {
-  return knex.transaction(async (trx) => {
+export async function createShowEvent(app: Pick<AppContext, 'db' | 'logger' | 'config'>, input: CreateShowEventInput, now = new Date()) {
+  const zone = app.config.venueTimezone;
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
     const show = await Show.query(trx).findById(input.showId).forShare();
     if (!show) throw Unprocessable('unknown_show', 'No show has this id.', [{ path: 'body/showId', message: 'no such show', code: 'not_found' }]);
     if (show.status === 'ARCHIVED') throw Conflict('show_archived', 'The show is archived and takes no new events.');

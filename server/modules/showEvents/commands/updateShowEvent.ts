@@ -1,8 +1,9 @@
-import type { Knex } from 'knex';
+import type { AppContext } from '../../../platform/context.ts';
 import { eventSlug } from '../../../domain/venueTime.ts';
 import { Show } from '../../shows/index.ts';
 import { ShowEvent } from '../models.ts';
-import { changeShowEvent, checkDoors, eventClosed, withSlugCheck } from '../service.ts';
+import { checkDoors, eventClosed } from '../rules.ts';
+import { changeShowEvent, withSlugCheck } from './eventChange.ts';
 
 export interface UpdateShowEventInput {
   startsAt?: string;
@@ -15,8 +16,9 @@ export interface UpdateShowEventInput {
  * Changes a scheduled event. A new start regenerates the slug (it always names the local start) and moves the
  * doors by the same amount unless the caller sets them too.
  */
-export async function updateShowEvent(knex: Knex, zone: string, id: string, input: UpdateShowEventInput) {
-  return changeShowEvent(knex, id, async (trx, event) => {
+export async function updateShowEvent(app: Pick<AppContext, 'db' | 'logger' | 'config'>, id: string, input: UpdateShowEventInput) {
+  const zone = app.config.venueTimezone;
+  return changeShowEvent(app, id, async (trx, event) => {
     if (event.status !== 'SCHEDULED') throw eventClosed(event);
     const oldStart = new Date(event.startsAt);
     const startsAt = input.startsAt ? new Date(input.startsAt) : oldStart;

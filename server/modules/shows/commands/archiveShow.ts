@@ -1,7 +1,8 @@
 import type { AppContext } from '../../../platform/context.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { Conflict } from '../../../platform/http/problem.ts';
 import type { Show } from '../models.ts';
-import { findShowOrFail } from '../service.ts';
+import { findShowOrFail } from '../queries.ts';
 
 /**
  * Archives a show (spec §3: "admin or superuser; canonical shows are protected"; the role is the contract's
@@ -9,8 +10,8 @@ import { findShowOrFail } from '../service.ts';
  * `canonical: true` cannot slip between them. Nothing is deleted: the show's events and their history stay.
  * Archiving an archived show changes nothing and returns it.
  */
-export async function archiveShow(app: Pick<AppContext, 'db'>, id: string): Promise<Show> {
-  return app.db.knex.transaction(async (trx) => {
+export async function archiveShow(app: Pick<AppContext, 'db' | 'logger'>, id: string): Promise<Show> {
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
     const show = await findShowOrFail(id, trx, { forUpdate: true });
     if (show.status === 'ARCHIVED') return show;
     if (show.canonical) throw Conflict('canonical_show', 'A canonical show cannot be archived; clear `canonical` first.');

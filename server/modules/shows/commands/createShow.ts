@@ -1,9 +1,10 @@
 import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../platform/context.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { Conflict } from '../../../platform/http/problem.ts';
 import { assertLocalized } from '../../../domain/localizedInput.ts';
 import { Show } from '../models.ts';
-import { assertImageBlobs, takenColumn } from '../service.ts';
+import { assertImageBlobs, takenColumn } from '../queries.ts';
 
 export type CreateShowInput = operations['createShow']['requestBody']['content']['application/json'];
 
@@ -11,9 +12,9 @@ export type CreateShowInput = operations['createShow']['requestBody']['content']
  * Creates a show as a `DRAFT`. Code and slug uniqueness is the unique indexes' answer (409 `code_taken` /
  * `slug_taken`), so two requests racing for the same code cannot both win.
  */
-export async function createShow(app: Pick<AppContext, 'db' | 'config'>, input: CreateShowInput): Promise<Show> {
+export async function createShow(app: Pick<AppContext, 'db' | 'config' | 'logger'>, input: CreateShowInput): Promise<Show> {
   assertLocalized({ title: input.title, summary: input.summary, description: input.description }, app.config);
-  return app.db.knex.transaction(async (trx) => {
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
     await assertImageBlobs(input.imageBlobIds, trx);
     try {
       return await Show.query(trx).insertAndFetch({

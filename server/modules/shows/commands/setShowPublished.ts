@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import type { Show } from '../models.ts';
-import { findShowOrFail } from '../service.ts';
+import { findShowOrFail } from '../queries.ts';
 import { ShowArchived } from './updateShow.ts';
 
 /**
@@ -8,8 +9,8 @@ import { ShowArchived } from './updateShow.ts';
  * cleared) a show with its row locked. Asking for the state it is in changes nothing; an archived show
  * refuses either (409 `show_archived`).
  */
-export async function setShowPublished(app: Pick<AppContext, 'db'>, id: string, published: boolean): Promise<Show> {
-  return app.db.knex.transaction(async (trx) => {
+export async function setShowPublished(app: Pick<AppContext, 'db' | 'logger'>, id: string, published: boolean): Promise<Show> {
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
     const show = await findShowOrFail(id, trx, { forUpdate: true });
     if (show.status === 'ARCHIVED') throw ShowArchived();
     const target = published ? 'PUBLISHED' : 'DRAFT';

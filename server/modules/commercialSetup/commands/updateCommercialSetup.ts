@@ -1,10 +1,7 @@
-import { ValidationFailed, type FieldError } from '../../platform/http/problem.ts';
-import { CommercialSetup } from './models.ts';
-
-/** The one row (id 1, written by the catalog migration). */
-export async function getCommercialSetup(): Promise<CommercialSetup> {
-  return (await CommercialSetup.query().findById(1))!;
-}
+import type { AppContext } from '../../../platform/context.ts';
+import { ValidationFailed, type FieldError } from '../../../platform/http/problem.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { CommercialSetup } from '../models.ts';
 
 export type CommercialSetupPatch = Partial<Pick<CommercialSetup, 'bookingCutoffMinutes' | 'holdMinutes' | 'cancellationWindowHours' | 'serviceChargePercent' | 'vatPercent' | 'paymentGateways' | 'defaultMaxGuests' | 'limitedAvailabilityThreshold'>>;
 
@@ -12,7 +9,7 @@ export type CommercialSetupPatch = Partial<Pick<CommercialSetup, 'bookingCutoffM
  * Updates the setup. Percentages are `numeric(5,2)`: a third decimal would be rounded away silently, so it is a
  * 400 instead (JSON Schema's `multipleOf: 0.01` cannot say this reliably with binary floats).
  */
-export async function updateCommercialSetup(patch: CommercialSetupPatch): Promise<CommercialSetup> {
+export async function updateCommercialSetup(app: Pick<AppContext, 'db' | 'logger'>, patch: CommercialSetupPatch): Promise<CommercialSetup> {
   const errors: FieldError[] = [];
   for (const field of ['serviceChargePercent', 'vatPercent'] as const) {
     const value = patch[field];
@@ -21,5 +18,5 @@ export async function updateCommercialSetup(patch: CommercialSetupPatch): Promis
     }
   }
   if (errors.length) throw ValidationFailed(errors);
-  return (await CommercialSetup.query().patchAndFetchById(1, patch))!;
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => (await CommercialSetup.query(trx).patchAndFetchById(1, patch))!);
 }

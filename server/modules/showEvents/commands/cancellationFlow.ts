@@ -5,7 +5,7 @@ import { Conflict } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { Show } from '../../shows/index.ts';
 import { ShowEvent } from '../models.ts';
-import { lockShowEvent } from '../service.ts';
+import { lockShowEvent } from '../queries.ts';
 
 export interface CancelEventInput {
   id: string;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { LocalizedText } from '../../domain/localized.ts';
-import { NotFound, UnprocessableFields, type FieldError } from '../../platform/http/problem.ts';
-import type { FulfillmentKind } from '../fulfillment/index.ts';
+import { NotFound, type FieldError } from '../../platform/http/problem.ts';
+import { FulfillmentItem, type FulfillmentKind } from '../fulfillment/index.ts';
 import { Offer, type BookingPath, type OfferStatus } from './models.ts';
 
 /** One item of an offer as presented: the fulfillment item's code, name and kind with the quantity per guest. */
@@ -70,66 +70,6 @@ export async function findOfferWithItems(id: string, trx?: Knex.Transaction): Pr
   return found;
 }
 
-/** What a create or a seed entry sends, before its defaults (the contract's). */
-export interface OfferInput {
-  name: LocalizedText;
-  description?: LocalizedText;
-  bookingPath: BookingPath;
-  experienceType: string;
-  pricePerGuestVnd: number;
-  minGuests?: number;
-  maxGuests?: number;
-  salesStartsAt?: string | null;
-  salesEndsAt?: string | null;
-  status?: OfferStatus;
-  sortOrder?: number;
-}
-
-/** An offer's stored fields (all but code and show) from a create or seed entry, every omitted one its default. */
-export function offerFields(input: OfferInput) {
-  return {
-    name: input.name,
-    description: input.description ?? {},
-    bookingPath: input.bookingPath,
-    experienceType: input.experienceType,
-    pricePerGuestVnd: input.pricePerGuestVnd,
-    minGuests: input.minGuests ?? 1,
-    maxGuests: input.maxGuests ?? 10,
-    salesStartsAt: input.salesStartsAt ? new Date(input.salesStartsAt) : null,
-    salesEndsAt: input.salesEndsAt ? new Date(input.salesEndsAt) : null,
-    status: input.status ?? 'ACTIVE',
-    sortOrder: input.sortOrder ?? 0,
-  };
-}
-
-/** The fields the database's CHECKs relate to each other, as the offer would be after the write. */
-export interface OfferRanges {
-  minGuests: number;
-  maxGuests: number;
-  salesStartsAt: Date | string | null | undefined;
-  salesEndsAt: Date | string | null | undefined;
-}
-
-/**
- * `minGuests` ≤ `maxGuests` (422 `guest_range`) and `salesStartsAt` < `salesEndsAt` (422 `sales_window`),
- * checked here so the CHECK constraints never turn a bad request into a 500. `sent` names the fields the caller
- * sent: the error points at the one they can change.
- */
-export function rangeErrors(ranges: OfferRanges, prefix: string, sent: (field: string) => boolean = () => true): FieldError[] {
-  const errors: FieldError[] = [];
-  if (ranges.minGuests > ranges.maxGuests) {
-    const field = sent('maxGuests') ? 'maxGuests' : 'minGuests';
-    errors.push({ path: `${prefix}/${field}`, message: `minGuests (${ranges.minGuests}) must not exceed maxGuests (${ranges.maxGuests})`, code: 'guest_range' });
-  }
-  if (ranges.salesStartsAt && ranges.salesEndsAt && new Date(ranges.salesStartsAt) >= new Date(ranges.salesEndsAt)) {
-    const field = sent('salesEndsAt') ? 'salesEndsAt' : 'salesStartsAt';
-    errors.push({ path: `${prefix}/${field}`, message: 'salesStartsAt must be before salesEndsAt', code: 'sales_window' });
-  }
-  return errors;
-}
-
-export const invalidOffer = (errors: FieldError[]) => UnprocessableFields('The offer is not acceptable as sent.', errors);
-
 export interface ItemInput {
   code?: string;
   fulfillmentItemId?: string;
@@ -145,7 +85,7 @@ export async function resolveItems(inputs: readonly ItemInput[], trx: Knex.Trans
   const codes = inputs.flatMap((input) => (input.code ? [input.code] : []));
   const ids = inputs.flatMap((input) => (input.fulfillmentItemId ? [input.fulfillmentItemId] : []));
   const rows: Array<{ id: string; code: string }> = codes.length || ids.length
-    ? await trx('fulfillment_items').where((q) => q.whereIn('code', codes).orWhereIn('id', ids)).select('id', 'code')
+    ? await FulfillmentItem.query(trx).where((q) => q.whereIn('code', codes).orWhereIn('id', ids)).select('id', 'code')
     : [];
   const byCode = new Map(rows.map((row) => [row.code, row.id]));
   const known = new Set(rows.map((row) => row.id));
@@ -167,10 +107,3 @@ export async function resolveItems(inputs: readonly ItemInput[], trx: Knex.Trans
   return { items, errors };
 }
 
-/** Replaces an offer's items. */
-export async function replaceItems(offerId: string, items: ReadonlyArray<{ fulfillmentItemId: string; quantityPerGuest: number }>, trx: Knex.Transaction): Promise<void> {
-  await trx('offer_items').where('offer_id', offerId).delete();
-  if (items.length) {
-    await trx('offer_items').insert(items.map((item) => ({ offer_id: offerId, fulfillment_item_id: item.fulfillmentItemId, quantity_per_guest: item.quantityPerGuest })));
-  }
-}

@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
+import type { AppContext } from '../../../platform/context.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { addDays, atLocal, datesOnWeekdays, eventSlug } from '../../../domain/venueTime.ts';
 import { Conflict, Unprocessable, type FieldError } from '../../../platform/http/problem.ts';
 import { Show } from '../../shows/index.ts';
+import { insertEventsIgnoringTakenSlugs, takenSlugs } from '../queries.ts';
 
 export interface EventBatchInput {
   showId?: string;
@@ -63,9 +66,10 @@ async function findShow(trx: Knex.Transaction, input: EventBatchInput): Promise<
  * exists is left untouched and counted unchanged. Each local date and time becomes an instant in the venue's
  * zone on its own day, so the wall-clock time holds across daylight-saving changes. One transaction.
  */
-export async function createEventBatch(knex: Knex, zone: string, input: EventBatchInput, now = new Date()) {
+export async function createShowEventBatch(app: Pick<AppContext, 'db' | 'logger' | 'config'>, input: EventBatchInput, now = new Date()) {
+  const zone = app.config.venueTimezone;
   const days = scheduleDays(input);
-  return knex.transaction(async (trx) => {
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
     const show = await findShow(trx, input);
     // Two local times can name one instant (a time skipped by a DST change moves forward): one event each.
     const planned = new Map<string, { startsAt: Date; doorsAt: Date | null }>();
@@ -78,7 +82,7 @@ export async function createEventBatch(knex: Knex, zone: string, input: EventBat
       }
     }
     const slugs = [...planned.keys()];
-    const existing = new Set<string>(slugs.length ? await trx('show_events').whereIn('slug', slugs).pluck('slug') : []);
+    const existing = await takenSlugs(trx, slugs);
     const rows = slugs
       .filter((slug) => !existing.has(slug))
       .map((slug) => {
@@ -94,8 +98,7 @@ export async function createEventBatch(knex: Knex, zone: string, input: EventBat
         };
       });
     // ON CONFLICT: an event a concurrent call created in the meantime is unchanged too, never an error.
-    const inserted: Array<{ slug: string }> = rows.length ? await trx('show_events').insert(rows).onConflict('slug').ignore().returning('slug') : [];
-    const created = new Set(inserted.map((row) => row.slug));
+    const created = new Set(await insertEventsIgnoringTakenSlugs(trx, rows));
     return {
       showId: show.id,
       created: created.size,
