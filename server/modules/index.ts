@@ -4,7 +4,7 @@ import { collectQueues } from '../platform/jobs/registry.ts';
 import type { QueueDefinition } from '../platform/jobs/types.ts';
 import type { DomainSubscriber } from '../domain/events.ts';
 import type { ContextAdditions, PlatformContext } from '../platform/context.ts';
-import type { BookingExtensions } from './booking/service.ts';
+import type { BookingExtensions } from './booking/extensions.ts';
 import type { ModuleRecord } from './record.ts';
 import { record as systemRecord } from './system/index.ts';
 import { record as authRecord } from './auth/index.ts';

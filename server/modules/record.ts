@@ -4,7 +4,7 @@ import type { OperationHandlers } from '../platform/http/handler.ts';
 import type { PolicyEntry } from '../platform/http/policy.ts';
 import type { QueueDefinition } from '../platform/jobs/types.ts';
 import type { PriceAdjustment } from './booking/adjustments.ts';
-import type { SeatClaimProvider } from './booking/service.ts';
+import type { SeatClaimProvider } from './booking/extensions.ts';
 
 /**
  * A module's record (DESIGN.md "Modules"): everything the rest of the server learns about the module, declared in

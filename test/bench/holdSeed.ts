@@ -102,7 +102,7 @@ export class HoldRefused extends Error {
 }
 
 /**
- * createHold (server/modules/booking/service.ts) as its SQL, for a contact: the event row locked, the setup and
+ * createHold (server/modules/booking/commands/createHold.ts) as its SQL, for a contact: the event row locked, the setup and
  * the offer read and checked, the customer upserted with its e-mail history, the seats counted with the same
  * expression, a free reference found, the HELD reservation written. The caller runs it inside BEGIN/COMMIT.
  */

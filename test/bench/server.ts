@@ -136,7 +136,7 @@ async function catalogSql(): Promise<Peer> {
   const { loadConfig } = await import('../../server/platform/config.ts');
   const { openConfiguredDatabase } = await import('../../server/platform/db/database.ts');
   const { migrateLatest } = await import('../../server/platform/db/migrations.ts');
-  const { dateWindow, salesQuery, upcomingEventsQuery } = await import('../../server/modules/catalog/service.ts');
+  const { dateWindow, salesQuery, upcomingEventsQuery } = await import('../../server/modules/catalog/queries.ts');
   const { seedBenchVenue } = await import('./catalogSeed.ts');
   const config = loadConfig();
   const db = openConfiguredDatabase(config);

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { createLogger, type Logger } from '../../server/platform/logger.ts';
-import type { Enqueue } from '../../server/modules/email/service.ts';
+import type { Enqueue } from '../../server/modules/email/commands/recordEmail.ts';
 
 export interface ReceivedMail {
   envelope: { from: string; to: string[] };

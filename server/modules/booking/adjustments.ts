@@ -1,3 +1,5 @@
+import type { ModelObject } from 'objection';
+import type { Reservation } from './models.ts';
 import type { Knex } from 'knex';
 import { breakdown, type PriceBreakdown } from '../../domain/pricing.ts';
 import type { HoldInput } from './inputs.ts';
@@ -13,16 +15,34 @@ import type { HoldInput } from './inputs.ts';
  * - `creditVnd` comes off the total after VAT (a voucher's stored value).
  *
  * An adjustment that refuses the request (an unknown or expired code) throws a 4xx problem; one that does not
- * apply returns null. `columns` are written on the reservation row (e.g. `promo_code_id`); `afterInsert` runs
+ * apply returns null. `columns` are written on the reservation (e.g. `promoCode`); `afterInsert` runs
  * once the row exists, in the same transaction (redemption rows, voucher balance).
  */
+/** What an adjustment may set on the reservation it prices (camelCase, the `Reservation` model's fields). */
+export type ReservationColumns = Partial<
+  Pick<
+    ModelObject<Reservation>,
+    | 'promoCode'
+    | 'voucherCode'
+    | 'referralCode'
+    | 'referralLinkSlug'
+    | 'referralPartnerSlug'
+    | 'referralPartnerId'
+    | 'referralCodeId'
+    | 'referralLinkId'
+    | 'promoDiscountVnd'
+    | 'referralDiscountVnd'
+    | 'voucherCreditVnd'
+  >
+>;
+
 export type AdjustmentKind = 'promo' | 'referral' | 'voucher';
 
 export interface AdjustmentContext {
   trx: Knex.Transaction;
   input: HoldInput;
-  event: { id: string; show_id: string; starts_at: Date };
-  offer: { id: string; code: string; show_id: string | null; price_per_guest_vnd: number };
+  event: { id: string; showId: string; startsAt: Date };
+  offer: { id: string; code: string; showId: string | null; pricePerGuestVnd: number };
   guestCount: number;
   subtotalVnd: number;
   now: Date;
@@ -32,7 +52,7 @@ export interface Adjustment {
   kind: AdjustmentKind;
   discountVnd?: number;
   creditVnd?: number;
-  columns?: Record<string, unknown>;
+  columns?: ReservationColumns;
   afterInsert?: (reservationId: string) => Promise<void>;
 }
 
@@ -48,8 +68,8 @@ export interface PriceAdjustment {
 
 export interface PricedBooking {
   price: PriceBreakdown;
-  /** The reservation columns: the amounts by kind and whatever the adjustments set. */
-  columns: Record<string, unknown>;
+  /** The reservation's fields: the amounts by kind and whatever the adjustments set. */
+  columns: ReservationColumns;
   adjustments: Adjustment[];
 }
 
@@ -69,14 +89,14 @@ export async function priceBooking(
   const promo = sum('promo', 'discountVnd');
   const referral = sum('referral', 'discountVnd');
   const voucher = adjustments.reduce((total, a) => total + Math.max(0, Math.round(a.creditVnd ?? 0)), 0);
-  const price = breakdown(context.offer.price_per_guest_vnd, context.guestCount, rules, { discountVnd: promo + referral, creditVnd: voucher });
+  const price = breakdown(context.offer.pricePerGuestVnd, context.guestCount, rules, { discountVnd: promo + referral, creditVnd: voucher });
   // Capped amounts are shared out in order: promo first, then referral.
   const promoApplied = Math.min(promo, price.discountVnd);
-  const columns: Record<string, unknown> = Object.assign(
+  const columns: ReservationColumns = Object.assign(
     {
-      promo_discount_vnd: promoApplied,
-      referral_discount_vnd: price.discountVnd - promoApplied,
-      voucher_credit_vnd: price.creditVnd,
+      promoDiscountVnd: promoApplied,
+      referralDiscountVnd: price.discountVnd - promoApplied,
+      voucherCreditVnd: price.creditVnd,
     },
     ...adjustments.map((a) => a.columns ?? {}),
   );

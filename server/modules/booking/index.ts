@@ -22,14 +22,11 @@ export { type TransitionActor, type TransitionContext, actorLabel, assertTransit
 export { Reservation } from './models.ts';
 export {
   type ReservationDetails,
-  type ReservationView,
   camelRow,
   guestReservation,
   lockedReservation,
-  lockReservation,
-  reservationForGuest,
   reservationQuery,
   seatsTakenOf,
 } from './queries.ts';
-export { type ReservationStatus, effectiveStatus, statusAt } from './status.ts';
+export { type ReservationStatus, statusAt } from './status.ts';
 export { digest, newAccessToken, openSecret, tokenMatches } from './tokens.ts';

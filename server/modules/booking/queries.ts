@@ -244,26 +244,6 @@ export async function lockedReservation(trx: Knex.Transaction, id: string): Prom
   return reservation;
 }
 
-/** @deprecated snake_case row for payments (recordPayment, startCheckout, vnpayCallbacks); use `lockedReservation`. */
-export interface ReservationRow {
-  id: string;
-  reference: string;
-  show_event_id: string;
-  customer_id: string;
-  guest_count: number;
-  status: ReservationStatus;
-  hold_expires_at: Date | null;
-  total_vnd: number;
-  locale: string | null;
-}
-
-/** @deprecated snake_case row for payments (recordPayment, startCheckout, vnpayCallbacks); use `lockedReservation`. The reservation row, locked (`for update`); 404 when there is none. */
-export async function lockReservation(trx: Knex.Transaction, id: string): Promise<ReservationRow> {
-  const row = await trx('reservations').where({ id }).forUpdate().first();
-  if (!row) throw NotFound('No such reservation.');
-  return row as ReservationRow;
-}
-
 /** HELD reservations whose hold ended by `now` become EXPIRED (one bulk update; called from expireHolds only). Their ids. */
 export async function expireHeldUntil(trx: Knex.Transaction, now: Date): Promise<string[]> {
   const expired: Array<{ id: string }> = await trx('reservations')
@@ -291,47 +271,6 @@ export interface ReservationJoined {
 
 /** A reservation with its event, show and offer (camelCase); its contact is its own snapshot (no customer field). */
 export type ReservationDetails = ModelObject<Reservation> & ReservationJoined;
-
-/** @deprecated snake_case row for payments (startCheckout) and profiles, through `reservationForGuest`; use `ReservationDetails`. */
-export interface ReservationView {
-  id: string;
-  reference: string;
-  status: ReservationStatus;
-  hold_expires_at: Date | null;
-  guest_count: number;
-  locale: string | null;
-  customer_note: string | null;
-  price_per_guest_vnd: number;
-  subtotal_vnd: number;
-  discount_vnd: number;
-  service_charge_vnd: number;
-  vat_vnd: number;
-  voucher_credit_vnd: number;
-  total_vnd: number;
-  service_charge_percent: string | number;
-  vat_percent: string | number;
-  booking_path: BookingPath;
-  promo_code: string | null;
-  voucher_code: string | null;
-  referral_code: string | null;
-  access_token_hash: Buffer;
-  cancelled_at: Date | null;
-  created_at: Date;
-  event_slug: string;
-  event_starts_at: Date;
-  event_doors_at: Date | null;
-  event_status: ShowEventStatus;
-  show_slug: string;
-  show_code: string;
-  show_title: Record<string, string>;
-  offer_code: string;
-  offer_name: Record<string, string>;
-  /** The contact the reservation was booked with (its own snapshot: what its guest sees). */
-  contact_honorific: string | null;
-  contact_name: string;
-  contact_email: string;
-  contact_phone: string | null;
-}
 
 /** A reservation with its event, show and offer (snake_case rows: the reservations module's lists build on it). */
 export function reservationQuery(knex: Knex) {
@@ -373,11 +312,6 @@ async function openedByToken(knex: Knex, rawReference: string, token: string | u
 export async function guestReservation(knex: Knex, rawReference: string, token: string | undefined): Promise<ReservationDetails | undefined> {
   const row = await openedByToken(knex, rawReference, token);
   return row ? camelRow<ReservationDetails>(row) : undefined;
-}
-
-/** @deprecated snake_case row for payments (handlers) and profiles; use `guestReservation`. */
-export async function reservationForGuest(knex: Knex, rawReference: string, token: string | undefined): Promise<ReservationView | undefined> {
-  return (await openedByToken(knex, rawReference, token)) as ReservationView | undefined;
 }
 
 /**

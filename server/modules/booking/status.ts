@@ -9,13 +9,6 @@ export function statusAt(reservation: { status: ReservationStatus; holdExpiresAt
   return reservation.status;
 }
 
-/**
- * @deprecated snake_case row for checkIns, payments and the reservations module's batch; use `statusAt` with a
- * model (camelCase). The status a guest sees: a HELD reservation past its hold is EXPIRED.
- */
-export function effectiveStatus(row: { status: ReservationStatus; hold_expires_at: Date | null }, now: Date): ReservationStatus {
-  return statusAt({ status: row.status, holdExpiresAt: row.hold_expires_at }, now);
-}
 
 /** Until when the guest may cancel: the event's start − the setup's cancellation window. */
 export const cancellableUntil = (startsAt: Date, windowHours: number) => new Date(new Date(startsAt).getTime() - windowHours * 3_600_000);

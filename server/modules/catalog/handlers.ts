@@ -3,7 +3,7 @@ import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
 import { etagMatches, json, notModified } from '../../platform/http/handler.ts';
 import { NotFound } from '../../platform/http/problem.ts';
 import { presentEvent, presentEventPage, presentShow, presentShowDetail, type Presentation } from './presenters.ts';
-import { dateWindow, findPublicEvent, findPublishedShow, listPublishedShows, listUpcomingEvents } from './service.ts';
+import { dateWindow, findPublicEvent, findPublishedShow, listPublishedShows, listUpcomingEvents } from './queries.ts';
 
 /**
  * Shared caches (a CDN, the browser) may keep a catalog read for a minute: availability moves as guests book,

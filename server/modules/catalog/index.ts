@@ -11,4 +11,4 @@ export function record() {
 // ---- what other modules use (they import this module through this file only) ----
 export { cacheable, presentation } from './handlers.ts';
 export { type Presentation, assetUrl, eventAvailability, offersFor } from './presenters.ts';
-export { type EventRow, MAX_RANGE_DAYS, type OfferRow, type Sales, type ShowRow, dateWindow, findPublicEvent, listPublishedShows, listUpcomingEvents } from './service.ts';
+export { type EventRow, MAX_RANGE_DAYS, type OfferRow, type Sales, type ShowRow, dateWindow, findPublicEvent, listPublishedShows, listUpcomingEvents } from './queries.ts';

@@ -2,7 +2,7 @@ import type { Schema } from '../../platform/http/handler.ts';
 import { availabilityOf } from '../../domain/availability.ts';
 import { pickLocale } from '../../domain/localized.ts';
 import { quote } from '../../domain/pricing.ts';
-import type { EventRow, OfferRow, Sales, ShowRow } from './service.ts';
+import type { EventRow, OfferRow, Sales, ShowRow } from './queries.ts';
 
 /**
  * The public catalog's allow-lists, apart from the staff presenters on purpose: a guest sees text in one

@@ -34,7 +34,7 @@ export async function promoAdjustment(context: AdjustmentContext) {
   if ((promo.validFrom && now < new Date(promo.validFrom)) || (promo.validUntil && now >= new Date(promo.validUntil))) {
     throw invalid('This promo code is not valid now.');
   }
-  if ((promo.showIds.length && !promo.showIds.includes(event.show_id)) || (promo.offerIds.length && !promo.offerIds.includes(offer.id))) {
+  if ((promo.showIds.length && !promo.showIds.includes(event.showId)) || (promo.offerIds.length && !promo.offerIds.includes(offer.id))) {
     throw Unprocessable('promo_code_not_applicable', 'This promo code does not apply to this show or offer.', [
       { path: 'body/promoCode', message: 'does not apply to this show or offer', code: 'promo_code_not_applicable' },
     ]);
@@ -43,7 +43,7 @@ export async function promoAdjustment(context: AdjustmentContext) {
   return {
     kind: 'promo' as const,
     discountVnd: promoDiscount(promo, subtotalVnd),
-    columns: { promo_code: promo.code },
+    columns: { promoCode: promo.code },
     afterInsert: (reservationId: string) => redeemPromoCode(trx, promo.id, reservationId, now),
   };
 }

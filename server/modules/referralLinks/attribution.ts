@@ -50,12 +50,12 @@ export async function referralAdjustment(context: AdjustmentContext): Promise<Ad
     kind: 'referral',
     discountVnd,
     columns: {
-      referral_partner_id: partner.id,
-      referral_code_id: code?.id ?? null,
-      referral_link_id: link?.id ?? null,
-      referral_code: code?.code ?? referral.code ?? null,
-      referral_partner_slug: partner.publicSlug,
-      referral_link_slug: link?.slug ?? referral.linkSlug ?? null,
+      referralPartnerId: partner.id,
+      referralCodeId: code?.id ?? null,
+      referralLinkId: link?.id ?? null,
+      referralCode: code?.code ?? referral.code ?? null,
+      referralPartnerSlug: partner.publicSlug,
+      referralLinkSlug: link?.slug ?? referral.linkSlug ?? null,
     },
   };
 }

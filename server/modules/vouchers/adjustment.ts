@@ -28,7 +28,7 @@ export async function voucherAdjustment(context: AdjustmentContext) {
   return {
     kind: 'voucher' as const,
     creditVnd: voucher.remainingValueVnd,
-    columns: { voucher_code: voucher.code },
+    columns: { voucherCode: voucher.code },
     afterInsert: (reservationId: string) => redeemVoucher(trx, voucher.id, reservationId, now),
   };
 }

@@ -6,7 +6,7 @@ import { simpleParser } from 'mailparser';
 import { createMailer } from '../../../server/platform/integrations/mail.ts';
 import { createLogger } from '../../../server/platform/logger.ts';
 import { inTransition } from '../../../server/modules/booking/lifecycle.ts';
-import { expireHolds } from '../../../server/modules/booking/service.ts';
+import { expireHolds } from '../../../server/modules/booking/commands/expireHolds.ts';
 import { HOLD_EXPIRED_QUEUE, manageBookingUrl, REMINDER_QUEUE, sendReminder } from '../../../server/modules/email/commands/guestMessages.ts';
 import { guestMessageJobs } from '../../../server/modules/email/jobs.ts';
 import { deliverEmail } from '../../../server/modules/email/commands/deliverEmail.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { expireHolds } from '../../../server/modules/booking/service.ts';
+import { expireHolds } from '../../../server/modules/booking/commands/expireHolds.ts';
 import { bookableEvent, contact } from '../booking/factories.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { confirmReservation, inTransition } from '../../../server/modules/booking/lifecycle.ts';
-import { expireHolds } from '../../../server/modules/booking/service.ts';
+import { expireHolds } from '../../../server/modules/booking/commands/expireHolds.ts';
 import { bookableEvent, contact } from '../booking/factories.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 

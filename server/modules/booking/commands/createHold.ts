@@ -4,7 +4,7 @@ import { priceBooking } from '../adjustments.ts';
 import type { BookingExtensions, SeatClaim } from '../extensions.ts';
 import type { ContactSource, CustomerContact, HoldInput } from '../inputs.ts';
 import { Reservation } from '../models.ts';
-import { bookingRules, camelRow, liveLead, lockEventBySlug, offerByCode, referenceTaken, seatsTakenOf, type ReservationDetails } from '../queries.ts';
+import { bookingRules, liveLead, lockEventBySlug, offerByCode, referenceTaken, seatsTakenOf, type ReservationDetails } from '../queries.ts';
 import { digest, newAccessToken, newReservationReference, sealSecret } from '../tokens.ts';
 import { bookContact } from './upsertCustomer.ts';
 
@@ -59,13 +59,12 @@ export async function createHold(
   if (left <= 0) throw Conflict('sold_out', 'The event is sold out.');
   if (left < input.guestCount) throw Conflict('not_enough_seats', `Only ${left} seats are left.`);
 
-  // The price adjustments' context keeps its snake_case event and offer this round (other modules read them).
   const { price, columns, adjustments } = await priceBooking(
     {
       trx,
       input,
-      event: { id: event.id, show_id: event.showId, starts_at: event.startsAt },
-      offer: { id: offer.id, code: offer.code, show_id: offer.showId, price_per_guest_vnd: offer.pricePerGuestVnd },
+      event: { id: event.id, showId: event.showId, startsAt: event.startsAt },
+      offer: { id: offer.id, code: offer.code, showId: offer.showId, pricePerGuestVnd: offer.pricePerGuestVnd },
       guestCount: input.guestCount,
       subtotalVnd: offer.pricePerGuestVnd * input.guestCount,
       now,
@@ -112,7 +111,7 @@ export async function createHold(
       referralLinkSlug: input.referral?.linkSlug ?? null,
       referralPartnerSlug: input.referral?.partnerSlug ?? null,
       // What the adjustments set (their amounts by kind, codes, referral ids), named as columns.
-      ...camelRow<Partial<Reservation>>(columns),
+      ...columns,
       createdAt: now,
       updatedAt: now,
     })

@@ -2,7 +2,7 @@ import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { digest, newAccessToken, reservationForGuest } from '../../booking/index.ts';
+import { digest, guestReservation, newAccessToken } from '../../booking/index.ts';
 import { GuestProfile } from '../models.ts';
 import { findProfileView, liveProfileCount, lockReservationForProfiles, type ProfileView } from '../queries.ts';
 
@@ -21,7 +21,7 @@ export async function createGuestProfile(
   reservationToken: string | undefined,
   input: ProfileInput,
 ): Promise<{ profile: ProfileView; token: string }> {
-  const reservation = await reservationForGuest(app.db.knex, reference, reservationToken);
+  const reservation = await guestReservation(app.db.knex, reference, reservationToken);
   if (!reservation) throw NotFound('No such reservation, or the token does not open it.');
   const token = newAccessToken();
   const id = await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {

@@ -1,7 +1,7 @@
 import type { PartialModelObject } from 'objection';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
-import { camelRow, inTransition, lockedReservation, priceBooking, Reservation, seatsTakenOf, statusAt, type TransitionActor } from '../../booking/index.ts';
+import { inTransition, lockedReservation, priceBooking, Reservation, seatsTakenOf, statusAt, type TransitionActor } from '../../booking/index.ts';
 import { assertTable, lockShowEvent, offerOf } from '../queries.ts';
 
 export interface ReservationPatch {
@@ -51,7 +51,6 @@ export async function updateReservation(app: AppContext, actor: TransitionActor,
           if (guestCount - reservation.guestCount > free) throw Conflict('not_enough_seats', `Only ${Math.max(free, 0)} more seats are free.`);
         }
         const pricePerGuest = Number(reservation.pricePerGuestVnd);
-        // The price adjustments' context keeps its snake_case event and offer this round (other modules read them).
         const { price, columns } = await priceBooking(
           {
             trx,
@@ -63,8 +62,8 @@ export async function updateReservation(app: AppContext, actor: TransitionActor,
               voucherCode: reservation.voucherCode ?? undefined,
               referral: { code: reservation.referralCode ?? undefined, linkSlug: reservation.referralLinkSlug ?? undefined, partnerSlug: reservation.referralPartnerSlug ?? undefined },
             },
-            event: { id: event.id, show_id: event.showId, starts_at: event.startsAt },
-            offer: { id: offer.id, code: offer.code, show_id: offer.showId, price_per_guest_vnd: pricePerGuest },
+            event: { id: event.id, showId: event.showId, startsAt: event.startsAt },
+            offer: { id: offer.id, code: offer.code, showId: offer.showId, pricePerGuestVnd: pricePerGuest },
             guestCount,
             subtotalVnd: pricePerGuest * guestCount,
             now,
@@ -80,7 +79,7 @@ export async function updateReservation(app: AppContext, actor: TransitionActor,
           vatVnd: price.vatVnd,
           totalVnd: price.totalVnd,
           // What the adjustments set, named as columns.
-          ...camelRow<PartialModelObject<Reservation>>(columns),
+          ...columns,
         });
       }
       await Reservation.query(trx).findById(id).patch(changes);
