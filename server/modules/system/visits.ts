@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, PlatformContext } from '../../platform/context.ts';
 import { addressKey, consumeOrThrow, RateLimit } from '../../platform/http/rateLimit.ts';
 import type { Logger } from '../../platform/logger.ts';
 
@@ -149,32 +149,40 @@ export class VisitNotifier {
   }
 }
 
-interface VisitServices {
+export interface VisitServices {
   limit: RateLimit;
   notifier: VisitNotifier;
 }
 
-const servicesByApp = new WeakMap<AppContext, VisitServices>();
+declare module '../../platform/context.ts' {
+  interface AppContext {
+    /** The visit counter's rate limit and notifier (the system module). */
+    visits: VisitServices;
+  }
+}
 
 /**
- * The visit rate limit (VISIT_RATE_LIMIT_PER_MINUTE per address) and notifier of a running app. The limit is
- * counted in this process's memory, also on PostgreSQL: a visit is the busiest public write and its limit a coarse
- * guard against a flood (not a security budget like sign-in's), so it does not pay for a second durable write per
- * visit on one hot row; behind N processes an address gets up to N times the budget.
+ * The visit rate limit (VISIT_RATE_LIMIT_PER_MINUTE per address) and notifier of a running app (the module's
+ * record's `services`). The limit is counted in this process's memory, also on PostgreSQL: a visit is the busiest
+ * public write and its limit a coarse guard against a flood (not a security budget like sign-in's), so it does not
+ * pay for a second durable write per visit on one hot row; behind N processes an address gets up to N times the budget.
  */
-export function visitServices(app: AppContext): VisitServices {
-  let services = servicesByApp.get(app);
-  if (!services) {
-    services = {
-      limit: new RateLimit({ name: 'visit-address', points: app.config.visitRateLimitPerMinute, windowSeconds: 60 }, { kind: 'memory' }),
+export function systemServices(platform: PlatformContext): Pick<AppContext, 'visits'> {
+  const { config, logger } = platform;
+  return {
+    visits: {
+      limit: new RateLimit({ name: 'visit-address', points: config.visitRateLimitPerMinute, windowSeconds: 60 }, { kind: 'memory' }),
       notifier: new VisitNotifier(
-        { url: app.config.visitNotificationWebhookUrl, timeoutMs: app.config.visitNotificationTimeoutMs, maxPending: app.config.visitNotificationMaxPending },
-        app.logger.child({ component: 'visits' }),
+        { url: config.visitNotificationWebhookUrl, timeoutMs: config.visitNotificationTimeoutMs, maxPending: config.visitNotificationMaxPending },
+        logger.child({ component: 'visits' }),
       ),
-    };
-    servicesByApp.set(app, services);
-  }
-  return services;
+    },
+  };
+}
+
+/** The app's visit services. */
+export function visitServices(app: AppContext): VisitServices {
+  return app.visits;
 }
 
 export async function throttleVisit(app: AppContext, ip: string): Promise<void> {
