@@ -11,4 +11,6 @@ export function record() {
 }
 
 // ---- what other modules use (they import this module through this file only) ----
-export { type TurnChannel, insertTurn, runTurn } from './turns.ts';
+export { type TurnChannel } from './turns.ts';
+export { insertTurn } from './queries.ts';
+export { runTurn } from './commands/runTurn.ts';

@@ -71,13 +71,13 @@ export function whatsAppFor(app: AppContext): WhatsAppClient {
 export function whatsAppChannel(client: WhatsAppClient): TurnChannel {
   return {
     async send(turn, text) {
-      await client.sendText(turn.recipient, text, { replyTo: turn.external_message_id ?? undefined });
+      await client.sendText(turn.recipient, text, { replyTo: turn.externalMessageId ?? undefined });
     },
     typing: (turn) =>
-      turn.external_message_id
+      turn.externalMessageId
         ? {
             typing: async (on) => {
-              if (on) await client.typing(turn.external_message_id!);
+              if (on) await client.typing(turn.externalMessageId!);
             },
           }
         : undefined,
