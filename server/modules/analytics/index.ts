@@ -13,3 +13,4 @@ export function record() {
 
 // ---- what other modules use (they import this module through this file only) ----
 export { queueLeadConversion } from './meta.ts';
+export { MetaCapiEvent } from './models.ts';
