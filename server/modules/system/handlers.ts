@@ -3,6 +3,7 @@ import { bytes, etagMatches, json, notModified } from '../../platform/http/handl
 import { DOCS_CSP, DOCS_HTML, docsScript } from './docs.ts';
 import { ServiceUnavailable } from '../../platform/http/problem.ts';
 import { recordVisit } from './commands/recordVisit.ts';
+import { pingDatabase } from './queries.ts';
 import { visitStats } from './visits.ts';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
@@ -35,7 +36,7 @@ export const handlers = {
   async getReadiness({ app, log }) {
     const started = performance.now();
     try {
-      await app.db.knex.raw('select 1');
+      await pingDatabase(app.db.knex);
     } catch (err) {
       log.error({ err }, 'readiness: database did not answer');
       throw ServiceUnavailable('database_unavailable', 'The database does not answer.');

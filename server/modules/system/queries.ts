@@ -32,3 +32,8 @@ export async function countVisit(knex: Knex, buckets: VisitBuckets): Promise<voi
   }
 }
 
+
+/** The readiness probe's round trip to the database. */
+export async function pingDatabase(knex: Knex): Promise<void> {
+  await knex.raw('select 1');
+}
