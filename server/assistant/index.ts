@@ -8,12 +8,25 @@ export type { Agent, LinkAuditCounts } from './agent.ts';
 export { noteOwnAddress, socketBaseUrl } from './address.ts';
 export { repairLinks } from './linkAudit.ts';
 
-const overrides = new WeakMap<AppContext, Assistant>();
-const agents = new WeakMap<AppContext, Agent>();
+declare module '../platform/context.ts' {
+  interface AppContext {
+    /** The app's assistant: its agent (made on first use, from the configuration) and a test's replacement. */
+    assistantEngine: AssistantEngine;
+  }
+}
+
+/** Per app, built at boot (the assistant module's `services`): the agent, made once on first use, and a test's override. */
+export class AssistantEngine {
+  agent: Agent | undefined;
+  override: Assistant | undefined;
+}
+
+/** The engine of `app`; a context built by hand (a unit test's) gets one on first use. */
+const engineOf = (app: AppContext): AssistantEngine => (app.assistantEngine ??= new AssistantEngine());
 
 /** Tests: make `app` use `assistant` (a scripted one) instead of the configured agent. */
 export function useAssistant(app: AppContext, assistant: Assistant): void {
-  overrides.set(app, assistant);
+  engineOf(app).override = assistant;
 }
 
 /**
@@ -22,20 +35,17 @@ export function useAssistant(app: AppContext, assistant: Assistant): void {
  * `reply`; a test's `useAssistant` replaces it.
  */
 export function assistantFor(app: AppContext): Assistant {
-  return overrides.get(app) ?? agentFor(app);
+  return engineOf(app).override ?? agentFor(app);
 }
 
 /** The real agent of `app` (its streaming entry points: the website chat, the legacy route). */
 export function agentFor(app: AppContext): Agent {
-  let agent = agents.get(app);
-  if (!agent) {
-    agent = createAgent({ config: app.config, logger: app.logger, analytics: app.analytics, baseUrl: () => assistantApiBaseUrl(app, app.config) });
-    agents.set(app, agent);
-  }
-  return agent;
+  const engine = engineOf(app);
+  engine.agent ??= createAgent({ config: app.config, logger: app.logger, analytics: app.analytics, baseUrl: () => assistantApiBaseUrl(app, app.config) });
+  return engine.agent;
 }
 
 /** Tests: make `app`'s agent this one (e.g. built with the SDK's mock model or a fake Mistral's fetch). */
 export function useAgent(app: AppContext, agent: Agent): void {
-  agents.set(app, agent);
+  engineOf(app).agent = agent;
 }

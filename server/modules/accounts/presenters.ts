@@ -1,9 +1,9 @@
 import type { AuthContext } from '../../platform/http/state.ts';
 import type { Account, Organization, OrganizationMember } from './models.ts';
+import type { Schema } from '../../platform/http/handler.ts';
 import { iso } from '../presenting.ts';
 
-
-export function presentAccount(account: Account) {
+export function presentAccount(account: Account): Schema<'Account'> {
   return {
     id: account.id,
     email: account.email,
@@ -17,11 +17,11 @@ export function presentAccount(account: Account) {
   };
 }
 
-export function presentOrganization(organization: Organization) {
+export function presentOrganization(organization: Organization): Schema<'Organization'> {
   return { id: organization.id, name: organization.name, slug: organization.slug, canonical: organization.canonical };
 }
 
-export function presentMembership(member: OrganizationMember) {
+export function presentMembership(member: OrganizationMember): Schema<'Membership'> {
   return {
     id: member.id,
     organization: presentOrganization(member.organization!),
@@ -32,8 +32,23 @@ export function presentMembership(member: OrganizationMember) {
   };
 }
 
+/** A page of accounts. */
+export function presentAccountPage(page: { items: Account[]; total: number }, limit: number, offset: number): Schema<'AccountPage'> {
+  return { items: page.items.map(presentAccount), total: page.total, limit, offset };
+}
+
+/** One account with its memberships. */
+export function presentAccountDetail(account: Account, memberships: OrganizationMember[]): Schema<'AccountDetail'> {
+  return { ...presentAccount(account), memberships: memberships.map(presentMembership) };
+}
+
+/** A membership with its account's e-mail and name (the members list; `account` loaded). */
+export function presentMembershipWithAccount(member: OrganizationMember): Schema<'MembershipWithAccount'> {
+  return { ...presentMembership(member), accountEmail: member.account!.email, accountName: member.account!.name };
+}
+
 /** GET /api/auth/me (spec §4.6): the resolved principal, never the account role as the request role. */
-export function presentPrincipal(auth: AuthContext, memberships: OrganizationMember[]) {
+export function presentPrincipal(auth: AuthContext, memberships: OrganizationMember[]): Schema<'Principal'> {
   const { identity } = auth;
   const active = memberships.find((m) => m.organizationId === identity.activeOrganizationId);
   return {

@@ -1,5 +1,6 @@
 import type { QueueDefinition } from '../../platform/jobs/types.ts';
-import { deliverMetaEvent, META_SEND_QUEUE, META_SEND_RETRY_LIMIT } from './meta.ts';
+import { deliverMetaEvent } from './commands/deliverMetaEvent.ts';
+import { META_SEND_QUEUE, META_SEND_RETRY_LIMIT } from './meta.ts';
 
 /**
  * One Meta Conversions API event per job; its data is only the outbox row's id (server/modules/analytics/meta.ts).

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { AppContext } from '../../platform/context.ts';
-import { buildUserData, isMetaConfigured, metaCapiOptions, sendMetaEvents, type ClientFields, type ContactFields } from '../../platform/integrations/metaCapi.ts';
-import type { JobContext } from '../../platform/jobs/types.ts';
+import { buildUserData, isMetaConfigured, type ClientFields, type ContactFields } from '../../platform/integrations/metaCapi.ts';
 import { subscriber } from '../../domain/events.ts';
+import { queueMetaEvent } from './commands/queueMetaEvent.ts';
+import { purchaseFacts } from './queries.ts';
 
 /**
  * Meta Conversions API events (issue 11): the browser's landing (`POST /api/analytics/meta/outbound-event`) and
@@ -20,7 +20,8 @@ export const META_SEND_QUEUE = 'meta.send-event';
 /** 5 attempts: at once, then about 30 s, 1, 2 and 4 minutes later. */
 export const META_SEND_RETRY_LIMIT = 4;
 
-export type MetaSource = 'BROWSER' | 'SERVER';
+export type { MetaSource } from './models.ts';
+import type { MetaSource } from './models.ts';
 
 export interface MetaEventInput {
   eventName: string;
@@ -51,67 +52,6 @@ export function metaEvent(input: MetaEventInput): Record<string, unknown> {
   return event;
 }
 
-/**
- * Writes the event's outbox row and its job in `trx` (or a transaction of its own): both exist only if it
- * commits. Returns false (and writes nothing) when the integration is off.
- */
-export async function queueMetaEvent(app: AppContext, input: MetaEventInput, trx?: Knex.Transaction): Promise<boolean> {
-  if (!metaEnabled(app)) return false;
-  const write = async (t: Knex.Transaction) => {
-    const [row] = await t('meta_capi_outbox')
-      .insert({ event_name: input.eventName, event_id: input.eventId, source: input.source, payload: JSON.stringify(metaEvent(input)) })
-      .returning('id');
-    await app.jobs.enqueue(META_SEND_QUEUE, { outboxId: row.id as string }, { trx: t });
-  };
-  if (trx) await write(trx);
-  else await app.db.knex.transaction(write);
-  return true;
-}
-
-interface OutboxRow {
-  id: string;
-  event_name: string;
-  event_id: string;
-  source: MetaSource;
-  payload: Record<string, unknown> | string;
-}
-
-export type MetaSendOutcome = 'sent' | 'refused' | 'gone' | 'retrying' | 'failed';
-
-/** One attempt of the send job (idempotent: a missing outbox row means the event is already done). */
-export async function deliverMetaEvent(app: AppContext, outboxId: string, job: Pick<JobContext, 'attempt' | 'retryLimit'>, fetchImpl?: typeof fetch): Promise<MetaSendOutcome> {
-  const knex = app.db.knex;
-  const row = (await knex('meta_capi_outbox').where({ id: outboxId }).first()) as OutboxRow | undefined;
-  if (!row) return 'gone';
-  const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
-  const startedAt = new Date();
-  const result = await sendMetaEvents(metaCapiOptions(app.config), [payload], fetchImpl);
-  const finishedAt = new Date();
-  const finalAttempt = job.attempt > job.retryLimit;
-  const status = result.ok ? 'SENT' : result.retryable && !finalAttempt ? 'RETRYING' : 'FAILED';
-  await knex.transaction(async (trx) => {
-    await trx('meta_capi_events').insert({
-      event_name: row.event_name,
-      event_id: row.event_id,
-      source: row.source,
-      status,
-      http_status: result.httpStatus,
-      fbtrace_id: result.fbtraceId,
-      events_received: result.ok ? result.eventsReceived : null,
-      error_message: result.ok ? null : result.errorMessage,
-      attempt: job.attempt,
-      started_at: startedAt,
-      finished_at: finishedAt,
-    });
-    if (status !== 'RETRYING') await trx('meta_capi_outbox').where({ id: row.id }).delete();
-  });
-  if (result.ok) return 'sent';
-  if (status === 'RETRYING') throw new Error(`Meta Conversions API: ${result.errorMessage} (attempt ${job.attempt}; it will be retried)`);
-  if (!result.retryable) return 'refused';
-  // Out of attempts: the outbox row is gone; failing the job records it among the engine's failures too.
-  throw new Error(`Meta Conversions API: ${result.errorMessage} (attempt ${job.attempt}, the last)`);
-}
-
 // ---- server-side conversions ------------------------------------------------------------------------------------
 
 /**
@@ -125,27 +65,22 @@ export const purchaseConversion = subscriber({
   phase: 'in-transaction',
   order: 10,
   async handle(payment, ctx) {
-  if (!metaEnabled(ctx.app)) return;
-  const reservation = await ctx
-    .trx('reservations as r')
-    .join('customers as c', 'c.id', 'r.customer_id')
-    .join('show_events as e', 'e.id', 'r.show_event_id')
-    .where('r.id', payment.reservationId)
-    .first('r.reference', 'c.email', 'c.phone', 'e.slug');
-  if (!reservation) return;
-  await queueMetaEvent(
-    ctx.app,
-    {
-      eventName: 'Purchase',
-      eventId: reservation.reference,
-      source: 'SERVER',
-      eventTime: Math.floor(ctx.now.getTime() / 1000),
-      actionSource: 'system_generated',
-      contact: { email: reservation.email, phone: reservation.phone },
-      customData: { value: payment.amountVnd, currency: 'VND', ...(reservation.slug ? { content_ids: [reservation.slug] } : {}) },
-    },
-    ctx.trx,
-  );
+    if (!metaEnabled(ctx.app)) return;
+    const reservation = await purchaseFacts(ctx.trx, payment.reservationId);
+    if (!reservation) return;
+    await queueMetaEvent(
+      ctx.app,
+      {
+        eventName: 'Purchase',
+        eventId: reservation.reference,
+        source: 'SERVER',
+        eventTime: Math.floor(ctx.now.getTime() / 1000),
+        actionSource: 'system_generated',
+        contact: { email: reservation.email, phone: reservation.phone },
+        customData: { value: payment.amountVnd, currency: 'VND', ...(reservation.slug ? { content_ids: [reservation.slug] } : {}) },
+      },
+      ctx.trx,
+    );
   },
 });
 
@@ -177,3 +112,6 @@ export async function queueLeadConversion(
     app.logger.error({ err }, 'could not queue the Meta Lead conversion');
   }
 }
+
+export { queueMetaEvent } from './commands/queueMetaEvent.ts';
+export { deliverMetaEvent, type MetaSendOutcome } from './commands/deliverMetaEvent.ts';

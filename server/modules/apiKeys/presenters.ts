@@ -1,8 +1,9 @@
+import type { Schema } from '../../platform/http/handler.ts';
 import { iso } from '../presenting.ts';
 import type { ApiKey } from './models.ts';
 
 /** An API key as it leaves the server: never the key nor its hash, only its first characters. */
-export function presentApiKey(key: ApiKey) {
+export function presentApiKey(key: ApiKey): Schema<'ApiKey'> {
   return {
     id: key.id,
     name: key.name,

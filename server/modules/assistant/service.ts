@@ -1,6 +1,6 @@
 import { JsonToSseTransformStream } from 'ai';
 import type { AppContext, PlatformContext } from '../../platform/context.ts';
-import { noteOwnAddress, socketBaseUrl, type AssistantMessage, type AssistantTurn } from '../../assistant/index.ts';
+import { AssistantEngine, noteOwnAddress, socketBaseUrl, type AssistantMessage, type AssistantTurn } from '../../assistant/index.ts';
 import type { Call } from '../../platform/http/handler.ts';
 import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
 
@@ -12,9 +12,10 @@ declare module '../../platform/context.ts' {
 }
 
 /** The module's per-app services (its record's `services`). */
-export function assistantServices(platform: PlatformContext): Pick<AppContext, 'assistantTurnLimit'> {
+export function assistantServices(platform: PlatformContext): Pick<AppContext, 'assistantTurnLimit' | 'assistantEngine'> {
   const { config, db } = platform;
   return {
+    assistantEngine: new AssistantEngine(),
     assistantTurnLimit: new RateLimit({ name: 'assistant-turn-address', points: config.llmChatRateLimitPerMinute, windowSeconds: 60 }, rateLimitStoreFor(db)),
   };
 }

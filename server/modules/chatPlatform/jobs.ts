@@ -1,6 +1,6 @@
 import type { QueueDefinition } from '../../platform/jobs/types.ts';
 import { manyChatChannel, manyChatFor } from './service.ts';
-import { runTurn } from './turns.ts';
+import { runTurn } from './commands/runTurn.ts';
 
 /** One background turn of the chat-platform webhook (server/modules/chatPlatform/turns.ts). */
 export const CHAT_PLATFORM_TURN_QUEUE = 'chatPlatform.turn';

@@ -1,14 +1,18 @@
+import type { AssistantChannel } from '../../assistant/index.ts';
 import { BaseModel } from '../../platform/db/model.ts';
 
-/** Table `chat_turns`. */
+export type TurnSource = 'chat-platform' | 'whatsapp';
+export type TurnStatus = 'QUEUED' | 'GENERATING' | 'GENERATED' | 'SENDING' | 'SENT' | 'FAILED';
+
+/** Table `chat_turns`: one background chat turn (server/modules/chatPlatform/turns.ts). */
 export class ChatTurn extends BaseModel {
   static override tableName = 'chat_turns';
-  source!: string;
-  channel!: string;
+  source!: TurnSource;
+  channel!: AssistantChannel;
   recipient!: string;
   externalMessageId!: string | null;
   locale!: string;
-  status!: string;
+  status!: TurnStatus;
   guestText!: string | null;
   replyText!: string | null;
   attempts!: number;

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, PlatformContext } from '../../platform/context.ts';
 import { createManyChatClient, dynamicBlock, ManyChatError, type ChatChannel, type ManyChatClient } from '../../platform/integrations/manychat.ts';
 import type { TurnChannel } from './turns.ts';
 
@@ -53,16 +53,21 @@ export const ACKNOWLEDGEMENTS: Record<string, string> = {
 
 export const acknowledgement = (locale: string) => ACKNOWLEDGEMENTS[locale] ?? ACKNOWLEDGEMENTS.en;
 
-const clients = new WeakMap<AppContext, ManyChatClient>();
-
-/** The app's ManyChat client (CHAT_API_BASE_URL, CHAT_API_TOKEN, CHAT_API_TIMEOUT_MS). */
-export function manyChatFor(app: AppContext): ManyChatClient {
-  let client = clients.get(app);
-  if (!client) {
-    client = createManyChatClient(app.config.chatApi);
-    clients.set(app, client);
+declare module '../../platform/context.ts' {
+  interface AppContext {
+    /** The ManyChat client (CHAT_API_BASE_URL, CHAT_API_TOKEN, CHAT_API_TIMEOUT_MS), the chatPlatform module's. */
+    manyChat: ManyChatClient;
   }
-  return client;
+}
+
+/** The module's per-app services (its record's `services`). */
+export function chatPlatformServices(platform: PlatformContext): Pick<AppContext, 'manyChat'> {
+  return { manyChat: createManyChatClient(platform.config.chatApi) };
+}
+
+/** The app's ManyChat client. */
+export function manyChatFor(app: AppContext): ManyChatClient {
+  return app.manyChat;
 }
 
 /** ManyChat's side of a background turn: send-content only; no typing action (its public API has none). */

@@ -1,12 +1,12 @@
-import type { Knex } from 'knex';
 import { assistantApiBaseUrl } from '../../assistant/address.ts';
 import { readRoutes, type RouteFacts } from '../../assistant/facts.ts';
-import { assistantFor, repairLinks, type AssistantChannel, type AssistantReply } from '../../assistant/index.ts';
+import { repairLinks, type AssistantChannel, type AssistantReply } from '../../assistant/index.ts';
 import { closestRoute } from '../../assistant/linkAudit.ts';
 import { createVenueData } from '../../assistant/venueData.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { Logger } from '../../platform/logger.ts';
-import { startTypingLoop, systemClock, type Clock, type TypingAdapter } from './typing.ts';
+import type { ChatTurn, TurnSource, TurnStatus } from './models.ts';
+import type { Clock, TypingAdapter } from './typing.ts';
 
 /**
  * A background chat turn (spec §3.1, §4.7): one guest message from a chat platform, answered by the agent and
@@ -23,21 +23,10 @@ import { startTypingLoop, systemClock, type Clock, type TypingAdapter } from './
  *   text and the answer are deleted from the row; status, attempts, error code and timings stay.
  */
 
-export type TurnSource = 'chat-platform' | 'whatsapp';
-export type TurnStatus = 'QUEUED' | 'GENERATING' | 'GENERATED' | 'SENDING' | 'SENT' | 'FAILED';
+export type { TurnSource, TurnStatus } from './models.ts';
 
-export interface TurnRow {
-  id: string;
-  source: TurnSource;
-  channel: AssistantChannel;
-  recipient: string;
-  external_message_id: string | null;
-  locale: string;
-  status: TurnStatus;
-  guest_text: string | null;
-  reply_text: string | null;
-  attempts: number;
-}
+/** What a platform's side of a turn reads of its row. */
+export type TurnRow = Pick<ChatTurn, 'id' | 'source' | 'channel' | 'recipient' | 'externalMessageId' | 'locale' | 'status' | 'guestText' | 'replyText' | 'attempts'>;
 
 export interface NewTurn {
   source: TurnSource;
@@ -46,28 +35,6 @@ export interface NewTurn {
   externalMessageId?: string;
   locale: string;
   text: string;
-}
-
-/** The insert of a new turn (`QUEUED`); a repeated platform message id (a duplicate delivery) inserts nothing. */
-export function turnInsert(knex: Knex | Knex.Transaction, turn: NewTurn & { id?: string }) {
-  return knex('chat_turns')
-    .insert({
-      ...(turn.id ? { id: turn.id } : {}),
-      source: turn.source,
-      channel: turn.channel,
-      recipient: turn.recipient,
-      external_message_id: turn.externalMessageId ?? null,
-      locale: turn.locale,
-      guest_text: turn.text,
-    })
-    .onConflict(['source', 'external_message_id'])
-    .ignore();
-}
-
-/** Inserts a QUEUED turn; null when the platform's message id was already received (a duplicate delivery). */
-export async function insertTurn(knex: Knex | Knex.Transaction, turn: NewTurn): Promise<string | null> {
-  const rows = (await turnInsert(knex, turn).returning('id')) as Array<{ id: string }>;
-  return rows[0]?.id ?? null;
 }
 
 /** What a platform's send failure means for the turn. */
@@ -113,7 +80,7 @@ export interface TurnOutcome {
   errorCode?: string;
 }
 
-const TERMINAL: TurnStatus[] = ['SENT', 'FAILED'];
+export const TERMINAL: TurnStatus[] = ['SENT', 'FAILED'];
 
 /** The values the platform must never receive (secrets of this server), whatever the agent wrote. */
 function secretsOf(app: AppContext): string[] {
@@ -190,112 +157,4 @@ export async function polishAnswer(
     log.warn({ invalid, replacements }, '[link-audit] invalid internal links replaced by the closest valid route in a chat answer');
   }
   return redactSecrets(plainText(answer), secretsOf(app)).trim();
-}
-
-export async function runTurn(app: AppContext, turnId: string, channel: TurnChannel, run: TurnRun, options: TurnOptions = {}): Promise<TurnOutcome> {
-  const knex = app.db.knex;
-  const log = run.log.child({ turnId });
-  const final = run.attempt > run.retryLimit;
-  const row = (await knex('chat_turns').where({ id: turnId }).first()) as TurnRow | undefined;
-  if (!row) {
-    log.warn('chat turn not found (already removed)');
-    return { status: 'missing' };
-  }
-  if (TERMINAL.includes(row.status)) return { status: row.status };
-
-  const finish = async (status: 'SENT' | 'FAILED', error?: { code: string; detail: string }) => {
-    const now = knex.fn.now();
-    await knex('chat_turns')
-      .where({ id: turnId })
-      .whereNotIn('status', TERMINAL)
-      .update({
-        status,
-        guest_text: null,
-        reply_text: null,
-        finished_at: now,
-        updated_at: now,
-        ...(status === 'SENT' ? { sent_at: now, error_code: null, error_detail: null } : {}),
-        ...(error ? { error_code: error.code, error_detail: error.detail.slice(0, 500) } : {}),
-      });
-    const timings = await knex('chat_turns').where({ id: turnId }).first('received_at', 'generation_started_at', 'generated_at', 'send_started_at', 'finished_at', 'attempts');
-    const ms = (a?: Date | null, b?: Date | null) => (a && b ? new Date(b).getTime() - new Date(a).getTime() : undefined);
-    log.info(
-      {
-        status,
-        errorCode: error?.code,
-        attempts: timings?.attempts,
-        generationMs: ms(timings?.generation_started_at, timings?.generated_at),
-        sendMs: ms(timings?.send_started_at, timings?.finished_at),
-        totalMs: ms(timings?.received_at, timings?.finished_at),
-      },
-      `chat turn ${status === 'SENT' ? 'sent' : 'failed'}`,
-    );
-    return { status, errorCode: error?.code } satisfies TurnOutcome;
-  };
-
-  if (row.status === 'SENDING') {
-    // An earlier run was sending when it died or outlived its time: the platform may have the message already.
-    log.error('chat turn found mid-send: delivery unknown, not sent again');
-    return finish('FAILED', { code: 'delivery_unknown', detail: 'An earlier attempt was interrupted while sending.' });
-  }
-
-  const typing = channel.typing(row);
-  const loop = typing ? startTypingLoop(typing, log, options.clock ?? systemClock) : undefined;
-  try {
-    let text = row.reply_text;
-    if (row.status !== 'GENERATED' || text === null) {
-      const claimed = await knex('chat_turns')
-        .where({ id: turnId })
-        .whereIn('status', ['QUEUED', 'GENERATING'])
-        .update({ status: 'GENERATING', attempts: knex.raw('attempts + 1'), generation_started_at: knex.fn.now(), updated_at: knex.fn.now() });
-      if (!claimed) return { status: 'busy' };
-      let reply;
-      try {
-        reply = await assistantFor(app).reply({
-          messages: [{ role: 'user', text: row.guest_text ?? '' }],
-          locale: row.locale,
-          channel: row.channel,
-          traceId: turnId,
-        });
-        if (!reply.text.trim()) throw new Error('the agent answered nothing');
-      } catch (err) {
-        log.error({ err }, 'the agent failed on a chat turn');
-        if (final) return finish('FAILED', { code: 'agent_error', detail: (err as Error)?.message ?? 'agent error' });
-        await knex('chat_turns').where({ id: turnId, status: 'GENERATING' }).update({ status: 'QUEUED', error_code: 'agent_error', updated_at: knex.fn.now() });
-        throw new RetryTurn('the agent failed; retrying', { cause: err });
-      }
-      const invalid = reply.audit.invalid;
-      text = await polishAnswer(app, log, reply, row.locale, options.routes);
-      await knex('chat_turns')
-        .where({ id: turnId, status: 'GENERATING' })
-        .update({ status: 'GENERATED', reply_text: text, invalid_links: invalid.length, generated_at: knex.fn.now(), updated_at: knex.fn.now() });
-    } else {
-      await knex('chat_turns').where({ id: turnId }).update({ attempts: knex.raw('attempts + 1'), updated_at: knex.fn.now() });
-    }
-
-    const sending = await knex('chat_turns')
-      .where({ id: turnId, status: 'GENERATED' })
-      .update({ status: 'SENDING', send_started_at: knex.fn.now(), updated_at: knex.fn.now() });
-    if (!sending) return { status: 'busy' };
-    try {
-      await channel.send(row, text);
-    } catch (err) {
-      const failure = channel.describe(err);
-      log.error({ ...failure.fields, code: failure.code, retryable: failure.retryable }, `chat platform send failed: ${failure.detail}`);
-      if (failure.retryable && !final) {
-        await knex('chat_turns').where({ id: turnId, status: 'SENDING' }).update({ status: 'GENERATED', error_code: failure.code, updated_at: knex.fn.now() });
-        throw new RetryTurn(`send failed (${failure.code}); retrying`, { cause: err });
-      }
-      return finish('FAILED', { code: failure.code, detail: failure.detail });
-    }
-    return finish('SENT');
-  } catch (err) {
-    if (err instanceof RetryTurn) throw err;
-    // Anything unexpected (the database, a bug): retried while attempts remain, then the turn ends FAILED.
-    log.error({ err }, 'chat turn failed unexpectedly');
-    if (!final) throw err;
-    return finish('FAILED', { code: 'internal_error', detail: (err as Error)?.message ?? 'error' });
-  } finally {
-    await loop?.stop();
-  }
 }

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, PlatformContext } from '../../platform/context.ts';
 import { createWhatsAppClient, WhatsAppError, type WhatsAppClient } from '../../platform/integrations/whatsapp.ts';
 import type { TurnChannel } from '../chatPlatform/index.ts';
 
@@ -46,16 +46,21 @@ export function localeOfText(text: string, siteLocales: string[]): string {
   return siteLocales[0];
 }
 
-const clients = new WeakMap<AppContext, WhatsAppClient>();
+declare module '../../platform/context.ts' {
+  interface AppContext {
+    /** The WhatsApp Cloud API client (MESSAGING_*), the messaging module's. */
+    whatsApp: WhatsAppClient;
+  }
+}
+
+/** The module's per-app services (its record's `services`). */
+export function messagingServices(platform: PlatformContext): Pick<AppContext, 'whatsApp'> {
+  const m = platform.config.messaging;
+  return { whatsApp: createWhatsAppClient({ baseUrl: m.graphApiBaseUrl, phoneNumberId: m.phoneNumberId, accessToken: m.accessToken, timeoutMs: m.timeoutMs }) };
+}
 
 export function whatsAppFor(app: AppContext): WhatsAppClient {
-  let client = clients.get(app);
-  if (!client) {
-    const m = app.config.messaging;
-    client = createWhatsAppClient({ baseUrl: m.graphApiBaseUrl, phoneNumberId: m.phoneNumberId, accessToken: m.accessToken, timeoutMs: m.timeoutMs });
-    clients.set(app, client);
-  }
-  return client;
+  return app.whatsApp;
 }
 
 /**
@@ -66,13 +71,13 @@ export function whatsAppFor(app: AppContext): WhatsAppClient {
 export function whatsAppChannel(client: WhatsAppClient): TurnChannel {
   return {
     async send(turn, text) {
-      await client.sendText(turn.recipient, text, { replyTo: turn.external_message_id ?? undefined });
+      await client.sendText(turn.recipient, text, { replyTo: turn.externalMessageId ?? undefined });
     },
     typing: (turn) =>
-      turn.external_message_id
+      turn.externalMessageId
         ? {
             typing: async (on) => {
-              if (on) await client.typing(turn.external_message_id!);
+              if (on) await client.typing(turn.externalMessageId!);
             },
           }
         : undefined,

@@ -1,13 +1,13 @@
 import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
 import { etagMatches, json, notModified, stream } from '../../platform/http/handler.ts';
-import { NotFound, ValidationFailed } from '../../platform/http/problem.ts';
+import { NotFound } from '../../platform/http/problem.ts';
 import { cleanupStorage } from './commands/cleanupStorage.ts';
 import { deleteBlobObject } from './commands/deleteBlobObject.ts';
-import { uploadBlob } from './commands/uploadBlob.ts';
+import { uploadBlob, uploadInputFrom } from './commands/uploadBlob.ts';
 import { uploadSeedAsset } from './commands/uploadSeedAsset.ts';
 import type { BlobPurpose } from './models.ts';
 import { presentBlob, presentCleanupReport, presentStoreObject } from './presenters.ts';
-import { blobETag, findPublicBlob, getBlob, listBlobs, listStoreObjects, openDownload } from './service.ts';
+import { blobETag, findPublicBlob, getBlob, listBlobs, listStoreObjects, openDownload } from './queries.ts';
 
 /** Staff downloads: revalidated with the ETag every time (a blob's object can be deleted). */
 const PRIVATE_CACHE = 'private, no-cache';
@@ -28,30 +28,8 @@ export const handlers = {
 
   async uploadBlob(call) {
     const { app, query } = call;
-    const file = call.file('file');
-    if (file) {
-      if (query.purpose !== undefined) {
-        throw ValidationFailed([{ path: 'query/purpose', message: 'send purpose as a form field with a multipart body', code: 'not_allowed' }]);
-      }
-      const blob = await uploadBlob(app.storage, {
-        purpose: (call.body as { purpose: BlobPurpose }).purpose,
-        contentType: file.contentType,
-        body: file.bytes,
-        originalFilename: file.filename || null,
-        uploadedByAccountId: uploaderOf(call),
-        field: 'body/file',
-      });
-      return json(201, presentBlob(blob));
-    }
-    if (!query.purpose) throw ValidationFailed([{ path: 'query/purpose', message: 'is required with a raw body', code: 'required' }]);
-    const blob = await uploadBlob(app.storage, {
-      purpose: query.purpose,
-      contentType: call.contentType!,
-      body: call.rawBody!,
-      originalFilename: query.filename ?? null,
-      uploadedByAccountId: uploaderOf(call),
-      field: 'body',
-    });
+    const request = { file: call.file('file'), formPurpose: (call.body as { purpose?: BlobPurpose } | undefined)?.purpose, query, contentType: call.contentType, rawBody: call.rawBody };
+    const blob = await uploadBlob(app.storage, uploadInputFrom({ ...request, uploadedByAccountId: uploaderOf(call) }));
     return json(201, presentBlob(blob));
   },
 

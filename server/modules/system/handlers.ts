@@ -2,7 +2,9 @@ import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { bytes, etagMatches, json, notModified } from '../../platform/http/handler.ts';
 import { DOCS_CSP, DOCS_HTML, docsScript } from './docs.ts';
 import { ServiceUnavailable } from '../../platform/http/problem.ts';
-import { countVisit, noticeText, throttleVisit, trustedCountry, visitBuckets, visitServices, visitStats } from './visits.ts';
+import { recordVisit } from './commands/recordVisit.ts';
+import { pingDatabase } from './queries.ts';
+import { visitStats } from './visits.ts';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
 
@@ -34,7 +36,7 @@ export const handlers = {
   async getReadiness({ app, log }) {
     const started = performance.now();
     try {
-      await app.db.knex.raw('select 1');
+      await pingDatabase(app.db.knex);
     } catch (err) {
       log.error({ err }, 'readiness: database did not answer');
       throw ServiceUnavailable('database_unavailable', 'The database does not answer.');
@@ -52,16 +54,8 @@ export const handlers = {
 
   // Visit counters (issue 11): nothing about the visitor is stored; see visits.ts.
   async recordVisit(call) {
-    const { app } = call;
-    await throttleVisit(app, call.ip);
-    const buckets = visitBuckets(new Date(), app.config.venueTimezone);
-    await countVisit(app.db.knex, buckets);
-    const { notifier } = visitServices(app);
-    if (notifier.enabled) {
-      const country = trustedCountry(app.config.trustProxy, (name) => call.header(name));
-      notifier.notify(noticeText({ path: call.body.path, referrer: call.body.referrer, userAgent: call.header('user-agent'), ip: call.ip, country }, buckets));
-    }
-    return json(202, buckets, { 'Cache-Control': 'no-store' });
+    const input = { path: call.body.path, referrer: call.body.referrer, ip: call.ip, userAgent: call.header('user-agent'), header: (name: string) => call.header(name) };
+    return json(202, await recordVisit(call.app, input), { 'Cache-Control': 'no-store' });
   },
 
   async getVisitStats({ app }) {

@@ -1,9 +1,10 @@
 import type { ModuleRecord } from '../record.ts';
 import { handlers } from './handlers.ts';
 import { policy } from './policy.ts';
+import { systemServices } from './visits.ts';
 
 /** The `system` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
  * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
 export function record() {
-  return { tag: 'system', handlers, policy } satisfies ModuleRecord;
+  return { tag: 'system', handlers, policy, services: systemServices } satisfies ModuleRecord;
 }

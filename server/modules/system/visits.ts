@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, PlatformContext } from '../../platform/context.ts';
 import { addressKey, consumeOrThrow, RateLimit } from '../../platform/http/rateLimit.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { VisitCounter } from './models.ts';
+import type { Schema } from '../../platform/http/handler.ts';
 
 /**
  * Aggregate visit counters (spec §2.3, §4.4, §8.2 item 2): one row per local day and one per ISO week
@@ -22,45 +24,18 @@ export function visitBuckets(now: Date, zone: string): VisitBuckets {
   return { day: local.toISODate()!, week: `${local.weekYear}-W${String(local.weekNumber).padStart(2, '0')}` };
 }
 
-/**
- * Both increments as one statement: the day bucket's `insert … on conflict do update` in a data-modifying WITH,
- * the week bucket's as the main statement. One statement is one transaction (both or neither), and one round
- * trip: the bucket rows stay locked only while it runs, not across round trips, which is what bounds the rate of
- * increments on one hot row. The plan is the same for every visit, so the rows are locked in one order.
- */
-export const VISIT_UPSERT = `with day as (
-    insert into visit_counters (bucket_type, bucket_key, visit_count) values ('DAY', $1, 1)
-    on conflict (bucket_type, bucket_key) do update set visit_count = visit_counters.visit_count + 1, updated_at = now()
-    returning 1
-  )
-  insert into visit_counters (bucket_type, bucket_key, visit_count) select 'WEEK', $2, 1 from day
-  on conflict (bucket_type, bucket_key) do update set visit_count = visit_counters.visit_count + 1, updated_at = now()`;
+export { VISIT_UPSERT } from './queries.ts';
 
-const DEADLOCK = '40P01';
-
-export async function countVisit(knex: Knex, buckets: VisitBuckets): Promise<void> {
-  const sql = VISIT_UPSERT.replace('$1', '?').replace('$2', '?');
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await knex.raw(sql, [buckets.day, buckets.week]);
-      return;
-    } catch (err) {
-      // Should PostgreSQL ever pick this statement as a deadlock victim, it was rolled back whole: run it again.
-      if ((err as { code?: string }).code !== DEADLOCK || attempt >= 5) throw err;
-    }
-  }
-}
-
-export async function visitStats(knex: Knex, now: Date, zone: string) {
+export async function visitStats(knex: Knex, now: Date, zone: string): Promise<Schema<'VisitStats'>> {
   const current = visitBuckets(now, zone);
   const local = DateTime.fromJSDate(now, { zone });
   const previous = visitBuckets(local.minus({ days: 1 }).toJSDate(), zone);
   const lastWeek = visitBuckets(local.minus({ weeks: 1 }).toJSDate(), zone);
-  const rows = (await knex('visit_counters')
+  const rows = await VisitCounter.query(knex)
     .where((q) => q.where({ bucket_type: 'DAY' }).whereIn('bucket_key', [current.day, previous.day]))
     .orWhere((q) => q.where({ bucket_type: 'WEEK' }).whereIn('bucket_key', [current.week, lastWeek.week]))
-    .select('bucket_type', 'bucket_key', 'visit_count')) as Array<{ bucket_type: string; bucket_key: string; visit_count: string | number }>;
-  const count = (type: string, key: string) => ({ key, count: Number(rows.find((r) => r.bucket_type === type && r.bucket_key === key)?.visit_count ?? 0) });
+    .select('bucket_type', 'bucket_key', 'visit_count');
+  const count = (type: string, key: string) => ({ key, count: Number(rows.find((r) => r.bucketType === type && r.bucketKey === key)?.visitCount ?? 0) });
   return {
     timezone: zone,
     today: count('DAY', current.day),
@@ -149,32 +124,40 @@ export class VisitNotifier {
   }
 }
 
-interface VisitServices {
+export interface VisitServices {
   limit: RateLimit;
   notifier: VisitNotifier;
 }
 
-const servicesByApp = new WeakMap<AppContext, VisitServices>();
+declare module '../../platform/context.ts' {
+  interface AppContext {
+    /** The visit counter's rate limit and notifier (the system module). */
+    visits: VisitServices;
+  }
+}
 
 /**
- * The visit rate limit (VISIT_RATE_LIMIT_PER_MINUTE per address) and notifier of a running app. The limit is
- * counted in this process's memory, also on PostgreSQL: a visit is the busiest public write and its limit a coarse
- * guard against a flood (not a security budget like sign-in's), so it does not pay for a second durable write per
- * visit on one hot row; behind N processes an address gets up to N times the budget.
+ * The visit rate limit (VISIT_RATE_LIMIT_PER_MINUTE per address) and notifier of a running app (the module's
+ * record's `services`). The limit is counted in this process's memory, also on PostgreSQL: a visit is the busiest
+ * public write and its limit a coarse guard against a flood (not a security budget like sign-in's), so it does not
+ * pay for a second durable write per visit on one hot row; behind N processes an address gets up to N times the budget.
  */
-export function visitServices(app: AppContext): VisitServices {
-  let services = servicesByApp.get(app);
-  if (!services) {
-    services = {
-      limit: new RateLimit({ name: 'visit-address', points: app.config.visitRateLimitPerMinute, windowSeconds: 60 }, { kind: 'memory' }),
+export function systemServices(platform: PlatformContext): Pick<AppContext, 'visits'> {
+  const { config, logger } = platform;
+  return {
+    visits: {
+      limit: new RateLimit({ name: 'visit-address', points: config.visitRateLimitPerMinute, windowSeconds: 60 }, { kind: 'memory' }),
       notifier: new VisitNotifier(
-        { url: app.config.visitNotificationWebhookUrl, timeoutMs: app.config.visitNotificationTimeoutMs, maxPending: app.config.visitNotificationMaxPending },
-        app.logger.child({ component: 'visits' }),
+        { url: config.visitNotificationWebhookUrl, timeoutMs: config.visitNotificationTimeoutMs, maxPending: config.visitNotificationMaxPending },
+        logger.child({ component: 'visits' }),
       ),
-    };
-    servicesByApp.set(app, services);
-  }
-  return services;
+    },
+  };
+}
+
+/** The app's visit services. */
+export function visitServices(app: AppContext): VisitServices {
+  return app.visits;
 }
 
 export async function throttleVisit(app: AppContext, ip: string): Promise<void> {

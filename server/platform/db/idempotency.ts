@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { Unprocessable } from '../http/problem.ts';
+import { IdempotencyKey } from './models.ts';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { sha256 as digest } from '../auth/secrets.ts';
 
@@ -14,17 +15,17 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
 
 /** The answer remembered for `key` on `route` within the TTL (unsealed JSON text), or undefined. */
 export async function rememberedAnswer(knex: Knex, route: string, key: string, requestHash: Buffer, now: Date): Promise<{ status: number; body: string } | undefined> {
-  const row = await knex('idempotency_keys')
+  const row = await IdempotencyKey.query(knex)
     .where({ route, key_hash: digest(key) })
     .andWhere('created_at', '>', new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3_600_000))
     .first();
   if (!row) return undefined;
-  if (!Buffer.from(row.request_hash).equals(requestHash)) {
+  if (!Buffer.from(row.requestHash).equals(requestHash)) {
     throw Unprocessable('idempotency_key_reused', 'This Idempotency-Key was used with another request body in the last 24 hours.', [
       { path: 'header/idempotency-key', message: 'was used with another body', code: 'idempotency_key_reused' },
     ]);
   }
-  return { status: row.response_status, body: unseal(key, row.response_body) };
+  return { status: row.responseStatus, body: unseal(key, row.responseBody) };
 }
 
 /** Serializes the transactions that carry one key on one route (a transaction-scoped advisory lock). */
@@ -34,8 +35,8 @@ export async function lockIdempotencyKey(trx: Knex.Transaction, route: string, k
 
 /** Remembers `body` (JSON text) as the answer to `key` on `route`, in the caller's transaction (an expired entry is replaced). */
 export async function rememberAnswer(trx: Knex.Transaction, route: string, key: string, requestHash: Buffer, status: number, body: string, now: Date): Promise<void> {
-  await trx('idempotency_keys').where({ route, key_hash: digest(key) }).delete();
-  await trx('idempotency_keys').insert({ route, key_hash: digest(key), request_hash: requestHash, response_status: status, response_body: seal(key, body), created_at: now });
+  await IdempotencyKey.query(trx).delete().where({ route, key_hash: digest(key) });
+  await IdempotencyKey.query(trx).insert({ route, keyHash: digest(key), requestHash, responseStatus: status, responseBody: seal(key, body), createdAt: now });
 }
 
 // ---- Idempotency-Key answers, sealed with a key derived from the client's Idempotency-Key --------------------

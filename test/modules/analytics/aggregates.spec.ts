@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { eventually } from '../../helpers/eventually.ts';
 import type { Knex } from 'knex';
-import { aggregateGate, readConcurrently, suppressParts } from '../../../server/modules/analytics/service.ts';
+import { aggregateGate, readConcurrently, suppressParts } from '../../../server/modules/analytics/queries.ts';
 import { showWithEvent } from './factories.ts';
 import { local } from '../catalog/helpers.ts';
 import { buildCustomer } from '../customers/factories.ts';

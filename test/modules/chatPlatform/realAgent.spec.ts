@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { manyChatChannel, manyChatFor } from '../../../server/modules/chatPlatform/service.ts';
-import { runTurn } from '../../../server/modules/chatPlatform/turns.ts';
+import { runTurn } from '../../../server/modules/chatPlatform/commands/runTurn.ts';
 import { startFakeManyChat, type FakePlatform } from '../../helpers/fakeChatPlatforms.ts';
 import { memoryLogger } from '../../helpers/mail.ts';
 import type { TestServer } from '../../helpers/server.ts';

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { useAssistant } from '../../../server/assistant/index.ts';
 import { guestLocale, manyChatChannel, manyChatFor, messageText, subscriberId } from '../../../server/modules/chatPlatform/service.ts';
-import { RetryTurn, runTurn } from '../../../server/modules/chatPlatform/turns.ts';
+import { runTurn } from '../../../server/modules/chatPlatform/commands/runTurn.ts';
+import { RetryTurn } from '../../../server/modules/chatPlatform/turns.ts';
 import { startFakeManyChat, type FakePlatform } from '../../helpers/fakeChatPlatforms.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { memoryLogger } from '../../helpers/mail.ts';
@@ -269,7 +270,7 @@ describe('chatPlatform: POST /llm/chat-platform (ManyChat)', () => {
 
     it('ManyChat has no typing action: its channel runs no typing loop', () => {
       const channel = manyChatChannel(manyChatFor(server.app.context));
-      expect(channel.typing({ id: 'x', source: 'chat-platform', channel: 'facebook', recipient: '1', external_message_id: null, locale: 'en', status: 'QUEUED', guest_text: 'x', reply_text: null, attempts: 0 })).to.equal(undefined);
+      expect(channel.typing({ id: 'x', source: 'chat-platform', channel: 'facebook', recipient: '1', externalMessageId: null, locale: 'en', status: 'QUEUED', guestText: 'x', replyText: null, attempts: 0 })).to.equal(undefined);
     });
   });
 });

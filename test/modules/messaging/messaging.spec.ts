@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { useAssistant } from '../../../server/assistant/index.ts';
-import { runTurn } from '../../../server/modules/chatPlatform/turns.ts';
+import { runTurn } from '../../../server/modules/chatPlatform/commands/runTurn.ts';
 import { inboundTexts, localeOfText, whatsAppChannel, whatsAppFor } from '../../../server/modules/messaging/service.ts';
 import { startFakeWhatsApp, type FakePlatform } from '../../helpers/fakeChatPlatforms.ts';
 import { FakeClock } from '../../helpers/fakeClock.ts';

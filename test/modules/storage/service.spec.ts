@@ -10,7 +10,7 @@ import { uploadBlob } from '../../../server/modules/storage/commands/uploadBlob.
 import { StorageBlob } from '../../../server/modules/storage/models.ts';
 import { presentBlob } from '../../../server/modules/storage/presenters.ts';
 import { PURPOSES } from '../../../server/modules/storage/purposes.ts';
-import { findPublicBlob, getBlob, listBlobs, openDownload } from '../../../server/modules/storage/service.ts';
+import { findPublicBlob, getBlob, listBlobs, openDownload } from '../../../server/modules/storage/queries.ts';
 import { resetData, testDatabase } from '../../helpers/database.ts';
 import { buildAccount } from '../../helpers/factories.ts';
 import { storageKinds, type TestStorage } from '../../helpers/storage.ts';

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { checkFileType } from '../../../platform/http/body.ts';
+import type { UploadedFile } from '../../../platform/http/handler.ts';
 import { PayloadTooLarge, ValidationFailed } from '../../../platform/http/problem.ts';
 import type { StorageDriver } from '../../../platform/storage/driver.ts';
 import { BLOB_PURPOSES, StorageBlob, type BlobPurpose } from '../models.ts';
@@ -15,6 +16,50 @@ export interface UploadBlobInput {
   uploadedByAccountId?: string | null;
   /** Where the bytes came from, for error paths (`body/file`, `body`). */
   field?: string;
+}
+
+/** An upload as the operation receives it: a multipart form (its `file` and `purpose` fields) or a raw body. */
+export interface UploadRequest {
+  /** The form's `file` part, when the body is multipart/form-data. */
+  file: UploadedFile | undefined;
+  /** The form's `purpose` field (multipart). */
+  formPurpose: BlobPurpose | undefined;
+  /** `?purpose=` and `?filename=` (a raw body). */
+  query: { purpose?: BlobPurpose; filename?: string };
+  /** The request's media type and bytes (a raw body). */
+  contentType: string | undefined;
+  rawBody: Buffer | undefined;
+  uploadedByAccountId: string | null;
+}
+
+/**
+ * The upload's input from the request: a multipart form names its purpose as a form field (never in the query), a
+ * raw body in the query (required there).
+ */
+export function uploadInputFrom(request: UploadRequest): UploadBlobInput {
+  const { file, query } = request;
+  if (file) {
+    if (query.purpose !== undefined) {
+      throw ValidationFailed([{ path: 'query/purpose', message: 'send purpose as a form field with a multipart body', code: 'not_allowed' }]);
+    }
+    return {
+      purpose: request.formPurpose!,
+      contentType: file.contentType,
+      body: file.bytes,
+      originalFilename: file.filename || null,
+      uploadedByAccountId: request.uploadedByAccountId,
+      field: 'body/file',
+    };
+  }
+  if (!query.purpose) throw ValidationFailed([{ path: 'query/purpose', message: 'is required with a raw body', code: 'required' }]);
+  return {
+    purpose: query.purpose,
+    contentType: request.contentType!,
+    body: request.rawBody!,
+    originalFilename: query.filename ?? null,
+    uploadedByAccountId: request.uploadedByAccountId,
+    field: 'body',
+  };
 }
 
 /** file-type reads at most this much to decide. */

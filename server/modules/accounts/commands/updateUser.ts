@@ -2,22 +2,23 @@ import type { operations } from '../../../../sdk/schema.d.ts';
 import { hashPassword } from '../../../platform/auth/secrets.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, ValidationFailed, type FieldError } from '../../../platform/http/problem.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { revokeSessions } from '../../auth/index.ts';
 import { Account } from '../models.ts';
-import { findAccountOrFail, isUniqueViolation, loginEmail } from '../service.ts';
+import { findAccountOrFail, isUniqueViolation, loginEmail } from '../queries.ts';
 
-export type UpdateAccountInput = operations['updateUser']['requestBody']['content']['application/json'];
+export type UpdateUserInput = operations['updateUser']['requestBody']['content']['application/json'];
 
 /**
  * Updates an account (profile, account role, password, ban) in one transaction. A ban or a new password ends
  * the account's sessions in that transaction; the API-key cache is dropped after commit, so a concurrent
  * request cannot remember the old state (a role change or a ban decides whether the account's keys work).
  */
-export async function updateAccount(app: Pick<AppContext, 'db' | 'config' | 'credentials'>, accountId: string, body: UpdateAccountInput): Promise<Account> {
+export async function updateUser(app: Pick<AppContext, 'db' | 'config' | 'credentials' | 'logger'>, accountId: string, body: UpdateUserInput): Promise<Account> {
   // scrypt takes tens of milliseconds: done before the transaction, which then holds its connection (and,
   // on PGlite, the only one) for the writes alone.
   const passwordHash = body.password !== undefined ? await hashPassword(body.password) : undefined;
-  const updated = await app.db.knex.transaction(async (trx) => {
+  const updated = await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
     const account = await findAccountOrFail(accountId, trx);
     const banning = body.banned ?? account.isBanned();
     const errors: FieldError[] = [];

@@ -1,0 +1,53 @@
+import { verifyPassword } from '../../../platform/auth/secrets.ts';
+import type { AppContext } from '../../../platform/context.ts';
+import type { ReplyCookie } from '../../../platform/http/handler.ts';
+import { Forbidden, InvalidCredentials } from '../../../platform/http/problem.ts';
+import type { AuthContext } from '../../../platform/http/state.ts';
+import type { Logger } from '../../../platform/logger.ts';
+import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { Account, loginEmail, membershipsOf, Session, type OrganizationMember } from '../../accounts/index.ts';
+import { openSession, sessionAuth } from '../sessions.ts';
+
+export interface SignInInput {
+  identifier: string;
+  password: string;
+  ip: string;
+  userAgent: string;
+  log: Logger;
+}
+
+/**
+ * Signs in with e-mail (or username) and password: throttled per pair and per address (429 past the limit, counted
+ * before the password is checked), 401 for a wrong pair, 403 `account_banned`. Then, in one unit of work, the
+ * account's expired sessions are swept and a session opened whose active organization is the account's first
+ * membership (spec §2.2).
+ */
+export async function signIn(app: AppContext, input: SignInInput): Promise<{ auth: AuthContext; memberships: OrganizationMember[]; cookie: ReplyCookie }> {
+  const { ip, log } = input;
+  const email = loginEmail(input.identifier, app.config.emailDomain);
+  // Counted before the password is checked: concurrent guesses cannot all reach verifyPassword (429 past the limit).
+  await app.signInThrottle.begin(email, ip);
+
+  const account = await Account.query().findOne({ email });
+  const passwordOk = await verifyPassword(input.password, account?.passwordHash);
+  if (!account || !passwordOk) {
+    log.info({ accountFound: Boolean(account) }, 'sign-in failed');
+    throw InvalidCredentials();
+  }
+  if (account.isBanned()) throw Forbidden('account_banned', 'This account is banned.');
+  await app.signInThrottle.succeeded(email, ip);
+
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+    // Expired sessions are swept here, where an account's sessions are touched anyway.
+    await Session.query(trx).delete().where('account_id', account.id).where('expires_at', '<=', new Date());
+    const memberships = await membershipsOf(account.id, trx);
+    const { session, cookie } = await openSession(
+      { ip, userAgent: input.userAgent },
+      account,
+      memberships[0]?.organizationId ?? null,
+      app.config.sessionTtlSeconds,
+      trx,
+    );
+    return { auth: sessionAuth(account, session, memberships), memberships, cookie };
+  });
+}
