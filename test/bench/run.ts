@@ -797,7 +797,7 @@ async function analyticsMain(): Promise<void> {
   const { loadConfig } = await import('../../server/platform/config.ts');
   const { openConfiguredDatabase } = await import('../../server/platform/db/database.ts');
   const { migrateLatest } = await import('../../server/platform/db/migrations.ts');
-  const { customerIntelligence, readAggregate, resolveRange, summary, topShows } = await import('../../server/modules/analytics/service.ts');
+  const { customerIntelligence, readAggregate, resolveRange, summary, topShows } = await import('../../server/modules/analytics/queries.ts');
   const { countAnalyticsSeed, removeAnalyticsSeed, seedAnalytics, settle } = await import('./analyticsSeed.ts');
   const config = loadConfig();
   const db = openConfiguredDatabase(config);

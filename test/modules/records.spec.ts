@@ -88,4 +88,18 @@ describe('module records and domain events', () => {
     walk(path.join(ROOT, 'server'));
     expect(offenders).to.deep.equal([]);
   });
+
+  it('no module keeps per-app state in a module-level WeakMap: a module’s services are built at boot (record `services`)', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(file);
+        else if (entry.name.endsWith('.ts') && /new WeakMap<\s*(AppContext|App\b|Pick<AppContext)/.test(fs.readFileSync(file, 'utf8'))) offenders.push(path.relative(ROOT, file));
+      }
+    };
+    walk(path.join(ROOT, 'server/modules'));
+    walk(path.join(ROOT, 'server/assistant'));
+    expect(offenders).to.deep.equal([]);
+  });
 });

@@ -14,7 +14,7 @@ export const handlers = {
 
   async signOut(call) {
     await signOut(call.app, sessionTokenHash(call));
-    return withCookies(noContent(), clearedSessionCookie());
+    return withCookies(noContent(), clearedSessionCookie(call.app.config.sessionCookie));
   },
 
   async getCurrentPrincipal({ auth }) {

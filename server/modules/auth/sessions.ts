@@ -7,7 +7,17 @@ import type { AuthContext } from '../../platform/http/state.ts';
 import type { Account, OrganizationMember } from '../accounts/index.ts';
 import { Session } from '../accounts/index.ts';
 
-const COOKIE_OPTIONS = { httpOnly: true, sameSite: 'lax', path: '/' } as const; // Secure: when the request is HTTPS
+/** The session cookie's policy (`config.sessionCookie`): SameSite (Lax by default), and Secure whatever the request in
+ * production or with SameSite=None; otherwise Secure when the request came over HTTPS. */
+export interface CookiePolicy {
+  sameSite: 'lax' | 'strict' | 'none';
+  alwaysSecure: boolean;
+}
+
+const DEFAULT_POLICY: CookiePolicy = { sameSite: 'lax', alwaysSecure: false };
+
+const cookieOptions = (policy: CookiePolicy) =>
+  ({ httpOnly: true, sameSite: policy.sameSite, path: '/', ...(policy.alwaysSecure ? { secure: true } : {}) }) as const;
 
 /**
  * Opens a session (only the token's hash is stored) and returns it with the HttpOnly cookie for the reply.
@@ -19,6 +29,7 @@ export async function openSession(
   activeOrganizationId: string | null,
   ttlSeconds: number,
   trx?: Knex.Transaction,
+  policy: CookiePolicy = DEFAULT_POLICY,
 ): Promise<{ session: Session; cookie: ReplyCookie }> {
   const token = randomToken(32);
   const session = await Session.query(trx).insertAndFetch({
@@ -29,11 +40,11 @@ export async function openSession(
     ip: client.ip || null,
     userAgent: client.userAgent.slice(0, 500) || null,
   });
-  return { session, cookie: cookie(SESSION_COOKIE, token, { ...COOKIE_OPTIONS, maxAge: ttlSeconds }) };
+  return { session, cookie: cookie(SESSION_COOKIE, token, { ...cookieOptions(policy), maxAge: ttlSeconds }) };
 }
 
 /** The Set-Cookie that removes the session cookie. */
-export const clearedSessionCookie = (): ReplyCookie => expiredCookie(SESSION_COOKIE, COOKIE_OPTIONS);
+export const clearedSessionCookie = (policy: CookiePolicy = DEFAULT_POLICY): ReplyCookie => expiredCookie(SESSION_COOKIE, cookieOptions(policy));
 
 export function sessionTokenHash(call: Pick<Call, 'cookie'>): string | undefined {
   const token = call.cookie(SESSION_COOKIE);

@@ -370,3 +370,37 @@ describe('accounts: sign-in throttle window', () => {
     }
   });
 });
+
+describe('accounts: the session cookie’s policy (SESSION_COOKIE_SAMESITE, production)', () => {
+  it('SameSite from the setting; None is always Secure; production cookies are Secure over plain HTTP too', async () => {
+    const cases: Array<{ env: Record<string, string>; sameSite: RegExp; secure: boolean }> = [
+      { env: {}, sameSite: /;\s*samesite=lax/i, secure: false },
+      { env: { SESSION_COOKIE_SAMESITE: 'strict' }, sameSite: /;\s*samesite=strict/i, secure: false },
+      { env: { SESSION_COOKIE_SAMESITE: 'none' }, sameSite: /;\s*samesite=none/i, secure: true },
+    ];
+    for (const { env, sameSite, secure } of cases) {
+      const { loadConfig } = await import('../../../server/platform/config.ts');
+      const server = await startTestServer({ config: { sessionCookie: loadConfig({ ...env, NODE_ENV: 'test' }).sessionCookie }, keepData: true });
+      try {
+        const account = await buildAccount();
+        await buildMembership(account, 'admin');
+        const { res, token } = await signIn(server, account.email, DEFAULT_PASSWORD);
+        const cookie = sessionSetCookie(res)!;
+        expect(cookie, JSON.stringify(env)).to.match(sameSite);
+        expect(/;\s*secure(;|$)/i.test(cookie), `${JSON.stringify(env)}: ${cookie}`).to.equal(secure);
+        const out = await server.request('POST', '/api/auth/sign-out', { headers: cookieHeader(token!) });
+        const cleared = out.headers.getSetCookie().find((c) => c.startsWith('venue_session='))!;
+        expect(cleared, 'the clearing cookie has the same attributes').to.match(sameSite);
+        expect(/;\s*secure(;|$)/i.test(cleared)).to.equal(secure);
+      } finally {
+        await server.close();
+      }
+    }
+    const { loadConfig } = await import('../../../server/platform/config.ts');
+    expect(loadConfig({ NODE_ENV: 'production', SESSION_COOKIE_SAMESITE: 'lax', SEED_ADMIN_PASSWORD: 'x' }).sessionCookie).to.deep.equal({ sameSite: 'lax', alwaysSecure: true });
+    expect(() => loadConfig({ SESSION_COOKIE_SAMESITE: 'sometimes' })).to.throw(/SESSION_COOKIE_SAMESITE must be one of lax, strict, none/);
+    expect(() => loadConfig({ DASHBOARD_ORIGINS: 'https://dash.example/path' })).to.throw(/DASHBOARD_ORIGINS/);
+    expect(() => loadConfig({ DASHBOARD_ORIGINS: '*' })).to.throw(/DASHBOARD_ORIGINS/);
+    expect(loadConfig({ DASHBOARD_ORIGINS: 'https://dash.example, http://localhost:5173' }).dashboardOrigins).to.deep.equal(['https://dash.example', 'http://localhost:5173']);
+  });
+});

@@ -47,6 +47,7 @@ export async function signIn(app: AppContext, input: SignInInput): Promise<{ aut
       memberships[0]?.organizationId ?? null,
       app.config.sessionTtlSeconds,
       trx,
+      app.config.sessionCookie,
     );
     return { auth: sessionAuth(account, session, memberships), memberships, cookie };
   });
