@@ -5,7 +5,7 @@ import { createAppContext, type AppContext, type ContextAdditions } from './plat
 import type { Database } from './platform/db/database.ts';
 import { ContractError, loadContract, type Contract } from './platform/http/contract.ts';
 import { corsHeadersFrom, corsPolicy } from './platform/http/cors.ts';
-import { SERVER_ONLY_PATHS } from './modules/chatNotifications/policy.ts';
+import { SERVER_ONLY_PATHS } from './modules/chatNotifications/publicPolicy.ts';
 import { errorBoundary } from './platform/http/errors.ts';
 import type { HandlerMap } from './platform/http/handler.ts';
 import { createJobEngine, type JobEngine } from './platform/jobs/index.ts';

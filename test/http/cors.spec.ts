@@ -4,7 +4,7 @@ import { handlers as realHandlers } from '../../server/modules/index.ts';
 import { contract } from '../helpers/contract.ts';
 import { buildMemberSession } from '../helpers/factories.ts';
 import { cookieHeader, startTestServer, type TestResponse, type TestServer } from '../helpers/server.ts';
-import { SERVER_ONLY_PATHS } from '../../server/modules/chatNotifications/policy.ts';
+import { SERVER_ONLY_PATHS } from '../../server/modules/chatNotifications/publicPolicy.ts';
 
 /**
  * CORS (spec §5.6, issue 23 §1): the request Origin echoed, never a literal `*`; credentials only for the dashboard

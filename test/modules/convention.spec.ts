@@ -64,4 +64,18 @@ describe('module convention: tag = folder (DESIGN.md "Layout")', () => {
     }
     expect(untested).to.deep.equal([]);
   });
+
+  it('writes each write operation in a command named after it: server/modules/<tag>/commands/<operationId>.ts', () => {
+    // POSTs that write nothing but a rate-limit counter: a chat turn streams an answer, a balance check keeps the
+    // voucher code out of URLs and logs. They read, so they have no command.
+    const reads = new Set(['chatWithAssistant', 'askAssistantDemo', 'streamLegacyCustomerSupport', 'checkVoucherBalance']);
+    const missing: string[] = [];
+    for (const op of contract.operations) {
+      if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(op.method) || op.access === 'disabled' || op.alias || reads.has(op.operationId)) continue;
+      const file = path.join(ROOT, 'server/modules', op.tags[0], 'commands', `${op.operationId}.ts`);
+      const exported = fs.existsSync(file) && new RegExp(`export (async )?function ${op.operationId}\\b|export const ${op.operationId}\\b`).test(fs.readFileSync(file, 'utf8'));
+      if (!exported) missing.push(`${op.operationId} (${op.method} ${op.path}): server/modules/${op.tags[0]}/commands/${op.operationId}.ts exporting ${op.operationId}`);
+    }
+    expect(missing).to.deep.equal([]);
+  });
 });

@@ -2,7 +2,7 @@ import type { ModuleRecord } from '../record.ts';
 import { handlers } from './handlers.ts';
 import { jobs } from './jobs.ts';
 import { purchaseConversion } from './meta.ts';
-import { policy } from './policy.ts';
+import { policy } from './publicPolicy.ts';
 import { analyticsServices } from './throttle.ts';
 
 /** The `analytics` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once

@@ -1,7 +1,7 @@
 import type { ModuleRecord } from '../record.ts';
 import { handlers } from './handlers.ts';
 import { jobs } from './jobs.ts';
-import { policy } from './policy.ts';
+import { policy } from './publicPolicy.ts';
 import { messagingServices } from './service.ts';
 
 /** The `messaging` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once

@@ -1,7 +1,7 @@
 import type { ModuleRecord } from '../record.ts';
 import { handlers } from './handlers.ts';
 import { jobs } from './jobs.ts';
-import { policy } from './policy.ts';
+import { policy } from './publicPolicy.ts';
 import { cancellationRefunds } from './subscribers.ts';
 import { paymentsServices } from './vnpay.ts';
 

@@ -2,7 +2,8 @@ import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json } from '../../platform/http/handler.ts';
 import { archiveShow } from './commands/archiveShow.ts';
 import { createShow } from './commands/createShow.ts';
-import { setShowPublished } from './commands/setShowPublished.ts';
+import { publishShow } from './commands/publishShow.ts';
+import { unpublishShow } from './commands/unpublishShow.ts';
 import { updateShow } from './commands/updateShow.ts';
 import { presentShow } from './presenters.ts';
 import { findShowOrFail, listShows } from './queries.ts';
@@ -28,11 +29,11 @@ export const handlers = {
   },
 
   async publishShow({ app, params }) {
-    return json(200, presentShow(await setShowPublished(app, params.showId, true), app.config));
+    return json(200, presentShow(await publishShow(app, params.showId), app.config));
   },
 
   async unpublishShow({ app, params }) {
-    return json(200, presentShow(await setShowPublished(app, params.showId, false), app.config));
+    return json(200, presentShow(await unpublishShow(app, params.showId), app.config));
   },
 
   async archiveShow({ app, params }) {

@@ -1,6 +1,6 @@
 import type { ModuleRecord } from '../record.ts';
 import { handlers } from './handlers.ts';
-import { policy } from './policy.ts';
+import { policy } from './publicPolicy.ts';
 
 /** The `storage` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
  * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */

@@ -2,7 +2,7 @@ import type { ModuleRecord } from '../record.ts';
 import { claimWaitlistOffer } from './commands/claimOffer.ts';
 import { handlers } from './handlers.ts';
 import { jobs } from './jobs.ts';
-import { policy } from './policy.ts';
+import { policy } from './publicPolicy.ts';
 import { waitlistServices } from './services.ts';
 import { subscribers } from './subscribers.ts';
 
