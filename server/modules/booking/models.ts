@@ -5,14 +5,6 @@ import type { ReservationStatus } from './status.ts';
 /** Table `reservations`: one booking (DOMAIN.md "Booking"); its status moves through lifecycle.ts. */
 export class Reservation extends BaseModel {
   static override tableName = 'reservations';
-
-  /** A command's clock wins: an update that sets `updatedAt` (the unit of work's `now`) keeps it. */
-  override $beforeUpdate(): void {
-    const given = this.updatedAt;
-    super.$beforeUpdate();
-    if (given) this.updatedAt = given;
-  }
-
   reference!: string;
   showEventId!: string;
   offerId!: string;

@@ -11,11 +11,6 @@ export class Customer extends BaseModel {
   locale!: string | null;
   isDeleted!: boolean;
   deletedAt!: Date | null;
-
-  /** A write that names its time keeps it, so the status time it stamps and `updatedAt` are one instant (as before). */
-  override $beforeUpdate(): void {
-    if (!this.updatedAt) super.$beforeUpdate();
-  }
 }
 
 /** Table `customer_emails`. */

@@ -38,11 +38,6 @@ export class EmailMessage extends BaseModel {
   static override get jsonAttributes() {
     return ['attachments'];
   }
-
-  /** The send job writes `updatedAt` itself (the database's clock, as every ledger change): kept when given. */
-  override $beforeUpdate(): void {
-    if (this.updatedAt === undefined) super.$beforeUpdate();
-  }
 }
 
 /** The bytes of one attachment, in the order the message lists them (`position`). */

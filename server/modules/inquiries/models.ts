@@ -22,11 +22,6 @@ export class Inquiry extends BaseModel {
   assigneeId!: string | null;
   botcheckVerified!: boolean;
   archivedAt!: Date | null;
-
-  /** A write that names its time keeps it, so the status time it stamps and `updatedAt` are one instant (as before). */
-  override $beforeUpdate(): void {
-    if (!this.updatedAt) super.$beforeUpdate();
-  }
 }
 
 /** Table `inquiry_follow_ups`. */

@@ -30,11 +30,6 @@ export class KnowledgeDocument extends BaseModel {
   revision!: number;
   publishedAt!: Date | null;
   archivedAt!: Date | null;
-
-  /** A write that names its time (the revision's) keeps it, so the document and its revision share one instant. */
-  override $beforeUpdate(): void {
-    if (!this.updatedAt) super.$beforeUpdate();
-  }
 }
 
 /** Table `knowledge_revisions`. */

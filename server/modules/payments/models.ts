@@ -11,18 +11,8 @@ export const PAID_STATUSES: readonly PaymentStatus[] = ['SUCCEEDED', 'PARTIALLY_
 /** On-site gateways: refunds are money staff hand back, never a gateway call. */
 export const ON_SITE_GATEWAYS: readonly Gateway[] = ['BANK_TRANSFER', 'CASH', 'CARD_ON_SITE'];
 
-/**
- * The payments module's entities keep the `updatedAt` a command gives them (its unit of work's clock, as the rows
- * were always written); only a patch that names none gets the current time.
- */
-abstract class PaymentsEntity extends BaseModel {
-  override $beforeUpdate(): void {
-    if (this.updatedAt === undefined) super.$beforeUpdate();
-  }
-}
-
 /** Table `payments`. */
-export class Payment extends PaymentsEntity {
+export class Payment extends BaseModel {
   static override tableName = 'payments';
   reservationId!: string;
   gateway!: Gateway;
@@ -61,7 +51,7 @@ export class PaymentCallback extends RecordModel {
 }
 
 /** Table `refunds`. */
-export class Refund extends PaymentsEntity {
+export class Refund extends BaseModel {
   static override tableName = 'refunds';
   static override jsonAttributes = ['gatewayResponse'];
   paymentId!: string;

@@ -21,9 +21,4 @@ export class WaitlistEntry extends BaseModel {
   reservationId!: string | null;
   convertedAt!: Date | null;
   expiredAt!: Date | null;
-
-  /** A write that names its time keeps it, so the status time it stamps and `updatedAt` are one instant (as before). */
-  override $beforeUpdate(): void {
-    if (!this.updatedAt) super.$beforeUpdate();
-  }
 }

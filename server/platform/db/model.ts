@@ -8,13 +8,17 @@ export class RecordModel extends Model {
   }
 }
 
-/** An entity: `id`, `createdAt`, and `updatedAt` kept current on every update. */
+/**
+ * An entity: `id`, `createdAt`, and `updatedAt` kept current on every update. A write that names its own
+ * `updatedAt` keeps it (a command's unit-of-work clock, or the database's `now()`), so the status time it stamps
+ * and `updatedAt` are one instant.
+ */
 export class BaseModel extends RecordModel {
   id!: string;
   createdAt!: Date;
   updatedAt!: Date;
 
   override $beforeUpdate(): void {
-    this.updatedAt = new Date();
+    if (this.updatedAt === undefined) this.updatedAt = new Date();
   }
 }
