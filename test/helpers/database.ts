@@ -12,11 +12,42 @@ const holder = globalThis as { __venueTestDatabase?: Promise<Database> };
  */
 export function testDatabase(): Promise<Database> {
   holder.__venueTestDatabase ??= (async () => {
+    await createWorkerDatabase();
     const db = openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: 'memory' });
     await migrateLatest(db.knex);
     return db;
   })();
   return holder.__venueTestDatabase;
+}
+
+/**
+ * Parallel runs on PostgreSQL (`npm test` runs its spec files in worker processes): each worker gets a database of
+ * its own beside the one DATABASE_URL names (`<name>_w<worker id>`, made afresh), so one worker emptying its
+ * tables between spec files never touches another's. `process.env.DATABASE_URL` names the worker's database from
+ * the moment this file loads (test/helpers/hooks.ts requires it), so anything a spec starts with it (a second
+ * server process) shares the worker's data. PGlite needs none of this: each worker has its own in-memory database.
+ */
+const WORKER = process.env.MOCHA_WORKER_ID;
+const SHARED_URL = process.env.VENUE_TEST_SHARED_DATABASE_URL ?? process.env.DATABASE_URL;
+if (WORKER !== undefined && SHARED_URL) {
+  const url = new URL(SHARED_URL);
+  const name = `${decodeURIComponent(url.pathname.slice(1))}_w${WORKER}`;
+  url.pathname = `/${encodeURIComponent(name)}`;
+  process.env.VENUE_TEST_SHARED_DATABASE_URL = SHARED_URL;
+  process.env.DATABASE_URL = url.toString();
+}
+
+async function createWorkerDatabase(): Promise<void> {
+  const shared = process.env.VENUE_TEST_SHARED_DATABASE_URL;
+  if (WORKER === undefined || !shared || !process.env.DATABASE_URL) return;
+  const name = decodeURIComponent(new URL(process.env.DATABASE_URL).pathname.slice(1));
+  const admin = openDatabase({ databaseUrl: shared });
+  try {
+    await admin.knex.raw('drop database if exists ?? with (force)', [name]);
+    await admin.knex.raw('create database ??', [name]);
+  } finally {
+    await admin.close();
+  }
 }
 
 /**

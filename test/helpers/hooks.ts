@@ -1,7 +1,7 @@
-import { closeTestDatabase } from './database.ts';
+import { closeTestDatabase } from './database.ts'; // (loading it also points a parallel worker at its own PostgreSQL database)
 
 /**
- * Mocha root hooks (`require` in .mocharc.yml). Nothing may keep the process alive once the specs are done:
+ * Mocha root hooks (`require` in .mocharc.cjs). Nothing may keep the process alive once the specs are done:
  * mocha runs without `exit: true`, so a leaked server, timer, socket or database handle makes `npm test` hang
  * instead of being hidden. Each spec closes what it starts; the run's one shared database is closed here.
  */

@@ -1,0 +1,16 @@
+// Mocha's configuration. Spec files run in parallel worker processes (one per core, two at least, four at most):
+// each worker has its own database (PGlite in memory, or its own PostgreSQL database beside DATABASE_URL's — see
+// test/helpers/database.ts), and every spec file empties its tables before it starts.
+const os = require('node:os');
+
+const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+
+module.exports = {
+  spec: ['test/**/*.spec.ts'],
+  'node-option': ['import=tsx'],
+  require: ['test/helpers/hooks.ts'],
+  timeout: 30000,
+  slow: 2000,
+  parallel: true,
+  jobs: Math.min(4, Math.max(2, cores)),
+};
