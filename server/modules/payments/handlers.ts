@@ -10,10 +10,10 @@ import { startCheckout } from './commands/startCheckout.ts';
 import { vnpayIpn } from './commands/vnpayIpn.ts';
 import { vnpayReturn } from './commands/vnpayReturn.ts';
 import { vnpaySandboxSubmit } from './commands/vnpaySandboxSubmit.ts';
-import { presentCallback, presentPayment, presentRefund } from './presenters.ts';
+import { presentCallback, presentPayment, presentRefund, presentReturn } from './presenters.ts';
 import { checkoutOptions, listPayments, listRefunds, paymentById, paymentDetail } from './queries.ts';
 import { readSandboxRequest, renderSandboxPage, SANDBOX_CSP, type SandboxOutcome } from './sandbox.ts';
-import { callbackBaseUrl, vnpayOf } from './vnpay.ts';
+import { callbackBaseUrl, siteReturnUrl, vnpayOf } from './vnpay.ts';
 
 /** Unknown reference, wrong token, missing token: one answer (as booking's guest routes). */
 const NoSuchReservation = () => NotFound('No such reservation, or the token does not open it.');
@@ -64,7 +64,11 @@ export const handlers = {
   },
 
   async vnpayReturn(call) {
-    return json(200, await vnpayReturn(call.app, call.koa.query), NO_STORE);
+    const result = await vnpayReturn(call.app, call.koa.query);
+    // A browser navigating here (VNPay sends the guest back) is sent on to the public site's return page with the
+    // same signed query, which the page forwards here as a fetch and renders; API clients get the JSON.
+    if (call.koa.accepts('json', 'html') === 'html') return redirect(siteReturnUrl(call.app.config, result.locale, call.koa.querystring), 303, { headers: NO_STORE });
+    return json(200, presentReturn(result), NO_STORE);
   },
 
   async vnpayIpn(call) {
