@@ -16,6 +16,9 @@ import './style.css';
 /** The site's pages, on the paths the API's links use (`<PUBLIC_SITE_URL>/<locale>/…`, `/go/{slug}`). */
 function page(path: string, locale: Locale) {
   let p: Record<string, string> | null;
+  if ((p = match('/go/:slug', path))) return <Go slug={p.slug} locale={locale} />;
+  if (match('/dashboard', path)) return <Dashboard />;
+  if (path.split('/')[1] !== locale) return <p role="alert">Page not found.</p>;
   if (match('/:locale', path) || match('/:locale/shows', path)) return <Events locale={locale} />;
   if ((p = match('/:locale/shows/:slug', path))) return <Events locale={locale} show={p.slug} />;
   if ((p = match('/:locale/book/:slug', path))) return <EventPage locale={locale} slug={p.slug} />;
@@ -25,8 +28,6 @@ function page(path: string, locale: Locale) {
   if (match('/:locale/inquiries', path)) return <Inquiry locale={locale} />;
   if (match('/:locale/partners', path)) return <Partners locale={locale} />;
   if ((p = match('/:locale/partners/:slug', path))) return <Partner locale={locale} slug={p.slug} />;
-  if ((p = match('/go/:slug', path))) return <Go slug={p.slug} locale={locale} />;
-  if (match('/dashboard', path)) return <Dashboard />;
   return <p role="alert">Page not found.</p>;
 }
 
