@@ -33,6 +33,12 @@ export interface ClientOptions {
    * `CookieJar`) to keep the session cookie between calls, honouring its Path, Expires/Max-Age and Secure.
    */
   cookies?: boolean | CookieJar;
+  /**
+   * Browsers: whether the page's cookies ride along (`credentials`). `'include'` by default, for the dashboard,
+   * whose origin the API lists in DASHBOARD_ORIGINS. A guest front end on any other origin passes `'omit'`: the API
+   * answers it without `Access-Control-Allow-Credentials`, so the browser would refuse every credentialed answer.
+   */
+  credentials?: RequestCredentials;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
   /**
@@ -75,7 +81,7 @@ export function createClient(options: ClientOptions): VenueClient {
     baseUrl,
     fetch: options.cookies ? fetchWithJar(jar, options.fetch) : options.fetch,
     headers: options.headers,
-    credentials: inBrowser() ? 'include' : undefined,
+    credentials: options.credentials ?? (inBrowser() ? 'include' : undefined),
   }) as VenueClient;
   const idempotent = new Set(IDEMPOTENT_CREATES.map(({ method, path }) => `${method} ${new URL(baseUrl + path).pathname}`));
   const newKey = options.idempotencyKey ?? (() => globalThis.crypto.randomUUID());

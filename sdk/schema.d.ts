@@ -1784,8 +1784,11 @@ export interface paths {
         /**
          * VNPay sends the guest's browser back here (shows the result; changes nothing).
          * @description Verifies the signature (constant time) and answers what VNPay says of the attempt next to our own record
-         *     of the payment (which only the IPN changes). The call is audited (`payment_callbacks`, kind `RETURN`). The
-         *     public site may call this with the query it received and render the answer.
+         *     of the payment (which only the IPN changes). The call is audited (`payment_callbacks`, kind `RETURN`).
+         *     A browser arriving here (VNPay sends the guest back; `Accept` prefers `text/html` over JSON) is sent on
+         *     with 303 to the public site's return page, `<PUBLIC_SITE_URL>/<locale>/payment/return?<the same query>`
+         *     (the reservation's locale, else the site's default); the page calls this operation with that query (as a
+         *     fetch, JSON) and renders the answer. Any other caller gets the JSON.
          */
         get: operations["vnpayReturn"];
         put?: never;
@@ -12948,6 +12951,17 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["VnpayReturnResult"];
                 };
+            };
+            /** @description A browser's navigation, sent on to the public site's return page with the same query. */
+            303: {
+                headers: {
+                    /** @description `<PUBLIC_SITE_URL>/<locale>/payment/return?<the query received>`. */
+                    Location?: string;
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             default: components["responses"]["Unexpected"];

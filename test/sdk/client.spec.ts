@@ -117,12 +117,14 @@ describe('sdk client', () => {
     globals.document = {};
     try {
       await createClient({ baseUrl: 'http://venue.test/', fetch: spy }).GET('/api/system/health/live');
+      // A guest front end on an origin the API does not list for credentials sends none.
+      await createClient({ baseUrl: 'http://venue.test/', fetch: spy, credentials: 'omit' }).GET('/api/system/health/live');
     } finally {
       delete globals.window;
       delete globals.document;
     }
     await createClient({ baseUrl: 'http://venue.test', fetch: spy }).GET('/api/system/health/live');
-    expect(seen.map((r) => r.credentials)).to.deep.equal(['include', 'same-origin']);
+    expect(seen.map((r) => r.credentials)).to.deep.equal(['include', 'omit', 'same-origin']);
     expect(seen[0].url).to.equal('http://venue.test/api/system/health/live');
   });
 

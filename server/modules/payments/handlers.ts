@@ -10,10 +10,10 @@ import { startCheckout } from './commands/startCheckout.ts';
 import { vnpayIpn } from './commands/vnpayIpn.ts';
 import { vnpayReturn } from './commands/vnpayReturn.ts';
 import { vnpaySandboxSubmit } from './commands/vnpaySandboxSubmit.ts';
-import { presentCallback, presentPayment, presentRefund } from './presenters.ts';
+import { presentCallback, presentPayment, presentRefund, presentReturn } from './presenters.ts';
 import { checkoutOptions, listPayments, listRefunds, paymentById, paymentDetail } from './queries.ts';
-import { readSandboxRequest, renderSandboxPage, SANDBOX_CSP, type SandboxOutcome } from './sandbox.ts';
-import { callbackBaseUrl, vnpayOf } from './vnpay.ts';
+import { readSandboxRequest, renderSandboxPage, sandboxCsp, type SandboxOutcome } from './sandbox.ts';
+import { callbackBaseUrl, siteReturnUrl, vnpayOf } from './vnpay.ts';
 
 /** Unknown reference, wrong token, missing token: one answer (as booking's guest routes). */
 const NoSuchReservation = () => NotFound('No such reservation, or the token does not open it.');
@@ -27,7 +27,7 @@ function sandboxOn(call: Call): void {
 }
 
 const sandboxRequest = (call: Call) => readSandboxRequest((query) => vnpayOf(call.app).verifyCallback(query), call.koa.query);
-const sandboxHtml = (html: string) => ({ status: 200 as const, body: html, contentType: 'text/html', headers: { 'Content-Security-Policy': SANDBOX_CSP, ...NO_STORE, 'Referrer-Policy': 'no-referrer' } });
+const sandboxHtml = (call: Call, html: string) => ({ status: 200 as const, body: html, contentType: 'text/html', headers: { 'Content-Security-Policy': sandboxCsp(call.app.config.publicSiteUrl), ...NO_STORE, 'Referrer-Policy': 'no-referrer' } });
 
 /** The button pressed: a form's `outcome` (urlencoded, as browsers send it, or multipart). */
 function sandboxOutcome(call: Call): SandboxOutcome {
@@ -51,20 +51,24 @@ export const handlers = {
 
   vnpaySandboxPage(call) {
     sandboxOn(call);
-    return sandboxHtml(renderSandboxPage(sandboxRequest(call), call.koa.originalUrl));
+    return sandboxHtml(call, renderSandboxPage(sandboxRequest(call), call.koa.originalUrl));
   },
 
   async vnpaySandboxSubmit(call) {
     sandboxOn(call);
     const outcome = sandboxOutcome(call);
     const request = sandboxRequest(call);
-    if (!request.ok) return sandboxHtml(renderSandboxPage(request, call.koa.originalUrl));
+    if (!request.ok) return sandboxHtml(call, renderSandboxPage(request, call.koa.originalUrl));
     const done = await vnpaySandboxSubmit(call.app, request, outcome, call.log);
     return redirect(done.location, 303, { headers: NO_STORE });
   },
 
   async vnpayReturn(call) {
-    return json(200, await vnpayReturn(call.app, call.koa.query), NO_STORE);
+    const result = await vnpayReturn(call.app, call.koa.query);
+    // A browser navigating here (VNPay sends the guest back) is sent on to the public site's return page with the
+    // same signed query, which the page forwards here as a fetch and renders; API clients get the JSON.
+    if (call.koa.accepts('json', 'html') === 'html') return redirect(siteReturnUrl(call.app.config, result.locale, call.koa.querystring), 303, { headers: NO_STORE });
+    return json(200, presentReturn(result), NO_STORE);
   },
 
   async vnpayIpn(call) {

@@ -1,5 +1,6 @@
 import type { Schema } from '../../platform/http/handler.ts';
 import { iso } from '../presenting.ts';
+import type { ReturnResult } from './commands/vnpayReturn.ts';
 import type { PaymentCallback, PaymentWithReference, Refund } from './models.ts';
 
 /** Allow-lists of the payments module (admin routes only: gateway ids are for staff, never for guests). */
@@ -49,4 +50,16 @@ export function presentRefund(refund: Refund): Schema<'Refund'> {
 
 export function presentCallback(callback: Pick<PaymentCallback, 'kind' | 'signatureValid' | 'outcome' | 'receivedAt'>): Schema<'PaymentCallback'> {
   return { kind: callback.kind, signatureValid: callback.signatureValid, outcome: callback.outcome, receivedAt: iso(callback.receivedAt)! };
+}
+
+/** The browser return's verdict as the public site renders it (the reservation's locale only routes the redirect). */
+export function presentReturn(result: ReturnResult): Schema<'VnpayReturnResult'> {
+  return {
+    valid: result.valid,
+    gatewaySuccess: result.gatewaySuccess,
+    responseCode: result.responseCode,
+    paymentStatus: result.paymentStatus,
+    reservationReference: result.reservationReference,
+    reservationStatus: result.reservationStatus,
+  };
 }

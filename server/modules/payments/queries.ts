@@ -79,12 +79,12 @@ export async function reservationStanding(trx: Knex.Transaction, reservationId: 
 }
 
 /** A VNPay payment by its `vnp_TxnRef`, with its reservation as the browser's return shows it. */
-export async function vnpayReturnView(knex: Knex, txnRef: string): Promise<{ id: string; status: PaymentStatus; reference: string; reservationStatus: ReservationStatus; holdExpiresAt: Date | null } | undefined> {
+export async function vnpayReturnView(knex: Knex, txnRef: string): Promise<{ id: string; status: PaymentStatus; reference: string; reservationStatus: ReservationStatus; holdExpiresAt: Date | null; locale: string | null } | undefined> {
   const row = await knex('payments as p')
     .join('reservations as r', 'r.id', 'p.reservation_id')
     .where({ 'p.txn_ref': txnRef, 'p.gateway': 'VNPAY' })
-    .first('p.id', 'p.status', 'r.reference', 'r.status as reservation_status', 'r.hold_expires_at');
-  return row ? { id: row.id, status: row.status, reference: row.reference, reservationStatus: row.reservation_status, holdExpiresAt: row.hold_expires_at } : undefined;
+    .first('p.id', 'p.status', 'r.reference', 'r.status as reservation_status', 'r.hold_expires_at', 'r.locale');
+  return row ? { id: row.id, status: row.status, reference: row.reference, reservationStatus: row.reservation_status, holdExpiresAt: row.hold_expires_at, locale: row.locale ?? null } : undefined;
 }
 
 // ---- the guest's checkout options ----------------------------------------------------------------------------------

@@ -204,7 +204,14 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 const formatVnd = (amount: number) => `${amount.toLocaleString('vi-VN')} ₫`;
 
 /** No scripts, no outside assets: inline styles only, and forms posting to this server. */
-export const SANDBOX_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/**
+ * The pay page's CSP. Browsers hold a form's whole redirect chain to `form-action`: a button posts here, is sent
+ * to the return URL (this server), and from there a browser goes on to the public site's return page — so the
+ * site's origin is a form target too.
+ */
+export function sandboxCsp(publicSiteUrl: string): string {
+  return `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(publicSiteUrl).origin}; base-uri 'none'; frame-ancestors 'none'`;
+}
 
 /** The simulated pay page (or, for a request that does not check out, VNPay's kind of error page: no buttons). */
 export function renderSandboxPage(request: SandboxRequest, formAction: string, now = new Date()): string {

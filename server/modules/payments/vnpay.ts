@@ -59,3 +59,14 @@ export function callbackBaseUrl(config: Pick<AppContext['config'], 'nodeEnv' | '
   const host = !wildcard && !/^(127\.|::1$|localhost$)/.test(config.host) ? config.host : loopback ? 'localhost' : local;
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
+
+/**
+ * The public site's return page a guest's browser is sent on to from `vnpayReturn`:
+ * `<PUBLIC_SITE_URL>/<locale>/payment/return?<the signed query VNPay sent>` (the site forwards that query to
+ * `vnpayReturn` and renders the answer). The locale is the reservation's when the site has it, else the default.
+ */
+export function siteReturnUrl(config: Pick<AppContext['config'], 'publicSiteUrl' | 'siteLocales' | 'defaultLocale'>, locale: string | null, querystring: string): string {
+  const language = (locale ?? '').toLowerCase().split('-')[0];
+  const siteLocale = config.siteLocales.find((candidate) => candidate.toLowerCase() === language) ?? config.defaultLocale;
+  return `${config.publicSiteUrl.replace(/\/+$/, '')}/${encodeURIComponent(siteLocale)}/payment/return${querystring ? `?${querystring}` : ''}`;
+}

@@ -259,6 +259,28 @@ describe('payments: guest checkout and VNPay callbacks', () => {
         [false, '97'],
       ]);
     });
+
+    it('a browser navigating back is sent on (303) to the public site\'s return page with the same signed query', async () => {
+      const held = await hold(spec.server);
+      const started = await checkout(spec.server, held, { method: 'VNPAY' });
+      const params = callbackFor(spec.vnpay, started.body.vnpay.paymentUrl);
+      const html = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+      const back = await spec.server.request<any>('GET', `/api/payments/vnpay/return?${query(params)}`, { headers: { accept: html } });
+      expect(back.status).to.equal(303);
+      expect(back.headers.get('cache-control')).to.equal('no-store');
+      const location = new URL(back.headers.get('location')!);
+      const site = new URL(spec.server.config.publicSiteUrl);
+      expect(location.origin).to.equal(site.origin);
+      // The hold's locale (the booking factory's contact is Vietnamese) picks the site's page.
+      expect(location.pathname).to.equal('/vi/payment/return');
+      expect(Object.fromEntries(location.searchParams)).to.deep.equal(params);
+      // What the page then asks, as a fetch: the JSON verdict.
+      const forwarded = await spec.server.request<any>('GET', `/api/payments/vnpay/return${location.search}`, { headers: { accept: 'application/json' } });
+      expect(forwarded.body).to.deep.include({ valid: true, reservationReference: held.reference });
+      // An unknown transaction: the site's default locale.
+      const unknown = await spec.server.request<any>('GET', `/api/payments/vnpay/return?${query({ ...params, vnp_TxnRef: 'NOPE-1' })}`, { headers: { accept: html } });
+      expect(new URL(unknown.headers.get('location')!).pathname).to.equal(`/${spec.server.config.defaultLocale}/payment/return`);
+    });
   });
 });
 

@@ -13,6 +13,8 @@ export interface ReturnResult {
   paymentStatus: PaymentStatus | null;
   reservationReference: string | null;
   reservationStatus: ReservationStatus | null;
+  /** The reservation's locale (where the site's return page is), null when no payment matched. */
+  locale: string | null;
 }
 
 /**
@@ -31,5 +33,6 @@ export async function vnpayReturn(app: AppContext, query: CallbackQuery): Promis
     paymentStatus: row?.status ?? null,
     reservationReference: row?.reference ?? null,
     reservationStatus: row ? statusAt({ status: row.reservationStatus, holdExpiresAt: row.holdExpiresAt }, new Date()) : null,
+    locale: row?.locale ?? null,
   };
 }
