@@ -21,6 +21,7 @@
  * that none of its tests falls under the five points.
  */
 export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
+  'browser/passkeys.spec.ts',
   'cli/devSecrets.spec.ts',
   'engines.spec.ts',
   'cli/seeder.spec.ts',
