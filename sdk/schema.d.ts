@@ -285,6 +285,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/passkeys/registration-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin registering a passkey for the signed-in account (WebAuthn creation options).
+         * @description Any signed-in dashboard session. Answers the creation options with a fresh challenge, stored server-side for
+         *     `WEBAUTHN_CHALLENGE_TTL_SECONDS` and bound to this account; finish with `POST /api/auth/passkeys` (a challenge
+         *     is used once, whatever the outcome). The account's passkeys are excluded, a discoverable credential and user
+         *     verification are required, so the passkey alone later signs in.
+         */
+        post: operations["beginPasskeyRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in account's passkeys, oldest first. */
+        get: operations["listOwnPasskeys"];
+        put?: never;
+        /**
+         * Finish registering a passkey (verifies the authenticator's attestation response).
+         * @description `credential` is what the browser's `navigator.credentials.create()` produced from the registration options.
+         *     Its challenge must be one this account was given, unused and unexpired (400 `passkey_challenge_invalid`);
+         *     its origin one of `WEBAUTHN_ORIGINS`, its RP ID `WEBAUTHN_RP_ID`, the user present and verified (400
+         *     `passkey_verification_failed`). A credential already registered (to anyone) is 409 `passkey_already_registered`.
+         */
+        post: operations["registerPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: components["parameters"]["PasskeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of the signed-in account's passkeys; it signs in no more.
+         * @description Another account's passkey is 404, as one that does not exist. Sessions it opened stay open.
+         */
+        delete: operations["deleteOwnPasskey"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename one of the signed-in account's passkeys.
+         * @description Another account's passkey is 404, as one that does not exist.
+         */
+        patch: operations["renameOwnPasskey"];
+        trace?: never;
+    };
+    "/api/auth/passkey-sign-in/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin a passkey sign-in (WebAuthn request options with a fresh challenge).
+         * @description Public. The challenge is stored server-side, single-use, for `WEBAUTHN_CHALLENGE_TTL_SECONDS`; no account is
+         *     named (discoverable passkeys: the authenticator offers the user its passkeys for this site). Finish with
+         *     `POST /api/auth/passkey-sign-in`. Each client address may begin 30 per minute (429 with `Retry-After`).
+         */
+        post: operations["beginPasskeySignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkey-sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in to the dashboard with a passkey (verifies the authenticator's assertion).
+         * @description Opens a session exactly as `POST /api/auth/sign-in` does (the same HttpOnly `venue_session` cookie, the
+         *     account's first membership active) and is throttled by the same counters: the attempt is counted against the
+         *     credential + client address pair and the address before anything is verified (429 with `Retry-After`).
+         *     The challenge must be one `beginPasskeySignIn` gave, unused and unexpired (400 `passkey_challenge_invalid`,
+         *     and it is spent whatever the outcome). A credential registered nowhere (removed, revoked, or its account
+         *     deleted), a wrong origin or RP ID, a bad signature or a missing user verification is 401
+         *     `passkey_not_recognized`; a signature counter that did not advance past the stored one (a replayed
+         *     assertion or a cloned authenticator) is 401 `passkey_counter_regressed`; a banned account 403 `account_banned`.
+         */
+        post: operations["signInWithPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sudo/users": {
         parameters: {
             query?: never;
@@ -329,6 +451,48 @@ export interface paths {
          *     account; `banned: false` lifts the ban. A new password also revokes the account's sessions.
          */
         patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/sudo/users/{userId}/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /** An account's passkeys, oldest first. */
+        get: operations["listUserPasskeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sudo/users/{userId}/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+                passkeyId: components["parameters"]["PasskeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of an account's passkeys; it signs in no more.
+         * @description A passkey of another account is 404. Sessions it opened stay open (ban the account, or change its password, to end them).
+         */
+        delete: operations["revokeUserPasskey"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/sudo/organizations": {
@@ -3762,7 +3926,7 @@ export interface components {
          * @description A code a handler answers; the operations that may answer it declare it in `x-problem-codes`.
          * @enum {string}
          */
-        OperationProblemCode: "account_banned" | "amount_exceeds_balance" | "assistant_unavailable" | "batch_too_large" | "booking_closed" | "botcheck_failed" | "botcheck_required" | "botcheck_unavailable" | "browser_not_allowed" | "cancellation_window_closed" | "cannot_delete_self" | "canonical_organization" | "canonical_show" | "code_taken" | "contact_required" | "customer_deleted" | "database_unavailable" | "date_out_of_range" | "date_range_too_long" | "default_locale_required" | "doors_after_start" | "duplicate_code" | "duplicate_item" | "email_taken" | "entry_converted" | "entry_not_waiting" | "event_cancelled" | "event_closed" | "event_completed" | "event_exists" | "event_not_bookable" | "event_not_started" | "event_started" | "event_time_out_of_range" | "expiry_in_past" | "guest_count_out_of_range" | "guest_range" | "hold_expired" | "idempotency_key_reused" | "illegal_transition" | "inquiry_archived" | "invalid_attribution_token" | "invalid_code" | "invalid_credentials" | "invalid_date" | "invalid_date_range" | "invalid_destination" | "invalid_discount" | "invalid_mode" | "invalid_png" | "invalid_range" | "invalid_recipient" | "invalid_signature" | "invalid_window" | "jobs_unavailable" | "knowledge_archived" | "last_canonical_owner" | "max_below_redemptions" | "messaging_rejected" | "messaging_unavailable" | "no_message_text" | "no_question" | "no_ticket" | "nonce_reused" | "not_a_member" | "not_enough_seats" | "nothing_to_pay" | "object_deleted" | "offer_sales_closed" | "offer_unavailable" | "organization_has_members" | "owner_not_superuser" | "party_full" | "payment_method_unavailable" | "payment_not_refundable" | "profile_deleted" | "promo_code_exhausted" | "promo_code_invalid" | "promo_code_not_applicable" | "range_too_long" | "refund_exceeds_remaining" | "refund_not_pending" | "refund_via_gateway" | "reservation_already_confirmed" | "reservation_not_active" | "reservation_not_cancellable" | "reservation_not_customers" | "reservation_not_editable" | "reservation_not_payable" | "reset_refused" | "sales_closed" | "sales_window" | "same_customer" | "seats_available" | "seats_released" | "selection_required" | "show_archived" | "show_not_started" | "slug_taken" | "sold_out" | "sticker_dimensions" | "ticket_unavailable" | "too_many_reservations" | "topic_taken" | "unknown_assignee" | "unknown_blob" | "unknown_event" | "unknown_fulfillment_item" | "unknown_lead" | "unknown_locale" | "unknown_offer" | "unknown_partner" | "unknown_reservation" | "unknown_show" | "unknown_table" | "voucher_balance_insufficient" | "voucher_empty" | "voucher_expired" | "voucher_invalid" | "waitlist_offer_invalid" | "waitlist_party_too_large";
+        OperationProblemCode: "account_banned" | "amount_exceeds_balance" | "assistant_unavailable" | "batch_too_large" | "booking_closed" | "botcheck_failed" | "botcheck_required" | "botcheck_unavailable" | "browser_not_allowed" | "cancellation_window_closed" | "cannot_delete_self" | "canonical_organization" | "canonical_show" | "code_taken" | "contact_required" | "customer_deleted" | "database_unavailable" | "date_out_of_range" | "date_range_too_long" | "default_locale_required" | "doors_after_start" | "duplicate_code" | "duplicate_item" | "email_taken" | "entry_converted" | "entry_not_waiting" | "event_cancelled" | "event_closed" | "event_completed" | "event_exists" | "event_not_bookable" | "event_not_started" | "event_started" | "event_time_out_of_range" | "expiry_in_past" | "guest_count_out_of_range" | "guest_range" | "hold_expired" | "idempotency_key_reused" | "illegal_transition" | "inquiry_archived" | "invalid_attribution_token" | "invalid_code" | "invalid_credentials" | "invalid_date" | "invalid_date_range" | "invalid_destination" | "invalid_discount" | "invalid_mode" | "invalid_png" | "invalid_range" | "invalid_recipient" | "invalid_signature" | "invalid_window" | "jobs_unavailable" | "knowledge_archived" | "last_canonical_owner" | "max_below_redemptions" | "messaging_rejected" | "messaging_unavailable" | "no_message_text" | "no_question" | "no_ticket" | "nonce_reused" | "not_a_member" | "not_enough_seats" | "nothing_to_pay" | "object_deleted" | "offer_sales_closed" | "offer_unavailable" | "organization_has_members" | "owner_not_superuser" | "party_full" | "passkey_already_registered" | "passkey_challenge_invalid" | "passkey_counter_regressed" | "passkey_not_recognized" | "passkey_response_malformed" | "passkey_verification_failed" | "payment_method_unavailable" | "payment_not_refundable" | "profile_deleted" | "promo_code_exhausted" | "promo_code_invalid" | "promo_code_not_applicable" | "range_too_long" | "refund_exceeds_remaining" | "refund_not_pending" | "refund_via_gateway" | "reservation_already_confirmed" | "reservation_not_active" | "reservation_not_cancellable" | "reservation_not_customers" | "reservation_not_editable" | "reservation_not_payable" | "reset_refused" | "sales_closed" | "sales_window" | "same_customer" | "seats_available" | "seats_released" | "selection_required" | "show_archived" | "show_not_started" | "slug_taken" | "sold_out" | "sticker_dimensions" | "ticket_unavailable" | "too_many_reservations" | "topic_taken" | "unknown_assignee" | "unknown_blob" | "unknown_event" | "unknown_fulfillment_item" | "unknown_lead" | "unknown_locale" | "unknown_offer" | "unknown_partner" | "unknown_reservation" | "unknown_show" | "unknown_table" | "voucher_balance_insufficient" | "voucher_empty" | "voucher_expired" | "voucher_invalid" | "waitlist_offer_invalid" | "waitlist_party_too_large";
         /** @description The code of one entry of a problem's `errors[]`; a schema keyword or request-path check, or a problem code (the problem's own, on the field it is about). */
         FieldErrorCode: components["schemas"]["GenericFieldErrorCode"] | components["schemas"]["ProblemCode"];
         /**
@@ -3913,6 +4077,85 @@ export interface components {
                 memberRole: components["schemas"]["MemberRole"];
             };
             memberships: components["schemas"]["Membership"][];
+        };
+        /**
+         * @description A passkey (WebAuthn credential) of a dashboard account. Neither its public key nor its credential id leaves the
+         *     server: a passkey is named by its `id` here and by its `label` to people.
+         */
+        Passkey: {
+            /** Format: uuid */
+            id: string;
+            /** @description A name its owner chose (default `Passkey <n>`). */
+            label: string;
+            /**
+             * @description `multiDevice`: a synced passkey (a password manager, a platform keychain); `singleDevice`: bound to one authenticator (a security key).
+             * @enum {string}
+             */
+            deviceType: "singleDevice" | "multiDevice";
+            /** @description The authenticator reported the passkey as backed up (synced). */
+            backedUp: boolean;
+            /** @description How the browser can reach the authenticator (`internal`, `usb`, `nfc`, `ble`, `hybrid`, …), as it reported them. */
+            transports: string[];
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description The last sign-in with it; null when never used. */
+            lastUsedAt: components["schemas"]["Timestamp"] | null;
+        };
+        PasskeyList: {
+            /** @description Oldest first. */
+            items: components["schemas"]["Passkey"][];
+        };
+        /**
+         * @description WebAuthn `PublicKeyCredentialCreationOptionsJSON` (W3C WebAuthn Level 3): hand it to `navigator.credentials.create()`
+         *     (with `PublicKeyCredential.parseCreationOptionsFromJSON`) or to `@simplewebauthn/browser`'s `startRegistration({ optionsJSON })`.
+         *     Its challenge is single-use and expires after `timeout` milliseconds.
+         */
+        PasskeyCreationOptions: {
+            rp: {
+                name: string;
+                id: string;
+            };
+            user: {
+                id: components["schemas"]["Base64Url"];
+                name: string;
+                displayName: string;
+            };
+            challenge: components["schemas"]["Base64Url"];
+            pubKeyCredParams: {
+                /** @constant */
+                type: "public-key";
+                alg: number;
+            }[];
+            timeout: number;
+            /** @description The account's passkeys, so that an authenticator holding one is not registered twice. */
+            excludeCredentials: components["schemas"]["CredentialDescriptor"][];
+            authenticatorSelection: {
+                authenticatorAttachment?: string;
+                residentKey?: string;
+                requireResidentKey?: boolean;
+                userVerification?: string;
+            };
+            attestation: string;
+            extensions?: {
+                [key: string]: unknown;
+            };
+            hints?: string[];
+        };
+        /**
+         * @description WebAuthn `PublicKeyCredentialRequestOptionsJSON`: hand it to `navigator.credentials.get()` or to
+         *     `@simplewebauthn/browser`'s `startAuthentication({ optionsJSON })`. No credential is listed (`allowCredentials`
+         *     empty): the authenticator offers the user its discoverable passkeys for this RP ID. Single-use; expires after
+         *     `timeout` milliseconds.
+         */
+        PasskeyRequestOptions: {
+            challenge: components["schemas"]["Base64Url"];
+            rpId: string;
+            timeout: number;
+            userVerification: string;
+            allowCredentials?: components["schemas"]["CredentialDescriptor"][];
+            extensions?: {
+                [key: string]: unknown;
+            };
+            hints?: string[];
         };
         /**
          * @description What a blob is for; decides its size limit, the types it takes and whether it is public by key:
@@ -5178,6 +5421,50 @@ export interface components {
             /** @enum {string} */
             role: "user" | "assistant" | "system";
             content: string;
+        };
+        Base64Url: string;
+        CredentialDescriptor: {
+            id: components["schemas"]["Base64Url"];
+            /** @constant */
+            type: "public-key";
+            transports?: string[];
+        };
+        /** @description WebAuthn `RegistrationResponseJSON`, as `PublicKeyCredential.toJSON()` or `@simplewebauthn/browser`'s `startRegistration()` returns it. */
+        RegistrationCredential: {
+            id: components["schemas"]["Base64Url"];
+            rawId: components["schemas"]["Base64Url"];
+            /** @constant */
+            type: "public-key";
+            authenticatorAttachment?: string;
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+            response: {
+                clientDataJSON: components["schemas"]["Base64Url"];
+                attestationObject: components["schemas"]["Base64Url"];
+                authenticatorData?: components["schemas"]["Base64Url"];
+                publicKey?: components["schemas"]["Base64Url"];
+                publicKeyAlgorithm?: number;
+                transports?: string[];
+            };
+        };
+        PasskeyLabel: string;
+        /** @description WebAuthn `AuthenticationResponseJSON`, as `PublicKeyCredential.toJSON()` or `@simplewebauthn/browser`'s `startAuthentication()` returns it. */
+        AuthenticationCredential: {
+            id: components["schemas"]["Base64Url"];
+            rawId: components["schemas"]["Base64Url"];
+            /** @constant */
+            type: "public-key";
+            authenticatorAttachment?: string;
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+            response: {
+                clientDataJSON: components["schemas"]["Base64Url"];
+                authenticatorData: components["schemas"]["Base64Url"];
+                signature: components["schemas"]["Base64Url"];
+                userHandle?: components["schemas"]["Base64Url"];
+            };
         };
         /** @description Jobs by state in the live table (completed and failed jobs move to pg-boss's archive after 12 h). */
         JobCounts: {
@@ -9618,6 +9905,7 @@ export interface components {
         BlobId: string;
         /** @description `If-None-Match`: ETags from earlier answers (or `*`); 304 when the bytes are still those. */
         IfNoneMatch: string;
+        PasskeyId: string;
         /** @description First local date of the range (VENUE_TIMEZONE), inclusive; default 29 days before `to`. */
         FromParameter: string;
         /** @description Last local date of the range, inclusive; default today. */
@@ -10030,6 +10318,202 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    beginPasskeyRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options for `navigator.credentials.create()`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyCreationOptions"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listOwnPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passkeys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    registerPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credential: components["schemas"]["RegistrationCredential"];
+                    label?: components["schemas"]["PasskeyLabel"];
+                };
+            };
+        };
+        responses: {
+            /** @description Registered. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteOwnPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: components["parameters"]["PasskeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    renameOwnPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                passkeyId: components["parameters"]["PasskeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    label: components["schemas"]["PasskeyLabel"];
+                };
+            };
+        };
+        responses: {
+            /** @description Renamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    beginPasskeySignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options for `navigator.credentials.get()`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRequestOptions"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    signInWithPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credential: components["schemas"]["AuthenticationCredential"];
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in; the cookie is set. */
+            200: {
+                headers: {
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Principal"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -10192,6 +10676,59 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listUserPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passkeys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    revokeUserPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["UserId"];
+                passkeyId: components["parameters"]["PasskeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
     };

@@ -10,6 +10,7 @@ import { record as systemRecord } from './system/index.ts';
 import { record as authRecord } from './auth/index.ts';
 import { record as accountsRecord } from './accounts/index.ts';
 import { record as apiKeysRecord } from './apiKeys/index.ts';
+import { record as passkeysRecord } from './passkeys/index.ts';
 import { record as jobsRecord } from './jobs/index.ts';
 import { record as maintenanceRecord } from './maintenance/index.ts';
 import { record as emailRecord } from './email/index.ts';
@@ -56,6 +57,7 @@ const records = {
   auth: authRecord(),
   accounts: accountsRecord(),
   apiKeys: apiKeysRecord(),
+  passkeys: passkeysRecord(),
   jobs: jobsRecord(),
   maintenance: maintenanceRecord(),
   email: emailRecord(),
@@ -104,6 +106,7 @@ const typed: OperationHandlers = {
   ...records.auth.handlers,
   ...records.accounts.handlers,
   ...records.apiKeys.handlers,
+  ...records.passkeys.handlers,
   ...records.jobs.handlers,
   ...records.maintenance.handlers,
   ...records.email.handlers,

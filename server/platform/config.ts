@@ -177,6 +177,12 @@ export interface Config {
   metaEventRateLimitPerMinute: number;
   /** The chat platform's API (ManyChat, `POST /fb/sending/sendContent`) and its token (CHAT_API_TOKEN); unset token → background turns fail `not_configured`. */
   chatApi: { baseUrl: string; token: string | undefined; timeoutMs: number };
+  /**
+   * WebAuthn (passkeys of dashboard accounts): the relying party's id (a host name: the dashboard's or a parent
+   * domain of it), its display name, the exact origins a ceremony may come from (each on the RP ID or a subdomain of
+   * it), and how long a challenge stays usable.
+   */
+  webauthn: { rpId: string; rpName: string; origins: string[]; challengeTtlSeconds: number };
   /** Meta's WhatsApp Cloud API (Graph API): base URL with version, the business phone number id, access token, app secret (X-Hub-Signature-256). */
   messaging: { graphApiBaseUrl: string; phoneNumberId: string | undefined; accessToken: string | undefined; appSecret: string | undefined; timeoutMs: number };
 }
@@ -293,6 +299,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...assistant(env),
     bankTransfer: bankTransfer(env),
     publicSiteUrl: httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173'),
+    webauthn: webauthn(env, origins(env, 'DASHBOARD_ORIGINS'), httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173')),
     botcheckSecretKey: str(env, 'BOTCHECK_SECRET_KEY'),
     botcheckVerifyUrl: httpUrl(env, 'BOTCHECK_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
     botcheckTimeoutMs: int(env, 'BOTCHECK_TIMEOUT_MS', 5_000, 100, 60_000),
@@ -381,6 +388,32 @@ function origins(env: Env, name: string): string[] {
     }
   }
   return list.map((entry) => new URL(entry).origin);
+}
+
+/**
+ * WebAuthn's relying party. Unset, the origins are DASHBOARD_ORIGINS (the dashboard is where passkeys are used), else
+ * the public site's origin; the RP ID is the first origin's host. Every origin must be on the RP ID or a subdomain of
+ * it, or browsers refuse every ceremony: that is a start-up error here rather than a puzzle later.
+ */
+function webauthn(env: Env, dashboardOrigins: string[], publicSiteUrl: string): Config['webauthn'] {
+  const listed = origins(env, 'WEBAUTHN_ORIGINS');
+  const allowed = listed.length > 0 ? listed : dashboardOrigins.length > 0 ? dashboardOrigins : [new URL(publicSiteUrl).origin];
+  const rpId = (str(env, 'WEBAUTHN_RP_ID') ?? new URL(allowed[0]).hostname).toLowerCase();
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(rpId)) {
+    throw new ConfigError(`WEBAUTHN_RP_ID must be a host name such as dashboard.example.com (no scheme, port or path), got "${rpId}"`);
+  }
+  for (const origin of allowed) {
+    const host = new URL(origin).hostname;
+    if (host !== rpId && !host.endsWith(`.${rpId}`)) {
+      throw new ConfigError(`WebAuthn origin ${origin} is not on WEBAUTHN_RP_ID "${rpId}" or a subdomain of it (set WEBAUTHN_ORIGINS / WEBAUTHN_RP_ID)`);
+    }
+  }
+  return {
+    rpId,
+    rpName: str(env, 'WEBAUTHN_RP_NAME') ?? 'Venue dashboard',
+    origins: allowed,
+    challengeTtlSeconds: int(env, 'WEBAUTHN_CHALLENGE_TTL_SECONDS', 300, 10, 3600),
+  };
 }
 
 function sessionCookie(env: Env, nodeEnv: NodeEnv): Config['sessionCookie'] {

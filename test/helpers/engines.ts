@@ -22,6 +22,7 @@
  */
 export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'browser/docs.spec.ts',
+  'browser/passkeys.spec.ts',
   'browser/storefront.spec.ts',
   'cli/devSecrets.spec.ts',
   'engines.spec.ts',

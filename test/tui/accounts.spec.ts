@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { unwrap, type VenueClient } from '../../sdk/index.ts';
 import { SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
-import { connectedApp, KEYS, openSection, typeInto, useSuperuserServer, type RenderedApp } from './helpers.ts';
+import { registerPasskey, signInWith, staffMember } from '../modules/passkeys/helpers.ts';
+import { choose, connectedApp, KEYS, openSection, typeInto, useSuperuserServer, type RenderedApp } from './helpers.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -202,5 +203,45 @@ describe('tui: accounts', () => {
     await typeInto(app, 'nobody');
     frame = await app.waitFor('No account matches "nobody".');
     expect(frame).to.contain('total 0');
+  });
+
+  it("shows an account's passkeys (label, created, last used) in 80 columns and revokes one", async () => {
+    const { account, token } = await staffMember(server);
+    const laptop = await registerPasskey(server, token, {}, 'Laptop');
+    expect((await signInWith(server, laptop.authenticator)).res.status).to.equal(200);
+    await registerPasskey(server, token, {}, 'Security key');
+    const app = await connectedApp(server.baseUrl, SUPERUSER_TOKEN, {}, { columns: 80 });
+    await openNewest(app, account.email);
+    await choose(app, 'Passkeys');
+    let frame = await app.waitFor(`Passkeys of ${account.email}`);
+    frame = await app.waitFor('Security key');
+    for (const line of frame.split('\n')) expect([...line].length, `too wide:\n${line}`).to.be.at.most(80);
+    expect(frame).to.match(/Label\s+Created\s+Last used/);
+    expect(frame).to.match(/Laptop\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    expect(frame).to.match(/Security key\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\s+never/);
+
+    // Enter on a passkey asks first; "No" (the first choice) keeps it.
+    await choose(app, 'Laptop');
+    await app.waitFor('Revoke passkey Laptop?');
+    await app.press(KEYS.enter);
+    await app.waitFor(`Passkeys of ${account.email}`);
+    expect(unwrap(await sdk.GET('/api/sudo/users/{userId}/passkeys', { params: { path: { userId: account.id } } })).items).to.have.length(2);
+
+    await choose(app, 'Laptop');
+    await app.waitFor('Revoke passkey Laptop?');
+    await choose(app, 'Yes, revoke Laptop');
+    frame = await app.waitFor('✔ Revoked passkey Laptop');
+    frame = await app.waitFor((current) => current.includes('Security key') && !/Laptop\s+\d/.test(current));
+    const left = unwrap(await sdk.GET('/api/sudo/users/{userId}/passkeys', { params: { path: { userId: account.id } } })).items;
+    expect(left.map((passkey) => passkey.label)).to.deep.equal(['Security key']);
+    expect((await signInWith(server, laptop.authenticator)).res.body.code).to.equal('passkey_not_recognized');
+  });
+
+  it('says so when an account has no passkeys', async () => {
+    await makeAccount('plain@example.test');
+    const app = await connectedApp(server.baseUrl, SUPERUSER_TOKEN);
+    await openNewest(app, 'plain@example.test');
+    await choose(app, 'Passkeys');
+    await app.waitFor('No passkeys: this account signs in with its password only.');
   });
 });

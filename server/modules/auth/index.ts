@@ -10,3 +10,4 @@ export function record() {
 
 // ---- what other modules use (they import this module through this file only) ----
 export { revokeSessions } from './sessions.ts';
+export { startSession } from './commands/signIn.ts';

@@ -12,9 +12,10 @@ import { AttachMember } from '../memberships/AttachMember.tsx';
 import { AccountBan } from './AccountBan.tsx';
 import { AccountDelete } from './AccountDelete.tsx';
 import { AccountEdit } from './AccountEdit.tsx';
+import { AccountPasskeys } from './AccountPasskeys.tsx';
 import { accountState } from './accountState.ts';
 
-type AccountAction = 'edit' | 'ban' | 'unban' | 'attach' | 'delete';
+type AccountAction = 'edit' | 'ban' | 'unban' | 'attach' | 'passkeys' | 'delete';
 
 /** One account with its memberships, and what can be done to it. */
 export function AccountDetail({ accountId }: { accountId: string }) {
@@ -28,6 +29,7 @@ export function AccountDetail({ accountId }: { accountId: string }) {
     if (action === 'edit') navigation.push(<AccountEdit account={detail} />);
     else if (action === 'ban') navigation.push(<AccountBan account={detail} />);
     else if (action === 'attach') navigation.push(<AttachMember account={detail.email} />);
+    else if (action === 'passkeys') navigation.push(<AccountPasskeys account={detail} />);
     else if (action === 'delete') navigation.push(<AccountDelete account={detail} />);
     else
       unban.run(
@@ -66,6 +68,7 @@ export function AccountDetail({ accountId }: { accountId: string }) {
                 { key: 'edit', value: 'edit', label: 'Edit name, e-mail, password or role' },
                 detail.banned ? { key: 'unban', value: 'unban', label: 'Unban' } : { key: 'ban', value: 'ban', label: 'Ban' },
                 { key: 'attach', value: 'attach', label: 'Attach to an organization' },
+                { key: 'passkeys', value: 'passkeys', label: 'Passkeys (view, revoke)…' },
                 { key: 'delete', value: 'delete', label: 'Delete…' },
               ]}
               onSelect={(action) => act(action, detail)}
