@@ -7,6 +7,8 @@ const cores = typeof os.availableParallelism === 'function' ? os.availableParall
 
 module.exports = {
   spec: ['test/**/*.spec.ts'],
+  // The real-browser specs need chromium and the built storefront: `npm run test:browser`.
+  ignore: ['test/browser/**'],
   'node-option': ['import=tsx'],
   require: ['test/helpers/hooks.ts'],
   timeout: 30000,

@@ -28,15 +28,16 @@ export interface ClientOptions {
   /** A fetch implementation (tests, instrumentation); the global fetch by default. */
   fetch?: typeof fetch;
   /**
-   * Dashboard sessions. In a browser the cookie is the browser's: requests go with `credentials: 'include'` (the
-   * API must list the page's origin in DASHBOARD_ORIGINS). In Node, pass `cookies: true` (or a tough-cookie
-   * `CookieJar`) to keep the session cookie between calls, honouring its Path, Expires/Max-Age and Secure.
+   * Dashboard sessions. In a browser the cookie is the browser's: with `cookies: true` requests go with
+   * `credentials: 'include'` (the API must list the page's origin in DASHBOARD_ORIGINS). In Node, pass
+   * `cookies: true` (or a tough-cookie `CookieJar`) to keep the session cookie between calls, honouring its Path,
+   * Expires/Max-Age and Secure. Without it (a guest site), a browser sends cookies only to its own origin.
    */
   cookies?: boolean | CookieJar;
   /**
-   * Browsers: whether the page's cookies ride along (`credentials`). `'include'` by default, for the dashboard,
-   * whose origin the API lists in DASHBOARD_ORIGINS. A guest front end on any other origin passes `'omit'`: the API
-   * answers it without `Access-Control-Allow-Credentials`, so the browser would refuse every credentialed answer.
+   * Browsers: the fetch `credentials` mode, when neither default fits: `'include'` with `cookies: true` (the
+   * dashboard, whose origin the API lists in DASHBOARD_ORIGINS), else the browser's own default (`'same-origin'`):
+   * a guest site on another origin sends no cookie, which the API's CORS answers (no Allow-Credentials) require.
    */
   credentials?: RequestCredentials;
   /** Extra headers on every request. */
@@ -81,7 +82,7 @@ export function createClient(options: ClientOptions): VenueClient {
     baseUrl,
     fetch: options.cookies ? fetchWithJar(jar, options.fetch) : options.fetch,
     headers: options.headers,
-    credentials: options.credentials ?? (inBrowser() ? 'include' : undefined),
+    credentials: options.credentials ?? (inBrowser() && options.cookies ? 'include' : undefined),
   }) as VenueClient;
   const idempotent = new Set(IDEMPOTENT_CREATES.map(({ method, path }) => `${method} ${new URL(baseUrl + path).pathname}`));
   const newKey = options.idempotencyKey ?? (() => globalThis.crypto.randomUUID());

@@ -105,7 +105,7 @@ describe('sdk client', () => {
     expect(me.permissions).to.deep.equal(['auth:read']);
   });
 
-  it('asks a browser to send its own cookies (credentials: include)', async () => {
+  it('asks a browser to send its own cookies for a dashboard (cookies: true → credentials: include), none cross-origin for a guest site', async () => {
     const seen: Request[] = [];
     const spy: typeof fetch = async (input, init) => {
       const request = new Request(input, init);
@@ -116,15 +116,16 @@ describe('sdk client', () => {
     globals.window = {};
     globals.document = {};
     try {
-      await createClient({ baseUrl: 'http://venue.test/', fetch: spy }).GET('/api/system/health/live');
-      // A guest front end on an origin the API does not list for credentials sends none.
+      await createClient({ baseUrl: 'http://venue.test/', fetch: spy, cookies: true }).GET('/api/system/health/live');
       await createClient({ baseUrl: 'http://venue.test/', fetch: spy, credentials: 'omit' }).GET('/api/system/health/live');
+      // A guest front end: the browser's default, no cookie to another origin.
+      await createClient({ baseUrl: 'http://venue.test/', fetch: spy }).GET('/api/system/health/live');
     } finally {
       delete globals.window;
       delete globals.document;
     }
     await createClient({ baseUrl: 'http://venue.test', fetch: spy }).GET('/api/system/health/live');
-    expect(seen.map((r) => r.credentials)).to.deep.equal(['include', 'omit', 'same-origin']);
+    expect(seen.map((r) => r.credentials)).to.deep.equal(['include', 'omit', 'same-origin', 'same-origin']);
     expect(seen[0].url).to.equal('http://venue.test/api/system/health/live');
   });
 

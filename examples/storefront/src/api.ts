@@ -10,7 +10,7 @@ export const API_URL: string = (import.meta.env.VITE_API_URL as string | undefin
 export const api = createClient({ baseUrl: API_URL, credentials: 'omit' });
 
 /** The dashboard page's client: the staff session cookie rides along (the API lists this origin in DASHBOARD_ORIGINS). */
-export const dashboardApi = createClient({ baseUrl: API_URL, credentials: 'include' });
+export const dashboardApi = createClient({ baseUrl: API_URL, cookies: true });
 
 export type { Schemas };
 export const LOCALES = ['en', 'vi'] as const;
