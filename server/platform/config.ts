@@ -392,21 +392,29 @@ function origins(env: Env, name: string): string[] {
 
 /**
  * WebAuthn's relying party. Unset, the origins are DASHBOARD_ORIGINS (the dashboard is where passkeys are used), else
- * the public site's origin; the RP ID is the first origin's host. Every origin must be on the RP ID or a subdomain of
- * it, or browsers refuse every ceremony: that is a start-up error here rather than a puzzle later.
+ * the public site's origin; the RP ID is the first origin's host. An origin not on the RP ID (or a subdomain of it)
+ * can run no ceremony in a browser: one listed in WEBAUTHN_ORIGINS is a start-up error rather than a puzzle later;
+ * one only derived (a second dashboard origin on another host, e.g. a development `localhost`) is left out.
  */
 function webauthn(env: Env, dashboardOrigins: string[], publicSiteUrl: string): Config['webauthn'] {
   const listed = origins(env, 'WEBAUTHN_ORIGINS');
-  const allowed = listed.length > 0 ? listed : dashboardOrigins.length > 0 ? dashboardOrigins : [new URL(publicSiteUrl).origin];
-  const rpId = (str(env, 'WEBAUTHN_RP_ID') ?? new URL(allowed[0]).hostname).toLowerCase();
+  const candidates = listed.length > 0 ? listed : dashboardOrigins.length > 0 ? dashboardOrigins : [new URL(publicSiteUrl).origin];
+  const rpId = (str(env, 'WEBAUTHN_RP_ID') ?? new URL(candidates[0]).hostname).toLowerCase();
   if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(rpId)) {
     throw new ConfigError(`WEBAUTHN_RP_ID must be a host name such as dashboard.example.com (no scheme, port or path), got "${rpId}"`);
   }
-  for (const origin of allowed) {
+  const onRpId = (origin: string) => {
     const host = new URL(origin).hostname;
-    if (host !== rpId && !host.endsWith(`.${rpId}`)) {
+    return host === rpId || host.endsWith(`.${rpId}`);
+  };
+  for (const origin of listed) {
+    if (!onRpId(origin)) {
       throw new ConfigError(`WebAuthn origin ${origin} is not on WEBAUTHN_RP_ID "${rpId}" or a subdomain of it (set WEBAUTHN_ORIGINS / WEBAUTHN_RP_ID)`);
     }
+  }
+  const allowed = candidates.filter(onRpId);
+  if (allowed.length === 0) {
+    throw new ConfigError(`no WebAuthn origin is on WEBAUTHN_RP_ID "${rpId}" (set WEBAUTHN_ORIGINS to the dashboard's origins on it)`);
   }
   return {
     rpId,

@@ -401,3 +401,16 @@ describe('passkeys: WebAuthn registration and sign-in @db', () => {
     });
   });
 });
+
+describe('passkeys: the relying party from the configuration', () => {
+  it('derives origins and RP ID from DASHBOARD_ORIGINS, leaving out a derived origin on another host; refuses a listed one', async () => {
+    const { loadConfig, ConfigError } = await import('../../../server/platform/config.ts');
+    const derived = loadConfig({ DASHBOARD_ORIGINS: 'https://dash.venue.example, http://localhost:5173' }).webauthn;
+    expect(derived).to.include({ rpId: 'dash.venue.example' });
+    expect(derived.origins).to.deep.equal(['https://dash.venue.example']);
+    const explicit = loadConfig({ WEBAUTHN_RP_ID: 'venue.example', WEBAUTHN_ORIGINS: 'https://dash.venue.example, https://door.venue.example' }).webauthn;
+    expect(explicit.origins).to.deep.equal(['https://dash.venue.example', 'https://door.venue.example']);
+    expect(() => loadConfig({ WEBAUTHN_RP_ID: 'venue.example', WEBAUTHN_ORIGINS: 'https://dash.venue.example, http://localhost:5173' })).to.throw(ConfigError, /localhost:5173 is not on WEBAUTHN_RP_ID/);
+    expect(() => loadConfig({ WEBAUTHN_RP_ID: 'venue.example', DASHBOARD_ORIGINS: 'http://localhost:5173' })).to.throw(ConfigError, /no WebAuthn origin/);
+  });
+});
