@@ -4129,16 +4129,20 @@ export interface components {
             /** @description The account's passkeys, so that an authenticator holding one is not registered twice. */
             excludeCredentials: components["schemas"]["CredentialDescriptor"][];
             authenticatorSelection: {
-                authenticatorAttachment?: string;
-                residentKey?: string;
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
+                /** @enum {string} */
+                residentKey?: "discouraged" | "preferred" | "required";
                 requireResidentKey?: boolean;
-                userVerification?: string;
+                /** @enum {string} */
+                userVerification?: "discouraged" | "preferred" | "required";
             };
-            attestation: string;
+            /** @enum {string} */
+            attestation: "none" | "indirect" | "direct" | "enterprise";
             extensions?: {
                 [key: string]: unknown;
             };
-            hints?: string[];
+            hints?: ("security-key" | "client-device" | "hybrid")[];
         };
         /**
          * @description WebAuthn `PublicKeyCredentialRequestOptionsJSON`: hand it to `navigator.credentials.get()` or to
@@ -4150,12 +4154,13 @@ export interface components {
             challenge: components["schemas"]["Base64Url"];
             rpId: string;
             timeout: number;
-            userVerification: string;
+            /** @enum {string} */
+            userVerification: "discouraged" | "preferred" | "required";
             allowCredentials?: components["schemas"]["CredentialDescriptor"][];
             extensions?: {
                 [key: string]: unknown;
             };
-            hints?: string[];
+            hints?: ("security-key" | "client-device" | "hybrid")[];
         };
         /**
          * @description What a blob is for; decides its size limit, the types it takes and whether it is public by key:

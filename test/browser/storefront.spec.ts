@@ -290,6 +290,56 @@ describe('browser: the reference storefront, end to end in Chromium', function (
     await context.close();
   });
 
+  it('the door page registers a passkey for signed-in staff and signs in with it (Chromium’s virtual authenticator)', async () => {
+    // WebAuthn needs a host name (an IP address is no relying party): the door page and the API both on
+    // `localhost`, one site, so the SameSite=Lax session cookie rides along on the page's credentialed calls.
+    const door = await serveStatic();
+    const origin = door.origin.replace('127.0.0.1', 'localhost');
+    const api = await startTestServer({
+      config: { dashboardOrigins: [origin], webauthn: { rpId: 'localhost', rpName: 'Venue door', origins: [origin], challengeTtlSeconds: 300 } },
+      keepData: true,
+    });
+    const context = await browser.createBrowserContext();
+    try {
+      door.root = await buildStorefront(api.baseUrl.replace('127.0.0.1', 'localhost'));
+      const tab = await context.newPage();
+      const tabSeen = watch(tab);
+      const cdp = await tab.createCDPSession();
+      await cdp.send('WebAuthn.enable');
+      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      });
+      await step(tab, 'door-passkey-register', async () => {
+        await tab.goto(`${origin}/dashboard`);
+        await tab.type('input[name=identifier]', 'staff');
+        await tab.type('input[name=password]', STAFF_PASSWORD);
+        await tab.click('form.sign-in button');
+        expect(await textOf(tab, '.signed-in')).to.match(/\(staff\)$/);
+        await tab.click('button.passkey-add');
+        expect(await textOf(tab, '.passkey-note')).to.equal('Passkey added: Door device');
+      });
+      const [held] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+      const stored = await api.db.knex('passkeys as p').join('accounts as a', 'a.id', 'p.account_id').where('a.email', 'like', 'staff@%').select('p.label', 'p.counter');
+      expect(stored.map((row) => row.label)).to.deep.equal(['Door device']);
+      expect(held, 'the authenticator holds the passkey').to.not.equal(undefined);
+
+      await step(tab, 'door-passkey-sign-in', async () => {
+        await tab.click('button.sign-out');
+        await tab.waitForSelector('button.passkey-sign-in');
+        expect((await tab.cookies(api.baseUrl.replace('127.0.0.1', 'localhost'))).map((c) => c.name)).to.not.include('venue_session');
+        await tab.click('button.passkey-sign-in');
+        expect(await textOf(tab, '.signed-in')).to.match(/\(staff\)$/);
+      });
+      const after = await api.db.knex('passkeys as p').join('accounts as a', 'a.id', 'p.account_id').where('a.email', 'like', 'staff@%').first('p.counter', 'p.last_used_at');
+      expect(after.last_used_at, 'the sign-in used the stored passkey').to.not.equal(null);
+      expect(tabSeen.pageErrors).to.deep.equal([]);
+    } finally {
+      await context.close();
+      await api.close();
+      await door.close();
+    }
+  });
+
   it('no page of the journey asked anything of another host', () => {
     expect(strayRequests).to.deep.equal([]);
   });

@@ -1,3 +1,4 @@
+import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { useState, type FormEvent } from 'react';
 import { dashboardApi, problemText, vnd, type Schemas } from '../api.ts';
 
@@ -12,6 +13,7 @@ export function Dashboard() {
   const [outcome, setOutcome] = useState<Schemas['CheckInOutcome']>();
   const [error, setError] = useState<string>();
   const [token, setToken] = useState('');
+  const [passkeyNote, setPasskeyNote] = useState<string>();
 
   /** A refused CORS answer is a fetch TypeError, not a problem document. */
   async function attempt<T>(call: () => Promise<{ data?: T; error?: unknown }>): Promise<T | undefined> {
@@ -34,6 +36,46 @@ export function Dashboard() {
     // The cookie is proven by the next call, which sends nothing but it.
     const principal = await attempt(() => dashboardApi.GET('/api/auth/me'));
     if (principal) setMe(principal);
+  }
+
+  /** Sign in with a passkey: the API's options (a single-use challenge) → the authenticator → the API opens a session. */
+  async function signInWithPasskey() {
+    const options = await attempt(() => dashboardApi.POST('/api/auth/passkey-sign-in/options'));
+    if (!options) return;
+    let credential;
+    try {
+      credential = await startAuthentication({ optionsJSON: options });
+    } catch (err) {
+      setError(`No passkey was used: ${String(err)}`);
+      return;
+    }
+    const signedIn = await attempt(() => dashboardApi.POST('/api/auth/passkey-sign-in', { body: { credential: { ...credential, clientExtensionResults: { ...credential.clientExtensionResults } } } }));
+    if (!signedIn) return;
+    const principal = await attempt(() => dashboardApi.GET('/api/auth/me'));
+    if (principal) setMe(principal);
+  }
+
+  /** While signed in: register a passkey on this device for the next sign-in. */
+  async function addPasskey() {
+    setPasskeyNote(undefined);
+    const options = await attempt(() => dashboardApi.POST('/api/auth/passkeys/registration-options'));
+    if (!options) return;
+    let credential;
+    try {
+      credential = await startRegistration({ optionsJSON: options });
+    } catch (err) {
+      setError(`No passkey was made: ${String(err)}`);
+      return;
+    }
+    const saved = await attempt(() => dashboardApi.POST('/api/auth/passkeys', { body: { credential: { ...credential, clientExtensionResults: { ...credential.clientExtensionResults } }, label: 'Door device' } }));
+    if (saved) setPasskeyNote(`Passkey added: ${saved.label}`);
+  }
+
+  async function signOut() {
+    await attempt(() => dashboardApi.POST('/api/auth/sign-out'));
+    setMe(undefined);
+    setLookup(undefined);
+    setOutcome(undefined);
   }
 
   async function find(e: FormEvent) {
@@ -60,8 +102,13 @@ export function Dashboard() {
           </label>
           <button type="submit">Sign in</button>
         </form>
-        {/* Passkey sign-in (WebAuthn, @simplewebauthn/browser) goes here, beside the password form. */}
-        <div id="passkey-sign-in" />
+        {browserSupportsWebAuthn() && (
+          <div id="passkey-sign-in">
+            <button type="button" className="passkey-sign-in" onClick={signInWithPasskey}>
+              Sign in with a passkey
+            </button>
+          </div>
+        )}
         {error && <p role="alert">{error}</p>}
       </section>
     );
@@ -73,6 +120,17 @@ export function Dashboard() {
       <p className="signed-in">
         Signed in as {me.account?.name} ({me.role})
       </p>
+      <p>
+        {browserSupportsWebAuthn() && (
+          <button type="button" className="passkey-add" onClick={addPasskey}>
+            Add a passkey
+          </button>
+        )}{' '}
+        <button type="button" className="sign-out" onClick={signOut}>
+          Sign out
+        </button>
+      </p>
+      {passkeyNote && <p className="passkey-note">{passkeyNote}</p>}
       <form onSubmit={find}>
         <label>
           Check-in token <input name="token" value={token} onChange={(e) => setToken(e.target.value)} required />
