@@ -1,4 +1,5 @@
-import { generateRegistrationOptions, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
+import { type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
+import { webauthnServer } from '../webauthn.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { Unauthenticated } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
@@ -15,7 +16,7 @@ export async function beginPasskeyRegistration(app: Pick<AppContext, 'db' | 'log
   const account = await Account.query().findById(accountId);
   if (!account) throw Unauthenticated('The signed-in account no longer exists.');
   const { rpId, rpName, challengeTtlSeconds } = app.config.webauthn;
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthnServer()).generateRegistrationOptions({
     rpName,
     rpID: rpId,
     userID: userHandleBytes(account.id),

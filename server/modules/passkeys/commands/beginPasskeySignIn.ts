@@ -1,4 +1,5 @@
-import { generateAuthenticationOptions, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { webauthnServer } from '../webauthn.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { storeChallenge } from '../challenges.ts';
@@ -12,7 +13,7 @@ import { USER_VERIFICATION } from '../relyingParty.ts';
 export async function beginPasskeySignIn(app: Pick<AppContext, 'db' | 'logger' | 'config' | 'passkeyChallengeLimit'>, ip: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
   await throttleSignInChallenge(app, ip);
   const { rpId, challengeTtlSeconds } = app.config.webauthn;
-  const options = await generateAuthenticationOptions({ rpID: rpId, timeout: challengeTtlSeconds * 1000, userVerification: USER_VERIFICATION });
+  const options = await (await webauthnServer()).generateAuthenticationOptions({ rpID: rpId, timeout: challengeTtlSeconds * 1000, userVerification: USER_VERIFICATION });
   await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, ({ trx, now }) =>
     storeChallenge(trx, { challenge: options.challenge, ceremony: 'authentication', accountId: null, ttlSeconds: challengeTtlSeconds, now }),
   );

@@ -1,4 +1,5 @@
-import { verifyRegistrationResponse, type RegistrationResponseJSON, type VerifiedRegistrationResponse } from '@simplewebauthn/server';
+import { type RegistrationResponseJSON, type VerifiedRegistrationResponse } from '@simplewebauthn/server';
+import { webauthnServer } from '../webauthn.ts';
 import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, Problem } from '../../../platform/http/problem.ts';
@@ -21,7 +22,7 @@ export async function registerPasskey(app: Pick<AppContext, 'db' | 'logger' | 'c
 
   let verification: VerifiedRegistrationResponse;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (await webauthnServer()).verifyRegistrationResponse({
       // The contract validated the shape; the library checks every value.
       response: body.credential as unknown as RegistrationResponseJSON,
       expectedChallenge: challenge,

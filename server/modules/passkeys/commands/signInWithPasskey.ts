@@ -1,4 +1,5 @@
-import { verifyAuthenticationResponse, type AuthenticationResponseJSON, type VerifiedAuthenticationResponse } from '@simplewebauthn/server';
+import { type AuthenticationResponseJSON, type VerifiedAuthenticationResponse } from '@simplewebauthn/server';
+import { webauthnServer } from '../webauthn.ts';
 import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import type { ReplyCookie } from '../../../platform/http/handler.ts';
@@ -52,7 +53,7 @@ export async function signInWithPasskey(
 
   let verification: VerifiedAuthenticationResponse;
   try {
-    verification = await verifyAuthenticationResponse({
+    verification = await (await webauthnServer()).verifyAuthenticationResponse({
       response: credential as unknown as AuthenticationResponseJSON,
       expectedChallenge: challenge,
       ...expected(app.config),
