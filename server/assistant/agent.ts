@@ -26,6 +26,9 @@ export type AgentConfig = Pick<
   | 'mistralApiKey'
   | 'mistralModel'
   | 'mistralBaseUrl'
+  | 'assistantOpenaiBaseUrl'
+  | 'assistantOpenaiModel'
+  | 'assistantOpenaiApiKey'
   | 'assistantMaxSteps'
   | 'assistantApiTimeoutMs'
   | 'venueTimezone'
@@ -43,7 +46,7 @@ export interface AgentDeps {
   baseUrl: () => string;
   /** Replaces the configured model (tests: the SDK's mock model). */
   model?: LanguageModel;
-  /** The fetch of the tools' HTTP calls and of the Mistral client. */
+  /** The fetch of the tools' HTTP calls and of the hosted model's client (Mistral, OpenAI-compatible). */
   fetch?: typeof fetch;
 }
 

@@ -6,8 +6,8 @@ import type { VenueData } from './venueData.ts';
 
 /**
  * The agent's tools: each one call to an assistant-safe endpoint, in the turn's locale (bound here, so neither
- * model can fetch another locale's links). Both models — the offline one and Mistral — call the same tools;
- * results go back to the model as the endpoints gave them.
+ * model can fetch another locale's links). Every model — the offline one, Mistral, an OpenAI-compatible one —
+ * calls the same tools; results go back to the model as the endpoints gave them.
  */
 const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('A venue-local date, YYYY-MM-DD.');
 const showSlug = z.string().max(120).describe("A show's slug, as listShows gives it.");

@@ -116,14 +116,24 @@ export interface Config {
   assistantApiBaseUrl: string | undefined;
   /** Time-out of one tool call to the assistant-safe endpoints. */
   assistantApiTimeoutMs: number;
-  /** ASSISTANT_MODEL: `offline` (the grounded offline model), `mistral`, or unset → mistral when MISTRAL_API_KEY is set. */
-  assistantModel: 'offline' | 'mistral';
+  /**
+   * ASSISTANT_MODEL: `offline` (the grounded offline model), `mistral`, `openai-compatible` (a self-hosted model
+   * behind an OpenAI-style chat-completions API: Ollama, vLLM, llama.cpp server), or unset → mistral when
+   * MISTRAL_API_KEY is set.
+   */
+  assistantModel: 'offline' | 'mistral' | 'openai-compatible';
   /** Model steps (tool rounds + the answer) of one turn at most. */
   assistantMaxSteps: number;
   mistralApiKey: string | undefined;
   mistralModel: string;
   /** MISTRAL_BASE_URL: Mistral's API (or a proxy of it), `…/v1`. */
   mistralBaseUrl: string;
+  /** ASSISTANT_OPENAI_BASE_URL: the OpenAI-compatible server's API, `…/v1` (required with `openai-compatible`). */
+  assistantOpenaiBaseUrl: string | undefined;
+  /** ASSISTANT_OPENAI_MODEL: the model the server serves (required with `openai-compatible`). */
+  assistantOpenaiModel: string | undefined;
+  /** ASSISTANT_OPENAI_API_KEY: sent as a bearer token when set (most self-hosted servers need none). */
+  assistantOpenaiApiKey: string | undefined;
   /** `/llm/chat`, `/api/ai/demo` and the legacy chat route: turns one client address may start per minute. */
   llmChatRateLimitPerMinute: number;
   /** `$ai_generation` events to PostHog for every generation (spec §6.5); needs ANALYTICS_ENABLED too. */
@@ -469,8 +479,14 @@ function smtpUrl(env: Env): string | undefined {
 
 function assistant(env: Env) {
   const mistralApiKey = str(env, 'MISTRAL_API_KEY');
-  const assistantModel = oneOf(env, 'ASSISTANT_MODEL', ['offline', 'mistral'] as const, mistralApiKey ? 'mistral' : 'offline');
+  const assistantModel = oneOf(env, 'ASSISTANT_MODEL', ['offline', 'mistral', 'openai-compatible'] as const, mistralApiKey ? 'mistral' : 'offline');
   if (assistantModel === 'mistral' && !mistralApiKey) throw new ConfigError('MISTRAL_API_KEY is required when ASSISTANT_MODEL=mistral');
+  const openaiBase = str(env, 'ASSISTANT_OPENAI_BASE_URL');
+  const openaiModel = str(env, 'ASSISTANT_OPENAI_MODEL');
+  if (assistantModel === 'openai-compatible') {
+    if (!openaiBase) throw new ConfigError('ASSISTANT_OPENAI_BASE_URL is required when ASSISTANT_MODEL=openai-compatible');
+    if (!openaiModel) throw new ConfigError('ASSISTANT_OPENAI_MODEL is required when ASSISTANT_MODEL=openai-compatible');
+  }
   const base = str(env, 'ASSISTANT_API_BASE_URL');
   return {
     assistantApiBaseUrl: base === undefined ? undefined : httpUrl(env, 'ASSISTANT_API_BASE_URL', base),
@@ -480,6 +496,9 @@ function assistant(env: Env) {
     mistralApiKey,
     mistralModel: str(env, 'MISTRAL_MODEL') ?? 'mistral-small-latest',
     mistralBaseUrl: httpUrl(env, 'MISTRAL_BASE_URL', 'https://api.mistral.ai/v1'),
+    assistantOpenaiBaseUrl: openaiBase === undefined ? undefined : httpUrl(env, 'ASSISTANT_OPENAI_BASE_URL', openaiBase),
+    assistantOpenaiModel: openaiModel,
+    assistantOpenaiApiKey: str(env, 'ASSISTANT_OPENAI_API_KEY'),
     llmChatRateLimitPerMinute: int(env, 'LLM_CHAT_RATE_LIMIT_PER_MINUTE', 20, 1, 100_000),
     aiObservabilityEnabled: bool(env, 'ANALYTICS_AI_OBSERVABILITY_ENABLED', false),
     aiObservabilityCaptureContent: bool(env, 'ANALYTICS_AI_OBSERVABILITY_CAPTURE_CONTENT', false),

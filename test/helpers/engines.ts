@@ -55,6 +55,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'modules/apiKeys/apiKeys.spec.ts',
   'modules/assistant/agent.spec.ts',
   'modules/assistant/chat.spec.ts',
+  'modules/assistant/hostedModels.spec.ts',
   'modules/assistant/mistral.spec.ts',
   'modules/assistantCatalog/assistantCatalog.spec.ts',
   'modules/assistantCatalog/demoVenue.spec.ts',
