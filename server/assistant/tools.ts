@@ -16,7 +16,13 @@ const eventSlug = z.string().max(120).describe("A performance's eventSlug, as li
 export const TOOL_NAMES = ['listShows', 'listEvents', 'checkAvailability', 'getBookingOptions', 'getSiteRoutes', 'searchKnowledge'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
-export function createTools(data: VenueData, locale: string) {
+/**
+ * The turn's tools. Within one turn the same call with the same input is answered once (a model that asks
+ * `getSiteRoutes` in every step, or repeats a lookup, costs one request); across turns the venue data's ETag
+ * cache revalidates (./venueData.ts).
+ */
+export function createTools(source: VenueData, locale: string) {
+  const data = memoized(source);
   return {
     listShows: tool({
       description: "The shows on the programme: slug, title, summary, duration, showUrl (the show's page), priceFromVnd (lowest total for one guest, service charge and VAT included) and the next performances (eventSlug, date, time, availability, bookingUrl).",
@@ -56,3 +62,28 @@ export function createTools(data: VenueData, locale: string) {
 }
 
 export type AssistantTools = ReturnType<typeof createTools>;
+
+/** `source` with each distinct call (method and arguments) made once; a failed call is not kept. */
+function memoized(source: VenueData): VenueData {
+  const answers = new Map<string, Promise<unknown>>();
+  const once =
+    <A extends unknown[]>(name: keyof VenueData, call: (...args: A) => Promise<unknown>) =>
+    (...args: A): Promise<unknown> => {
+      const key = `${name} ${JSON.stringify(args)}`;
+      let answer = answers.get(key);
+      if (!answer) {
+        answer = call(...args);
+        answers.set(key, answer);
+        answer.catch(() => answers.delete(key));
+      }
+      return answer;
+    };
+  return {
+    shows: once('shows', (locale: string) => source.shows(locale)),
+    events: once('events', (locale: string, query?: Parameters<VenueData['events']>[1]) => source.events(locale, query)),
+    availability: once('availability', (locale: string, query: Parameters<VenueData['availability']>[1]) => source.availability(locale, query)),
+    bookingOptions: once('bookingOptions', (locale: string, query: Parameters<VenueData['bookingOptions']>[1]) => source.bookingOptions(locale, query)),
+    routes: once('routes', (locale: string) => source.routes(locale)),
+    knowledge: once('knowledge', (locale: string) => source.knowledge(locale)),
+  };
+}

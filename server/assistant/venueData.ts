@@ -10,7 +10,12 @@ export interface VenueDataOptions {
   baseUrl: () => string;
   timeoutMs: number;
   fetch?: typeof fetch;
+  /** How many answers (by URL) are kept for revalidation with their ETag; 0 keeps none. */
+  cacheEntries?: number;
 }
+
+/** Answers kept across turns by default: the catalog's reads in two locales, with room to spare. */
+export const DEFAULT_CACHE_ENTRIES = 256;
 
 export class VenueDataError extends Error {
   constructor(
@@ -42,24 +47,50 @@ export const VENUE_DATA_PATHS = {
   knowledge: '/api/ai/customer-support/knowledge',
 } as const;
 
+/**
+ * Across turns, every answer that came with an `ETag` is kept (by URL, the least recently used dropped past
+ * `cacheEntries`) and asked again with `If-None-Match`: a `304` reuses the kept answer, so an unchanged catalog
+ * costs the endpoint no body and the agent no parsing, while seats left and prices are still revalidated on every
+ * call (issue 24 §7).
+ */
 export function createVenueData(options: VenueDataOptions): VenueData {
   const doFetch = options.fetch ?? fetch;
+  const capacity = options.cacheEntries ?? DEFAULT_CACHE_ENTRIES;
+  const kept = new Map<string, { etag: string; value: unknown }>();
   async function get(path: string, query: Query): Promise<unknown> {
     const url = new URL(path, `${options.baseUrl()}/`);
     for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
+    const key = url.toString();
+    const known = kept.get(key);
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'venue-assistant' };
+    if (known) headers['if-none-match'] = known.etag;
     let response: Response;
     try {
-      response = await doFetch(url, { headers: { accept: 'application/json', 'user-agent': 'venue-assistant' }, signal: AbortSignal.timeout(options.timeoutMs) });
+      response = await doFetch(url, { headers, signal: AbortSignal.timeout(options.timeoutMs) });
     } catch (err) {
       throw new VenueDataError(`${path}: ${(err as Error).name === 'TimeoutError' ? 'timed out' : (err as Error).message}`);
     }
+    if (response.status === 304 && known) {
+      await response.body?.cancel();
+      kept.delete(key);
+      kept.set(key, known); // most recently used last
+      return known.value;
+    }
     const text = await response.text();
     if (!response.ok) throw new VenueDataError(`${path} answered ${response.status}: ${problemDetail(text)}`, response.status);
+    let value: unknown;
     try {
-      return JSON.parse(text) as unknown;
+      value = JSON.parse(text) as unknown;
     } catch {
       throw new VenueDataError(`${path} answered something other than JSON`, response.status);
     }
+    const etag = response.headers.get('etag');
+    kept.delete(key);
+    if (etag && capacity > 0) {
+      kept.set(key, { etag, value });
+      if (kept.size > capacity) kept.delete(kept.keys().next().value!);
+    }
+    return value;
   }
   return {
     shows: (locale) => get(VENUE_DATA_PATHS.shows, { locale }),

@@ -57,6 +57,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'modules/assistant/chat.spec.ts',
   'modules/assistant/hostedModels.spec.ts',
   'modules/assistant/mistral.spec.ts',
+  'modules/assistant/venueDataCache.spec.ts',
   'modules/assistantCatalog/assistantCatalog.spec.ts',
   'modules/assistantCatalog/demoVenue.spec.ts',
   'modules/auth/principal.spec.ts',
