@@ -6,7 +6,7 @@ import type { Analytics } from '../platform/integrations/analytics.ts';
 import type { Logger } from '../platform/logger.ts';
 import { readRoutes, type RouteFacts } from './facts.ts';
 import { auditLinks, type LinkAuditResult } from './linkAudit.ts';
-import { createModel } from './models.ts';
+import { createModel, type ModelConfig } from './models.ts';
 import { recordGeneration } from './observability.ts';
 import { languageOf } from './offline/text.ts';
 import { systemPrompt } from './prompts.ts';
@@ -20,23 +20,8 @@ import { createVenueData, type VenueData } from './venueData.ts';
  * with the tools and a step limit) over the configured model; then the link audit of the answer against the
  * route data (spec §4.1) and one `$ai_generation` event when observability is on (spec §6.5).
  */
-export type AgentConfig = Pick<
-  Config,
-  | 'assistantModel'
-  | 'mistralApiKey'
-  | 'mistralModel'
-  | 'mistralBaseUrl'
-  | 'assistantOpenaiBaseUrl'
-  | 'assistantOpenaiModel'
-  | 'assistantOpenaiApiKey'
-  | 'assistantMaxSteps'
-  | 'assistantApiTimeoutMs'
-  | 'venueTimezone'
-  | 'defaultLocale'
-  | 'siteLocales'
-  | 'aiObservabilityEnabled'
-  | 'aiObservabilityCaptureContent'
->;
+export type AgentConfig = ModelConfig &
+  Pick<Config, 'assistantMaxSteps' | 'assistantApiTimeoutMs' | 'siteLocales' | 'aiObservabilityEnabled' | 'aiObservabilityCaptureContent'>;
 
 export interface AgentDeps {
   config: AgentConfig;

@@ -8,7 +8,7 @@ import { Conflict, NotFound } from '../../platform/http/problem.ts';
 import type { ContactSource } from './inputs.ts';
 import { normalizeEmail } from './inputs.ts';
 import { Reservation } from './models.ts';
-import { statusAt, type ReservationStatus } from './status.ts';
+import { statusAt } from './status.ts';
 import { digest, normalizeReference, openSecret, tokenMatches } from './tokens.ts';
 
 /**

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { digest, type ReservationStatus } from '../booking/index.ts';
+// Payments that count as paid; a REFUNDED one counts for nothing (its amount less its refunds is 0).
+import { PAID_STATUSES } from '../payments/index.ts';
 import type { ShowEventStatus } from '../showEvents/index.ts';
 import type { TableZone } from '../tables/index.ts';
 import { normalizeToken, type Target } from './door.ts';
@@ -43,8 +45,6 @@ export interface DoorReservation {
   paidVnd: number;
 }
 
-/** Payments that count as paid; a REFUNDED one counts for nothing (its amount less its refunds is 0). */
-const PAID_STATUSES = ['SUCCEEDED', 'PARTIALLY_REFUNDED'];
 
 export async function doorReservation(knex: Knex, id: string): Promise<DoorReservation | undefined> {
   const row = await knex('reservations as r')

@@ -10,3 +10,6 @@ import { paymentsServices } from './vnpay.ts';
 export function record() {
   return { tag: 'payments', handlers, policy, jobs, subscribers: [cancellationRefunds], services: paymentsServices } satisfies ModuleRecord;
 }
+
+// ---- what other modules use (they import this module through this file only) ----
+export { PAID_STATUSES } from './models.ts';
