@@ -5391,9 +5391,11 @@ export interface components {
             locale: string;
         };
         /**
-         * @description One part of an AI SDK UI message (`text`, `step-start`, `tool-<name>`, `data-<name>`, …). Only `text` parts
-         *     of `user` and `assistant` messages are read; the others are what this server streamed earlier, sent back
-         *     by `useChat`, and are ignored.
+         * @description One part of an AI SDK UI message (`text`, `step-start`, `tool-<name>`, `data-<name>`, …). Read: the `text`
+         *     parts of `user` and `assistant` messages, and the `input` of an assistant message's `tool-<name>` parts (the
+         *     assistant's tools, as this server streamed them earlier and `useChat` sends them back), so that a follow-up
+         *     ("and the day after?") keeps the show, day and party of the turn before. Tool outputs are never read (facts
+         *     are fetched again), an input the tool would refuse is ignored, and so are all other parts.
          */
         ChatUiMessagePart: {
             /** @example text */

@@ -78,10 +78,7 @@ export function createAgent(deps: AgentDeps): Agent {
     const locale = answerLocale(turn, config);
     const markdown = turn.channel === 'web' || turn.channel === 'demo';
     const now = DateTime.now().setZone(config.venueTimezone);
-    const messages: ModelMessage[] = turn.messages
-      .slice(-MAX_HISTORY)
-      .filter((message) => message.text.trim() !== '')
-      .map((message) => ({ role: message.role, content: message.text }));
+    const messages = modelMessages(turn.messages.slice(-MAX_HISTORY));
     const settings = {
       model,
       system: systemPrompt({ locale, today: now.toISODate()!, weekday: now.setLocale('en').toFormat('cccc'), timezone: config.venueTimezone, markdown }),
@@ -225,6 +222,27 @@ export function createAgent(deps: AgentDeps): Agent {
       return result.textStream;
     },
   };
+}
+
+/**
+ * The conversation as model messages. An earlier assistant message's tool calls (inputs from the client's UI
+ * history) are given as calls whose results say they were not kept: the model sees what the turn looked up —
+ * the show, the day, the party — and fetches any fact it needs again instead of trusting a client's copy.
+ */
+export function modelMessages(history: AssistantTurn['messages']): ModelMessage[] {
+  const messages: ModelMessage[] = [];
+  history.forEach((message, index) => {
+    if (message.role === 'assistant' && message.tools?.length) {
+      const calls = message.tools.map((tool, n) => ({ ...tool, toolCallId: `history-${index}-${n}` }));
+      messages.push({ role: 'assistant', content: calls.map((call) => ({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input })) });
+      messages.push({
+        role: 'tool',
+        content: calls.map((call) => ({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'json', value: { note: 'An earlier turn’s result, not kept: call the tool again for current facts.' } } })),
+      });
+    }
+    if (message.text.trim() !== '') messages.push({ role: message.role, content: message.text });
+  });
+  return messages;
 }
 
 /** What a client sees of an error (never the server's details). */

@@ -45,6 +45,8 @@ export interface OfferFact {
   pricePerGuestVnd?: number;
   /** One guest's total with service charge and VAT. */
   totalPerGuestVnd?: number;
+  /** The party's total with service charge and VAT, when booking options were asked for a party this offer takes. */
+  party?: { guests: number; totalVnd: number };
   items: string[];
 }
 
@@ -181,6 +183,7 @@ export function readOffers(data: unknown): OfferFact[] {
       maxGuests: num(raw.maxGuests),
       pricePerGuestVnd: first(num(raw.pricePerGuestVnd), num(perGuest?.pricePerGuestVnd), num(raw.priceVnd)),
       totalPerGuestVnd: first(num(perGuest?.totalVnd), num(raw.totalPerGuestVnd)),
+      party: isObject(raw.forParty) && num(raw.forParty.guests) !== undefined && num(raw.forParty.totalVnd) !== undefined ? { guests: num(raw.forParty.guests)!, totalVnd: num(raw.forParty.totalVnd)! } : undefined,
       items,
     });
   };

@@ -1,5 +1,5 @@
 import type { KnowledgeFact } from './facts.ts';
-import { contentWords, fold } from './offline/text.ts';
+import { contentWords, fold, languageOf } from './offline/text.ts';
 
 /**
  * Which published knowledge documents answer a question: word overlap between the question and each
@@ -20,6 +20,8 @@ const TOPIC_WORDS: Array<[string, string[]]> = [
   ['payment', ['pay', 'payment', 'card', 'cash', 'deposit', 'vnpay', 'thanh', 'toan', 'coc', 'the', 'tien']],
 ];
 
+const AMBIGUOUS = new Set(['the', 'an', 'be', 'may', 'he', 'con', 'den', 'em', 'mac', 'gio', 'ung', 'lan', 'coc', 'doi', 'ty', 'chi']);
+
 export interface ScoredDocument {
   document: KnowledgeFact;
   score: number;
@@ -28,8 +30,11 @@ export interface ScoredDocument {
 export function rankKnowledge(documents: KnowledgeFact[], question: string): ScoredDocument[] {
   const asked = new Set(contentWords(fold(question)).map(stem));
   const foldedQuestion = fold(question);
+  // Unaccented Vietnamese words that are also English ones ("thẻ" is "the", "bé" is "be") count only when the
+  // question is not written in English.
+  const english = languageOf(question) === 'en';
   for (const [topic, words] of TOPIC_WORDS) {
-    if (words.some((word) => foldedQuestion.includes(` ${word} `) || foldedQuestion.includes(` ${word}s `))) asked.add(`#${topic}`);
+    if (words.some((word) => !(english && AMBIGUOUS.has(word)) && (foldedQuestion.includes(` ${word} `) || foldedQuestion.includes(` ${word}s `)))) asked.add(`#${topic}`);
   }
   const scored = documents.map((document) => {
     const tagText = fold(document.tags.join(' '));

@@ -13,6 +13,16 @@ const localDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('A venue-loca
 const showSlug = z.string().max(120).describe("A show's slug, as listShows gives it.");
 const eventSlug = z.string().max(120).describe("A performance's eventSlug, as listShows (nextDates) or listEvents give it.");
 
+/** Each tool's input, as the model must give it (and as a client's history is checked against). */
+export const TOOL_INPUTS = {
+  listShows: z.object({}),
+  listEvents: z.object({ show: showSlug.optional(), from: localDate.optional(), to: localDate.optional() }),
+  checkAvailability: z.object({ date: localDate, show: showSlug.optional(), guests: z.number().int().min(1).max(500).optional() }),
+  getBookingOptions: z.object({ event: eventSlug, guests: z.number().int().min(1).max(500).optional() }),
+  getSiteRoutes: z.object({}),
+  searchKnowledge: z.object({ question: z.string().max(500).describe("The guest's question or its topic.") }),
+};
+
 export const TOOL_NAMES = ['listShows', 'listEvents', 'checkAvailability', 'getBookingOptions', 'getSiteRoutes', 'searchKnowledge'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -26,32 +36,32 @@ export function createTools(source: VenueData, locale: string) {
   return {
     listShows: tool({
       description: "The shows on the programme: slug, title, summary, duration, showUrl (the show's page), priceFromVnd (lowest total for one guest, service charge and VAT included) and the next performances (eventSlug, date, time, availability, bookingUrl).",
-      inputSchema: z.object({}),
+      inputSchema: TOOL_INPUTS.listShows,
       execute: () => data.shows(locale),
     }),
     listEvents: tool({
       description: 'Upcoming performances between two local dates (default: the next two weeks), optionally of one show: date, start time, doors, show, availability, seats left, bookingUrl.',
-      inputSchema: z.object({ show: showSlug.optional(), from: localDate.optional(), to: localDate.optional() }),
+      inputSchema: TOOL_INPUTS.listEvents,
       execute: ({ show, from, to }) => data.events(locale, { show, from, to }),
     }),
     checkAvailability: tool({
       description: 'Whether the performances of one local date can take a party: availability, fit (FITS, NOT_ENOUGH_SEATS, PARTY_SIZE_NOT_OFFERED, SOLD_OUT, CLOSED), bookingUrl, and the inquiry page for groups.',
-      inputSchema: z.object({ date: localDate, show: showSlug.optional(), guests: z.number().int().min(1).max(500).optional() }),
+      inputSchema: TOOL_INPUTS.checkAvailability,
       execute: ({ date, show, guests }) => data.availability(locale, { date, show, guests }),
     }),
     getBookingOptions: tool({
       description: 'The ways to book one performance (offers): price per guest in VND (perGuest: before and with service charge and VAT), what each includes, the party sizes it takes, and the booking page; with guests, the price for the party.',
-      inputSchema: z.object({ event: eventSlug, guests: z.number().int().min(1).max(500).optional() }),
+      inputSchema: TOOL_INPUTS.getBookingOptions,
       execute: ({ event, guests }) => data.bookingOptions(locale, { event, guests }),
     }),
     getSiteRoutes: tool({
       description: "The public website's links in this locale (home, shows, inquiries, waitlist, partners, each show's showUrl, each event's bookingUrl). Only these links may appear in answers.",
-      inputSchema: z.object({}),
+      inputSchema: TOOL_INPUTS.getSiteRoutes,
       execute: () => data.routes(locale),
     }),
     searchKnowledge: tool({
       description: "The venue's published policies and practical information (cancellation and refunds, dress code, children, dietary options, arrival, parking, accessibility, private events, contact), best matches first.",
-      inputSchema: z.object({ question: z.string().max(500).describe("The guest's question or its topic.") }),
+      inputSchema: TOOL_INPUTS.searchKnowledge,
       execute: async ({ question }) => {
         const documents = readKnowledge(await data.knowledge(locale));
         const ranked = rankKnowledge(documents, question);

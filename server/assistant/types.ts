@@ -8,6 +8,12 @@ export type AssistantChannel = 'web' | 'demo' | 'facebook' | 'messenger' | 'inst
 export interface AssistantMessage {
   role: 'user' | 'assistant';
   text: string;
+  /**
+   * The tools an assistant message called (the UI stream's tool parts, sent back by the client), inputs only:
+   * what an earlier turn was about (a show, a day, a party) for follow-ups. Their outputs are not kept: they
+   * came back from the client, and facts are fetched again.
+   */
+  tools?: Array<{ toolName: string; input: Record<string, unknown> }>;
 }
 
 export interface AssistantTurn {

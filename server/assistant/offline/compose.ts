@@ -5,7 +5,8 @@ import { rankKnowledge } from '../knowledge.ts';
 import type { DayRange } from './dates.ts';
 import { clip, isoDayLabel, link, vnd, whenLabel, type Lang } from './format.ts';
 import { PHRASES, type Phrases } from './phrases.ts';
-import type { Topic } from './understand.ts';
+import { safeToQuote } from './safety.ts';
+import type { KnowledgeSubject, Topic } from './understand.ts';
 
 /** Everything the answer may say: the guest's question as understood, and the tools' results. */
 export interface AnswerInput {
@@ -29,6 +30,15 @@ export interface AnswerInput {
   routes: RouteFacts;
   /** A tool failed: say so instead of pretending there is nothing. */
   failed: boolean;
+  /** Practical-information subjects asked about, and the document tags that answer each. */
+  knowledgeSubjects?: KnowledgeSubject[];
+  subjectTags?: Record<KnowledgeSubject, string[]>;
+  /** "The cheapest" / "the most expensive": that one offer. */
+  rank?: 'cheapest' | 'dearest';
+  /** Part of the question is outside the venue: said so after the rest is answered. */
+  outOfScope?: boolean;
+  /** Nothing understood: a clarifying question rather than a guess. */
+  vague?: boolean;
 }
 
 const MAX_LIST = 6;
@@ -40,12 +50,15 @@ export function composeAnswer(input: AnswerInput): string {
   const inquiry = inquiryLink(input, p);
 
   const informative = [...topics].filter((topic) => topic !== 'greeting' && topic !== 'thanks');
-  if (informative.length === 0) {
+  const subjects = input.knowledgeSubjects ?? [];
+  if (informative.length === 0 && subjects.length === 0) {
     if (topics.has('thanks')) return p.thanks;
     if (topics.has('greeting')) return p.greeting;
-    // Nothing recognized: perhaps a knowledge document answers it; otherwise say so.
+    // Nothing recognized: perhaps a knowledge document answers it clearly; else ask what is meant (too vague to
+    // be a question) or say it is not known — never an answer to another question.
     const policy = policyAnswer(input, 6);
-    return policy ?? p.unknown(inquiry);
+    if (policy) return policy;
+    return input.vague ? p.clarify : p.unknown(inquiry);
   }
   if (input.failed && !input.shows.length && !input.routes.all.length) return p.unavailable(inquiry);
 
@@ -70,11 +83,13 @@ export function composeAnswer(input: AnswerInput): string {
     const listed = topics.has('availability') || topics.has('schedule') || topics.has('whatsOn') || topics.has('showDetails');
     out.push(listed ? p.howToBook : howToBookAnswer(input, p));
   }
-  if (topics.has('policy') || topics.has('contact')) {
+  if (subjects.length) {
+    out.push(subjectAnswer(input, subjects) ?? (subjects.includes('contact') || subjects.includes('directions') ? p.contactUnknown(inquiry) : p.knowledgeUnknown(inquiry)));
+  } else if (topics.has('policy') || topics.has('contact')) {
     const policy = policyAnswer(input, topics.has('contact') ? 2 : 3);
     if (policy) out.push(policy);
     else if (topics.has('contact')) out.push(p.contactUnknown(inquiry));
-    else if (out.length === 0) out.push(p.unknown(inquiry));
+    else if (out.length === 0) out.push(p.knowledgeUnknown(inquiry));
   }
   if (topics.has('waitlist')) {
     const waitlist = routeNamed(input.routes, 'waitlist');
@@ -84,8 +99,35 @@ export function composeAnswer(input: AnswerInput): string {
     const partners = routeNamed(input.routes, 'partners', 'partner');
     out.push(partners ? p.partners(link(partners, partners, input.markdown)) : p.unknown(inquiry));
   }
+  if (input.outOfScope && out.length) out.push(p.outOfScopeRest);
   const answer = out.filter(Boolean).join('\n\n').trim();
   return answer || p.unknown(inquiry);
+}
+
+/** The published documents answering each practical subject (by their topic and tags), at most two per subject. */
+function subjectAnswer(input: AnswerInput, subjects: KnowledgeSubject[]): string | undefined {
+  const documents = input.knowledge ?? [];
+  const chosen: KnowledgeFact[] = [];
+  for (const subject of subjects.slice(0, 3)) {
+    const tags = input.subjectTags?.[subject] ?? [subject];
+    const scored = documents
+      .map((document) => {
+        const own = new Set([...(document.tags ?? []), document.topic ?? ''].map((tag) => tag.toLowerCase()));
+        // The subject's first tag is its own ("parking"); the others are related ("transport").
+        const score = tags.reduce((sum, tag, index) => sum + (own.has(tag) ? (index === 0 ? 3 : 1) : 0), 0) + (document.topic && tags.some((tag) => document.topic!.startsWith(tag)) ? 2 : 0);
+        return { document, score };
+      })
+      .filter((entry) => entry.score >= 2)
+      .sort((a, b) => b.score - a.score);
+    const best = scored[0];
+    if (!best) continue;
+    for (const entry of scored.slice(0, subject === 'directions' ? 2 : 1)) {
+      if (entry.score >= best.score - 1 && !chosen.includes(entry.document)) chosen.push(entry.document);
+    }
+  }
+  if (!chosen.length) return undefined;
+  const allowed = new Set(input.routes.all);
+  return chosen.map((document) => quoteDocument(document.title, clip(safeToQuote(document.body, allowed), 600))).join('\n\n');
 }
 
 function inquiryLink(input: AnswerInput, p: Phrases): string {
@@ -182,7 +224,7 @@ function whatsOnAnswer(input: AnswerInput, p: Phrases): string {
 function showLine(show: ShowFact, events: EventFact[], input: AnswerInput, p: Phrases): string {
   const url = showUrl(show, input);
   let line = `- **${show.title}**`;
-  if (show.summary) line += ` — ${clip(show.summary, 160)}`;
+  if (show.summary) line += ` — ${clip(safeToQuote(show.summary, new Set(input.routes.all)), 160)}`;
   if (events.length) {
     const dates = events.slice(0, 3).map((event) => whenLabel(event.date, event.time, input.lang));
     line += ` ${p.next}: ${dates.join('; ')}${events.length > 3 ? '; …' : ''}.`;
@@ -193,7 +235,8 @@ function showLine(show: ShowFact, events: EventFact[], input: AnswerInput, p: Ph
 
 function detailsAnswer(input: AnswerInput, show: ShowFact, p: Phrases, withDates: boolean): string {
   const lines: string[] = [];
-  const about = show.description ?? show.summary;
+  const raw = show.description ?? show.summary;
+  const about = raw ? safeToQuote(raw, new Set(input.routes.all)) : undefined;
   lines.push(`**${show.title}**${about ? ` — ${clip(about, 500)}` : ''}`);
   const facts: string[] = [];
   if (show.durationMinutes) facts.push(p.duration(show.durationMinutes));
@@ -284,16 +327,46 @@ function pricesAnswer(input: AnswerInput, p: Phrases): string {
   const offers = (input.offers ?? []).filter((offer) => offer.bookingPath !== 'PRIVATE_EVENT' || input.topics.includes('privateEvents'));
   const mine = input.show ? offers.filter((offer) => !offer.showSlug || offer.showSlug === input.show!.slug) : offers;
   if (mine.length === 0) return p.noPrices;
-  const lines: string[] = [];
-  const folded = ` ${input.question.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/đ/g, 'd')} `;
-  if (/cheap|lowest|re nhat|thap nhat|re hon/.test(folded)) {
+  const showOf = (offer: OfferFact) => input.shows.find((show) => show.slug === offer.showSlug);
+  const titleOfOffer = (offer: OfferFact) => offer.showTitle ?? showOf(offer)?.title;
+  if (input.rank) {
+    // "The cheapest" / "the most expensive": that offer only (its party total when a party is known).
     const priced = mine.filter((offer) => offer.pricePerGuestVnd !== undefined).sort((a, b) => a.pricePerGuestVnd! - b.pricePerGuestVnd!);
-    const low = priced[0];
-    if (low) {
-      const title = low.showTitle ?? input.shows.find((show) => show.slug === low.showSlug)?.title;
-      lines.push(p.cheapest(vnd(low.pricePerGuestVnd!, input.lang), title ? `${low.name} (${title})` : low.name), '');
+    const pick = input.rank === 'cheapest' ? priced[0] : priced.at(-1);
+    if (pick) {
+      const title = input.show ? undefined : titleOfOffer(pick);
+      const price = `${vnd(pick.pricePerGuestVnd!, input.lang)}${pick.totalPerGuestVnd !== undefined && pick.totalPerGuestVnd !== pick.pricePerGuestVnd ? ` (${p.withCharges(vnd(pick.totalPerGuestVnd, input.lang))})` : ''}`;
+      const lines = [(input.rank === 'cheapest' ? p.cheapest : p.dearest)(price, title ? `${pick.name} (${title})` : pick.name)];
+      if (pick.party) lines.push(`${p.partyIntro(pick.party.guests, '')} ${vnd(pick.party.totalVnd, input.lang)}`);
+      const show = input.show ?? showOf(pick);
+      const url = show ? showUrl(show, input) : undefined;
+      if (url && show) lines.push(link(p.bookThis(show.title), url, input.markdown));
+      return lines.join('\n');
     }
   }
+  const bySlug = new Map<string, OfferFact[]>();
+  for (const offer of mine) {
+    const key = offer.showSlug ?? '';
+    bySlug.set(key, [...(bySlug.get(key) ?? []), offer]);
+  }
+  if (input.guests) {
+    // The party's total as the booking would charge it (booking options asked with the party size).
+    const lines: string[] = [];
+    for (const [slug, group] of bySlug) {
+      const show = input.shows.find((candidate) => candidate.slug === slug);
+      const title = show?.title ?? group[0].showTitle ?? '';
+      if (lines.length) lines.push('');
+      lines.push(p.partyIntro(input.guests, title ? `**${title}**` : ''));
+      for (const offer of group) {
+        if (offer.party) lines.push(p.partyLine(offer.name, vnd(offer.party.totalVnd, input.lang), vnd(offer.totalPerGuestVnd ?? offer.pricePerGuestVnd ?? 0, input.lang)));
+        else lines.push(p.partyNotTaken(offer.name, p.guestsRange(offer.minGuests, offer.maxGuests)));
+      }
+      const url = show ? showUrl(show, input) : undefined;
+      if (url && show) lines.push(link(p.bookThis(show.title), url, input.markdown));
+    }
+    return lines.join('\n');
+  }
+  const lines: string[] = [];
   if (input.show) {
     lines.push(p.pricesIntro(`**${input.show.title}**`));
     for (const offer of mine) lines.push(offerLine(offer, input, p));
@@ -302,11 +375,6 @@ function pricesAnswer(input: AnswerInput, p: Phrases): string {
     return lines.join('\n');
   }
   lines.push(p.pricesAll);
-  const bySlug = new Map<string, OfferFact[]>();
-  for (const offer of mine) {
-    const key = offer.showSlug ?? '';
-    bySlug.set(key, [...(bySlug.get(key) ?? []), offer]);
-  }
   for (const [slug, group] of bySlug) {
     const show = input.shows.find((candidate) => candidate.slug === slug);
     const title = show?.title ?? group[0].showTitle;
@@ -336,7 +404,8 @@ function policyAnswer(input: AnswerInput, threshold: number): string | undefined
   const best = ranked[0];
   if (!best || best.score < threshold) return undefined;
   const chosen = ranked.filter((entry, index) => index === 0 || (entry.score >= threshold && entry.score >= best.score * 0.9)).slice(0, 2);
-  return chosen.map((entry) => `**${entry.document.title}** — ${clip(entry.document.body, 600)}`).join('\n\n');
+  const allowed = new Set(input.routes.all);
+  return chosen.map((entry) => quoteDocument(entry.document.title, clip(safeToQuote(entry.document.body, allowed), 600))).join('\n\n');
 }
 
 function privateAnswer(input: AnswerInput, p: Phrases, inquiry: string): string {
@@ -349,3 +418,8 @@ function privateAnswer(input: AnswerInput, p: Phrases, inquiry: string): string 
   return lines.join('\n');
 }
 
+
+/** A document as quoted: its title, then its body (a list starts on its own line). */
+function quoteDocument(title: string, body: string): string {
+  return body.startsWith('- ') ? `**${title}**\n${body}` : `**${title}** — ${body}`;
+}

@@ -15,7 +15,10 @@ import type { ToolName } from '../tools.ts';
 import { composeAnswer } from './compose.ts';
 import type { Lang } from './format.ts';
 import { contentWords, fold } from './text.ts';
-import { understand, type Topic, type Understanding } from './understand.ts';
+import { understand, type KnowledgeSubject, type Topic, type Understanding } from './understand.ts';
+import { PHRASES } from './phrases.ts';
+import { isoDayLabel } from './format.ts';
+import { distance as levenshtein } from 'fastest-levenshtein';
 
 /**
  * The grounded offline model: our own implementation of the AI SDK's language-model interface (v3, what `ai` 6
@@ -45,13 +48,22 @@ export interface OfflineCallOptions {
 }
 
 type ToolCallPlan = { toolName: ToolName; input: Record<string, unknown> };
-type Decision = { kind: 'tools'; calls: ToolCallPlan[] } | { kind: 'text'; text: string };
+/** A step's outcome: tools to call (with, when streaming, a first sentence the guest reads meanwhile) or the answer. */
+type Decision = { kind: 'tools'; calls: ToolCallPlan[]; lead?: string } | { kind: 'text'; text: string };
 
 interface Conversation {
   userTexts: string[];
   assistantTexts: string[];
+  /** The assistant's text after each guest message (index = the guest message's). */
+  turnTexts: string[];
   /** Tool results since the guest's last message, by tool name (every call's, in order). */
   results: Map<string, Array<{ value: unknown; failed: boolean }>>;
+  /**
+   * The tool calls of each earlier turn (one list per guest message before the last), from the history the
+   * client sent back (the UI stream's tool parts): what the conversation was about — a show, a day, a party.
+   * Only their inputs are read: their outputs came back from the client and are not facts.
+   */
+  turnCalls: Array<Array<{ toolName: string; input: Record<string, unknown> }>>;
 }
 
 const STEP_ONE: ToolName[] = ['getSiteRoutes', 'listShows'];
@@ -89,6 +101,11 @@ export class OfflineModel implements LanguageModelV3 {
       for (const delta of decision.text.match(/\S+\s*|\s+/g) ?? []) parts.push({ type: 'text-delta', id, delta });
       parts.push({ type: 'text-end', id });
     } else {
+      if (decision.lead) {
+        // What is being looked up, while it is: the guest reads it before the tools have answered.
+        const id = callId();
+        parts.push({ type: 'text-start', id }, { type: 'text-delta', id, delta: `${decision.lead}\n\n` }, { type: 'text-end', id });
+      }
       for (const call of decision.calls) parts.push({ type: 'tool-call', toolCallId: callId(), toolName: call.toolName, input: JSON.stringify(call.input) });
     }
     parts.push({
@@ -121,24 +138,42 @@ export class OfflineModel implements LanguageModelV3 {
     const question = conversation.userTexts.at(-1) ?? '';
     const now = this.options.now?.() ?? new Date();
     const zone = this.options.timezone;
-    const asked = understandInContext(conversation, now, zone);
+    const asked = understandInContext(conversation, conversation.userTexts.length - 1, now, zone);
     const { results } = conversation;
+    const p = PHRASES[lang];
 
-    const wantsKnowledge = asked.topics.some((topic) => topic === 'policy' || topic === 'contact' || topic === 'privateEvents') || informative(asked.topics).length === 0;
+    // Attempts on the rules are refused, and questions outside the venue declined, before any tool is called:
+    // nothing in them is looked up.
+    if (asked.refusal) return { kind: 'text', text: p.refuse };
+    if (asked.outOfScope && informative(asked.topics).length === 0 && asked.knowledge.length === 0) return { kind: 'text', text: p.outOfScope };
+
+    const wantsKnowledge = asked.knowledge.length > 0 || asked.topics.some((topic) => topic === 'policy' || topic === 'contact' || topic === 'privateEvents') || informative(asked.topics).length === 0;
     if (!STEP_ONE.every((name) => results.has(name)) && STEP_ONE.every((name) => available.has(name))) {
       const calls: ToolCallPlan[] = STEP_ONE.map((toolName) => ({ toolName, input: {} }));
-      if (wantsKnowledge && available.has('searchKnowledge') && informative(asked.topics).length + (question.trim().length > 12 ? 1 : 0) > 0) {
-        calls.push({ toolName: 'searchKnowledge', input: { question: question.slice(0, 500) } });
+      if (wantsKnowledge && available.has('searchKnowledge')) {
+        // One search per practical subject, worded as the documents are tagged; else the question itself.
+        const searches = asked.knowledge.length ? asked.knowledge.slice(0, 3).map((subject) => SUBJECT_TAGS[subject].join(' ')) : informative(asked.topics).length + (question.trim().length > 12 ? 1 : 0) > 0 ? [question.slice(0, 500)] : [];
+        for (const search of searches) calls.push({ toolName: 'searchKnowledge', input: { question: search } });
       }
       // A bare greeting or thanks needs no facts at all.
-      if (informative(asked.topics).length === 0 && (asked.topics.includes('greeting') || asked.topics.includes('thanks')) && question.trim().split(/\s+/).length <= 6) {
+      if (informative(asked.topics).length === 0 && asked.knowledge.length === 0 && (asked.topics.includes('greeting') || asked.topics.includes('thanks')) && question.trim().split(/\s+/).length <= 6) {
         return { kind: 'text', text: composeAnswer(baseInput(lang, zone, now, markdown, question, asked, [], results)) };
       }
-      return { kind: 'tools', calls };
+      return { kind: 'tools', calls, lead: asked.vague ? undefined : leadFor(asked, lang, zone) };
     }
 
     const shows = readShows(results.get('listShows')?.[0]?.value);
+    // Too vague to answer, unless it names a show (a title alone, "and <title>?"): ask what is meant.
+    if (asked.vague && !matchShow(question, shows, 10) && !asked.days && asked.guests === undefined && asked.relativeDay === undefined) {
+      // A clearly matching published document still answers it ("cloakroom?"); else the clarifying question.
+      return { kind: 'text', text: composeAnswer(baseInput(lang, zone, now, markdown, question, { ...asked, topics: [], knowledge: [] }, shows, results)) };
+    }
     const show = resolveShow(conversation, shows, asked);
+    // A show named and nothing else asked (its title alone): its details.
+    if (show && informative(asked.topics).length === 0 && asked.knowledge.length === 0 && !asked.outOfScope && matchShow(question, shows, 10)) {
+      asked.topics = [...asked.topics, 'showDetails'];
+      asked.vague = false;
+    }
     const today = DateTime.fromJSDate(now, { zone }).startOf('day');
     const upcoming = readEvents(results.get('listShows')?.[0]?.value, zone);
     const stepTwo = planStepTwo(asked, show, shows, upcoming, today).filter((planned) => available.has(planned.toolName));
@@ -156,12 +191,39 @@ function informative(topics: Topic[]): Topic[] {
   return topics.filter((topic) => topic !== 'greeting' && topic !== 'thanks');
 }
 
+/** The document tags each practical subject is found by (the searchKnowledge query for it). */
+export const SUBJECT_TAGS: Record<KnowledgeSubject, string[]> = {
+  directions: ['location', 'address', 'directions', 'transport'],
+  parking: ['parking', 'transport'],
+  children: ['children', 'family'],
+  dietary: ['dietary', 'vegetarian', 'allergies'],
+  dress: ['dress-code', 'dress'],
+  contact: ['contact', 'address', 'opening-hours'],
+  cancellation: ['cancellation', 'refund'],
+  accessibility: ['accessibility', 'wheelchair'],
+  arrival: ['arrival', 'doors', 'timing'],
+  payment: ['payment', 'payment-methods'],
+};
+
+/** The first sentence of a live lookup (seats, dates, prices), said while the tools run. */
+function leadFor(asked: Understanding, lang: Lang, zone: string): string | undefined {
+  const topics = new Set(informative(asked.topics));
+  const p = PHRASES[lang];
+  const when = asked.days ? (asked.days.from === asked.days.to ? isoDayLabel(asked.days.from, lang) : `${isoDayLabel(asked.days.from, lang)} – ${isoDayLabel(asked.days.to, lang)}`) : undefined;
+  void zone;
+  if (topics.has('availability')) return p.leadSeats(when, asked.guests);
+  if (topics.has('prices')) return p.leadPrices(asked.guests);
+  if (topics.has('schedule') || topics.has('whatsOn')) return p.leadSchedule(when);
+  return undefined;
+}
+
 function baseInput(lang: Lang, zone: string, now: Date, markdown: boolean, question: string, asked: Understanding, shows: ShowFact[], results: Conversation['results']) {
   const failed = [...results.values()].some((list) => list.some((result) => result.failed));
   const values = (name: ToolName) => (results.get(name) ?? []).filter((result) => !result.failed).map((result) => result.value);
   const called = (name: ToolName) => results.has(name);
   const offers = values('getBookingOptions').flatMap((value) => readOffers(value));
   const seen = new Set<string>();
+  const knowledgeSeen = new Set<string>();
   return {
     lang,
     zone,
@@ -169,6 +231,11 @@ function baseInput(lang: Lang, zone: string, now: Date, markdown: boolean, quest
     markdown,
     question,
     topics: asked.topics,
+    knowledgeSubjects: asked.knowledge,
+    subjectTags: SUBJECT_TAGS,
+    rank: asked.rank,
+    outOfScope: asked.outOfScope,
+    vague: asked.vague,
     weakDetails: asked.weakDetails,
     days: asked.days,
     guests: asked.guests,
@@ -185,7 +252,16 @@ function baseInput(lang: Lang, zone: string, now: Date, markdown: boolean, quest
           return true;
         })
       : undefined,
-    knowledge: called('searchKnowledge') ? values('searchKnowledge').flatMap((value) => readKnowledge(value)) : undefined,
+    knowledge: called('searchKnowledge')
+      ? values('searchKnowledge')
+          .flatMap((value) => readKnowledge(value))
+          .filter((document) => {
+            const key = document.id ?? document.title;
+            if (knowledgeSeen.has(key)) return false;
+            knowledgeSeen.add(key);
+            return true;
+          })
+      : undefined,
     routes: readRoutes(values('getSiteRoutes')[0]),
     failed,
   };
@@ -210,12 +286,14 @@ function planStepTwo(asked: Understanding, show: ShowFact | undefined, shows: Sh
   if (topics.has('availability') && singleDay) {
     calls.push({ toolName: 'checkAvailability', input: { date: singleDay, ...(show ? { show: show.slug } : {}), ...(asked.guests ? { guests: asked.guests } : {}) } });
   }
-  if (topics.has('prices') || topics.has('showDetails') || topics.has('privateEvents') || (topics.has('availability') && asked.guests)) {
-    // Offers are sold per performance: ask for the next bookable one of each show concerned.
+  if (topics.has('prices') || (topics.has('showDetails') && show) || topics.has('privateEvents') || (topics.has('availability') && asked.guests)) {
+    // Offers are sold per performance: ask for the one asked about (a day named), else the next bookable one of
+    // each show concerned; with the party size, so that the answer can give the party's total.
     const concerned = show && !topics.has('privateEvents') ? [show] : topics.has('privateEvents') && !topics.has('prices') ? shows.slice(0, 1) : shows;
     for (const candidate of concerned) {
       const mine = upcoming.filter((event) => event.showSlug === candidate.slug);
-      const next = mine.find((event) => event.bookingUrl) ?? mine[0];
+      const onDay = singleDay ? mine.find((event) => event.date === singleDay && event.bookingUrl) : undefined;
+      const next = onDay ?? mine.find((event) => event.bookingUrl) ?? mine[0];
       if (next) calls.push({ toolName: 'getBookingOptions', input: { event: next.key, ...(asked.guests ? { guests: asked.guests } : {}) } });
     }
   }
@@ -223,14 +301,26 @@ function planStepTwo(asked: Understanding, show: ShowFact | undefined, shows: Sh
 }
 
 function readConversation(prompt: LanguageModelV3Prompt): Conversation {
-  const conversation: Conversation = { userTexts: [], assistantTexts: [], results: new Map() };
+  const conversation: Conversation = { userTexts: [], assistantTexts: [], turnTexts: [], results: new Map(), turnCalls: [] };
+  let calls: Conversation['turnCalls'][number] = [];
   for (const message of prompt) {
     if (message.role === 'user') {
+      if (conversation.userTexts.length) conversation.turnCalls.push(calls);
+      calls = [];
       conversation.userTexts.push(message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n'));
       conversation.results = new Map();
     } else if (message.role === 'assistant') {
       const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
       if (text) conversation.assistantTexts.push(text);
+      if (text && conversation.userTexts.length) {
+        const turn = conversation.userTexts.length - 1;
+        conversation.turnTexts[turn] = [conversation.turnTexts[turn], text].filter(Boolean).join('\n');
+      }
+      for (const part of message.content) {
+        if (part.type !== 'tool-call') continue;
+        const input = typeof part.input === 'string' ? safeJson(part.input) : part.input;
+        if (input && typeof input === 'object' && !Array.isArray(input)) calls.push({ toolName: part.toolName, input: input as Record<string, unknown> });
+      }
     } else if (message.role === 'tool') {
       for (const part of message.content) {
         if (part.type !== 'tool-result') continue;
@@ -252,67 +342,163 @@ function safeJson(text: string): unknown {
   }
 }
 
-/**
- * The last message understood, completed from the one before when it is a follow-up ("and on Saturday?",
- * "for 6 people?", "how much is it?"): its missing days, party size or topics are carried over.
- */
-function understandInContext(conversation: Conversation, now: Date, zone: string): Understanding {
-  const texts = conversation.userTexts;
-  const current = understand(texts.at(-1) ?? '', now, zone);
-  if (texts.length < 2) return current;
-  const previous = understand(texts.at(-2)!, now, zone);
-  const mine = informative(current.topics);
-  const followUp = mine.length === 0 || (mine.length === 1 && (mine[0] === 'schedule' || mine[0] === 'showDetails') && (current.days || current.guests));
-  if (followUp && informative(previous.topics).length) {
-    const topics = new Set<Topic>([...current.topics, ...informative(previous.topics)]);
-    if (current.days && topics.has('whatsOn') && !topics.has('availability')) topics.add('schedule');
-    return { ...current, topics: [...topics], days: current.days ?? previous.days, guests: current.guests ?? previous.guests };
+/** What an earlier turn's tool calls were about: a show (or an event of it), a day, a party size. */
+interface TurnContext {
+  show?: string;
+  event?: string;
+  date?: string;
+  guests?: number;
+}
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,119}$/;
+
+function contextOf(calls: Conversation['turnCalls'][number] | undefined): TurnContext {
+  const context: TurnContext = {};
+  for (const { toolName, input } of calls ?? []) {
+    const show = typeof input.show === 'string' && SLUG.test(input.show) ? input.show : undefined;
+    const date = typeof input.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(input.date) ? input.date : undefined;
+    const guests = typeof input.guests === 'number' && Number.isInteger(input.guests) && input.guests > 0 && input.guests <= 500 ? input.guests : undefined;
+    if (toolName === 'checkAvailability') Object.assign(context, { ...(show ? { show } : {}), ...(date ? { date } : {}), ...(guests ? { guests } : {}) });
+    if (toolName === 'listEvents' && show) context.show ??= show;
+    if (toolName === 'listEvents' && typeof input.from === 'string' && input.from === input.to) context.date ??= input.from;
+    if (toolName === 'getBookingOptions') {
+      if (typeof input.event === 'string' && SLUG.test(input.event)) context.event ??= input.event;
+      if (guests) context.guests ??= guests;
+    }
   }
-  return current;
+  return context;
+}
+
+const FOLLOW_UP = ['and', 'what about', 'how about', 'and for', 'also', 'then', 'con', 'the con', 'vay con', 'con neu', 'con ngay', 'thi sao', 'the nao', 'va'];
+
+/**
+ * The message `index` understood, completed from the conversation when it is a follow-up ("and the day after?",
+ * "what about for 4?", "and <another title>?"): it inherits the earlier turn's topics, show, day and party size where
+ * it names none, also from that turn's tool calls (the history's tool parts).
+ */
+function understandInContext(conversation: Conversation, index: number, now: Date, zone: string, depth = 0): Understanding {
+  const texts = conversation.userTexts;
+  const current = understand(texts[index] ?? '', now, zone);
+  if (index < 1 || depth > 3 || current.refusal) return current;
+  if (current.outOfScope && informative(current.topics).length === 0) return current;
+  const previous = understandInContext(conversation, index - 1, now, zone, depth + 1);
+  const context = contextOf(conversation.turnCalls[index - 1]);
+  // A generic "what about …" is no question of its own, and a day alone asks nothing either.
+  const mine = informative(current.topics).filter((topic) => !(topic === 'showDetails' && current.weakDetails) && !(topic === 'schedule' && current.dayOnly));
+  const startsAsFollowUp = FOLLOW_UP.some((phrase) => current.folded.startsWith(` ${phrase} `));
+  const followUp =
+    (mine.length === 0 && (startsAsFollowUp || current.days !== undefined || current.guests !== undefined || !current.vague)) ||
+    current.relativeDay !== undefined ||
+    (startsAsFollowUp && current.knowledge.length === 0 && mine.every((topic) => topic === 'schedule' || topic === 'showDetails' || topic === 'availability' || topic === 'whatsOn')) ||
+    (mine.length === 1 && mine[0] === 'showDetails' && (current.days || current.guests));
+  const before = informative(previous.topics);
+  if (!followUp || (before.length === 0 && previous.knowledge.length === 0) || (mine.length === 0 && current.knowledge.length > 0)) return current;
+
+  const topics = new Set<Topic>([...current.topics.filter((topic) => !(topic === 'showDetails' && current.weakDetails)), ...before]);
+  let days = current.days ?? previous.days;
+  if (current.relativeDay !== undefined) {
+    const base = previous.days?.from ?? context.date ?? firstDateIn(conversation.turnTexts[index - 1], now, zone);
+    if (base) {
+      const day = DateTime.fromISO(base, { zone }).plus({ days: current.relativeDay }).toISODate()!;
+      days = { from: day, to: day, single: true };
+      if (topics.has('whatsOn') && !topics.has('availability')) topics.add('schedule');
+      // "And the day after?" after a list of dates: that one day's performances (and seats, when a party is known).
+    }
+  }
+  const guests = current.guests ?? previous.guests ?? context.guests;
+  if (current.days && topics.has('whatsOn') && !topics.has('availability')) topics.add('schedule');
+  // "What about for 4?" after the dates of a show: whether those take four.
+  if (current.guests !== undefined && !topics.has('prices') && (topics.has('schedule') || topics.has('whatsOn') || topics.has('showDetails'))) topics.add('availability');
+  return { ...current, topics: [...topics], knowledge: current.knowledge.length ? current.knowledge : previous.knowledge, days, guests, rank: current.rank ?? (mine.length ? undefined : previous.rank), contextShow: context.show ?? context.event ?? previous.contextShow, followUp: true };
+}
+
+/** The first date an earlier answer names (`Sat 28 Nov`, `Thứ Bảy 28/11`): what "the day after" counts from. */
+function firstDateIn(text: string | undefined, now: Date, zone: string): string | undefined {
+  if (!text) return undefined;
+  const today = DateTime.fromJSDate(now, { zone }).startOf('day');
+  const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+  const en = text.match(/\b(\d{1,2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b/);
+  const vi = text.match(/\b(\d{2})\/(\d{2})\b/);
+  const [day, month] = en ? [Number(en[1]), months.indexOf(en[2].toLowerCase()) + 1] : vi ? [Number(vi[1]), Number(vi[2])] : [0, 0];
+  if (!day || !month) return undefined;
+  let date = DateTime.fromObject({ year: today.year, month, day }, { zone });
+  if (!date.isValid) return undefined;
+  if (date < today) date = date.plus({ years: 1 });
+  return date.toISODate()!;
 }
 
 /** The show the guest means: named in the last message, else the one the conversation was about. */
 function resolveShow(conversation: Conversation, shows: ShowFact[], asked: Understanding): ShowFact | undefined {
   if (shows.length === 0) return undefined;
-  // "What's on …?" narrows to a show only when its title or slug is named, not a word of its summary.
-  const named = matchShow(conversation.userTexts.at(-1) ?? '', shows, asked.topics.includes('whatsOn') ? 10 : 2);
+  const last = conversation.userTexts.at(-1) ?? '';
+  // "And the day after?" names a day, not a show with "after" in its title: a relative day's words are no title's.
+  const named = matchShow(asked.relativeDay !== undefined ? stripRelativeDay(last) : last, shows, asked.topics.includes('whatsOn') ? 10 : 2);
   if (named) return named;
-  if (asked.topics.includes('whatsOn')) return undefined;
+  if (asked.topics.includes('whatsOn') && !asked.contextShow) return undefined;
   // Only one show on the programme: it is the one meant.
   if (shows.length === 1 && informative(asked.topics).some((topic) => topic !== 'policy' && topic !== 'contact')) return shows[0];
-  const history = [...conversation.userTexts.slice(0, -1), ...conversation.assistantTexts].reverse();
-  const recent = [conversation.assistantTexts.at(-1), conversation.userTexts.at(-2)].filter((text): text is string => Boolean(text));
-  for (const text of recent.length ? recent : history.slice(0, 2)) {
-    const mentioned = shows.filter((show) => fold(text).includes(fold(show.title)));
+  // The earlier turn's tool calls name it exactly (a show's slug, or an event's, which starts with it).
+  if (asked.contextShow) {
+    const fromTools = shows.find((show) => asked.contextShow === show.slug) ?? shows.find((show) => asked.contextShow!.startsWith(`${show.slug}-`));
+    if (fromTools) return fromTools;
+  }
+  if (asked.topics.includes('whatsOn')) return undefined;
+  // The show of the turn before, for a follow-up or a question that refers back ("how much is it?"); not for
+  // a new question across the programme ("the cheapest show?").
+  if (!asked.followUp && !asked.anaphora) return undefined;
+  if (asked.rank && !asked.anaphora) return undefined;
+  const previousQuestion = conversation.userTexts.at(-2);
+  const previousAnswer = conversation.turnTexts[conversation.userTexts.length - 2];
+  if (previousQuestion) {
+    const matched = matchShow(previousQuestion, shows);
+    if (matched) return matched;
+  }
+  if (previousAnswer) {
+    const mentioned = shows.filter((show) => fold(previousAnswer).includes(fold(show.title)));
     if (mentioned.length === 1) return mentioned[0];
-    const matched = matchShow(text, shows);
-    if (matched && mentioned.length === 0) return matched;
-    if (mentioned.length > 1) return undefined;
   }
   return undefined;
+}
+
+function stripRelativeDay(text: string): string {
+  return fold(text).replace(/ (the )?(day after|next day|following day|day before|previous day)( that| it)? /g, ' ').replace(/ (ngay )?hom (sau|truoc)( nua)? /g, ' ');
 }
 
 /** Words that name the kind of thing asked about (show, programme, performance …), never one show. */
 const GENERIC_WORDS = new Set(['show', 'shows', 'chuong', 'trinh', 'tiet', 'muc', 'bieu', 'dien', 'suat', 'xem', 'performance', 'performances', 'program', 'programme', 'event', 'events', 'ticket', 'tickets', 've', 'nha', 'hat', 'venue', 'the', 'and', 'va', 'cua', 'co', 'khong', 'cho', 'toi', 'minh', 'ban', 'luc', 'may', 'gio', 'what', 'when', 'is', 'are', 'for', 'of', 'on', 'in', 'at', 'a', 'an', 'to', 'do', 'you', 'la', 'gi']);
 
+/** Everyday words that also make up titles ("… After Dark"): alone they do not name a show. */
+const COMMON_TITLE_WORDS = new Set(['after', 'before', 'dark', 'night', 'nights', 'day', 'days', 'light', 'lights', 'tale', 'tales', 'story', 'stories', 'love', 'life', 'world', 'city', 'time', 'times', 'magic', 'dream', 'dreams', 'live', 'evening', 'dinner', 'dem', 'ngay', 'chuyen', 've', 'hoa', 'song', 'songs']);
+
 const stem = (word: string) => (word.length > 4 ? word.replace(/(es|s)$/, '') : word);
+
+/** Whether `word` is `target` or, for words of 5 letters and more, one typo away from it. */
+const near = (word: string, target: string) => word === target || (target.length >= 5 && word.length >= 5 && levenshtein(word, target) <= 1);
 
 /** The one show a text names: its title (or most of it), its slug, or distinctive words of its summary. */
 export function matchShow(text: string, shows: ShowFact[], minimum = 2): ShowFact | undefined {
   const folded = fold(text);
-  const words = new Set(contentWords(folded).map(stem).filter((word) => !GENERIC_WORDS.has(word)));
+  const words = [...new Set(contentWords(folded).map(stem).filter((word) => !GENERIC_WORDS.has(word)))];
+  const has = (target: string) => words.some((word) => near(word, target));
   const all = folded.trim().split(' ');
   const bigrams = all.slice(0, -1).map((word, i) => `${word} ${all[i + 1]}`).filter((bigram) => bigram.split(' ').every((word) => word.length >= 2 && !GENERIC_WORDS.has(word)));
   const scores = shows.map((show) => {
     const title = fold(show.title);
     if (folded.includes(title)) return { show, score: 100 };
     const slugWords = show.slug.split('-').filter((word) => word.length > 2);
-    let score = slugWords.length && slugWords.every((word) => words.has(stem(word))) ? 50 : 0;
-    const titleWords = contentWords(title).map(stem);
-    score += titleWords.filter((word) => words.has(word)).length * 10;
+    let score = slugWords.length && slugWords.every((word) => has(stem(word))) ? 50 : 0;
+    const titleWords = [...new Set([...contentWords(title), ...slugWords].map(stem))];
+    // A distinctive word of the title names the show; an everyday one ("after", "dark") only helps another.
+    const hits = titleWords.filter((word) => has(word));
+    const distinctive = hits.filter((word) => !COMMON_TITLE_WORDS.has(word));
+    score += distinctive.length * 10 + (distinctive.length ? (hits.length - distinctive.length) * 5 : hits.length >= 2 ? 10 : 1);
+    // Vietnamese titles are made of short words: two in a row of the title name it ("hoa sen", "sài gòn").
+    const titleList = title.trim().split(' ');
+    const titleBigrams = titleList.slice(0, -1).map((word, i) => `${word} ${titleList[i + 1]}`);
+    score += titleBigrams.filter((bigram) => folded.includes(` ${bigram} `)).length * 10;
     const about = fold(`${show.summary ?? ''} ${show.description ?? ''}`);
     const summaryWords = new Set(contentWords(about).filter((word) => word.length >= 5).map(stem));
-    score += [...words].filter((word) => word.length >= 5 && summaryWords.has(word)).length * 2;
+    score += words.filter((word) => word.length >= 5 && summaryWords.has(word)).length * 2;
     // Two words in a row of its summary ("water puppets", "múa rối"): short Vietnamese words need the pair.
     score += bigrams.filter((bigram) => about.includes(` ${bigram} `)).length * 4;
     return { show, score };

@@ -1,3 +1,5 @@
+import { distance as levenshtein } from 'fastest-levenshtein';
+
 /**
  * Text helpers of the offline model: folding (case, Vietnamese diacritics) so that "Thứ Bảy", "thu bay" and
  * "THỨ BẢY" read the same, word matching on folded text, and the guest's language.
@@ -62,3 +64,58 @@ const STOP_WORDS = new Set([
   'the', 'and', 'for', 'you', 'your', 'are', 'can', 'what', 'when', 'where', 'how', 'does', 'did', 'there', 'with', 'any', 'have', 'has', 'this', 'that', 'about', 'from', 'will', 'would', 'could', 'should', 'our', 'please', 'tell', 'want', 'like', 'know', 'need', 'show', 'shows', 'venue', 'there', 'them', 'they', 'which', 'who', 'its', 'into', 'also', 'just', 'more',
   'cho', 'toi', 'minh', 'ban', 'khong', 'duoc', 'nhung', 'nhu', 'the', 'nao', 'cua', 'voi', 'hay', 'vay', 'nhe', 'mot', 'cac', 'nhung', 'la', 'gi', 'co', 'va', 'o', 'thi', 'se', 'da', 'dang', 've',
 ]);
+
+/**
+ * Typo repair on folded text: a word the vocabulary lacks is replaced by the vocabulary word nearest to it when
+ * that one is near enough (one edit for 5–7 letters, two from 8; a unique nearest word with the same first
+ * letter) — `tommorow` → `tomorrow`, `vegitarian` → `vegetarian`, `resevation` → `reservation`. Short words are
+ * left alone: unaccented Vietnamese is made of them and one edit turns one into another.
+ */
+export function repairTypos(folded: string, vocabulary: ReadonlySet<string>, byInitial: ReadonlyMap<string, readonly string[]>): string {
+  const words = folded.trim().split(' ');
+  let changed = false;
+  const out = words.map((word) => {
+    if (word.length < 5 || vocabulary.has(word) || KNOWN_WORDS.has(word) || VIETNAMESE_SYLLABLE.test(word) || /\d/.test(word)) return word;
+    const allowed = word.length >= 8 ? 2 : 1;
+    let best: string | undefined;
+    let bestDistance = allowed + 1;
+    let tie = false;
+    for (const candidate of byInitial.get(word[0]) ?? []) {
+      if (Math.abs(candidate.length - word.length) > allowed) continue;
+      const d = levenshtein(word, candidate);
+      if (d < bestDistance) {
+        best = candidate;
+        bestDistance = d;
+        tie = false;
+      } else if (d === bestDistance && candidate !== best) tie = true;
+    }
+    if (!best || bestDistance > allowed || tie) return word;
+    changed = true;
+    return best;
+  });
+  return changed ? ` ${out.join(' ')} ` : folded;
+}
+
+/** An unaccented Vietnamese syllable (`nguoi`, `khong`, `truoc`): a word of its own, never a typo of a keyword. */
+const VIETNAMESE_SYLLABLE = /^(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?[aeiouy]{1,3}(ng|nh|ch|[cmnpt])?$/;
+
+/** Index of a vocabulary by first letter (what `repairTypos` searches). */
+export function vocabularyIndex(words: Iterable<string>): { vocabulary: Set<string>; byInitial: Map<string, string[]> } {
+  const vocabulary = new Set<string>();
+  const byInitial = new Map<string, string[]>();
+  for (const phrase of words) {
+    for (const word of fold(phrase.replace(/\*$/, '')).trim().split(' ')) {
+      if (!word || vocabulary.has(word)) continue;
+      vocabulary.add(word);
+      if (word.length >= 4) byInitial.set(word[0], [...(byInitial.get(word[0]) ?? []), word]);
+    }
+  }
+  return { vocabulary, byInitial };
+}
+
+/** Everyday English words that are never typos of a keyword (`there` is not `three`, `where` not `here`). */
+const KNOWN_WORDS = new Set(
+  (
+    'about above after again against along already although always among another anyone anything anyway around asked because become before being below between bring brought could didnt doesnt doing during either enough every everyone everything evening first friend friends going gonna great group happy having hello heres hours house however inside instead itself later least leave little looking lovely maybe might minute minutes money month months morning mother father night nothing often other others outside people perhaps place please pretty quite rather really right since something sometimes sorry still sure thank thanks their theirs there these thing things think those though three through together tonight totally under until usually very wanna wants where whether which while whole whose without would wrong years young yours yourself dinner lunch family wife husband partner friend daughter birthday anniversary honeymoon visit visiting trip holiday vacation interested possible problem question questions answer wondering check checking looking table tables watch watching'
+  ).split(' '),
+);

@@ -1,5 +1,6 @@
 import { JsonToSseTransformStream } from 'ai';
 import type { AppContext, PlatformContext } from '../../platform/context.ts';
+import { TOOL_INPUTS, type ToolName } from '../../assistant/tools.ts';
 import { AssistantEngine, noteOwnAddress, socketBaseUrl, type AssistantMessage, type AssistantTurn } from '../../assistant/index.ts';
 import type { Call } from '../../platform/http/handler.ts';
 import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
@@ -44,8 +45,12 @@ export function abortOnDisconnect(call: Call): AbortSignal {
   return controller.signal;
 }
 
-/** The text parts of UI messages (AI SDK `useChat`), as the agent's conversation; other parts are ignored. */
-export function conversationOf(messages: Array<{ role: string; parts: Array<{ type: string; text?: unknown }> }>): AssistantMessage[] {
+/**
+ * UI messages (AI SDK `useChat`) as the agent's conversation: the text parts, and of an assistant message its
+ * tool parts' inputs (`tool-<name>`, a tool of the agent's, the input valid for it: what the turn looked up).
+ * Other parts are ignored.
+ */
+export function conversationOf(messages: Array<{ role: string; parts: Array<{ type: string; text?: unknown; input?: unknown }> }>): AssistantMessage[] {
   return messages.flatMap((message) => {
     if (message.role !== 'user' && message.role !== 'assistant') return [];
     const text = message.parts
@@ -53,8 +58,19 @@ export function conversationOf(messages: Array<{ role: string; parts: Array<{ ty
       .map((part) => part.text as string)
       .join('\n')
       .trim();
-    return text ? [{ role: message.role, text }] : [];
+    const tools = message.role === 'assistant' ? message.parts.flatMap((part) => toolInputOf(part)) : [];
+    if (!text && !tools.length) return [];
+    return [{ role: message.role, text, ...(tools.length ? { tools } : {}) }];
   });
+}
+
+function toolInputOf(part: { type: string; input?: unknown }): Array<{ toolName: string; input: Record<string, unknown> }> {
+  if (!part.type.startsWith('tool-')) return [];
+  const toolName = part.type.slice(5);
+  const schema = TOOL_INPUTS[toolName as ToolName];
+  if (!schema) return [];
+  const parsed = schema.safeParse(part.input);
+  return parsed.success ? [{ toolName, input: parsed.data as Record<string, unknown> }] : [];
 }
 
 export function turnLocale(app: AppContext, locale: string | undefined): string {

@@ -1,0 +1,102 @@
+import { fold, hasAny } from './text.ts';
+
+/**
+ * What the offline model will not do, whatever the message says: follow instructions that try to change its
+ * rules, reveal its instructions, hand out other people's data or put a foreign link in an answer (spec §4.1:
+ * grounded, public facts only), and answer what is not about the venue. Read on the raw message (for `SYSTEM:`,
+ * URLs) and on the folded one (case, diacritics: `bỏ qua quy tắc` = `bo qua quy tac`).
+ */
+
+/** Instructions aimed at the assistant itself: override, role play, prompt extraction. */
+const OVERRIDE = [
+  /\b(ignore|disregard|forget|override|bypass|skip)\b[^.?!]{0,40}\b(rules?|instructions?|prompts?|guidelines?|restrictions?|polic(?:y|ies)|guardrails?|filters?|directions?|above|previous|everything)\b/,
+  /\b(you are now|from now on|act as|pretend (?:to be|you are)|roleplay|role play|jailbreak|developer mode|admin mode|god mode|debug mode|maintenance mode|sudo|dan mode|unrestricted mode)\b/,
+  /\b(print|show|reveal|repeat|output|display|leak|dump|tell me|give me|what (?:is|are)|send me|write out)\b[^.?!]{0,30}\b(system prompt|your prompt|the prompt|your instructions|your rules|hidden instructions|initial instructions|configuration|api keys?|secret keys?|secrets|passwords?|access tokens?|env(?:ironment)? variables)\b/,
+  /\bnew (?:rules?|instructions?)\b/,
+  // Vietnamese (folded): bỏ qua / quên quy tắc, chế độ quản trị, in ra lời nhắc, tiết lộ hướng dẫn.
+  /\b(bo qua|quen di|quen het|lo di|vuot qua)\b[^.?!]{0,30}\b(quy tac|huong dan|chi dan|lenh|quy dinh|gioi han|rang buoc|moi thu|tat ca)\b/,
+  /\bche do (quan tri|admin|nha phat trien|debug|god)\b/,
+  /\b(in ra|hien thi|tiet lo|cho xem|cho toi xem|doc)\b[^.?!]{0,30}\b(prompt|loi nhac|huong dan he thong|chi dan he thong|cau hinh|mat khau|khoa api)\b/,
+  /\b(tu gio|ke tu bay gio)\b[^.?!]{0,20}\b(ban la|hay dong vai)\b/,
+  /\b(gia vo|dong vai)\b/,
+];
+
+/** Someone else's data: guest lists, contact details, bookings, the database. */
+const PRIVATE_DATA = [
+  /\b(list|show|give|export|dump|send|print|tell|display|share|get)\b[^.?!]{0,40}\b(customers?|clients?|guests? list|other guests?|all (?:the )?guests|guests?(?:'|s)? (?:e ?mails?|phone|names|details|data)|reservation list|reservations list|booking list|bookings list|all (?:the )?(?:reservations|bookings)|reservations|bookings of|e ?mails?|phone numbers|personal data|database|user accounts?|staff accounts?|credit cards?)\b/,
+  /\b(customers?|guests?|users?|members?)(?:'|s)? (?:e ?mails?|e ?mail addresses|phone numbers?|addresses|personal (?:data|details)|credit cards?)\b/,
+  /\b(danh sach|liet ke|xuat|gui|cho xem|cho toi xem|in ra)\b[^.?!]{0,30}\b(khach hang|khach|nguoi dat|dat cho|dat ve|email|so dien thoai|tai khoan|co so du lieu)\b/,
+  /\b(email|so dien thoai|thong tin|du lieu)\b (cua )?(khach hang|cac khach|nguoi khac|khach khac)\b/,
+];
+
+/** A link the guest wants put into answers (any address, the site's own included: links come from the tools). */
+const LINK_REQUEST = /\b(link|url|redirect|send|include|add|insert|put|post|write|say|tell|share|recommend|direct|point|them|chen|gan|gui)\b[^?!]{0,60}(https?:\/\/|www\.|\b[a-z0-9-]+\.(?:com|net|org|io|xyz|ru|cn|info|biz|link|vn|example)\b)/;
+
+export type Refusal = 'override' | 'privateData' | 'link';
+
+/** Why a message is refused, or undefined when it isn't an attempt on the assistant's rules. */
+export function refusalOf(text: string): Refusal | undefined {
+  const raw = text.toLowerCase();
+  const folded = fold(text);
+  // `SYSTEM:` / `[admin]` / `### instruction` headers pretend to be the operator.
+  if (/(^|\n|\s)(system|admin|administrator|developer|assistant|operator|root)\s*:/i.test(text) || /\[(system|admin|inst)\]|<\/?system>|###\s*(system|instruction)/i.test(text)) return 'override';
+  if (OVERRIDE.some((pattern) => pattern.test(folded) || pattern.test(raw))) return 'override';
+  if (PRIVATE_DATA.some((pattern) => pattern.test(folded))) return 'privateData';
+  if (LINK_REQUEST.test(raw)) return 'link';
+  return undefined;
+}
+
+/**
+ * Out of scope: weather, money markets, politics, general knowledge, other venues. Matched as whole words of the
+ * folded text; `inScopeWords` (a show, tickets, the venue) make a mixed question partly answerable.
+ */
+const OUT_OF_SCOPE = [
+  // weather
+  'weather', 'forecast', 'rain', 'raining', 'rainy', 'will it rain', 'sunny', 'typhoon', 'storm', 'humidity', 'temperature outside', 'how hot', 'how cold',
+  'thoi tiet', 'du bao', 'troi mua', 'mua to', 'mua lon', 'nang nong', 'nhiet do ngoai', 'bao so',
+  // money markets
+  'exchange rate', 'exchange rates', 'currency', 'convert', 'conversion', 'usd', 'dollar*', 'euro*', 'pound*', 'bitcoin', 'crypto*', 'stock*', 'gold price', 'interest rate', 'inflation',
+  'ty gia', 'doi tien', 'do la', 'dola', 'gia vang', 'chung khoan', 'co phieu', 'tien ao', 'lai suat',
+  // politics and news
+  'politic*', 'election*', 'president', 'prime minister', 'government', 'minister', 'war', 'vote', 'voting', 'party leader', 'communist', 'democracy', 'news', 'headline*',
+  'chinh tri', 'bau cu', 'tong thong', 'thu tuong', 'chinh phu', 'chien tranh', 'tin tuc', 'thoi su', 'dang phai',
+  // general knowledge and chores
+  'capital of', 'population of', 'who invented', 'who wrote', 'who is the', 'who was', 'meaning of life', 'history of', 'square root', 'solve', 'equation', 'calculate', 'homework', 'translate', 'translation', 'write me', 'write a', 'poem', 'essay', 'recipe', 'python', 'javascript', 'write code', 'programming', 'football', 'soccer', 'world cup', 'match score', 'horoscope', 'lottery', 'flight*', 'airport', 'covid',
+  'thu do', 'dan so', 'ai phat minh', 'ai viet', 'lich su viet', 'giai toan', 'giai phuong trinh', 'bai tap', 'dich giup', 'dich sang', 'lam tho', 'bai tho', 'cong thuc nau', 'bong da', 'xo so', 'tu vi', 've may bay', 'chuyen bay', 'san bay', 'thi thuc',
+  // other venues and businesses
+  'other venue*', 'other theat*', 'another theat*', 'other show', 'other restaurant*', 'another restaurant', 'restaurant nearby', 'restaurants nearby', 'best restaurant*', 'good restaurant*', 'bar nearby', 'bars nearby', 'nightclub*', 'hotel*', 'hostel*', 'museum*', 'cinema*', 'movie*', 'spa', 'massage', 'opera house', 'ao show', 'water puppet theat*', 'city tour*', 'day tour*', 'sightseeing', 'shopping', 'night market*',
+  'nha hang khac', 'quan an', 'quan an ngon', 'rap khac', 'nha hat khac', 'khach san', 'rap chieu phim', 'phim', 'bao tang', 'cho ben thanh', 'mua sam', 'nha hat lon', 'quan bar', 'quan nhau',
+];
+
+/** Words that tie a mixed message to the venue, so its in-scope part is answered (and the rest declined). */
+const VENUE_WORDS = ['show*', 'ticket*', 'book*', 'seat*', 'reserv*', 'dinner', 'venue', 'your place', 'here', 'performance*', 'perform*', 'stage', 'menu', 've', 'suat', 'cho ngoi', 'dat cho', 'dat ve', 'nha hat', 'chuong trinh', 'bieu dien', 'an toi', 'gia ve'];
+
+export function outOfScope(folded: string): boolean {
+  return hasAny(folded, OUT_OF_SCOPE);
+}
+
+export function mentionsVenue(folded: string): boolean {
+  return hasAny(folded, VENUE_WORDS);
+}
+
+/** The folded forms of the out-of-scope words: kept from typo correction (`rain` is no typo of `train`). */
+export const SCOPE_VOCABULARY = [...OUT_OF_SCOPE, ...VENUE_WORDS];
+
+/**
+ * Text from a tool result (a knowledge document, a show's description) made safe to repeat: a line that gives the
+ * assistant instructions is left out, and so is any URL that is not one of `allowed` (the site's routes).
+ */
+export function safeToQuote(text: string, allowed: ReadonlySet<string>): string {
+  return text
+    .split('\n')
+    .filter((line) => !refusalOf(line))
+    .map((line) =>
+      line
+        .replace(/\[([^\]]*)\]\((https?:\/\/[^)\s]+)\)/g, (whole, label: string, url: string) => (allowed.has(url) ? whole : label))
+        .replace(/https?:\/\/[^\s)\]>"']+/g, (url) => (allowed.has(url.replace(/[.,;:!?]+$/, '')) ? url : ''))
+        .replace(/\bwww\.[a-z0-9-]+\.[a-z.]+[^\s)]*/gi, ''),
+    )
+    .join('\n')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
+}
