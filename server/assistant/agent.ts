@@ -5,7 +5,8 @@ import type { Config } from '../platform/config.ts';
 import type { Analytics } from '../platform/integrations/analytics.ts';
 import type { Logger } from '../platform/logger.ts';
 import { readRoutes, type RouteFacts } from './facts.ts';
-import { auditLinks, type LinkAuditResult } from './linkAudit.ts';
+import { auditLinks, siteOrigins, type LinkAuditResult } from './linkAudit.ts';
+import { linkGuard, removeForeignLinks } from './linkGuard.ts';
 import { createModel, type ModelConfig } from './models.ts';
 import { recordGeneration } from './observability.ts';
 import { languageOf } from './offline/text.ts';
@@ -40,6 +41,8 @@ export interface LinkAuditCounts {
   turns: number;
   checked: number;
   invalid: number;
+  /** Links to other sites removed from answers by the link guard. */
+  foreignRemoved: number;
 }
 
 export interface AgentStream {
@@ -70,7 +73,7 @@ export function createAgent(deps: AgentDeps): Agent {
   const modelId = typeof model === 'string' ? model : model.modelId;
   const provider = typeof model === 'string' ? 'gateway' : model.provider;
   const data: VenueData = createVenueData({ baseUrl: deps.baseUrl, timeoutMs: config.assistantApiTimeoutMs, fetch: deps.fetch });
-  const linkAudits: LinkAuditCounts = { turns: 0, checked: 0, invalid: 0 };
+  const linkAudits: LinkAuditCounts = { turns: 0, checked: 0, invalid: 0, foreignRemoved: 0 };
   const log = logger.child({ component: 'assistant' });
 
   function prepare(turn: AssistantTurn) {
@@ -90,6 +93,16 @@ export function createAgent(deps: AgentDeps): Agent {
       maxRetries: 1,
     };
     return { traceId, locale, settings, startedAt: performance.now() };
+  }
+
+  /** The public site's origins in the route data: the only place an answer may link to. */
+  async function originsFor(locale: string): Promise<Set<string>> {
+    return siteOrigins(readRoutes(await data.routes(locale)));
+  }
+
+  function removed(traceId: string, turn: AssistantTurn, url: string) {
+    linkAudits.foreignRemoved += 1;
+    log.warn({ traceId, channel: turn.channel, url }, '[link-guard] a link outside the public site was removed from the answer');
   }
 
   /** The route data an answer's links are checked against: `catalog/routes` plus the URLs of the tool results. */
@@ -162,6 +175,7 @@ export function createAgent(deps: AgentDeps): Agent {
     };
     const result = streamText({
       ...settings,
+      experimental_transform: linkGuard({ siteOrigins: () => originsFor(locale), onRemoved: (url) => removed(traceId, turn, url) }),
       onFinish: ({ totalUsage, steps, text }) => once({ usage: totalUsage, steps: steps.length, text }),
       onError: ({ error }) => once({ steps: 0, error }),
       onAbort: ({ steps }) => once({ steps: steps.length, error: new Error('aborted by the client') }),
@@ -180,7 +194,7 @@ export function createAgent(deps: AgentDeps): Agent {
       let outputs: ToolOutput[];
       try {
         const result = await generateText(settings);
-        text = result.text;
+        text = /https?:\/\/|www\./i.test(result.text) ? removeForeignLinks(result.text, await originsFor(locale), (url) => removed(traceId, turn, url)) : result.text;
         outputs = result.steps.flatMap((step) => step.toolResults.map((r) => ({ toolName: r.toolName, output: r.output })));
         observe(traceId, turn, locale, startedAt, false, { usage: result.totalUsage, steps: result.steps.length, text });
       } catch (error) {

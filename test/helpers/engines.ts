@@ -56,6 +56,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'modules/assistant/agent.spec.ts',
   'modules/assistant/chat.spec.ts',
   'modules/assistant/hostedModels.spec.ts',
+  'modules/assistant/understanding.spec.ts',
   'modules/assistant/mistral.spec.ts',
   'modules/assistant/venueDataCache.spec.ts',
   'modules/assistantCatalog/assistantCatalog.spec.ts',

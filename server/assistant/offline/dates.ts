@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { fold, hasAny } from './text.ts';
+import { fold, hasAny, languageOf } from './text.ts';
 
 /** The days a guest asks about, as venue-local dates (`YYYY-MM-DD`, both ends included). */
 export interface DayRange {
@@ -47,10 +47,14 @@ export function parseDays(text: string, now: Date, zone: string): DayRange | und
     return span(saturday < today ? today : saturday, saturday.plus({ days: 1 }));
   }
 
-  const weekday = weekdayIn(folded);
+  const weekday = weekdayIn(folded, languageOf(text) !== 'vi');
   if (weekday !== undefined) {
     let day = today.plus({ days: (weekday - today.weekday + 7) % 7 });
-    if (next && (hasAny(folded, ['next week', 'tuan sau', 'tuan toi']) || day.equals(today))) day = day.plus({ weeks: 1 });
+    // "Next Friday" / "thứ sáu tuần sau": that day of next week (Monday to Sunday), as "next week" is.
+    if (next) {
+      const nextMonday = today.plus({ days: 8 - today.weekday });
+      day = nextMonday.plus({ days: weekday - 1 });
+    }
     return one(day);
   }
   if (hasAny(folded, ['next week', 'tuan sau', 'tuan toi'])) {
@@ -66,13 +70,12 @@ export function parseDays(text: string, now: Date, zone: string): DayRange | und
   return undefined;
 }
 
-function weekdayIn(folded: string): number | undefined {
+function weekdayIn(folded: string, shortForms: boolean): number | undefined {
   for (const [phrase, day] of WEEKDAYS_VI) if (hasAny(folded, [phrase])) return day;
   for (const [word, day] of Object.entries(WEEKDAYS_EN)) {
-    if (word === 'sun' || word === 'sat' || word === 'mon' || word === 'wed' || word === 'fri' || word === 'thu' || word === 'tue') {
-      // Short forms only as whole words ("sat" yes, "satisfied" no; "thu" is also Vietnamese "thứ" handled above).
-      if (word === 'thu') continue;
-    }
+    // Short forms only as whole words ("sat" yes, "satisfied" no), and not in Vietnamese, where "món" (a dish)
+    // is "mon" and "thứ" is "thu" (handled above).
+    if (word.length <= 4 && (!shortForms || word === 'thu')) continue;
     if (hasAny(folded, [word, `${word}s`])) return day;
   }
   return undefined;
