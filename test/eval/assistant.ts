@@ -58,6 +58,7 @@ interface TurnResult {
 interface Result {
   id: string;
   category: Category;
+  kind: string;
   language: Question['language'];
   locale: string;
   pass: boolean;
@@ -93,7 +94,7 @@ async function ask(server: TestServer, venue: Venue, question: Question): Promis
     }
     turns.push(result);
   }
-  return { id: question.id, category: question.category, language: question.language, locale: question.locale, pass: verdict.pass, reason: verdict.reason, turns };
+  return { id: question.id, category: question.category, kind: question.kind, language: question.language, locale: question.locale, pass: verdict.pass, reason: verdict.reason, turns };
 }
 
 function percentile(values: number[], p: number): number | undefined {
@@ -147,7 +148,7 @@ function report(results: Result[], options: Options, meta: Record<string, unknow
   for (const result of shown) {
     const graded = result.turns.filter((turn) => turn.graded && turn.verdict && !turn.verdict.pass)[0] ?? result.turns.at(-1)!;
     const asked = result.turns.map((turn) => turn.text).join(' → ');
-    lines.push(`- [${result.category} · ${result.language}] ${asked}`);
+    lines.push(`- [${result.category}${result.kind && !result.kind.startsWith('phrasing') ? ` / ${result.kind}` : ''} · ${result.language}] ${asked}`);
     lines.push(`    why: ${result.reason}`);
     lines.push(`    answer: ${JSON.stringify(graded.answer.slice(0, 200))}${graded.tools.length ? `  (tools: ${graded.tools.join(', ')})` : ''}`);
   }

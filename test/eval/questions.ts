@@ -63,10 +63,12 @@ export interface Question {
   locale: Locale;
   /** The answer's expected language ('any' for mixed messages). */
   answerLanguage: Locale | 'any';
+  /** What within the category is asked (a knowledge topic, a day phrase, sold out…): the choice is spread over kinds. */
+  kind: string;
   turns: Turn[];
 }
 
-type Candidate = Omit<Question, 'id' | 'category' | 'locale' | 'answerLanguage'> & { locale?: Locale };
+type Candidate = Omit<Question, 'id' | 'category' | 'locale' | 'answerLanguage' | 'kind'> & { locale?: Locale; kind?: string };
 
 // ── PRNG and phrasing helpers ───────────────────────────────────────────────────────────────────────────────────
 
@@ -132,16 +134,19 @@ function showName(ctx: Ctx, show: ShowFact, language: Language): string {
   return ctx.rand() < 0.5 ? show.title.en : show.title.vi;
 }
 
-/** Candidates for every language of `phrasings`, one per template, with slots and a typo now and then. */
-function phrased(ctx: Ctx, phrasings: Phrasings, slots: (language: Language) => Record<string, string | number>, build: (language: Language, text: string) => Candidate): Candidate[] {
+/**
+ * Candidates for every language of `phrasings`, one per template, with slots and a typo now and then; tagged with
+ * `kind` (default: the template's position, so that different phrasings get chosen).
+ */
+function phrased(ctx: Ctx, phrasings: Phrasings, slots: (language: Language) => Record<string, string | number>, build: (language: Language, text: string) => Candidate, kind?: string): Candidate[] {
   const out: Candidate[] = [];
   for (const language of LANGUAGES) {
-    for (const template of phrasings[language]) {
+    phrasings[language].forEach((template, index) => {
       let text = fill(template, slots(language));
       if (language === 'vi-ascii') text = stripDiacritics(text);
       if ((language === 'en' || language === 'vi-ascii') && ctx.rand() < 0.25) text = typo(ctx, text);
-      out.push(build(language, text));
-    }
+      out.push({ kind: kind ?? `phrasing ${index + 1}`, ...build(language, text) });
+    });
   }
   return out;
 }
@@ -332,6 +337,7 @@ const schedule: Generator = async (ctx) => {
         },
         (language) => ({ when: phrase.words[language] }),
         (language, text) => single(language, text, scheduleCheck(ctx.venue, events, language, phrase.from, phrase.to)),
+        `what's on ${phrase.words.en}`,
       ),
     );
     for (const show of ctx.venue.shows) {
@@ -343,6 +349,7 @@ const schedule: Generator = async (ctx) => {
           { en: ['What time is {show} {when}?'], vi: ['{show} {when} diễn lúc mấy giờ?'], 'vi-ascii': ['{show} {when} diễn lúc mấy giờ?'], mixed: ['{show} {when} mấy giờ start?'] },
           (language) => ({ show: showName(ctx, show, language), when: phrase.words[language] }),
           (language, text) => single(language, text, scheduleCheck(ctx.venue, own, language, phrase.from, phrase.to, show.slug)),
+          `a show's time ${phrase.words.en}`,
         ),
       );
     }
@@ -358,6 +365,7 @@ const schedule: Generator = async (ctx) => {
         { en: ['When is {show} on?', 'when can I see {show}'], vi: ['Khi nào có {show}?', '{show} diễn vào ngày nào?'], 'vi-ascii': ['{show} diễn vào ngày nào?'], mixed: ['When is {show} diễn?'] },
         (language) => ({ show: showName(ctx, show, language) }),
         (language, text) => single(language, text, check(language)),
+        "a show's next dates",
       ),
     );
   }
@@ -377,6 +385,7 @@ const availability: Generator = async (ctx) => {
         { en: ['How many seats are left for {show} {when}?'], vi: ['{show} {when} còn bao nhiêu chỗ?'], 'vi-ascii': ['{show} {when} còn bao nhiêu chỗ?'], mixed: ['{show} {when} còn bao nhiêu seats?'] },
         (language) => ({ show: showName(ctx, show, language), when: onDate(event.date, language) }),
         (language, text) => single(language, text, check),
+        'seats left',
       ),
     );
   }
@@ -393,9 +402,11 @@ const availability: Generator = async (ctx) => {
     const answer = await venue.get(`/api/ai/customer-support/catalog/availability?locale=en&date=${event.date}&show=${event.showSlug}&guests=${guests}`);
     const fit: string = answer.events.find((candidate: any) => candidate.eventSlug === event.eventSlug)?.fit ?? 'NONE';
     const show = showBySlug(venue, event.showSlug);
+    // A date may have several performances of the show: the verdict is read on the lines naming this one's time.
+    const about = (text: string) => text.split('\n').filter((line) => mentionsTime(line, event.time));
     const check: Check = (text) => {
-      if (fit === 'FITS') return mentionsTime(text, event.time) && !hasWord(text, SOLD_OUT_WORDS) ? ok : fail(`expected room for ${guests} at ${event.time} (FITS)`);
-      if (fit === 'SOLD_OUT') return hasWord(text, SOLD_OUT_WORDS) ? ok : fail('expected "sold out" (SOLD_OUT)');
+      if (fit === 'FITS') return about(text).length && !about(text).some((line) => hasWord(line, [...SOLD_OUT_WORDS, ...NOT_ENOUGH_WORDS])) ? ok : fail(`expected room for ${guests} at ${event.time} (FITS)`);
+      if (fit === 'SOLD_OUT') return hasWord(text, SOLD_OUT_WORDS) && (!about(text).length || about(text).some((line) => hasWord(line, SOLD_OUT_WORDS))) ? ok : fail(`expected the ${event.time} performance "sold out" (SOLD_OUT)`);
       if (fit === 'NOT_ENOUGH_SEATS') return hasWord(text, NOT_ENOUGH_WORDS) || linksIn(text).includes(venue.routes.en.pages.inquiries) || linksIn(text).includes(venue.routes.vi.pages.inquiries) ? ok : fail(`expected "not enough seats" for ${guests} (NOT_ENOUGH_SEATS)`);
       return hasWord(text, [...SOLD_OUT_WORDS, ...NOT_ENOUGH_WORDS, ' closed', ' dong ']) ? ok : fail(`expected that ${guests} cannot book (${fit})`);
     };
@@ -410,6 +421,7 @@ const availability: Generator = async (ctx) => {
         },
         (language) => ({ show: showName(ctx, show, language), when: onDate(event.date, language), n: guests }),
         (language, text) => single(language, text, check),
+        `party: ${fit}`,
       ),
     );
   }
@@ -552,9 +564,9 @@ const howToBook: Generator = async (ctx) => {
 
 const knowledge: Generator = async (ctx) => {
   const out: Candidate[] = [];
-  for (const { tags, phrasings } of KNOWLEDGE) {
+  for (const { kind, tags, phrasings } of KNOWLEDGE) {
     // vi-ascii: the Vietnamese phrasings without diacritics.
-    out.push(...phrased(ctx, { ...phrasings, 'vi-ascii': phrasings.vi }, () => ({}), (language, text) => single(language, text, knowledgeCheck(ctx.venue, tags, language))));
+    out.push(...phrased(ctx, { ...phrasings, 'vi-ascii': phrasings.vi }, () => ({}), (language, text) => single(language, text, knowledgeCheck(ctx.venue, tags, language)), kind));
   }
   return out;
 };
@@ -615,7 +627,7 @@ const multiTurn: Generator = async (ctx) => {
         };
         const turns = [{ text: language === 'vi-ascii' ? stripDiacritics(first) : first }, { text: FOLLOW.dayAfter[language], check: dayAfter }];
         if (ctx.rand() < 0.6) turns.push({ text: fill(FOLLOW.forN[language], { n: guests }), check: forN });
-        out.push({ language, turns });
+        out.push({ language, turns, kind: turns.length === 3 ? 'date → day after → party' : 'date → day after' });
       }
     }
   }
@@ -629,10 +641,11 @@ const multiTurn: Generator = async (ctx) => {
     for (const language of languages) {
       const name = showName(ctx, show, language);
       const howMuch = { en: `How much is ${name}?`, vi: `Giá vé ${name} bao nhiêu?`, 'vi-ascii': stripDiacritics(`Giá vé ${name} bao nhiêu?`), mixed: `Price của ${name}?` }[language];
-      out.push({ language, turns: [{ text: howMuch }, { text: fill(FOLLOW.forN[language], { n: guests }), check: (answer) => all(partyTotalCheck(shownTotals, guests)(answer), onlyShow(answer, venue, show.slug)) }] });
+      out.push({ language, kind: 'price → party', turns: [{ text: howMuch }, { text: fill(FOLLOW.forN[language], { n: guests }), check: (answer) => all(partyTotalCheck(shownTotals, guests)(answer), onlyShow(answer, venue, show.slug)) }] });
       const about = { en: `Tell me about ${name}`, vi: `Giới thiệu về ${name}`, 'vi-ascii': stripDiacritics(`Giới thiệu về ${name}`), mixed: `Tell me về ${name}` }[language];
       out.push({
         language,
+        kind: 'details → when',
         turns: [{ text: about }, { text: FOLLOW.when[language], check: (answer) => all(mentionsDate(answer, event.date) ? ok : fail(`missing the next performance ${event.date}`), onlyShow(answer, venue, show.slug)) }],
       });
     }
@@ -728,16 +741,25 @@ export async function generateQuestions(venue: Venue, seed: number, counts: Reco
     const byLanguage = new Map<Language, Candidate[]>(LANGUAGES.map((language) => [language, candidates.filter((candidate) => candidate.language === language)]));
     const start = Math.floor(ctx.rand() * LANGUAGES.length);
     const chosen: Candidate[] = [];
+    const taken = new Map<string, number>();
     for (let i = 0; chosen.length < counts[category] && i < counts[category] * LANGUAGES.length * 4; i++) {
       const queue = byLanguage.get(LANGUAGES[(start + i) % LANGUAGES.length])!;
-      const next = queue.shift();
-      if (next) chosen.push(next);
-      if ([...byLanguage.values()].every((list) => !list.length)) break;
+      if (!queue.length) {
+        if ([...byLanguage.values()].every((list) => !list.length)) break;
+        continue;
+      }
+      // The language's next candidate of the kind chosen least so far (the queue is already shuffled).
+      let best = 0;
+      for (let j = 1; j < queue.length; j++) if ((taken.get(queue[j].kind!) ?? 0) < (taken.get(queue[best].kind!) ?? 0)) best = j;
+      const [next] = queue.splice(best, 1);
+      taken.set(next.kind!, (taken.get(next.kind!) ?? 0) + 1);
+      chosen.push(next);
     }
     chosen.forEach((candidate, index) => {
-      const locale: Locale = candidate.locale ?? (candidate.language === 'en' ? 'en' : candidate.language === 'mixed' ? (ctx.rand() < 0.5 ? 'en' : 'vi') : 'vi');
+      // A mixed message is sent from either site locale, in turn (not drawn: --only keeps the same questions).
+      const locale: Locale = candidate.locale ?? (candidate.language === 'en' ? 'en' : candidate.language === 'mixed' ? (index % 2 ? 'vi' : 'en') : 'vi');
       const answerLanguage = candidate.language === 'en' ? 'en' : candidate.language === 'mixed' ? 'any' : 'vi';
-      questions.push({ ...candidate, id: `${category}-${index + 1}`, category, locale, answerLanguage });
+      questions.push({ ...candidate, id: `${category}-${index + 1}`, category, locale, answerLanguage, kind: candidate.kind ?? '' });
     });
   }
   return questions;
