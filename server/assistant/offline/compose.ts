@@ -58,13 +58,15 @@ export function composeAnswer(input: AnswerInput): string {
     // be a question) or say it is not known — never an answer to another question.
     const policy = policyAnswer(input, 6);
     if (policy) return policy;
-    return input.vague ? p.clarify : p.unknown(inquiry);
+    // Nothing of it understood: what it can help with, as a question — not "I don't know" to a question it
+    // could not read.
+    return p.clarify;
   }
   if (input.failed && !input.shows.length && !input.routes.all.length) return p.unavailable(inquiry);
 
   // A show's details answer the "what is it" questions; with a show named, "what's on" narrows to it.
-  if (topics.has('showDetails') && !input.show && input.weakDetails && informative.length === 1) {
-    return policyAnswer(input, 6) ?? p.unknown(inquiry);
+  if (topics.has('showDetails') && !input.show && input.weakDetails && informative.length === 1 && subjects.length === 0) {
+    return policyAnswer(input, 6) ?? (input.vague ? p.clarify : p.unknown(inquiry));
   }
   if (topics.has('showDetails') && !input.show) topics.add('whatsOn');
   if (topics.has('whatsOn') && input.show) topics.add('showDetails');
@@ -280,13 +282,21 @@ function scheduleAnswer(input: AnswerInput, p: Phrases): string {
 }
 
 function availabilityAnswer(input: AnswerInput, p: Phrases): string {
-  const source = input.availability ?? input.events ?? [];
+  // checkAvailability says whether each performance takes the party; listEvents says how many seats are left.
+  const seats = new Map((input.events ?? []).map((event) => [event.key, event.seatsLeft]));
+  const source = (input.availability ?? input.events ?? []).map((event) => (event.seatsLeft === undefined && seats.get(event.key) !== undefined ? { ...event, seatsLeft: seats.get(event.key) } : event));
   const all = ofShow(source, input.show);
   const events = inDays(all, input);
   const range = rangeLabel(input, p);
   const lines: string[] = [];
   const maxGuests = Math.max(0, ...(input.offers ?? []).filter((offer) => offer.bookingPath !== 'PRIVATE_EVENT' && (!input.show || !offer.showSlug || offer.showSlug === input.show.slug)).map((offer) => offer.maxGuests ?? 0));
   if (input.guests && maxGuests > 0 && input.guests > maxGuests) {
+    // The day's performances as they stand for the party (sold out, not enough seats …), then the way for a group.
+    if (input.availability && events.length) {
+      lines.push(p.availabilityIntro(range, input.guests));
+      for (const event of events.slice(0, MAX_LIST)) lines.push(eventLine(event, input, p, { title: true, state: true }));
+      lines.push('');
+    }
     lines.push(p.tooManyGuests(input.guests, maxGuests));
     const inquiry = routeNamed(input.routes, 'inquiries', 'inquiry');
     if (inquiry) lines.push(p.inquiryHint(link(p.inquiryPage, inquiry, input.markdown)));

@@ -14,7 +14,7 @@ import { readEvents, readKnowledge, readOffers, readRoutes, readShows, type Even
 import type { ToolName } from '../tools.ts';
 import { composeAnswer } from './compose.ts';
 import type { Lang } from './format.ts';
-import { contentWords, fold } from './text.ts';
+import { contentWords, fold, hasAny } from './text.ts';
 import { understand, type KnowledgeSubject, type Topic, type Understanding } from './understand.ts';
 import { PHRASES } from './phrases.ts';
 import { isoDayLabel } from './format.ts';
@@ -443,10 +443,10 @@ function resolveShow(conversation: Conversation, shows: ShowFact[], asked: Under
     if (fromTools) return fromTools;
   }
   if (asked.topics.includes('whatsOn')) return undefined;
-  // The show of the turn before, for a follow-up or a question that refers back ("how much is it?"); not for
-  // a new question across the programme ("the cheapest show?").
-  if (!asked.followUp && !asked.anaphora) return undefined;
+  // The show of the turn before, when this question names none ("when is it on?", "how much?"); not for a
+  // question across the programme ("the cheapest show?", "which shows …").
   if (asked.rank && !asked.anaphora) return undefined;
+  if (hasAny(asked.folded, ACROSS_SHOWS)) return undefined;
   const previousQuestion = conversation.userTexts.at(-2);
   const previousAnswer = conversation.turnTexts[conversation.userTexts.length - 2];
   if (previousQuestion) {
@@ -459,6 +459,8 @@ function resolveShow(conversation: Conversation, shows: ShowFact[], asked: Under
   }
   return undefined;
 }
+
+const ACROSS_SHOWS = ['all shows', 'any show', 'any shows', 'every show', 'which show', 'which shows', 'other show', 'other shows', 'another show', 'tat ca', 'show nao', 'chuong trinh nao', 'cac show', 'show khac', 'chuong trinh khac'];
 
 function stripRelativeDay(text: string): string {
   return fold(text).replace(/ (the )?(day after|next day|following day|day before|previous day)( that| it)? /g, ' ').replace(/ (ngay )?hom (sau|truoc)( nua)? /g, ' ');

@@ -35,14 +35,15 @@ const LINK_REQUEST = /\b(link|url|redirect|send|include|add|insert|put|post|writ
 export type Refusal = 'override' | 'privateData' | 'link';
 
 /** Why a message is refused, or undefined when it isn't an attempt on the assistant's rules. */
-export function refusalOf(text: string): Refusal | undefined {
+export function refusalOf(text: string, repaired?: string): Refusal | undefined {
   const raw = text.toLowerCase();
-  const folded = fold(text);
+  // The folded text, typos repaired when the caller has done it ("kahch hang" is "khach hang").
+  const folded = repaired ?? fold(text);
   // `SYSTEM:` / `[admin]` / `### instruction` headers pretend to be the operator.
   if (/(^|\n|\s)(system|admin|administrator|developer|assistant|operator|root)\s*:/i.test(text) || /\[(system|admin|inst)\]|<\/?system>|###\s*(system|instruction)/i.test(text)) return 'override';
   if (OVERRIDE.some((pattern) => pattern.test(folded) || pattern.test(raw))) return 'override';
   if (PRIVATE_DATA.some((pattern) => pattern.test(folded))) return 'privateData';
-  if (LINK_REQUEST.test(raw)) return 'link';
+  if (LINK_REQUEST.test(raw) || LINK_REQUEST.test(folded) || (/https?:\/\/|www\./.test(raw) && /\b(duong dan|lien ket|link|url|cau tra loi|answer|reply|response)\b/.test(folded))) return 'link';
   return undefined;
 }
 
@@ -65,14 +66,18 @@ const OUT_OF_SCOPE = [
   'thu do', 'dan so', 'ai phat minh', 'ai viet', 'lich su viet', 'giai toan', 'giai phuong trinh', 'bai tap', 'dich giup', 'dich sang', 'lam tho', 'bai tho', 'cong thuc nau', 'bong da', 'xo so', 'tu vi', 've may bay', 'chuyen bay', 'san bay', 'thi thuc',
   // other venues and businesses
   'other venue*', 'other theat*', 'another theat*', 'other show', 'other restaurant*', 'another restaurant', 'restaurant nearby', 'restaurants nearby', 'best restaurant*', 'good restaurant*', 'bar nearby', 'bars nearby', 'nightclub*', 'hotel*', 'hostel*', 'museum*', 'cinema*', 'movie*', 'spa', 'massage', 'opera house', 'ao show', 'water puppet theat*', 'city tour*', 'day tour*', 'sightseeing', 'shopping', 'night market*',
-  'nha hang khac', 'quan an', 'quan an ngon', 'rap khac', 'nha hat khac', 'khach san', 'rap chieu phim', 'phim', 'bao tang', 'cho ben thanh', 'mua sam', 'nha hat lon', 'quan bar', 'quan nhau',
+  'nha hang khac', 'quan an', 'quan an ngon', 'quan pho', 'pho ngon', 'ca phe', 'quan cafe', 'cafe', 'coffee shop', 'coffee shops', 'banh mi', 'bun cha', 'street food', 'an vat', 'rap khac', 'nha hat khac', 'khach san', 'rap chieu phim', 'phim', 'bao tang', 'cho ben thanh', 'mua sam', 'nha hat lon', 'quan bar', 'quan nhau',
 ];
 
 /** Words that tie a mixed message to the venue, so its in-scope part is answered (and the rest declined). */
 const VENUE_WORDS = ['show*', 'ticket*', 'book*', 'seat*', 'reserv*', 'dinner', 'venue', 'your place', 'here', 'performance*', 'perform*', 'stage', 'menu', 've', 'suat', 'cho ngoi', 'dat cho', 'dat ve', 'nha hat', 'chuong trinh', 'bieu dien', 'an toi', 'gia ve'];
 
+/** Arithmetic ("23 times 14", "23 nhân 14"): general knowledge, not the venue's prices. */
+const ARITHMETIC = / \d+(?:[.,]\d+)? (?:times|x|plus|minus|divided by|multiplied by|nhan|nhan voi|cong|tru|chia|chia cho) \d+(?:[.,]\d+)? /;
+
 export function outOfScope(folded: string): boolean {
-  return hasAny(folded, OUT_OF_SCOPE);
+  // (Not "5/12" or "2-4": those are dates and ranges.)
+  return hasAny(folded, OUT_OF_SCOPE) || ARITHMETIC.test(folded);
 }
 
 export function mentionsVenue(folded: string): boolean {

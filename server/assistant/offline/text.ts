@@ -33,8 +33,11 @@ export function hasPhrase(folded: string, phrase: string): boolean {
 const VIETNAMESE_LETTERS = /[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]/i;
 
 /** Common unaccented Vietnamese words (guests often type without diacritics). */
-const VIETNAMESE_WORDS = ['khong', 'co', 'ban', 'toi', 'minh', 'gia', 've', 'dat', 'cho', 'ngay', 'nao', 'bao', 'nhieu', 'may', 'gio', 'xin', 'chao', 'cam', 'on', 'nha', 'hat', 'le', 'thu', 'mai', 'nay', 'duoc', 'khi', 'o', 'dau', 'lich', 'dien', 'nguoi', 'tre', 'em', 'hay', 'vay', 'a', 'nhe', 'cua', 'voi', 'tuan', 'toi', 'chu', 'nhat'];
-const ENGLISH_WORDS = ['the', 'what', 'when', 'how', 'is', 'are', 'do', 'you', 'a', 'for', 'on', 'show', 'book', 'price', 'tickets', 'can', 'i', 'we', 'have', 'any', 'there', 'tomorrow', 'tonight', 'much'];
+const VIETNAMESE_WORDS = ['khong', 'co', 'ban', 'toi', 'minh', 'gia', 've', 'dat', 'cho', 'ngay', 'nao', 'bao', 'nhieu', 'may', 'gio', 'xin', 'chao', 'cam', 'on', 'nha', 'hat', 'le', 'thu', 'mai', 'nay', 'duoc', 'khi', 'o', 'dau', 'lich', 'dien', 'nguoi', 'tre', 'em', 'hay', 'vay', 'a', 'nhe', 'cua', 'voi', 'tuan', 'toi', 'chu', 'nhat', 'cai', 'kia', 'thi', 'sao', 'nao', 'the', 'ra', 'vay', 'oi', 'a', 'ha', 'nhi'];
+/** Unaccented Vietnamese words English also writes. */
+const SHARED_WORDS = new Set(['on', 'a', 'the', 'do', 'may', 'ban', 'hat', 'em', 'cam', 'le', 'mai', 'nay', 'chu', 'ha', 'o', 'ra', 'thi', 'bay', 'co']);
+const AMBIGUOUS_ENGLISH = new Set(['do', 'a', 'on', 'i', 'can', 'the']);
+const ENGLISH_WORDS = ['whats', 'wheres', 'hows', 'january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'the', 'what', 'when', 'how', 'is', 'are', 'do', 'you', 'a', 'for', 'on', 'show', 'book', 'price', 'tickets', 'can', 'i', 'we', 'have', 'any', 'there', 'tomorrow', 'tonight', 'much'];
 
 /** The language a guest wrote in, when it is clear: `vi`, `en`, or undefined. */
 export function languageOf(text: string): 'vi' | 'en' | undefined {
@@ -44,10 +47,13 @@ export function languageOf(text: string): 'vi' | 'en' | undefined {
   let vi = 0;
   let en = 0;
   for (const word of words) {
-    if (VIETNAMESE_WORDS.includes(word)) vi += 1;
-    if (ENGLISH_WORDS.includes(word)) en += 1;
+    if (VIETNAMESE_WORDS.includes(word)) vi += SHARED_WORDS.has(word) ? 0.5 : 1;
+    // Short English words that are also unaccented Vietnamese ("do" is "đó", "a" is "à") count half.
+    if (ENGLISH_WORDS.includes(word)) en += AMBIGUOUS_ENGLISH.has(word) ? 0.5 : 1;
   }
   if (vi >= 2 && vi > en) return 'vi';
+  // One Vietnamese word and nothing but words both languages share ("cái đó", typed "cai do").
+  if (en < 1 && words.some((word) => VIETNAMESE_WORDS.includes(word) && !ENGLISH_WORDS.includes(word) && !SHARED_WORDS.has(word))) return 'vi';
   if (en >= 1 && en >= vi) return 'en';
   return undefined;
 }
@@ -82,7 +88,8 @@ export function repairTypos(folded: string, vocabulary: ReadonlySet<string>, byI
     let tie = false;
     for (const candidate of byInitial.get(word[0]) ?? []) {
       if (Math.abs(candidate.length - word.length) > allowed) continue;
-      const d = levenshtein(word, candidate);
+      // Two letters swapped ("prcie", "conatct") is one slip of the fingers, not two.
+      const d = word.length === candidate.length && swapped(word, candidate) ? 0.9 : levenshtein(word, candidate);
       if (d < bestDistance) {
         best = candidate;
         bestDistance = d;
@@ -98,6 +105,13 @@ export function repairTypos(folded: string, vocabulary: ReadonlySet<string>, byI
 
 /** An unaccented Vietnamese syllable (`nguoi`, `khong`, `truoc`): a word of its own, never a typo of a keyword. */
 const VIETNAMESE_SYLLABLE = /^(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?[aeiouy]{1,3}(ng|nh|ch|[cmnpt])?$/;
+
+/** Whether `a` is `b` with two neighbouring letters swapped. */
+function swapped(a: string, b: string): boolean {
+  const diff: number[] = [];
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) diff.push(i);
+  return diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]];
+}
 
 /** Index of a vocabulary by first letter (what `repairTypos` searches). */
 export function vocabularyIndex(words: Iterable<string>): { vocabulary: Set<string>; byInitial: Map<string, string[]> } {

@@ -62,13 +62,13 @@ const PHRASES: Record<Exclude<Topic, 'policy' | 'contact'>, string[]> = {
   greeting: ['hi', 'hello', 'hey', 'good morning', 'good evening', 'good afternoon', 'xin chao', 'chao', 'chao ban', 'alo', 'hola', 'helo'],
   thanks: ['thanks', 'thank you', 'thx', 'cam on', 'cam on ban', 'tks', 'great thanks'],
   whatsOn: [
-    'whats on', 'what is on', 'what s on', 'whats playing', 'what is playing', 'what shows', 'which shows', 'what show', 'which show', 'shows do you have', 'shows are', 'any shows', 'all shows', 'your shows', 'list of shows',
+    'whats on', 'what is on', 'what s on', 'whats playing', 'what is playing', 'what shows', 'which shows', 'what show', 'which show', 'shows do you have', 'shows are', 'any shows', 'all shows', 'your shows', 'list of shows', 'list shows', 'list show', 'shows list', 'show list', 'danh sach show', 'danh sach chuong trinh', 'cac chuong trinh',
     'programme', 'program', 'lineup', 'line up', 'recommend', 'suggest', 'what can i see', 'what can we see', 'what do you have', 'what do you offer', 'performances', 'whats happening', 'what is happening', 'what events', 'which events', 'any events', 'what is there', 'whats there', 'is there anything', 'anything on', 'what else', 'upcoming events', 'events this', 'events on', 'something to see', 'something to watch',
     'co show', 'co gi', 'show gi', 'show nao', 'chuong trinh', 'dang dien', 'bieu dien gi', 'xem gi', 'co nhung', 'gioi thieu cac', 'nen xem', 'goi y', 'su kien nao', 'vo dien', 'tiet muc', 'cac show', 'nhung show',
   ],
   showDetails: [
     'tell me about', 'tell me more', 'details', 'describe', 'description', 'how long', 'duration', 'suitable', 'kids friendly', 'story', 'who performs', 'what happens', 'more info', 'worth', 'what kind', 'what type', 'about the show', 'is it good',
-    'gioi thieu', 'noi dung', 'bao lau', 'keo dai', 'thoi luong', 'ke ve', 'thong tin', 'chi tiet', 'the nao', 'hay khong', 've gi', 'nhu the nao',
+    'gioi thieu', 'noi dung', 'bao lau', 'keo dai', 'thoi luong', 'ke ve', 'thong tin', 'chi tiet', 'hay khong', 've gi',
   ],
   schedule: [
     'when', 'what time', 'which time', 'times', 'time', 'dates', 'date', 'schedule', 'showtime*', 'which days', 'what days', 'which day', 'what day', 'start', 'starts', 'begin', 'how often', 'next show', 'upcoming', 'playing', 'on tonight', 'is on', 'calendar',
@@ -84,7 +84,7 @@ const PHRASES: Record<Exclude<Topic, 'policy' | 'contact'>, string[]> = {
   ],
   howToBook: [
     'book', 'booking', 'reserve', 'reservation', 'buy', 'purchase', 'get tickets', 'buy tickets', 'order', 'sign up', 'how do i book', 'how can i book', 'where can i book',
-    'dat ve', 'dat cho', 'mua ve', 'dat ban', 'dat truoc', 'giu cho', 'dang ky', 'lam sao de', 'cach dat', 'dat', 'mua',
+    'dat ve', 'dat cho', 'mua ve', 'dat ban', 'dat truoc', 'giu cho', 'dang ky', 'cach dat', 'dat', 'mua',
   ],
   privateEvents: [
     'private', 'corporate', 'company', 'team building', 'wedding', 'birthday party', 'party', 'hire', 'rent', 'buy out', 'buyout', 'exclusive', 'whole venue', 'large group', 'big group', 'group booking', 'group of', 'celebration', 'event for', 'gala', 'year end party', 'conference',
@@ -98,7 +98,7 @@ const PHRASES: Record<Exclude<Topic, 'policy' | 'contact'>, string[]> = {
 const KNOWLEDGE: Record<KnowledgeSubject, string[]> = {
   directions: [
     'how to get', 'how do i get', 'how do we get', 'how can i get', 'how can we get', 'get there', 'get to you', 'get to the venue', 'getting there', 'directions', 'direction', 'find you', 'find the venue', 'where is', 'where are you', 'where are', 'where s', 'where exactly', 'located', 'location', 'address', 'map', 'taxi', 'grab', 'bus', 'walk', 'nearest', 'far from', 'district',
-    'duong di', 'duong den', 'chi duong', 'den bang', 'di the nao', 'di nhu the nao', 'di bang', 'o dau', 'nam o dau', 'dia chi', 'ban do', 'cach den', 'lam sao den', 'lam sao de den', 'toi bang', 'cho nao', 'quan may', 'o quan',
+    'duong di', 'duong den', 'chi duong', 'den nha hat', 'toi nha hat', 'di den', 'den do', 'den bang', 'di the nao', 'di nhu the nao', 'di bang', 'o dau', 'nam o dau', 'dia chi', 'ban do', 'cach den', 'lam sao den', 'lam sao de den', 'toi bang', 'cho nao', 'quan may', 'o quan',
   ],
   parking: ['parking', 'park', 'car park', 'carpark', 'motorbike', 'motorbikes', 'motorcycle', 'scooter', 'car', 'cars', 'valet', 'do xe', 'dau xe', 'gui xe', 'bai xe', 'cho de xe', 'xe may', 'o to', 'oto', 'xe hoi'],
   children: ['children', 'child', 'kids', 'kid', 'baby', 'babies', 'toddler', 'infant', 'family', 'families', 'age limit', 'minimum age', 'how old', 'years old', 'year old', 'son', 'daughter', 'teen*', 'adults only', 'tre em', 'tre nho', 'em be', 'con nho', 'be nho', 'do tuoi', 'may tuoi', 'tuoi', 'con toi', 'gia dinh', 'dua con', 'con cua'],
@@ -122,11 +122,13 @@ const RELATIVE_DAYS: Array<[string[], number]> = [
   [['the day before', 'day before', 'the previous day', 'a day earlier', 'hom truoc', 'ngay hom truoc', 'ngay truoc do'], -1],
 ];
 
+const STRONG_DIRECTIONS = ['directions', 'direction', 'address', 'located', 'location', 'map', 'get there', 'how to get', 'dia chi', 'duong di', 'chi duong', 'ban do', 'den bang', 'nam o dau', 'den nha hat', 'toi nha hat', 'den do', 'lam sao den', 'lam sao de den', 'di den'];
+
 const STRONG_PRIVATE = ['private', 'corporate', 'company', 'wedding', 'buy out', 'buyout', 'whole venue', 'exclusive', 'team building', 'su kien rieng', 'cong ty', 'dam cuoi', 'tiec cuoi', 'bao tron', 'thue'];
 
 const ANAPHORA = ['it', 'its', 'this', 'that', 'them', 'they', 'there', 'the show', 'this show', 'that show', 'same show', 'no', 'show nay', 'show do', 'chuong trinh nay', 'chuong trinh do', 'suat nay', 'suat do', 'cai nay', 'cai do'];
 
-const WEAK_DETAILS = ['what is', 'whats', 'about', 'la gi', 'information', 'info'];
+const WEAK_DETAILS = ['what is', 'whats', 'about', 'la gi', 'information', 'info', 'the nao', 'nhu the nao', 'ra sao'];
 const QUESTION_WORDS = ['what', 'when', 'where', 'how', 'which', 'who', 'why', 'can', 'do', 'does', 'is', 'are', 'could', 'would', 'will', 'gi', 'nao', 'sao', 'khong', 'bao nhieu', 'o dau', 'the nao', 'chua', 'co'];
 
 const GUEST_WORDS = 'people|persons|person|guests|guest|pax|adults|adult|of us|ppl|tickets|ticket|seats|nguoi|ng|khach|ve|cho|suat|vi';
@@ -145,13 +147,15 @@ const { vocabulary, byInitial } = vocabularyIndex([
   ...RELATIVE_DAYS.flatMap(([phrases]) => phrases),
   ...SCOPE_VOCABULARY,
   ...Object.keys(NUMBER_WORDS),
+  ...GUEST_WORDS.split('|'),
+  ...'nguoi khach hang email thong tin danh sach so dien thoai nhieu duoc khong chuong trinh bieu dien'.split(' '),
   ...'monday tuesday wednesday thursday friday saturday sunday tomorrow today tonight weekend week month january february march april june july august september october november december people persons guests adults tickets'.split(' '),
 ]);
 
 /** The topics, days and party size of the guest's message. */
 export function understand(text: string, now: Date, zone: string): Understanding {
-  const refusal = refusalOf(text);
   const folded = repairTypos(fold(text), vocabulary, byInitial);
+  const refusal = refusalOf(text) ?? refusalOf(text, folded);
   const topics = new Set<Topic>();
   const knowledge: KnowledgeSubject[] = [];
   let weakDetails = false;
@@ -172,6 +176,8 @@ export function understand(text: string, now: Date, zone: string): Understanding
   // Practical information wins over the words it shares with the live topics: "how much is parking?", "what
   // time should we arrive?", "is the menu vegetarian?", "where do I book a taxi?" are not price, schedule or
   // booking questions — unless a show, a day or tickets are named too.
+  // "Where do I book?" / "book … ở đâu?": where to book online, not the venue's address.
+  if (topics.has('howToBook') && knowledge.includes('directions') && !hasAny(folded, STRONG_DIRECTIONS)) knowledge.splice(knowledge.indexOf('directions'), 1);
   if (knowledge.length) {
     topics.add('policy');
     if (knowledge.includes('contact') || knowledge.includes('directions')) topics.add('contact');
@@ -185,6 +191,9 @@ export function understand(text: string, now: Date, zone: string): Understanding
       topics.delete('prices');
       topics.delete('howToBook');
     }
+    // A practical question about the venue is not a request for the programme ("chính sách hủy vé thế nào?").
+    topics.delete('showDetails');
+    topics.delete('whatsOn');
     // "Can I cancel my booking?" / "change the date": a policy, not a booking or a schedule question.
     if (knowledge.includes('cancellation') || knowledge.includes('payment')) {
       topics.delete('howToBook');
@@ -209,6 +218,8 @@ export function understand(text: string, now: Date, zone: string): Understanding
   if (topics.has('partners')) topics.delete('privateEvents');
   // "Price for a party of 4": a party, not a private event (those are groups past the public booking sizes).
   if (topics.has('privateEvents') && guests !== undefined && guests < 20 && !hasAny(folded, STRONG_PRIVATE)) topics.delete('privateEvents');
+  // "Còn bao nhiêu chỗ?" (how many seats are left) is no price question.
+  if (topics.has('availability') && topics.has('prices') && !rank && !hasAny(folded, ['gia', 'tien', 'price*', 'cost*', 'how much', 'chi phi', 'phi', 'total', 'tong'])) topics.delete('prices');
   // Ticket words name the subject of "how much": a ticket price, not the cost of a taxi.
   if (topics.has('prices') && topics.has('howToBook') && !hasAny(folded, ['how do i', 'how can i', 'how to', 'where can', 'lam sao', 'cach', 'o dau'])) topics.delete('howToBook');
 
@@ -225,10 +236,10 @@ export function understand(text: string, now: Date, zone: string): Understanding
     }
   }
   understood.anaphora = hasAny(folded, ANAPHORA);
-  const informative = understood.topics.some((topic) => topic !== 'greeting' && topic !== 'thanks');
+  const informative = understood.topics.some((topic) => topic !== 'greeting' && topic !== 'thanks' && !(topic === 'showDetails' && weakDetails));
   if (!informative && !understood.outOfScope && !relativeDay && guests === undefined) {
     const words = folded.trim().split(' ').filter((word) => word.length > 1);
-    understood.vague = words.length < 3 || !hasAny(folded, QUESTION_WORDS);
+    understood.vague = words.length < 3 || !hasAny(folded, QUESTION_WORDS) || (weakDetails && words.length <= 4);
   }
   return understood;
 }
