@@ -4,8 +4,9 @@ import { createApp } from './app.ts';
 import { noteOwnAddress, socketBaseUrl } from './assistant/index.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { openConfiguredDatabase } from './platform/db/database.ts';
-import { migrateLatest } from './platform/db/migrations.ts';
+import { migrateLatestExclusive } from './platform/db/migrations.ts';
 import { clientErrorHandler } from './platform/http/clientError.ts';
+import { healthOnly } from './platform/http/healthOnly.ts';
 import { ContractError } from './platform/http/contract.ts';
 import { createJobEngine } from './platform/jobs/index.ts';
 import { QUEUES } from './modules/index.ts';
@@ -13,10 +14,18 @@ import { createLogger } from './platform/logger.ts';
 import { prepareDevelopmentSecrets, printSignInHelp, recordSeededPassword } from './cli/devSecrets.ts';
 import { formatSeedResult, seed, type SeedResult } from '../seed/index.ts';
 
-/** Process entry: config → database → migrate → jobs → app → listen → seed (embedded) ; graceful shutdown. */
+/**
+ * Process entry: config → database → migrate → jobs → app → listen → seed (embedded) ; graceful shutdown.
+ *
+ * PROCESS_ROLE (docs/scaling.md): `all` (default) serves HTTP and runs the job workers; `api` serves HTTP and only
+ * enqueues; `worker` runs the job workers (and pg-boss's maintenance) and listens on PORT for the health probes only.
+ * Any number of each share one PostgreSQL database; what must happen once is guarded in the database (migrations
+ * under an advisory lock, pg-boss's maintenance under its own, seeding only on the embedded database).
+ */
 async function main(): Promise<void> {
   let config = loadConfig();
   const logger = createLogger(config.logLevel);
+  for (const notice of config.deprecations) logger.warn(notice);
   // Signals are handled from the start. Until the server listens there is nothing to finish: log, write out
   // the buffered log lines and exit with the signal's conventional code. Once it listens, shut down gracefully.
   let shutdown: (signal: NodeJS.Signals) => void = (signal) => {
@@ -29,15 +38,18 @@ async function main(): Promise<void> {
   const dev = prepareDevelopmentSecrets(config);
   config = dev.config;
   const db = openConfiguredDatabase(config);
-  const migrated = await migrateLatest(db.knex);
+  // Several processes may start at once on one PostgreSQL database: one migrates, the others wait for it.
+  const migrated = await migrateLatestExclusive(db);
   if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'migrations applied');
 
   const jobs = createJobEngine({ config, db, logger, queues: QUEUES });
   const app = createApp({ config, db, logger, jobs });
-  // Before listening: a request may enqueue at once. Workers run unless JOB_WORKERS=false.
+  // Before listening: a request may enqueue at once. Workers run unless PROCESS_ROLE=api.
   await jobs.start({ app: app.context });
   const { koa } = app;
-  const server = http.createServer(koa.callback());
+  const role = config.processRole;
+  // A worker answers the health probes only (an orchestrator's liveness and readiness), every other path 404.
+  const server = http.createServer(role === 'worker' ? healthOnly(koa.callback()) : koa.callback());
   // Requests Node's HTTP parser refuses are answered as problem+json too, not with an empty 400.
   server.on('clientError', clientErrorHandler(logger));
   server.keepAliveTimeout = 65_000;
@@ -45,9 +57,9 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
-  logger.info({ baseUrl, database: db.kind }, 'listening');
+  logger.info({ baseUrl, database: db.kind, role, jobWorkers: jobs.workers }, 'listening');
   // The assistant's tools call this server back (unless ASSISTANT_API_BASE_URL points elsewhere).
-  noteOwnAddress(app.context, socketBaseUrl(config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host, port) ?? baseUrl);
+  if (role !== 'worker') noteOwnAddress(app.context, socketBaseUrl(config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host, port) ?? baseUrl);
 
   let closing = false;
   shutdown = (signal) => {

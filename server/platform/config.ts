@@ -4,6 +4,7 @@ import type { AccessTokens } from './http/access.ts';
 /** Every environment variable the server reads, typed, with its default. README mirrors this table. */
 export type PolicyMode = 'report' | 'enforce' | 'off';
 export type NodeEnv = 'development' | 'production' | 'test';
+export type ProcessRole = 'all' | 'api' | 'worker';
 
 export interface Config {
   nodeEnv: NodeEnv;
@@ -38,8 +39,21 @@ export interface Config {
   seedPasswords: { admin?: string; marketing?: string; staff?: string };
   /** `npm start` seeds the embedded database on boot unless false. */
   seedOnStart: boolean;
-  /** Run background-job workers in this process (false: it only enqueues; another process works the queues). */
+  /**
+   * PROCESS_ROLE: what this process runs. `all` (default, `npm start`): HTTP and the job workers. `api`: HTTP only;
+   * it enqueues, worker processes run the jobs. `worker`: the job workers, pg-boss's maintenance and the reclaim of
+   * lost jobs, with a listener answering only the health probes. `api` and `worker` need PostgreSQL.
+   */
+  processRole: ProcessRole;
+  /** Run background-job workers in this process: PROCESS_ROLE `all` or `worker` (the deprecated JOB_WORKERS=false means `api`). */
   jobWorkers: boolean;
+  /** Settings read but deprecated, with what to use instead (logged at start). */
+  deprecations: string[];
+  /**
+   * A job whose process has given no sign of life (a heartbeat every third of this) for this long is lost: it is put
+   * back to run again at once, by any worker. Bounds how soon the work of a process that died is picked up again.
+   */
+  jobLostAfterSeconds: number;
   /** How often an idle worker polls its queue for jobs (a worker that just finished a job looks again at once). */
   jobPollIntervalSeconds: number;
   /** How often job maintenance runs: fails jobs past their queue's expireInSeconds (so retried), archives, deletes. */
@@ -279,9 +293,10 @@ export function loadConfig(env: Env = process.env): Config {
       staff: str(env, 'SEED_STAFF_PASSWORD'),
     },
     seedOnStart: bool(env, 'SEED_ON_START', true),
-    jobWorkers: bool(env, 'JOB_WORKERS', true),
+    ...processRole(env),
+    jobLostAfterSeconds: int(env, 'JOB_LOST_AFTER_SECONDS', 30, 3, 3600),
     jobPollIntervalSeconds: int(env, 'JOB_POLL_INTERVAL_SECONDS', 2, 1, 600),
-    jobMaintenanceIntervalSeconds: int(env, 'JOB_MAINTENANCE_INTERVAL_SECONDS', 30, 1, 3600),
+    jobMaintenanceIntervalSeconds: int(env, 'JOB_MAINTENANCE_INTERVAL_SECONDS', 10, 1, 3600),
     jobShutdownTimeoutMs: int(env, 'JOB_SHUTDOWN_TIMEOUT_MS', 10_000, 1000, 600_000),
     smtpUrl: smtpUrl(env),
     emailFrom: str(env, 'EMAIL_FROM') ?? 'Venue <no-reply@venue.local>',
@@ -334,6 +349,37 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int(env, 'MESSAGING_TIMEOUT_MS', 10_000, 100, 120_000),
     },
   };
+}
+
+/**
+ * PROCESS_ROLE, and JOB_WORKERS before it: `JOB_WORKERS=false` (HTTP that only enqueues) still works and means
+ * `PROCESS_ROLE=api`, with a deprecation notice; the two may not contradict each other. Roles other than `all` need
+ * PostgreSQL (the embedded database belongs to one process, which must do everything), and a worker needs
+ * ASSISTANT_API_BASE_URL: the assistant's tools in a chat turn call the API, which a worker does not serve.
+ */
+function processRole(env: Env): { processRole: ProcessRole; jobWorkers: boolean; deprecations: string[] } {
+  const explicit = str(env, 'PROCESS_ROLE');
+  let role = oneOf(env, 'PROCESS_ROLE', ['all', 'api', 'worker'] as const, 'all');
+  const legacy = str(env, 'JOB_WORKERS') === undefined ? undefined : bool(env, 'JOB_WORKERS', true);
+  const deprecations: string[] = [];
+  if (legacy !== undefined) {
+    if (explicit === undefined) {
+      if (!legacy) role = 'api';
+      deprecations.push(`JOB_WORKERS is deprecated: use PROCESS_ROLE=${legacy ? 'all' : 'api'}`);
+    } else if (legacy !== (role !== 'api')) {
+      throw new ConfigError(`JOB_WORKERS=${legacy} contradicts PROCESS_ROLE=${role}: unset JOB_WORKERS (deprecated; PROCESS_ROLE=api is a process without job workers)`);
+    } else {
+      deprecations.push('JOB_WORKERS is deprecated and redundant with PROCESS_ROLE: unset it');
+    }
+  }
+  if (role !== 'all' && !str(env, 'DATABASE_URL')) {
+    const setting = explicit === undefined ? 'JOB_WORKERS=false (that is PROCESS_ROLE=api)' : `PROCESS_ROLE=${role}`;
+    throw new ConfigError(`${setting} needs PostgreSQL (DATABASE_URL): the embedded database belongs to one process, which runs everything (PROCESS_ROLE=all)`);
+  }
+  if (role === 'worker' && !str(env, 'ASSISTANT_API_BASE_URL')) {
+    throw new ConfigError('PROCESS_ROLE=worker needs ASSISTANT_API_BASE_URL (an API process or the load balancer): chat turns call the assistant-safe endpoints, which a worker does not serve');
+  }
+  return { processRole: role, jobWorkers: role !== 'api', deprecations };
 }
 
 function visitsAndMeta(env: Env) {

@@ -6,9 +6,14 @@ import { startFakePeer } from './fakePeer.ts';
  * `POST /v1/chat/completions`, streaming as server-sent events in OpenAI's `chat.completion.chunk` format — tool
  * calls streamed as a first delta with the id and function name and then argument fragments, `finish_reason` on
  * its own chunk, and (when asked with `stream_options.include_usage`) a last chunk with no choices and the usage.
- * It answers each request with the next scripted turn (a tool call round or text) and records what it received.
+ * It answers each request with the next scripted turn (a tool call round or text) and records what it received; a
+ * request without `stream: true` gets one `chat.completion` object instead, and a `hang` turn is never answered.
  */
-export type OpenAICompatibleTurn = { toolCalls: Array<{ id: string; name: string; arguments: Record<string, unknown> }> } | { text: string };
+export type OpenAICompatibleTurn =
+  | { toolCalls: Array<{ id: string; name: string; arguments: Record<string, unknown> }> }
+  | { text: string }
+  /** Never answered (a model still thinking): the request stays open until the caller goes away or the fake closes. */
+  | { hang: true };
 
 export interface OpenAICompatibleRequest {
   path: string;
@@ -25,6 +30,25 @@ export async function startFakeOpenAICompatible(script: OpenAICompatibleTurn[]) 
       const turn = script[requests.length - 1];
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions' || !turn) {
         res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"unexpected request","type":"invalid_request_error"}}');
+        return;
+      }
+      if ('hang' in turn) return;
+      if (!body.stream) {
+        // A non-streaming call (the background turns' generation): one `chat.completion` object.
+        const message =
+          'text' in turn
+            ? { role: 'assistant', content: turn.text }
+            : { role: 'assistant', content: null, tool_calls: turn.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: `chatcmpl-${requests.length}`,
+            object: 'chat.completion',
+            created: 1_700_000_000,
+            model: body.model,
+            choices: [{ index: 0, message, logprobs: null, finish_reason: 'text' in turn ? 'stop' : 'tool_calls' }],
+            usage: { prompt_tokens: 120, completion_tokens: 20, total_tokens: 140 },
+          }),
+        );
         return;
       }
       const base = { id: `chatcmpl-${requests.length}`, object: 'chat.completion.chunk', created: 1_700_000_000, model: body.model, system_fingerprint: 'fp_local' };

@@ -232,9 +232,12 @@ describe('jobs: engine lifecycle @db', function () {
     engine = createJobEngine({ config, db, logger, queues: collectQueues([[a], [b]]) });
     await engine.start({ workers: false });
     const rows = await db.knex('pgboss.queue').whereIn('name', [a.name, b.name]).orderBy('name');
+    // PostgreSQL stores the silence allowed (JOB_LOST_AFTER_SECONDS, 30 s, or a shorter expireInSeconds) plus the
+    // sweep's grace (2 × 10 s): heartbeats renew it up to expireInSeconds (engine.ts, `expiryOf`).
+    const stored = (declared: number) => (db.kind === 'postgres' ? Math.min(declared, 30) + 20 : declared);
     expect(rows.map((r) => [r.name, r.policy, r.retry_limit, r.retry_delay, r.retry_backoff, r.expire_seconds])).to.deep.equal([
-      ['test.registry-a', 'standard', 3, 5, true, 60],
-      ['test.registry-b', 'singleton', 0, 0, false, 30],
+      ['test.registry-a', 'standard', 3, 5, true, stored(60)],
+      ['test.registry-b', 'singleton', 0, 0, false, stored(30)],
     ]);
     await engine.stop();
 
@@ -309,5 +312,32 @@ describe('jobs: engine lifecycle @db', function () {
     await engine.stop();
     expect(Date.now() - t0).to.be.below(4000);
     expect(await db.knex('pgboss.job').where({ id }).first()).to.include({ state: 'retry' });
+  });
+
+  it('on PostgreSQL a run longer than the silence allowed keeps its job by heartbeats (the job of a dead process: processes.spec.ts, test/process/recovery.spec.ts)', async function () {
+    const db = await testDatabase();
+    if (db.kind !== 'postgres') this.skip();
+    const runs: number[] = [];
+    // Silence allowed 3 s (a heartbeat and a sweep each second, 2 s of grace); the honest run takes 7 s.
+    engine = createJobEngine({
+      config,
+      db,
+      logger,
+      pollingIntervalSeconds: 0.5,
+      maintenanceIntervalSeconds: 1,
+      lostAfterSeconds: 3,
+      queues: [
+        testQueue('test.long', async (_data, job) => {
+          runs.push(job.attempt);
+          await new Promise((resolve) => setTimeout(resolve, 7000));
+        }, { retryLimit: 2, retryDelay: 1, expireInSeconds: 60 }),
+      ],
+    });
+    await engine.start({ workers: true });
+    const id = await engine.enqueue('test.long', {});
+    const row = await eventually(() => db.knex('pgboss.job').where({ id }).first(), { until: (r) => r?.state === 'completed', timeoutMs: 20_000 });
+    // Neither the engine's sweep nor pg-boss (its maintenance, its time-out of the handler) took the run for lost.
+    expect(runs).to.deep.equal([1]);
+    expect(row.retry_count).to.equal(0);
   });
 });

@@ -33,7 +33,25 @@ export async function countVisit(knex: Knex, buckets: VisitBuckets): Promise<voi
 }
 
 
-/** The readiness probe's round trip to the database. */
-export async function pingDatabase(knex: Knex): Promise<void> {
-  await knex.raw('select 1');
+/**
+ * The readiness probe's round trip to the database, within `timeoutMs`: while PostgreSQL is away a connection is
+ * retried until knex's acquire time-out, and readiness must say so at once rather than hang (an orchestrator's probe
+ * has a time-out of its own, and a hung probe is no answer).
+ */
+export async function pingDatabase(knex: Knex, timeoutMs = 2000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  // One promise (a knex builder runs its query again on every `then`).
+  const ping = knex.raw('select 1').then(() => undefined);
+  try {
+    await Promise.race([
+      ping,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    // The ping still waiting (for a connection) ends on its own: its failure is not this probe's.
+    ping.catch(() => undefined);
+  }
 }

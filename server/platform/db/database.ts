@@ -37,6 +37,10 @@ export function openDatabase(options: { databaseUrl?: string; dataDir?: string |
       client: 'pg',
       connection: options.databaseUrl,
       pool: { min: 0, max: 10 },
+      // A request waits at most this long for a connection (knex's default: 60 s). While PostgreSQL is away (a
+      // restart) requests then fail within seconds instead of piling up for a minute; once it is back, new
+      // connections are made as they are needed.
+      acquireConnectionTimeout: 10_000,
       migrations: { migrationSource },
     });
   } else {

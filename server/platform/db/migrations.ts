@@ -31,6 +31,30 @@ export async function migrateLatest(knex: Knex): Promise<{ applied: string[]; cu
   return { applied: applied.map(stripExt), current: await appliedMigrations(knex) };
 }
 
+/**
+ * `migrateLatest` by one process at a time: on PostgreSQL, under a session advisory lock held on a connection of its
+ * own, so processes starting together on one database wait for the first to migrate rather than fail on knex's
+ * migration lock; each then finds nothing left to apply. The embedded database has one process anyway.
+ */
+export async function migrateLatestExclusive(db: { knex: Knex; kind: 'postgres' | 'embedded' }): Promise<{ applied: string[]; current: string[] }> {
+  if (db.kind !== 'postgres') return migrateLatest(db.knex);
+  const client = db.knex.client as { acquireConnection(): Promise<{ query(text: string): Promise<unknown> }>; releaseConnection(c: unknown): Promise<void> };
+  const connection = await client.acquireConnection();
+  try {
+    await connection.query(`select pg_advisory_lock(hashtext('${MIGRATION_LOCK}'))`);
+    try {
+      return await migrateLatest(db.knex);
+    } finally {
+      await connection.query(`select pg_advisory_unlock(hashtext('${MIGRATION_LOCK}'))`).catch(() => undefined);
+    }
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+/** The advisory lock's name (hashed to its key). */
+const MIGRATION_LOCK = 'venue.migrations';
+
 export async function appliedMigrations(knex: Knex): Promise<string[]> {
   const [completed] = (await knex.migrate.list()) as [Array<{ name: string }>, unknown[]];
   return completed.map((row) => stripExt(row.name));

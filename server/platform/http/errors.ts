@@ -5,6 +5,7 @@ import type Koa from 'koa';
 import { isPrivileged } from '../auth/roles.ts';
 import type { AppState } from './state.ts';
 import { MalformedBody, PayloadTooLarge, Problem, UnsupportedMediaType, WWW_AUTHENTICATE } from './problem.ts';
+import { isDatabaseUnavailable } from '../db/connectionErrors.ts';
 
 export const PROBLEM_TYPE_BASE = 'https://venue.local/problems/';
 
@@ -87,6 +88,12 @@ function toProblem(thrown: unknown, limit: number): Problem {
   }
   if (status && status >= 400 && status < 500 && err.expose) {
     return new Problem(status, 'bad_request', 'Bad request', { detail: String(err.message) });
+  }
+  if (isDatabaseUnavailable(thrown)) {
+    return new Problem(503, 'database_unavailable', 'Service unavailable', {
+      detail: 'The database does not answer at the moment; nothing was changed. Try again shortly.',
+      headers: { 'Retry-After': '5' },
+    });
   }
   return new Problem(500, 'internal_error', 'Internal server error', {
     detail: 'An unexpected error occurred. Quote the request id when reporting it.',

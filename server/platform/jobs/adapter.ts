@@ -121,13 +121,20 @@ export function poolAdapter(pool: pg.Pool, tracker: StatementTracker): PgBoss.Db
   const run = async (text: string, values?: unknown[]): Promise<{ rows: any[] }> => {
     if (values?.length) return lastResult((await pool.query(prepared(text, values))) as never) as { rows: any[] };
     const client = await pool.connect();
+    // While checked out a client has no listener of the pool's: should the server end the session (a restart of
+    // PostgreSQL) between statements, its 'error' event would be unhandled and end the process.
+    let broken: Error | undefined;
+    const onError = (err: Error) => (broken = err);
+    client.on('error', onError);
     try {
       return lastResult((await client.query(text)) as never) as { rows: any[] };
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch((rollback: Error) => (broken ??= rollback));
       throw err;
     } finally {
-      client.release();
+      client.removeListener('error', onError);
+      // A client whose connection failed is destroyed, not handed out again.
+      client.release(broken);
     }
   };
   return {

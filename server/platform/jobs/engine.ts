@@ -22,8 +22,19 @@ const POOL_MAX = 4;
 const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as {
   completeJobs(schema: string): string;
   failJobsById(schema: string): string;
+  fetchNextJob(schema: string): (options: { includeMetadata?: boolean; priority?: boolean; ignoreStartAfter?: boolean }) => string;
 };
 const UNAWAITED = new Set([plans.completeJobs(JOB_SCHEMA), plans.failJobsById(JOB_SCHEMA)]);
+/**
+ * pg-boss's fetch statements (every variant of its options). pg-boss bounds a handler's run by the fetched job's
+ * `expireInSeconds` (its stored `expire_in`); with heartbeats that is the silence allowed, not the run's bound, so the
+ * engine gives the fetched jobs their queue's whole `expireInSeconds` back (see `heartbeat`).
+ */
+const FETCHES = new Set(
+  [false, true].flatMap((includeMetadata) =>
+    [false, true].flatMap((priority) => [false, true].map((ignoreStartAfter) => plans.fetchNextJob(JOB_SCHEMA)({ includeMetadata, priority, ignoreStartAfter }))),
+  ),
+);
 
 /**
  * pg-boss's `db` option for its multi-job insert (`insertJobs`, which starts with `WITH defaults as (…)`) that makes
@@ -79,6 +90,7 @@ export interface JobEngineOptions {
   pollingIntervalSeconds?: number;
   maintenanceIntervalSeconds?: number;
   shutdownTimeoutMs?: number;
+  lostAfterSeconds?: number;
 }
 
 function errorMessage(output: unknown): string | null {
@@ -121,6 +133,9 @@ export class PgBossJobEngine implements JobEngine {
   private readonly log: Logger;
   private readonly alongside: AlongsideEnqueue[] = [];
   private flushingAlongside = false;
+  private reclaimTimer: NodeJS.Timeout | undefined;
+  private queuesReady = false;
+  private reclaiming: Promise<unknown> | undefined;
 
   constructor(private readonly options: JobEngineOptions) {
     this.queues = new Map();
@@ -157,6 +172,7 @@ export class PgBossJobEngine implements JobEngine {
       },
       async (err) => {
         this.state = 'stopped';
+        clearInterval(this.reclaimTimer);
         await this.boss?.stop({ graceful: false, close: false }).catch(() => undefined);
         this.tracker.closed = true;
         await this.pool?.end().catch(() => undefined);
@@ -185,6 +201,15 @@ export class PgBossJobEngine implements JobEngine {
     const guarded: PgBoss.Db = {
       executeSql: (text, values) => {
         const result = adapter.executeSql(text, values);
+        if (FETCHES.has(text)) {
+          const queue = this.queues.get(String(values?.[0]));
+          if (!queue || this.expiryOf(queue) === queue.expireInSeconds) return result;
+          // pg-boss's own time-out of the handler: the queue's honest run, not the stored expiry (silence + grace).
+          return result.then((answer) => {
+            for (const row of answer.rows as Array<{ expireInSeconds?: unknown }>) row.expireInSeconds = queue.expireInSeconds;
+            return answer;
+          });
+        }
         if (!UNAWAITED.has(text)) return result;
         return result.catch((err: unknown) => {
           this.log.error({ err, jobIds: values?.[1] }, 'could not record the end of a job; it will run again');
@@ -213,7 +238,7 @@ export class PgBossJobEngine implements JobEngine {
         retryLimit: queue.retryLimit,
         retryDelay: queue.retryDelay,
         retryBackoff: queue.retryBackoff,
-        expireInSeconds: queue.expireInSeconds,
+        expireInSeconds: this.expiryOf(queue),
         ...(queue.retentionMinutes ? { retentionMinutes: queue.retentionMinutes } : {}),
       };
       // createQueue leaves an existing queue alone; updateQueue applies settings changed since it was created.
@@ -222,6 +247,7 @@ export class PgBossJobEngine implements JobEngine {
       await retryOnDeadlock(() => boss.createQueue(queue.name, settings));
       await retryOnDeadlock(() => boss.updateQueue(queue.name, settings));
     }
+    this.queuesReady = true;
     if (!this.runWorkers) return;
 
     if (db.kind === 'embedded') await this.failOrphans(boss);
@@ -230,7 +256,116 @@ export class PgBossJobEngine implements JobEngine {
       for (let i = 0; i < Math.max(1, queue.concurrency ?? 1); i++) ids.push(await this.work(boss, queue));
       this.workerIds.set(queue.name, ids);
     }
+    if (db.kind === 'postgres') {
+      // Jobs of a process that died come back within jobLostAfterSeconds (plus one sweep): see reclaimLost.
+      await this.reclaimLost().catch((err) => this.log.error({ err }, 'reclaiming lost jobs failed'));
+      this.reclaimTimer = setInterval(() => {
+        if (this.reclaiming || this.state !== 'started') return;
+        this.reclaiming = this.reclaimLost()
+          .catch((err) => this.log.error({ err }, 'reclaiming lost jobs failed'))
+          .finally(() => (this.reclaiming = undefined));
+      }, this.sweepSeconds * 1000);
+      this.reclaimTimer.unref();
+    }
     this.log.info({ queues: [...this.queues.keys()], database: db.kind }, 'job workers started');
+  }
+
+  /** Seconds of silence after which a run on PostgreSQL is lost (its process died or lost the database). */
+  private get lostAfterSeconds(): number {
+    return this.options.lostAfterSeconds ?? this.options.config.jobLostAfterSeconds;
+  }
+
+  /** How often a running job's heartbeat is written: a third of the silence allowed. */
+  private get beatSeconds(): number {
+    return Math.max(1, Math.floor(this.lostAfterSeconds / 3));
+  }
+
+  /** How often a worker sweeps for lost jobs: as often as it beats, or as maintenance runs when that is more often. */
+  private get sweepSeconds(): number {
+    const maintenance = this.options.maintenanceIntervalSeconds ?? this.options.config.jobMaintenanceIntervalSeconds;
+    return Math.max(1, Math.min(this.beatSeconds, Math.ceil(maintenance)));
+  }
+
+  /**
+   * Seconds added to a job's stored `expire_in` on PostgreSQL beyond the moment this engine reclaims it: pg-boss's own
+   * maintenance expires a job at its stored expiry and retries it only after the queue's `retryDelay`, so the engine's
+   * sweep (every sweepSeconds, at once) must come first.
+   */
+  private get graceSeconds(): number {
+    return 2 * this.sweepSeconds;
+  }
+
+  /** PostgreSQL, and the queue's honest run is longer than the silence allowed: its runs send heartbeats. */
+  private heartbeats(queue: QueueDefinition): boolean {
+    return this.options.db.kind === 'postgres' && queue.expireInSeconds > this.lostAfterSeconds;
+  }
+
+  /**
+   * The `expire_in` a queue's jobs are created with. On PostgreSQL: the silence allowed (jobLostAfterSeconds, or the
+   * queue's `expireInSeconds` when shorter) plus graceSeconds; a live run renews it by heartbeats (see heartbeat) up
+   * to `expireInSeconds`, so a slow honest run keeps its job while the job of a process that died is reclaimed
+   * jobLostAfterSeconds after its last heartbeat. On the embedded database one process owns the jobs and its restart
+   * fails those it left active: the queue's `expireInSeconds` as it is.
+   */
+  private expiryOf(queue: QueueDefinition): number {
+    if (this.options.db.kind !== 'postgres') return queue.expireInSeconds;
+    return (this.heartbeats(queue) ? this.lostAfterSeconds : queue.expireInSeconds) + this.graceSeconds;
+  }
+
+  /**
+   * While a handler runs (a queue that heartbeats), every third of jobLostAfterSeconds: the job's expiry is moved to
+   * jobLostAfterSeconds from now (never past `expireInSeconds` after its start), plus graceSeconds. A failed write is
+   * logged; the run goes on (should the job be reclaimed meanwhile, its handler is idempotent).
+   */
+  private heartbeat(queue: QueueDefinition, jobId: string, log: Logger): () => void {
+    if (!this.boss || !this.heartbeats(queue)) return () => undefined;
+    const db = this.boss.getDb();
+    const timer = setInterval(() => {
+      db.executeSql(
+        `update ${JOB_SCHEMA}.job
+            set expire_in = least($3::float8 * interval '1 second', now() - started_on + $4::float8 * interval '1 second') + $5::float8 * interval '1 second'
+          where name = $1 and id = $2 and state = 'active'`,
+        [queue.name, jobId, queue.expireInSeconds, this.lostAfterSeconds, this.graceSeconds],
+      ).catch((err: unknown) => log.warn({ err }, 'job heartbeat failed'));
+    }, this.beatSeconds * 1000);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /**
+   * PostgreSQL: puts back the jobs whose run fell silent (its process died, or lost the database for longer than
+   * jobLostAfterSeconds), or outlived its queue's `expireInSeconds`, to run again AT ONCE, on any worker, while
+   * attempts remain (else failed). pg-boss's own maintenance would do the same graceSeconds later, and retry only after
+   * the queue's `retryDelay` with backoff (half a minute and more for e-mail): that delay is for a handler that
+   * failed, not for a process that vanished. One statement, taking only the rows no one else holds: several workers
+   * sweeping at once never put a job back twice. Standard-policy queues of this app only (the others are left to
+   * pg-boss's maintenance).
+   */
+  async reclaimLost(): Promise<Array<{ name: string; id: string; state: string }>> {
+    if (!this.boss) return [];
+    const names = [...this.queues.values()].filter((queue) => (queue.policy ?? 'standard') === 'standard').map((queue) => queue.name);
+    const { rows } = await this.boss.getDb().executeSql(
+      `with lost as (
+         select name, id from ${JOB_SCHEMA}.job
+          where state = 'active' and started_on + expire_in - $2::float8 * interval '1 second' < now() and name = any($1::text[])
+          for update skip locked
+       )
+       update ${JOB_SCHEMA}.job j
+          set state = case when j.retry_count < j.retry_limit then 'retry'::${JOB_SCHEMA}.job_state else 'failed'::${JOB_SCHEMA}.job_state end,
+              start_after = case when j.retry_count < j.retry_limit then now() else j.start_after end,
+              completed_on = case when j.retry_count < j.retry_limit then null else now() end,
+              output = jsonb_build_object('value', jsonb_build_object('message', 'lost: the process running it stopped answering, or the run outlived its expireInSeconds'))
+         from lost
+        where j.name = lost.name and j.id = lost.id
+       returning j.name, j.id, j.state::text as state`,
+      [names, this.graceSeconds],
+    );
+    const reclaimed = rows as Array<{ name: string; id: string; state: string }>;
+    if (reclaimed.length) {
+      this.log.warn({ jobs: reclaimed }, 'jobs lost by a process that stopped answering: put back to run again');
+      for (const queue of new Set(reclaimed.filter((job) => job.state === 'retry').map((job) => job.name))) this.wake(queue);
+    }
+    return reclaimed;
   }
 
   /** Embedded database only: the jobs a dead process left active are failed, so retried while attempts remain. */
@@ -253,6 +388,7 @@ export class PgBossJobEngine implements JobEngine {
         const attempt = job.retryCount + 1;
         const log = this.log.child({ queue: queue.name, jobId: job.id, attempt });
         const run = (async () => {
+          const stopHeartbeat = this.heartbeat(queue, job.id, log);
           try {
             const result = await queue.handler(job.data, { id: job.id, queue: queue.name, attempt, retryLimit: job.retryLimit, createdOn: job.createdOn, log, app: this.app });
             log.debug('job completed');
@@ -261,6 +397,7 @@ export class PgBossJobEngine implements JobEngine {
             log.warn({ err }, attempt > job.retryLimit ? 'job failed: no attempts left' : 'job failed; it will be retried');
             throw err;
           } finally {
+            stopHeartbeat();
             // Workers poll; a worker that has just finished a job looks for the next one at once instead of
             // sleeping a polling interval (it sleeps only when the queue is empty).
             if (workerId && this.state === 'started') boss.notifyWorker(workerId);
@@ -282,7 +419,8 @@ export class PgBossJobEngine implements JobEngine {
   }
 
   async enqueue<T extends object>(queue: string, data: T, options: EnqueueOptions = {}): Promise<string | null> {
-    if (this.state !== 'started' || !this.boss) throw new Error(`Cannot enqueue on "${queue}": the job engine is not started`);
+    // From the moment the queues exist: a worker started during boot may run a job that enqueues another.
+    if (!(this.state === 'started' || (this.state === 'starting' && this.queuesReady)) || !this.boss) throw new Error(`Cannot enqueue on "${queue}": the job engine is not started`);
     if (!this.queues.has(queue)) throw new Error(`Unknown job queue "${queue}" (declare it in its module's record)`);
     const { trx, startAfter, singletonKey, alongside } = options;
     if (trx?.isCompleted()) throw new Error(`Cannot enqueue on "${queue}": the transaction has ended`);
@@ -410,6 +548,8 @@ export class PgBossJobEngine implements JobEngine {
     this.state = 'stopping';
     const deadline = Date.now() + this.shutdownTimeoutMs;
     const boss = this.boss!;
+    clearInterval(this.reclaimTimer);
+    await this.reclaiming;
     // pg-boss stops polling, waits (checking every 0.5 s) while its workers hold jobs, then fails those still
     // active after the timeout, so they are retried.
     await boss.stop({ graceful: true, wait: true, close: false, timeout: this.shutdownTimeoutMs }).catch((err) => this.log.error({ err }, 'job engine stop'));

@@ -35,9 +35,9 @@ export interface QueueDefinition<T extends object = any> {
   retryDelay: number;
   retryBackoff: boolean;
   /**
-   * A run that has not finished after this long is failed (and retried). It also bounds how long a job whose
-   * process died stays `active` on PostgreSQL before maintenance fails it; keep it a little above the longest
-   * honest run.
+   * A run that has not finished after this long is failed (and retried): keep it a little above the longest honest
+   * run. It no longer bounds how long the job of a process that died stays `active` on PostgreSQL: a live run sends
+   * heartbeats, and a run silent for JOB_LOST_AFTER_SECONDS (30 s) is put back to run again at once (engine.ts).
    */
   expireInSeconds: number;
   /** pg-boss queue policy (default `standard`): `singleton` = one active job at a time, `stately` = one per state, `short` = one queued. */
