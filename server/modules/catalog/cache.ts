@@ -104,12 +104,22 @@ export class CatalogCache {
     const pending = this.horizonLoad;
     if (pending && pending.generation === this.generation) return pending.promise;
     const generation = this.generation;
-    const promise = this.loadNextChange(now).then((until) => {
-      if (generation === this.generation) this.horizon = { generation, from: at, until };
-      return until;
-    });
-    this.horizonLoad = { generation, promise };
-    return promise;
+    const load = {
+      generation,
+      promise: this.loadNextChange(now).then(
+        (until) => {
+          if (generation === this.generation) this.horizon = { generation, from: at, until };
+          if (this.horizonLoad === load) this.horizonLoad = undefined;
+          return until;
+        },
+        (err: unknown) => {
+          if (this.horizonLoad === load) this.horizonLoad = undefined;
+          throw err;
+        },
+      ),
+    };
+    this.horizonLoad = load;
+    return load.promise;
   }
 
   private async loadNextChange(now: Date): Promise<number> {
