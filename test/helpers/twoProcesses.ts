@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../server/platform/db/database.ts';
 import { migrateLatest } from '../../server/platform/db/migrations.ts';
+import { eventually } from './eventually.ts';
 
 /**
  * Server processes (`node --import tsx server/main.ts`) on a PostgreSQL database of their own, made afresh on the
@@ -89,14 +90,11 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
 }
 
 /**
- * Polls `check` (every 10 ms) until it answers true or `limitMs` has passed; answers the milliseconds it took, or
- * undefined when it never did.
+ * Polls `check` (every 10 ms, through `eventually`) until it answers true or `limitMs` has passed; answers the
+ * milliseconds it took, or undefined when it never did.
  */
 export async function msUntil(check: () => Promise<boolean>, limitMs: number): Promise<number | undefined> {
   const start = performance.now();
-  for (;;) {
-    if (await check()) return performance.now() - start;
-    if (performance.now() - start > limitMs) return undefined;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const done = await eventually(check, { until: (ok) => ok, timeoutMs: limitMs, intervalMs: 10, orLast: true });
+  return done ? performance.now() - start : undefined;
 }

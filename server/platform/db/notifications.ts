@@ -173,6 +173,9 @@ class Channel implements Notifications {
     }
     this.client = client;
     this.backoffMs = MIN_BACKOFF_MS;
+    // The listener alone never keeps a process alive (a server has its HTTP server for that; a script or a test
+    // that forgot to close its app may exit).
+    (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
     // Whatever was sent while nobody listened is lost: everything remembered may be stale.
     if (again) {
       this.logger.info('invalidation listener reconnected; caches cleared');
