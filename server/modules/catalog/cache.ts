@@ -47,6 +47,8 @@ export class CatalogCache {
   /** The next time-driven change, for the current generation (computed on the first fill after a clear). */
   private horizon: { generation: number; from: number; until: number } | undefined;
   private horizonLoad: { generation: number; promise: Promise<number> } | undefined;
+  /** Answers being made, by key (shared by the requests that ask meanwhile). */
+  private readonly inFlight = new Map<string, { generation: number; promise: Promise<{ answer: CachedAnswer<unknown>; until: number }> }>();
   hits = 0;
   misses = 0;
 
@@ -66,6 +68,7 @@ export class CatalogCache {
     this.entries.clear();
     this.horizon = undefined;
     this.horizonLoad = undefined;
+    this.inFlight.clear();
   }
 
   get size(): number {
@@ -87,13 +90,26 @@ export class CatalogCache {
       return { body, etag: etagOf(body) };
     }
     const generation = this.generation;
-    const [body, until] = await Promise.all([load(), this.nextChange(now)]);
-    const answer: CachedAnswer<B> = { body, etag: etagOf(body) };
-    if (generation === this.generation && at < until) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, { answer, until });
+    // Requests for the same answer while it is being made share its reads (after a write, a crowd of visitors
+    // costs one read, not one each), as long as nothing was written since it began and its clock still holds.
+    const joined = this.inFlight.get(key);
+    if (joined && joined.generation === generation) {
+      const made = await joined.promise;
+      if (at < made.until) return made.answer as CachedAnswer<B>;
     }
-    return answer;
+    const promise = Promise.all([load(), this.nextChange(now)]).then(([body, until]) => ({ answer: { body, etag: etagOf(body) } as CachedAnswer<unknown>, until }));
+    const flight = { generation, promise };
+    this.inFlight.set(key, flight);
+    try {
+      const { answer, until } = await promise;
+      if (generation === this.generation && at < until) {
+        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+        this.entries.set(key, { answer, until });
+      }
+      return answer as CachedAnswer<B>;
+    } finally {
+      if (this.inFlight.get(key) === flight) this.inFlight.delete(key);
+    }
   }
 
   /** The first instant after `now` at which some public answer may change by the clock alone (epoch ms). */

@@ -199,6 +199,26 @@ describe('public catalog from memory: no stale answer after a write @db', () => 
     });
   });
 
+  it('makes an answer once for the requests that ask while it is being made (unless a write came meanwhile)', async () => {
+    const cache = new CatalogCache(server.db.knex, server.config.venueTimezone, undefined);
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return { n: loads };
+    };
+    const now = new Date();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => cache.answer('crowd', now, load)));
+    expect(loads).to.equal(1);
+    expect(new Set(answers.map((a) => a.etag)).size).to.equal(1);
+    cache.clear();
+    const first = cache.answer('crowd', now, load);
+    cache.clear(); // a write while it is made: the next request does not share it
+    const second = cache.answer('crowd', now, load);
+    await Promise.all([first, second]);
+    expect(loads).to.equal(3);
+  });
+
   describe('the clock', () => {
     it('keeps an answer until the next instant that changes it: a hold’s expiry, then a booking cut-off', async () => {
       // Other specs' holds end at other instants: past here, so this hold's expiry is the next one.
