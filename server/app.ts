@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps): App {
   koa.use(identityResolver({ knex: deps.db.knex, superuserApiTokens: deps.config.superuserApiTokens, credentials: context.credentials }).middleware);
   for (const middleware of mountOperations({ app: context, handlers, registry })) koa.use(middleware);
   const close = async () => {
-    await Promise.all([context.credentials.close(), analytics.shutdown()]);
+    await Promise.all([context.credentials.close(), analytics.shutdown(), context.notifications.close()]);
     context.mailer.close();
     if (!deps.storage) await context.storage.close?.();
   };

@@ -47,6 +47,10 @@ export interface DomainEvents {
   'reservation.confirmed': ReservationStatusChanged;
   'reservation.cancelled': ReservationCancelled;
   'reservation.noShow': ReservationStatusChanged;
+  /** A hold placed (HELD, seats taken until it expires): the guest's, or staff's phone booking. */
+  'hold.placed': { reservationId: string; showEventId: string };
+  /** A live reservation's seats changed without a status change: its guest count, or moved to another event. */
+  'reservation.resized': { reservationId: string; fromShowEventId: string; toShowEventId: string; fromGuests: number; toGuests: number };
   /** Holds past their expiry, marked EXPIRED in bulk by the expiry run (no per-row transition). */
   'holds.expired': { reservationIds: string[] };
   'payment.captured': PaymentOutcomeEvent;

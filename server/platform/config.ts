@@ -34,6 +34,8 @@ export interface Config {
   apiKeyCacheMs: number;
   /** How often counted API-key uses are written to the database. */
   apiKeyUsageFlushMs: number;
+  /** How many public catalog answers a process keeps in memory (0: none, every read goes to the database). */
+  catalogCacheEntries: number;
   /** Validate every response against the contract (on outside production). */
   validateResponses: boolean;
   seedPasswords: { admin?: string; marketing?: string; staff?: string };
@@ -285,6 +287,7 @@ export function loadConfig(env: Env = process.env): Config {
     jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
     allowDatabaseReset: bool(env, 'ALLOW_DATABASE_RESET', false),
     apiKeyCacheMs: int(env, 'API_KEY_CACHE_MS', 10_000, 0, 300_000),
+    catalogCacheEntries: int(env, 'CATALOG_CACHE_ENTRIES', 500, 0, 100_000),
     apiKeyUsageFlushMs: int(env, 'API_KEY_USAGE_FLUSH_MS', 5_000, 10, 600_000),
     validateResponses: bool(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
     seedPasswords: {

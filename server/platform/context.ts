@@ -9,6 +9,7 @@ import { createAnalytics, type Analytics } from './integrations/analytics.ts';
 import { createMailer, type Mailer } from './integrations/mail.ts';
 import { createStorage, type StorageDriver } from './storage/index.ts';
 import { rateLimitStoreFor } from './http/rateLimit.ts';
+import { createNotifications, type Notifications } from './db/notifications.ts';
 
 /**
  * The services every handler can reach through `call.app`. One per running app. The platform declares its own;
@@ -21,8 +22,13 @@ export interface AppContext {
   logger: Logger;
   contract: Contract;
   signInThrottle: SignInThrottle;
-  /** API-key lookups (cached) and usage counting; administration commands call `invalidate()`. */
+  /** API-key lookups (cached) and usage counting; administration commands call `changed()` in their transaction. */
   credentials: ApiKeyCredentials;
+  /**
+   * The invalidation channel (server/platform/db/notifications.ts): what one process keeps in memory, every process
+   * forgets when it changes (PostgreSQL LISTEN/NOTIFY; in-process on the embedded database).
+   */
+  notifications: Notifications;
   /** Background jobs: `call.app.jobs.enqueue(queue, data, { trx })` inside a command's transaction. */
   jobs: JobEngine;
   startedAt: number;
@@ -35,7 +41,7 @@ export interface AppContext {
 }
 
 /** The services the platform itself provides; the rest of `AppContext` is declared by the layers above. */
-type PlatformKey = 'config' | 'db' | 'logger' | 'contract' | 'signInThrottle' | 'credentials' | 'jobs' | 'startedAt' | 'analytics' | 'mailer' | 'storage';
+type PlatformKey = 'config' | 'db' | 'logger' | 'contract' | 'signInThrottle' | 'credentials' | 'notifications' | 'jobs' | 'startedAt' | 'analytics' | 'mailer' | 'storage';
 
 /** What the layers above add to the context (domain events, the booking's extensions, the modules' services), built by
  * the app at boot. */
@@ -53,11 +59,13 @@ export function createAppContext(deps: {
   analytics?: Analytics;
   mailer?: Mailer;
   storage?: StorageDriver;
+  notifications?: Notifications;
   /** Built from the platform's services, once per app (the modules' services: rate limits, outside clients, …). */
   additions: (platform: PlatformContext) => ContextAdditions;
 }): AppContext {
   const { additions, ...given } = deps;
   const { config, logger } = given;
+  const notifications = deps.notifications ?? createNotifications(deps.db, logger, config.databaseUrl);
   const platform: PlatformContext = {
     ...given,
     analytics:
@@ -76,7 +84,8 @@ export function createAppContext(deps: {
       },
       rateLimitStoreFor(deps.db),
     ),
-    credentials: new ApiKeyCredentials(deps.db.knex, deps.logger, deps.config.apiKeyCacheMs, deps.config.apiKeyUsageFlushMs),
+    notifications,
+    credentials: new ApiKeyCredentials(deps.db.knex, deps.logger, deps.config.apiKeyCacheMs, deps.config.apiKeyUsageFlushMs, Date.now, notifications),
     startedAt: Date.now(),
   };
   return { ...additions(platform), ...platform };

@@ -33,6 +33,11 @@
  *   C2  POST /llm/chat-platform acknowledgements while 50 turns generate in the background (a scripted slow agent,
  *       a slow fake sendContent; test/bench/chatPlatform.ts), vs the liveness p99 of the same app  target p99 ≤ 2×
  *       BENCH_ONLY=chat-platform (or C2) runs this row alone.
+ *   C3  the public catalog from memory (issue 25 §7): GET /api/public/show-events over the demo-like venue, answered
+ *       by the app from its catalog cache (the full chain: policy, validation, the kept answer and its ETag)
+ *                                          vs the same two statements straight through the driver  target ≥ 10
+ *       (on the embedded database the app with CATALOG_CACHE_ENTRIES=0 is measured too, for the record).
+ *       BENCH_ONLY=C3 runs this row alone.
  *
  * Each server runs in its own child process (test/bench/server.ts) with NODE_ENV=production, LOG_LEVEL=info
  * and its stdout on /dev/null: our app's access lines and the peers' pino-http lines go to the same sink. Our
@@ -745,6 +750,57 @@ async function holdRows(env: NodeJS.ProcessEnv) {
   return result;
 }
 
+/**
+ * C3: the cached public catalog read vs the direct SQL (catalog-sql), in alternating rounds; on the embedded
+ * database also the app with its cache off (each app child seeds its own copy of the venue in its own DATA_DIR).
+ */
+async function catalogCacheRow(env: NodeJS.ProcessEnv) {
+  const dir = (name: string) => {
+    const made = fs.mkdtempSync(path.join(os.tmpdir(), `venue-bench-${name}-`));
+    extraDirs.push(made);
+    return made;
+  };
+  const cachedChild = await startChild('app', { ...env, BENCH_CATALOG: '1', DATA_DIR: dir('cached') });
+  const sqlChild = await startChild('catalog-sql', { ...env, DATA_DIR: dir('catalog-sql') });
+  const embedded = cachedChild.database !== 'postgres';
+  const uncachedChild = embedded ? await startChild('app', { ...env, BENCH_CATALOG: '1', CATALOG_CACHE_ENTRIES: '0', DATA_DIR: dir('uncached') }) : undefined;
+  try {
+    const cached: Target = { name: 'app catalog (cached)', child: cachedChild, headers: {}, path: CATALOG_PATH };
+    const direct: Target = { name: 'catalog sql', child: sqlChild, headers: {}, path: CATALOG_PATH };
+    const uncached: Target | undefined = uncachedChild && { name: 'app catalog (cache off)', child: uncachedChild, headers: {}, path: CATALOG_PATH };
+    const events = await checkCatalog(cached, direct);
+    const targets = [cached, direct, ...(uncached ? [uncached] : [])];
+    for (const target of targets) await measure(target, WARMUP);
+    const samples = new Map<Target, Sample[]>(targets.map((t) => [t, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const target of shuffled(targets, round)) samples.get(target)!.push(await measure(target, DURATION));
+      console.log(`bench: C3 round ${round + 1}/${ROUNDS}: ${targets.map((t) => `${t.name} ${Math.round(samples.get(t)![round].rps)}`).join(', ')} req/s`);
+    }
+    const rps = (t: Target) => median(samples.get(t)!.map((s) => s.rps));
+    const value = median(samples.get(cached)!.map((s, i) => s.rps / samples.get(direct)![i].rps));
+    const result = {
+      database: embedded ? 'embedded' : 'postgres',
+      events,
+      cachedRps: rps(cached),
+      sqlRps: rps(direct),
+      uncachedRps: uncached ? rps(uncached) : undefined,
+      cachedP99Ms: median(samples.get(cached)!.map((s) => s.p99)),
+      sqlP99Ms: median(samples.get(direct)!.map((s) => s.p99)),
+      value,
+      target: 10,
+      pass: value >= 10,
+    };
+    console.log(
+      `C3  catalog from memory: app (cached) / direct SQL  ${value.toFixed(1)}  target ≥ 10  ${result.pass ? 'PASS' : 'MISS'}   ` +
+        `(${result.cachedRps.toFixed(0)} vs ${result.sqlRps.toFixed(0)} req/s, p99 ${result.cachedP99Ms.toFixed(1)} vs ${result.sqlP99Ms.toFixed(1)} ms; ` +
+        `${events} events on ${embedded ? 'embedded PGlite' : 'PostgreSQL'}${uncached ? `; the app with its cache off: ${result.uncachedRps!.toFixed(0)} req/s` : ''})`,
+    );
+    return result;
+  } finally {
+    await Promise.all([cachedChild, sqlChild, uncachedChild].map((child) => child?.stop()));
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-'));
@@ -764,6 +820,7 @@ async function main(): Promise<void> {
   const holds = wanted('R1') || wanted('R2') ? await holdRows(env) : undefined;
   const chat = wanted('C1') ? await chatRows(env) : undefined;
   const chatPlatform = wanted('C2') ? await chatPlatformRow(env) : undefined;
+  const catalogCache = wanted('C3') ? await catalogCacheRow(env) : undefined;
   const load = os.loadavg()[0];
   if (load > os.cpus().length + 0.5) {
     console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cores: other work shares the machine, the figures are noisy`);
@@ -781,12 +838,13 @@ async function main(): Promise<void> {
     holds,
     chat,
     chatPlatform,
+    catalogCache,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   console.log('');
   console.log(`BENCH_JSON ${JSON.stringify(report)}`);
   await cleanup();
-  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
+  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform, catalogCache].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
   if (STRICT && misses) process.exitCode = 1;
 }
 

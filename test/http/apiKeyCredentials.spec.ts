@@ -46,10 +46,10 @@ describe('API-key credential cache and usage counting', () => {
       const onQuery = (query: { sql: string }) => {
         if (/^\s*commit/i.test(query.sql)) order.push('commit');
       };
-      const invalidate = credentials.invalidate;
-      credentials.invalidate = function (this: typeof credentials) {
+      const forget = credentials.forget;
+      credentials.forget = function (this: typeof credentials, change) {
         order.push('invalidate');
-        return invalidate.call(this);
+        return forget.call(this, change);
       };
       server.db.knex.on('query', onQuery);
       try {
@@ -60,7 +60,7 @@ describe('API-key credential cache and usage counting', () => {
         expect(demoted.status).to.equal(200);
       } finally {
         server.db.knex.off('query', onQuery);
-        credentials.invalidate = invalidate;
+        credentials.forget = forget;
       }
       expect(order).to.deep.equal(['commit', 'invalidate']);
       expect((await me(server, key)).status).to.equal(401);

@@ -17,12 +17,15 @@ describe('module records and domain events', () => {
   it('each event’s subscribers, in the order they run', () => {
     const table = createDomainEventBus(SUBSCRIBERS).table();
     console.log(`      ${JSON.stringify(table, null, 2).replace(/\n/g, '\n      ')}`);
+    const forget = (event: string) => `1000 in-transaction catalog.forget-answers:${event}`;
     expect(table).to.deep.equal({
+      'hold.placed': [forget('hold.placed')],
       'holds.expired': [
         '10 in-transaction email.hold-expired',
         '20 in-transaction promoCodes.release-on-expiry',
         '30 in-transaction vouchers.release-on-expiry',
         '40 in-transaction waitlist.seats-freed-on-expiry',
+        forget('holds.expired'),
       ],
       'payment.captured': ['10 in-transaction analytics.meta-purchase', '20 in-transaction referrals.earn-commission'],
       'payment.refunded': ['10 in-transaction referrals.void-on-refund'],
@@ -33,9 +36,12 @@ describe('module records and domain events', () => {
         '40 in-transaction waitlist.seats-freed-on-cancel',
         '50 in-transaction referrals.void-on-cancel',
         '90 in-transaction email.cancellation',
+        forget('reservation.cancelled'),
       ],
-      'reservation.confirmed': ['10 in-transaction promoCodes.retake-on-confirm', '20 in-transaction vouchers.retake-on-confirm'],
-      'showEvent.cancelled': ['10 in-transaction reservations', '20 in-transaction waitlist'],
+      'reservation.confirmed': ['10 in-transaction promoCodes.retake-on-confirm', '20 in-transaction vouchers.retake-on-confirm', forget('reservation.confirmed')],
+      'reservation.noShow': [forget('reservation.noShow')],
+      'reservation.resized': [forget('reservation.resized')],
+      'showEvent.cancelled': ['10 in-transaction reservations', '20 in-transaction waitlist', forget('showEvent.cancelled')],
     });
   });
 

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
+import { etagOf, type CachedAnswer } from './cache.ts';
 import { etagMatches, json, notModified } from '../../platform/http/handler.ts';
 import { NotFound } from '../../platform/http/problem.ts';
 import { presentEvent, presentEventPage, presentShow, presentShowDetail, type Presentation } from './presenters.ts';
@@ -23,7 +23,11 @@ export function presentation(call: Call, locale: string | undefined): Presentati
  * headers and no body when `If-None-Match` names that ETag.
  */
 export function cacheable<B>(call: Call, p: Presentation, body: B) {
-  const etag = `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 32)}"`;
+  return answered(call, p, { body, etag: etagOf(body) });
+}
+
+/** `cacheable` for an answer whose ETag is already known (kept in the catalog cache with its body). */
+function answered<B>(call: Call, p: Presentation, { body, etag }: CachedAnswer<B>) {
   const headers = { ETag: etag, 'Cache-Control': CATALOG_CACHE, 'Content-Language': p.locale };
   if (etagMatches(call.header('if-none-match') || undefined, etag)) return notModified(headers);
   return json(200, body, headers);
@@ -31,19 +35,31 @@ export function cacheable<B>(call: Call, p: Presentation, body: B) {
 
 const NoSuchShow = () => NotFound('No such show.');
 
+/**
+ * The public reads answer from the catalog cache (./cache.ts): the key is the operation, the locale answered and
+ * the parameters that shape the answer, each named (so their order in the URL does not matter).
+ */
+const keyOf = (operation: string, p: Presentation, parts: unknown[]) => JSON.stringify([operation, p.locale, ...parts.map((part) => part ?? null)]);
+
 export const handlers = {
   async listPublicShows(call) {
     const p = presentation(call, call.query.locale);
     const page = { limit: call.query.limit ?? 20, offset: call.query.offset ?? 0 };
-    const { shows, total, sales } = await listPublishedShows(call.app.db.knex, p.zone, p.now, page);
-    return cacheable(call, p, { items: shows.map((show) => presentShow(show, sales, p)), total, ...page, locale: p.locale });
+    const answer = await call.app.catalogCache.answer(keyOf('listPublicShows', p, [page.limit, page.offset]), p.now, async () => {
+      const { shows, total, sales } = await listPublishedShows(call.app.db.knex, p.zone, p.now, page);
+      return { items: shows.map((show) => presentShow(show, sales, p)), total, ...page, locale: p.locale };
+    });
+    return answered(call, p, answer);
   },
 
   async getPublicShow(call) {
     const p = presentation(call, call.query.locale);
-    const found = await findPublishedShow(call.app.db.knex, call.params.slug, p.zone, p.now);
-    if (!found) throw NoSuchShow();
-    return cacheable(call, p, presentShowDetail(found.show, found.events, found.sales, p));
+    const answer = await call.app.catalogCache.answer(keyOf('getPublicShow', p, [call.params.slug]), p.now, async () => {
+      const found = await findPublishedShow(call.app.db.knex, call.params.slug, p.zone, p.now);
+      if (!found) throw NoSuchShow();
+      return presentShowDetail(found.show, found.events, found.sales, p);
+    });
+    return answered(call, p, answer);
   },
 
   async listPublicShowEvents(call) {
@@ -51,22 +67,29 @@ export const handlers = {
     const p = presentation(call, query.locale);
     const window = dateWindow(query, p.zone, p.now);
     const page = { limit: query.limit ?? 20, offset: query.offset ?? 0 };
-    const { events, total, sales } = await listUpcomingEvents(call.app.db.knex, { zone: p.zone, start: window.start, end: window.end, now: p.now, showSlug: query.show, ...page });
-    return cacheable(call, p, {
-      ...presentEventPage(events, sales, p),
-      total,
-      ...page,
-      from: window.from,
-      to: window.to,
-      timeZone: p.zone,
-      locale: p.locale,
+    const key = keyOf('listPublicShowEvents', p, [window.from, window.to, query.show, page.limit, page.offset]);
+    const answer = await call.app.catalogCache.answer(key, p.now, async () => {
+      const { events, total, sales } = await listUpcomingEvents(call.app.db.knex, { zone: p.zone, start: window.start, end: window.end, now: p.now, showSlug: query.show, ...page });
+      return {
+        ...presentEventPage(events, sales, p),
+        total,
+        ...page,
+        from: window.from,
+        to: window.to,
+        timeZone: p.zone,
+        locale: p.locale,
+      };
     });
+    return answered(call, p, answer);
   },
 
   async getPublicShowEvent(call) {
     const p = presentation(call, call.query.locale);
-    const found = await findPublicEvent(call.app.db.knex, call.params.slug, p.zone, p.now);
-    if (!found) throw NotFound('No such show event.');
-    return cacheable(call, p, presentEvent(found.event, found.sales, p));
+    const answer = await call.app.catalogCache.answer(keyOf('getPublicShowEvent', p, [call.params.slug]), p.now, async () => {
+      const found = await findPublicEvent(call.app.db.knex, call.params.slug, p.zone, p.now);
+      if (!found) throw NotFound('No such show event.');
+      return presentEvent(found.event, found.sales, p);
+    });
+    return answered(call, p, answer);
   },
 } satisfies Partial<OperationHandlers>;

@@ -1,4 +1,5 @@
 import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
+import { catalogChanged } from '../catalog/index.ts';
 import { etagMatches, json, notModified, stream } from '../../platform/http/handler.ts';
 import { NotFound } from '../../platform/http/problem.ts';
 import { cleanupStorage } from './commands/cleanupStorage.ts';
@@ -68,11 +69,15 @@ export const handlers = {
   },
 
   async deleteBlobObject({ app, params }) {
-    return json(200, presentBlob(await deleteBlobObject(app.storage, params.blobId)));
+    const blob = await deleteBlobObject(app.storage, params.blobId);
+    // A show's images leave the public catalog with their object.
+    await catalogChanged(app, undefined, { entity: 'storageBlob', id: params.blobId });
+    return json(200, presentBlob(blob));
   },
 
   async cleanupStorage({ app, body }) {
     const report = await cleanupStorage(app.storage, { dryRun: body.dryRun, graceSeconds: body.graceSeconds });
+    if (!body.dryRun) await catalogChanged(app, undefined, { entity: 'storageBlob' });
     return json(200, presentCleanupReport(report));
   },
 

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { AuthContext } from './context.ts';
 import type { Logger } from '../logger.ts';
+import type { Notifications, Payload } from '../db/notifications.ts';
 import { isBanInForce, type AccountRole } from './roles.ts';
 import { sha256Hex } from './secrets.ts';
 import { flattenPermissions, type PermissionMap } from './permissions.ts';
@@ -27,6 +28,12 @@ interface CacheEntry {
 
 const MAX_CACHED_KEYS = 10_000;
 
+/** The invalidation channel's topic for API keys and their accounts (server/platform/db/notifications.ts). */
+export const CREDENTIALS_TOPIC = 'credentials';
+
+/** What changed: one key, every key of one account, or (nothing named) anything. */
+export type CredentialsChange = { apiKeyId: string } | { accountId: string } | Record<string, never>;
+
 function toAuthContext(key: ApiKeyIdentity): AuthContext {
   return Object.freeze({
     role: 'superuser',
@@ -50,8 +57,10 @@ function toAuthContext(key: ApiKeyIdentity): AuthContext {
  * best-effort and must not block the request).
  *
  * - An accepted key is remembered for `cacheMs` (by hash; misses are never cached). The key's own expiry is
- *   checked on every request. This process drops every remembered key whenever an administration command
- *   changes keys or accounts (`invalidate`); another process sees such a change within `cacheMs`.
+ *   checked on every request. An administration command that changes a key or an account calls `changed` inside
+ *   its transaction: once it commits, every process (this one at once, the others through the invalidation
+ *   channel, PostgreSQL `LISTEN/NOTIFY`) forgets the keys concerned; `cacheMs` is only the bound should the channel
+ *   itself fail, and a reconnected channel forgets every key.
  * - Uses are counted in memory and written every `flushMs` as one `request_count + n` update per key, and
  *   once more when the app closes. A failed write is logged and its counts are kept for the next one.
  */
@@ -71,7 +80,30 @@ export class ApiKeyCredentials {
     private readonly flushMs: number,
     /** The clock expiries and cache lifetimes are read from (tests replace it). */
     public now: () => number = Date.now,
-  ) {}
+    private readonly notifications?: Notifications,
+  ) {
+    notifications?.subscribe(CREDENTIALS_TOPIC, { handle: (payload) => this.forget(payload), reset: () => this.invalidate() });
+  }
+
+  /**
+   * Announces a change to a key or an account inside `trx` (the command's transaction): after the commit every
+   * process forgets what it remembered of it; a rollback announces nothing.
+   */
+  async changed(change: CredentialsChange, trx: Knex.Transaction): Promise<void> {
+    if (this.notifications) await this.notifications.publish(CREDENTIALS_TOPIC, change, trx);
+    else trx.executionPromise.then(() => this.forget(change), () => {});
+  }
+
+  /** Forgets the remembered keys a change names (every key when it names none). */
+  forget(change: Payload): void {
+    const apiKeyId = typeof change?.apiKeyId === 'string' ? change.apiKeyId : undefined;
+    const accountId = typeof change?.accountId === 'string' ? change.accountId : undefined;
+    if (!apiKeyId && !accountId) return this.invalidate();
+    this.generation += 1;
+    for (const [hash, entry] of this.cache) {
+      if (entry.identity.id === apiKeyId || entry.identity.accountId === accountId) this.cache.delete(hash);
+    }
+  }
 
   /** The identity an API key resolves to (role superuser, its permissions), or undefined when it is not accepted. */
   async resolve(rawKey: string): Promise<AuthContext | undefined> {

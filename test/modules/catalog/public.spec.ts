@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { quote } from '../../../server/domain/pricing.ts';
 import { addDays, localToday } from '../../../server/domain/venueTime.ts';
 import { startTestServer, type TestResponse, type TestServer } from '../../helpers/server.ts';
-import { keysOf, local, STAFF_ONLY_KEYS, ZONE } from './helpers.ts';
+import { forgetAnswersOnDirectWrites, keysOf, local, STAFF_ONLY_KEYS, ZONE } from './helpers.ts';
 import { buildFulfillmentItem } from '../fulfillment/factories.ts';
 import { buildOffer } from '../offers/factories.ts';
 import { buildEvent, ON_SALE } from '../showEvents/factories.ts';
@@ -36,6 +36,7 @@ describe('public catalog API', () => {
 
   before(async () => {
     server = await startTestServer();
+    forgetAnswersOnDirectWrites(server);
     const knex = server.db.knex;
     const image = await buildBlob({ purpose: 'show-image' });
     const attachment = await buildBlob({ purpose: 'attachment' });

@@ -6,7 +6,7 @@ import { findAccountOrFail } from '../queries.ts';
 
 /**
  * Deletes an account (its sessions, memberships and API keys go with it, by the foreign keys); never the caller's
- * own (409 `cannot_delete_self`). The API-key cache is dropped once done.
+ * own (409 `cannot_delete_self`). Every process forgets its keys once committed.
  */
 export async function deleteUser(app: Pick<AppContext, 'db' | 'credentials' | 'logger'>, accountId: string, callerAccountId: string | null | undefined): Promise<void> {
   if (callerAccountId === accountId) {
@@ -15,6 +15,6 @@ export async function deleteUser(app: Pick<AppContext, 'db' | 'credentials' | 'l
   await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
     const account = await findAccountOrFail(accountId, trx);
     await Account.query(trx).deleteById(account.id);
+    await app.credentials.changed({ accountId: account.id }, trx);
   });
-  app.credentials.invalidate();
 }

@@ -11,8 +11,8 @@ export type UpdateUserInput = operations['updateUser']['requestBody']['content']
 
 /**
  * Updates an account (profile, account role, password, ban) in one transaction. A ban or a new password ends
- * the account's sessions in that transaction; the API-key cache is dropped after commit, so a concurrent
- * request cannot remember the old state (a role change or a ban decides whether the account's keys work).
+ * the account's sessions in that transaction; every process forgets the account's API keys once it commits (a
+ * role change or a ban decides whether they work; server/platform/auth/apiKeyCredentials.ts `changed`).
  */
 export async function updateUser(app: Pick<AppContext, 'db' | 'config' | 'credentials' | 'logger'>, accountId: string, body: UpdateUserInput): Promise<Account> {
   // scrypt takes tens of milliseconds: done before the transaction, which then holds its connection (and,
@@ -49,13 +49,14 @@ export async function updateUser(app: Pick<AppContext, 'db' | 'config' | 'creden
       const row = await Account.query(trx).patchAndFetchById(account.id, patch);
       // A ban or a new password ends every open session of the account.
       if (body.banned === true || body.password !== undefined) await revokeSessions(account.id, trx);
+      // A role change or a ban decides whether the account's API keys still work: every process forgets them
+      // once this commits (the channel carries it to the others).
+      await app.credentials.changed({ accountId: account.id }, trx);
       return row;
     } catch (err) {
       if (isUniqueViolation(err)) throw Conflict('email_taken', `An account with ${patch.email} exists.`);
       throw err;
     }
   });
-  // A role change or a ban decides whether the account's API keys still work: forgotten once committed.
-  app.credentials.invalidate();
   return updated;
 }

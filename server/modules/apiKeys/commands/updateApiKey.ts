@@ -7,7 +7,7 @@ import { findKeyOrFail } from '../queries.ts';
 
 export type UpdateApiKeyInput = operations['updateApiKey']['requestBody']['content']['application/json'];
 
-/** Renames, enables or disables a key, or changes its expiry or permissions; the key cache is dropped at once. */
+/** Renames, enables or disables a key, or changes its expiry or permissions; every process forgets the key once committed. */
 export async function updateApiKey(app: Pick<AppContext, 'db' | 'logger' | 'contract' | 'credentials'>, apiKeyId: string, body: UpdateApiKeyInput): Promise<ApiKey> {
   const existing = await findKeyOrFail(apiKeyId);
   checkGrant(app, body);
@@ -18,7 +18,7 @@ export async function updateApiKey(app: Pick<AppContext, 'db' | 'logger' | 'cont
   if (body.permissions !== undefined) patch.permissions = body.permissions;
   await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
     await ApiKey.query(trx).patch(patch).where('id', existing.id);
+    await app.credentials.changed({ apiKeyId: existing.id }, trx);
   });
-  app.credentials.invalidate();
   return findKeyOrFail(existing.id);
 }

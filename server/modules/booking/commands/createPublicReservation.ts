@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../../platform/context.ts';
 import { lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../../platform/db/idempotency.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { publish } from '../../../domain/events.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../events.ts';
 import type { HoldInput } from '../inputs.ts';
 import { EXPIRE_HOLDS_QUEUE } from '../jobs.ts';
@@ -63,6 +64,7 @@ export async function createPublicReservation(app: AppContext, input: HoldInput,
       }
       const hold = await createHold(app.bookingExtensions, trx, input, now);
       const { reservationId, accessToken, cancellationWindowHours } = hold;
+      await publish({ trx, app, actor: 'GUEST', now, afterCommit }, 'hold.placed', { reservationId, showEventId: hold.view.showEventId });
       let view = hold.view;
       if (view.totalVnd === 0) {
         // Nothing to pay (a voucher covers it all): there is no checkout to wait for, so the booking is confirmed

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { ValidationFailed, type FieldError } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { catalogChanged } from '../../catalog/index.ts';
 import { CommercialSetup } from '../models.ts';
 
 export type CommercialSetupPatch = Partial<Pick<CommercialSetup, 'bookingCutoffMinutes' | 'holdMinutes' | 'cancellationWindowHours' | 'serviceChargePercent' | 'vatPercent' | 'paymentGateways' | 'defaultMaxGuests' | 'limitedAvailabilityThreshold'>>;
@@ -9,7 +10,7 @@ export type CommercialSetupPatch = Partial<Pick<CommercialSetup, 'bookingCutoffM
  * Updates the setup. Percentages are `numeric(5,2)`: a third decimal would be rounded away silently, so it is a
  * 400 instead (JSON Schema's `multipleOf: 0.01` cannot say this reliably with binary floats).
  */
-export async function updateCommercialSetup(app: Pick<AppContext, 'db' | 'logger'>, patch: CommercialSetupPatch): Promise<CommercialSetup> {
+export async function updateCommercialSetup(app: Pick<AppContext, 'db' | 'logger' | 'notifications'>, patch: CommercialSetupPatch): Promise<CommercialSetup> {
   const errors: FieldError[] = [];
   for (const field of ['serviceChargePercent', 'vatPercent'] as const) {
     const value = patch[field];
@@ -18,5 +19,8 @@ export async function updateCommercialSetup(app: Pick<AppContext, 'db' | 'logger
     }
   }
   if (errors.length) throw ValidationFailed(errors);
-  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => (await CommercialSetup.query(trx).patchAndFetchById(1, patch))!);
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+    await catalogChanged(app, trx, { entity: 'commercialSetup' });
+    return (await CommercialSetup.query(trx).patchAndFetchById(1, patch))!;
+  });
 }

@@ -5,6 +5,7 @@ import { Conflict, Unprocessable, type FieldError } from '../../../platform/http
 import { isUniqueViolation } from '../../accounts/index.ts';
 import { localizedErrors, localizedProblem } from '../../../domain/localizedInput.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { catalogChanged } from '../../catalog/index.ts';
 import { FulfillmentItem } from '../models.ts';
 
 export type FulfillmentItemSeed = operations['upsertFulfillmentItems']['requestBody']['content']['application/json']['items'][number];
@@ -18,7 +19,7 @@ const fieldsOf = (seed: FulfillmentItemSeed) => ({ name: seed.name, kind: seed.k
  * rows locked. An entry whose fields all equal the stored row is left alone (`unchanged`), so a second run of the
  * same list writes nothing. Any invalid entry refuses the whole list (422) before anything is written.
  */
-export async function upsertFulfillmentItems(app: Pick<AppContext, 'db' | 'config' | 'logger'>, seeds: FulfillmentItemSeed[]) {
+export async function upsertFulfillmentItems(app: Pick<AppContext, 'db' | 'config' | 'logger' | 'notifications'>, seeds: FulfillmentItemSeed[]) {
   const errors: FieldError[] = [];
   const firstIndex = new Map<string, number>();
   seeds.forEach((seed, index) => {
@@ -31,6 +32,7 @@ export async function upsertFulfillmentItems(app: Pick<AppContext, 'db' | 'confi
 
   try {
     return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+    await catalogChanged(app, trx, { entity: 'fulfillmentItem' });
       const existing = new Map(
         (await FulfillmentItem.query(trx).whereIn('code', [...firstIndex.keys()]).forUpdate()).map((item) => [item.code, item]),
       );

@@ -1,13 +1,15 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { catalogChanged } from '../../catalog/index.ts';
 import { findOfferOrFail, withItems, type OfferWithItems } from '../queries.ts';
 
 /**
  * The offer's delete: `INACTIVE`, never removed (reservations name it). Deactivating an inactive offer changes
  * nothing and returns it.
  */
-export async function deactivateOffer(app: Pick<AppContext, 'db' | 'logger'>, id: string): Promise<OfferWithItems> {
+export async function deactivateOffer(app: Pick<AppContext, 'db' | 'logger' | 'notifications'>, id: string): Promise<OfferWithItems> {
   return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+    await catalogChanged(app, trx, { entity: 'offer' });
     const offer = await findOfferOrFail(id, trx, { forUpdate: true });
     const result = offer.status === 'INACTIVE' ? offer : await offer.$query(trx).patchAndFetch({ status: 'INACTIVE' });
     return (await withItems([result], trx))[0];

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../accounts/index.ts';
 import { assertLocalized } from '../../../domain/localizedInput.ts';
 import type { Offer } from '../models.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { catalogChanged } from '../../catalog/index.ts';
 import { findOfferOrFail, resolveItems, withItems, type OfferWithItems } from '../queries.ts';
 import { invalidOffer, rangeErrors } from '../rules.ts';
 import { replaceItems } from './replaceItems.ts';
@@ -16,7 +17,7 @@ export type UpdateOfferInput = operations['updateOffer']['requestBody']['content
  * be afterwards (so a lone `minGuests` above the stored maximum is a 422, not the CHECK's 500). `items`
  * replaces the whole list.
  */
-export async function updateOffer(app: Pick<AppContext, 'db' | 'config' | 'logger'>, id: string, input: UpdateOfferInput): Promise<OfferWithItems> {
+export async function updateOffer(app: Pick<AppContext, 'db' | 'config' | 'logger' | 'notifications'>, id: string, input: UpdateOfferInput): Promise<OfferWithItems> {
   assertLocalized({ name: input.name, description: input.description }, app.config);
   const { items, salesStartsAt, salesEndsAt, ...rest } = input;
   const patch: Partial<Offer> = { ...rest };
@@ -24,6 +25,7 @@ export async function updateOffer(app: Pick<AppContext, 'db' | 'config' | 'logge
   if (salesEndsAt !== undefined) patch.salesEndsAt = salesEndsAt ? new Date(salesEndsAt) : null;
   try {
     return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+    await catalogChanged(app, trx, { entity: 'offer' });
       const offer = await findOfferOrFail(id, trx, { forUpdate: true });
       const after = { ...offer, ...patch } as Offer;
       const resolved = items ? await resolveItems(items, trx, 'body/items') : undefined;

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound } from '../../../platform/http/problem.ts';
+import { publish } from '../../../domain/events.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent, confirmReservation, createHold, EXPIRE_HOLDS_QUEUE, inTransition, Reservation, type Contact, type TransitionActor } from '../../booking/index.ts';
 import { assertTable, showEventSlug } from '../queries.ts';
 
@@ -39,6 +40,7 @@ export async function createReservation(app: AppContext, actor: TransitionActor,
         // A phone booking: staff's contact edits the customer record (a guest's never does).
         'staff',
       );
+      await publish(ctx, 'hold.placed', { reservationId, showEventId: input.eventId });
       await Reservation.query(ctx.trx)
         .findById(reservationId)
         .patch({ staffNotes: input.staffNotes ?? null, tableId: input.tableId ?? null, updatedAt: now });

@@ -1,5 +1,6 @@
 import type { PartialModelObject } from 'objection';
 import type { AppContext } from '../../../platform/context.ts';
+import { publish } from '../../../domain/events.ts';
 import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
 import { inTransition, lockedReservation, priceBooking, Reservation, seatsTakenOf, statusAt, type TransitionActor } from '../../booking/index.ts';
 import { assertTable, lockShowEvent, offerOf } from '../queries.ts';
@@ -21,7 +22,8 @@ export async function updateReservation(app: AppContext, actor: TransitionActor,
   await inTransition(
     app,
     actor,
-    async ({ trx }) => {
+    async (ctx) => {
+      const { trx } = ctx;
       const found = await Reservation.query(trx).findById(id).select('show_event_id');
       if (!found) throw NotFound('No such reservation.');
       const resizing = patch.guestCount !== undefined;
@@ -83,6 +85,15 @@ export async function updateReservation(app: AppContext, actor: TransitionActor,
         });
       }
       await Reservation.query(trx).findById(id).patch(changes);
+      if (changes.guestCount !== undefined) {
+        await publish(ctx, 'reservation.resized', {
+          reservationId: id,
+          fromShowEventId: reservation.showEventId,
+          toShowEventId: reservation.showEventId,
+          fromGuests: reservation.guestCount,
+          toGuests: changes.guestCount as number,
+        });
+      }
     },
     now,
   );

@@ -4,7 +4,7 @@ import { ShowEvent } from '../models.ts';
 import { changeShowEvent } from './eventChange.ts';
 
 /** The performance took place: only once it has started, never a cancelled one; sales close. */
-export function completeShowEvent(app: Pick<AppContext, 'db' | 'logger'>, id: string, now = new Date()) {
+export function completeShowEvent(app: Pick<AppContext, 'db' | 'logger' | 'notifications'>, id: string, now = new Date()) {
   return changeShowEvent(app, id, async (trx, event) => {
     if (event.status === 'COMPLETED') return event;
     if (event.status === 'CANCELLED') throw Conflict('event_cancelled', 'A cancelled event cannot be completed.');

@@ -5,7 +5,7 @@ import { eventClosed } from '../rules.ts';
 import { changeShowEvent } from './eventChange.ts';
 
 /** Guests may book: only a scheduled event that has not started (asking again changes nothing). */
-export function openShowEventSales(app: Pick<AppContext, 'db' | 'logger'>, id: string, now = new Date()) {
+export function openShowEventSales(app: Pick<AppContext, 'db' | 'logger' | 'notifications'>, id: string, now = new Date()) {
   return changeShowEvent(app, id, async (trx, event) => {
     if (event.status !== 'SCHEDULED') throw eventClosed(event);
     if (new Date(event.startsAt) <= now) throw Conflict('event_started', 'The event has started; sales cannot open.');

@@ -16,7 +16,7 @@ export interface UpdateShowEventInput {
  * Changes a scheduled event. A new start regenerates the slug (it always names the local start) and moves the
  * doors by the same amount unless the caller sets them too.
  */
-export async function updateShowEvent(app: Pick<AppContext, 'db' | 'logger' | 'config'>, id: string, input: UpdateShowEventInput) {
+export async function updateShowEvent(app: Pick<AppContext, 'db' | 'logger' | 'config' | 'notifications'>, id: string, input: UpdateShowEventInput) {
   const zone = app.config.venueTimezone;
   return changeShowEvent(app, id, async (trx, event) => {
     if (event.status !== 'SCHEDULED') throw eventClosed(event);

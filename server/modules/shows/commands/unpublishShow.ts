@@ -3,6 +3,6 @@ import type { Show } from '../models.ts';
 import { setShowPublished } from './setShowPublished.ts';
 
 /** `PUBLISHED` → `DRAFT` (`publishedAt` cleared); already a draft: unchanged; archived: 409 `show_archived`. */
-export function unpublishShow(app: Pick<AppContext, 'db' | 'logger'>, id: string): Promise<Show> {
+export function unpublishShow(app: Pick<AppContext, 'db' | 'logger' | 'notifications'>, id: string): Promise<Show> {
   return setShowPublished(app, id, false);
 }

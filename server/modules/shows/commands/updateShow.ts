@@ -1,6 +1,7 @@
 import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { catalogChanged } from '../../catalog/index.ts';
 import { Conflict } from '../../../platform/http/problem.ts';
 import { assertLocalized } from '../../../domain/localizedInput.ts';
 import type { Show } from '../models.ts';
@@ -11,9 +12,10 @@ export type UpdateShowInput = operations['updateShow']['requestBody']['content']
 export const ShowArchived = () => Conflict('show_archived', 'The show is archived; it can no longer change.');
 
 /** Changes a show's fields with its row locked; an archived show refuses (409 `show_archived`). */
-export async function updateShow(app: Pick<AppContext, 'db' | 'config' | 'logger'>, id: string, input: UpdateShowInput): Promise<Show> {
+export async function updateShow(app: Pick<AppContext, 'db' | 'config' | 'logger' | 'notifications'>, id: string, input: UpdateShowInput): Promise<Show> {
   assertLocalized({ title: input.title, summary: input.summary, description: input.description }, app.config);
   return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+    await catalogChanged(app, trx, { entity: 'show' });
     const show = await findShowOrFail(id, trx, { forUpdate: true });
     if (show.status === 'ARCHIVED') throw ShowArchived();
     await assertImageBlobs(input.imageBlobIds, trx);

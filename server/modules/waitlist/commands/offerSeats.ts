@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { catalogChanged } from '../../catalog/index.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { digest, newAccessToken } from '../../booking/index.ts';
 import { recordEmail } from '../../email/index.ts';
@@ -21,6 +22,8 @@ export async function offerSeats(trx: Knex.Transaction, app: AppContext, event: 
   const token = newAccessToken();
   const expiresAt = new Date(now.getTime() + app.config.waitlistOfferHours * 3_600_000);
   await WaitlistEntry.query(trx).findById(entry.id).patch({ status: 'NOTIFIED', offerTokenHash: digest(token), offerExpiresAt: expiresAt, notifiedAt: now, updatedAt: now });
+  // The offer holds its seats: the public availability changes.
+  await catalogChanged(app, trx, { entity: 'waitlistEntry', id: entry.id });
   const locale = entry.locale ?? app.config.defaultLocale;
   const url = new URL(app.config.waitlistOfferUrl);
   url.searchParams.set('event', event.slug);

@@ -1,0 +1,41 @@
+import type { AppContext, PlatformContext } from '../../platform/context.ts';
+import { subscriber, type DomainEvent, type DomainSubscriber } from '../../domain/events.ts';
+import { CatalogCache, catalogChanged } from './cache.ts';
+
+declare module '../../platform/context.ts' {
+  interface AppContext {
+    /** The public catalog's answers kept in memory until a write or the clock changes them (the catalog module). */
+    catalogCache: CatalogCache;
+  }
+}
+
+/** The module's per-app services (its record's `services`): the catalog cache, listening on the invalidation channel. */
+export function catalogServices(platform: PlatformContext): Pick<AppContext, 'catalogCache'> {
+  const entries = platform.config.catalogCacheEntries;
+  return { catalogCache: new CatalogCache(platform.db.knex, platform.config.venueTimezone, platform.notifications, Math.max(1, entries), entries > 0) };
+}
+
+/**
+ * The domain events that move seats or close an event: each clears every process's kept catalog answers once its
+ * transaction commits (in-transaction, so the notification to other processes is sent only if it commits; last,
+ * after the subscribers that write).
+ */
+const SEAT_EVENTS: DomainEvent[] = [
+  'hold.placed',
+  'reservation.confirmed',
+  'reservation.cancelled',
+  'reservation.noShow',
+  'reservation.resized',
+  'holds.expired',
+  'showEvent.cancelled',
+];
+
+export const subscribers: DomainSubscriber[] = SEAT_EVENTS.map((event) =>
+  subscriber({
+    name: `catalog.forget-answers:${event}`,
+    event,
+    phase: 'in-transaction',
+    order: 1000,
+    handle: (_payload, { trx, app }) => catalogChanged(app, trx, { entity: event }),
+  }),
+);
