@@ -10,13 +10,17 @@ import { ContractError } from './platform/http/contract.ts';
 import { createJobEngine } from './platform/jobs/index.ts';
 import { QUEUES } from './modules/index.ts';
 import { createLogger } from './platform/logger.ts';
+import { StartupTimeline } from './platform/startup.ts';
 import { prepareDevelopmentSecrets, printSignInHelp, recordSeededPassword } from './cli/devSecrets.ts';
 import { formatSeedResult, seed, type SeedResult } from '../seed/index.ts';
 
 /** Process entry: config → database → migrate → jobs → app → listen → seed (embedded) ; graceful shutdown. */
 async function main(): Promise<void> {
+  // Where a start's time goes, logged at debug level (LOG_LEVEL=debug): platform/startup.ts.
+  const timeline = new StartupTimeline();
   let config = loadConfig();
   const logger = createLogger(config.logLevel);
+  timeline.attach(logger);
   // Signals are handled from the start. Until the server listens there is nothing to finish: log, write out
   // the buffered log lines and exit with the signal's conventional code. Once it listens, shut down gracefully.
   let shutdown: (signal: NodeJS.Signals) => void = (signal) => {
@@ -28,14 +32,20 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   const dev = prepareDevelopmentSecrets(config);
   config = dev.config;
+  timeline.mark('config');
   const db = openConfiguredDatabase(config);
+  await db.knex.raw('select 1');
+  timeline.mark('database open');
   const migrated = await migrateLatest(db.knex);
   if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'migrations applied');
+  timeline.mark(migrated.applied.length ? 'migrations applied' : 'migrations checked');
 
   const jobs = createJobEngine({ config, db, logger, queues: QUEUES });
   const app = createApp({ config, db, logger, jobs });
+  timeline.mark('app (contract, routes)');
   // Before listening: a request may enqueue at once. Workers run unless JOB_WORKERS=false.
   await jobs.start({ app: app.context });
+  timeline.mark('job engine');
   const { koa } = app;
   const server = http.createServer(koa.callback());
   // Requests Node's HTTP parser refuses are answered as problem+json too, not with an empty 400.
@@ -46,6 +56,8 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
   logger.info({ baseUrl, database: db.kind }, 'listening');
+  timeline.mark('listen');
+  timeline.summary('start-up timeline: listening');
   // The assistant's tools call this server back (unless ASSISTANT_API_BASE_URL points elsewhere).
   noteOwnAddress(app.context, socketBaseUrl(config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host, port) ?? baseUrl);
 
@@ -88,6 +100,8 @@ async function main(): Promise<void> {
         catalog: 'when-empty',
       });
       logger.info({ seeded: seeded.steps }, 'seeded');
+      timeline.mark('seed');
+      timeline.summary('start-up timeline: seeded');
     } catch (err) {
       // Stopped while seeding: the server no longer answers the seeder; the shutdown under way ends the process.
       if (closing) return;

@@ -33,6 +33,9 @@
  *   C2  POST /llm/chat-platform acknowledgements while 50 turns generate in the background (a scripted slow agent,
  *       a slow fake sendContent; test/bench/chatPlatform.ts), vs the liveness p99 of the same app  target p99 ≤ 2×
  *       BENCH_ONLY=chat-platform (or C2) runs this row alone.
+ *   S1  a warm `npm start` (node server/start.js) on the embedded database to its first ready answer
+ *                                          vs the floor: Node + PGlite opening the same data directory + HTTP  target ≤ 2×
+ *       also prints the first start on a fresh data directory (test/bench/startup.ts). BENCH_ONLY=S1 runs it alone.
  *
  * Each server runs in its own child process (test/bench/server.ts) with NODE_ENV=production, LOG_LEVEL=info
  * and its stdout on /dev/null: our app's access lines and the peers' pino-http lines go to the same sink. Our
@@ -62,6 +65,7 @@ import autocannon from 'autocannon';
 import { CHAT_TOKEN, measureChatPlatform, printChatPlatform } from './chatPlatform.ts';
 import { CATALOG_PATH } from './catalogSeed.ts';
 import { CONTENTION_LEFT, HOLD_PATH, holdBody, type HoldBench } from './holdSeed.ts';
+import { startupRow } from './startup.ts';
 import type { ChildMessage, ParentMessage, TargetKind } from './server.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -764,6 +768,7 @@ async function main(): Promise<void> {
   const holds = wanted('R1') || wanted('R2') ? await holdRows(env) : undefined;
   const chat = wanted('C1') ? await chatRows(env) : undefined;
   const chatPlatform = wanted('C2') ? await chatPlatformRow(env) : undefined;
+  const startup = wanted('S1') ? await startupRow(Math.min(ROUNDS, 6)) : undefined;
   const load = os.loadavg()[0];
   if (load > os.cpus().length + 0.5) {
     console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cores: other work shares the machine, the figures are noisy`);
@@ -781,12 +786,13 @@ async function main(): Promise<void> {
     holds,
     chat,
     chatPlatform,
+    startup,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   console.log('');
   console.log(`BENCH_JSON ${JSON.stringify(report)}`);
   await cleanup();
-  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
+  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform, startup].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
   if (STRICT && misses) process.exitCode = 1;
 }
 
