@@ -3,6 +3,7 @@ import os from 'node:os';
 import { createApp } from './app.ts';
 import { noteOwnAddress, socketBaseUrl } from './assistant/index.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
+import { assertProductionReady } from './platform/guardRails.ts';
 import { openConfiguredDatabase } from './platform/db/database.ts';
 import { migrateLatest } from './platform/db/migrations.ts';
 import { clientErrorHandler } from './platform/http/clientError.ts';
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
   let config = loadConfig();
   const logger = createLogger(config.logLevel);
   timeline.attach(logger);
+  // NODE_ENV=production refuses the payment sandbox, wildcard credentialed CORS, development secrets, no superuser token.
+  assertProductionReady(config);
   // Signals are handled from the start. Until the server listens there is nothing to finish: log, write out
   // the buffered log lines and exit with the signal's conventional code. Once it listens, shut down gracefully.
   let shutdown: (signal: NodeJS.Signals) => void = (signal) => {
