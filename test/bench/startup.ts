@@ -40,7 +40,7 @@ interface Started {
 }
 
 /** Spawns `args` and polls readiness every 5 ms; resolves with the time from spawn to the first 200. */
-async function startAndWait(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Started> {
+async function startAndWait(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<Started> {
   const port = nextPort++;
   let output = '';
   const started = performance.now();

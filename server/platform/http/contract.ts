@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { ACCESS_LEVELS, checkSecurity, isTokenLevel, type Access } from './access.ts';
 
 export const CONTRACT_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../openapi.yaml');
@@ -12,6 +12,9 @@ export const CONTRACT_PATH = path.resolve(path.dirname(fileURLToPath(import.meta
  * every start. Used only while the digest matches openapi.yaml; otherwise the YAML is parsed as before.
  */
 export const CONTRACT_CACHE_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../.build/openapi.json');
+
+/** The YAML parser, loaded only when the parsed copy cannot be used (CommonJS build of `yaml`). */
+const parse = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
 

@@ -3,7 +3,6 @@ import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import compose from 'koa-compose';
-import { koaBody } from 'koa-body';
 import type { AppContext } from '../context.ts';
 import { accessGuard } from './access.ts';
 import { toRouterPath, type DeprecatedAlias, type Operation } from './contract.ts';
@@ -154,11 +153,15 @@ interface BodyLimits {
  * Content-Type. Limits (413 past them): a media type's `x-max-upload-bytes`, else the operation's (non-JSON
  * bodies only), else JSON_BODY_LIMIT_BYTES for JSON and UPLOAD_BODY_LIMIT_BYTES for the rest.
  */
+let koaBodyModule: Promise<typeof import('koa-body')> | undefined;
+
 function bodyParser(op: Operation, limits: BodyLimits): Koa.Middleware<AppState> {
   const declared = op.requestBody!;
   const accepted = Object.keys(declared.media);
   const jsonLimit = (declared.media['application/json']?.maxBytes ?? limits.json);
-  const parseJson = koaBody({
+  // koa-body is loaded with the first JSON body, not with the app (issue 25: a start reads no body).
+  let parseJsonMiddleware: Koa.Middleware<AppState> | undefined;
+  const makeParser = (koaBody: typeof import('koa-body').koaBody) => koaBody({
     json: true,
     jsonStrict: true,
     jsonLimit,
@@ -171,6 +174,10 @@ function bodyParser(op: Operation, limits: BodyLimits): Koa.Middleware<AppState>
       throw MalformedBody(err instanceof SyntaxError || err.status === 400 ? 'The body is not valid JSON.' : err.message);
     },
   }) as unknown as Koa.Middleware<AppState>;
+  const parseJson: Koa.Middleware<AppState> = async (ctx, next) => {
+    parseJsonMiddleware ??= makeParser((await (koaBodyModule ??= import('koa-body'))).koaBody);
+    return parseJsonMiddleware(ctx, next);
+  };
   return async (ctx, next) => {
     const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
     if (!hasBody) return next();
