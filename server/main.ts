@@ -3,6 +3,7 @@ import os from 'node:os';
 import { createApp } from './app.ts';
 import { noteOwnAddress, socketBaseUrl } from './assistant/index.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
+import { assertProductionReady } from './platform/guardRails.ts';
 import { openConfiguredDatabase } from './platform/db/database.ts';
 import { migrateLatestExclusive } from './platform/db/migrations.ts';
 import { clientErrorHandler } from './platform/http/clientError.ts';
@@ -11,6 +12,7 @@ import { ContractError } from './platform/http/contract.ts';
 import { createJobEngine } from './platform/jobs/index.ts';
 import { QUEUES } from './modules/index.ts';
 import { createLogger } from './platform/logger.ts';
+import { StartupTimeline } from './platform/startup.ts';
 import { prepareDevelopmentSecrets, printSignInHelp, recordSeededPassword } from './cli/devSecrets.ts';
 import { formatSeedResult, seed, type SeedResult } from '../seed/index.ts';
 
@@ -23,9 +25,14 @@ import { formatSeedResult, seed, type SeedResult } from '../seed/index.ts';
  * under an advisory lock, pg-boss's maintenance under its own, seeding only on the embedded database).
  */
 async function main(): Promise<void> {
+  // Where a start's time goes, logged at debug level (LOG_LEVEL=debug): platform/startup.ts.
+  const timeline = new StartupTimeline();
   let config = loadConfig();
   const logger = createLogger(config.logLevel);
+  timeline.attach(logger);
   for (const notice of config.deprecations) logger.warn(notice);
+  // NODE_ENV=production refuses the payment sandbox, wildcard credentialed CORS, development secrets, no superuser token.
+  assertProductionReady(config);
   // Signals are handled from the start. Until the server listens there is nothing to finish: log, write out
   // the buffered log lines and exit with the signal's conventional code. Once it listens, shut down gracefully.
   let shutdown: (signal: NodeJS.Signals) => void = (signal) => {
@@ -37,15 +44,21 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   const dev = prepareDevelopmentSecrets(config);
   config = dev.config;
+  timeline.mark('config');
   const db = openConfiguredDatabase(config);
+  await db.knex.raw('select 1');
+  timeline.mark('database open');
   // Several processes may start at once on one PostgreSQL database: one migrates, the others wait for it.
   const migrated = await migrateLatestExclusive(db);
   if (migrated.applied.length) logger.info({ applied: migrated.applied }, 'migrations applied');
+  timeline.mark(migrated.applied.length ? 'migrations applied' : 'migrations checked');
 
   const jobs = createJobEngine({ config, db, logger, queues: QUEUES });
   const app = createApp({ config, db, logger, jobs });
+  timeline.mark('app (contract, routes)');
   // Before listening: a request may enqueue at once. Workers run unless PROCESS_ROLE=api.
   await jobs.start({ app: app.context });
+  timeline.mark('job engine');
   const { koa } = app;
   const role = config.processRole;
   // A worker answers the health probes only (an orchestrator's liveness and readiness), every other path 404.
@@ -58,6 +71,8 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
   logger.info({ baseUrl, database: db.kind, role, jobWorkers: jobs.workers }, 'listening');
+  timeline.mark('listen');
+  timeline.summary('start-up timeline: listening');
   // The assistant's tools call this server back (unless ASSISTANT_API_BASE_URL points elsewhere).
   if (role !== 'worker') noteOwnAddress(app.context, socketBaseUrl(config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host, port) ?? baseUrl);
 
@@ -100,6 +115,8 @@ async function main(): Promise<void> {
         catalog: 'when-empty',
       });
       logger.info({ seeded: seeded.steps }, 'seeded');
+      timeline.mark('seed');
+      timeline.summary('start-up timeline: seeded');
     } catch (err) {
       // Stopped while seeding: the server no longer answers the seeder; the shutdown under way ends the process.
       if (closing) return;

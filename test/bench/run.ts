@@ -38,6 +38,9 @@
  *                                          vs the same two statements straight through the driver  target ≥ 10
  *       (on the embedded database the app with CATALOG_CACHE_ENTRIES=0 is measured too, for the record).
  *       BENCH_ONLY=C3 runs this row alone.
+ *   S1  a warm `npm start` (node server/start.js) on the embedded database to its first ready answer
+ *                                          vs the floor: Node + PGlite opening the same data directory + HTTP  target ≤ 2×
+ *       also prints the first start on a fresh data directory (test/bench/startup.ts). BENCH_ONLY=S1 runs it alone.
  *
  * Each server runs in its own child process (test/bench/server.ts) with NODE_ENV=production, LOG_LEVEL=info
  * and its stdout on /dev/null: our app's access lines and the peers' pino-http lines go to the same sink. Our
@@ -67,6 +70,7 @@ import autocannon from 'autocannon';
 import { CHAT_TOKEN, measureChatPlatform, printChatPlatform } from './chatPlatform.ts';
 import { CATALOG_PATH } from './catalogSeed.ts';
 import { CONTENTION_LEFT, HOLD_PATH, holdBody, type HoldBench } from './holdSeed.ts';
+import { startupRow } from './startup.ts';
 import type { ChildMessage, ParentMessage, TargetKind } from './server.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -821,6 +825,7 @@ async function main(): Promise<void> {
   const chat = wanted('C1') ? await chatRows(env) : undefined;
   const chatPlatform = wanted('C2') ? await chatPlatformRow(env) : undefined;
   const catalogCache = wanted('C3') ? await catalogCacheRow(env) : undefined;
+  const startup = wanted('S1') ? await startupRow(Math.min(ROUNDS, 6)) : undefined;
   const load = os.loadavg()[0];
   if (load > os.cpus().length + 0.5) {
     console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cores: other work shares the machine, the figures are noisy`);
@@ -839,12 +844,13 @@ async function main(): Promise<void> {
     chat,
     chatPlatform,
     catalogCache,
+    startup,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   console.log('');
   console.log(`BENCH_JSON ${JSON.stringify(report)}`);
   await cleanup();
-  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform, catalogCache].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
+  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform, catalogCache, startup].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
   if (STRICT && misses) process.exitCode = 1;
 }
 

@@ -1,5 +1,4 @@
 import busboy from 'busboy';
-import { fileTypeFromBuffer, supportedMimeTypes } from 'file-type';
 import type Koa from 'koa';
 import type { JsonSchema, MediaType } from './contract.ts';
 import type { UploadedFile } from './handler.ts';
@@ -71,6 +70,8 @@ export function typeMatches(type: string, patterns: string[]): boolean {
  * known binary format. `application/octet-stream` claims nothing and is not compared.
  * Returns what the bytes were detected as.
  */
+let fileType: Promise<typeof import('file-type')> | undefined;
+
 export async function checkFileType(bytes: Uint8Array, declared: string, where: string, allowed?: string[]): Promise<string | undefined> {
   if (allowed && allowed.length && !typeMatches(declared, allowed)) {
     throw new Problem(415, 'unsupported_media_type', 'Unsupported media type', {
@@ -78,6 +79,8 @@ export async function checkFileType(bytes: Uint8Array, declared: string, where: 
       errors: [{ path: where, message: `must be one of: ${allowed.join(', ')}`, code: 'unsupported_file_type' }],
     });
   }
+  // file-type is loaded at the first upload, not with the app (issue 25: a start serves no upload).
+  const { fileTypeFromBuffer, supportedMimeTypes } = await (fileType ??= import('file-type'));
   const detected = (await fileTypeFromBuffer(bytes))?.mime;
   if (declared === 'application/octet-stream') return detected;
   const mismatch = detected ? detected !== declared : supportedMimeTypes.has(declared as never);

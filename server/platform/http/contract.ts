@@ -1,10 +1,50 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { ACCESS_LEVELS, checkSecurity, isTokenLevel, type Access } from './access.ts';
 
 export const CONTRACT_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../openapi.yaml');
+/**
+ * openapi.yaml already parsed, written by the build (`npm run build`, server/cli/build.ts) with the digest of the
+ * text it was parsed from: reading it takes milliseconds where parsing the 700 kB of YAML took half a second of
+ * every start. Used only while the digest matches openapi.yaml; otherwise the YAML is parsed as before.
+ */
+export const CONTRACT_CACHE_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../.build/openapi.json');
+
+/** The YAML parser, loaded only when the parsed copy cannot be used (CommonJS build of `yaml`). */
+const parse = (text: string): unknown => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Writes the parsed contract beside the build (`file`), for loadContract to read instead of the YAML. Only a
+ * servable contract is written (loadContract throws otherwise), so a document read from the cache needs no second
+ * look for references to other files.
+ */
+export function writeContractCache(file = CONTRACT_CACHE_PATH, source = CONTRACT_PATH): void {
+  const contract = loadContract(source, undefined);
+  fs.writeFileSync(file, JSON.stringify({ sha256: digest(contract.text), document: contract.document }));
+}
+
+/** The parsed document from the cache when it was made from exactly `text`; undefined otherwise (or unreadable). */
+function cachedDocument(text: string, cacheFile: string): Record<string, any> | undefined {
+  let raw: string;
+  try {
+    raw = fs.readFileSync(cacheFile, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The digest is the first field: checked before the rest is parsed.
+  const match = /^\{"sha256":"([0-9a-f]{64})",/.exec(raw.slice(0, 90));
+  if (!match || match[1] !== digest(text)) return undefined;
+  try {
+    return (JSON.parse(raw) as { document: Record<string, any> }).document;
+  } catch {
+    return undefined;
+  }
+}
 
 export { ACCESS_LEVELS, type Access };
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -140,13 +180,14 @@ function externalRefs(node: unknown, out: string[] = []): string[] {
   return out;
 }
 
-export function loadContract(file = CONTRACT_PATH): Contract {
+export function loadContract(file = CONTRACT_PATH, cacheFile = file === CONTRACT_PATH ? CONTRACT_CACHE_PATH : undefined): Contract {
   const text = fs.readFileSync(file, 'utf8');
-  const document = parse(text) as Record<string, any>;
+  const cached = cacheFile ? cachedDocument(text, cacheFile) : undefined;
+  const document = cached ?? (parse(text) as Record<string, any>);
   const problems: string[] = [];
   const operations: Operation[] = [];
   const aliases: Array<{ operation: Operation; declared: any; deprecated: boolean; where: string }> = [];
-  const external = [...new Set(externalRefs(document))];
+  const external = cached ? [] : [...new Set(externalRefs(document))];
   if (external.length) {
     throw new ContractError([`${path.basename(file)} refers to other files (${external.slice(0, 5).join(', ')}): serve the bundle written by npm run contract:bundle`]);
   }

@@ -3,7 +3,6 @@ import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import compose from 'koa-compose';
-import { koaBody } from 'koa-body';
 import type { AppContext } from '../context.ts';
 import { accessGuard } from './access.ts';
 import { toRouterPath, type DeprecatedAlias, type Operation } from './contract.ts';
@@ -12,7 +11,7 @@ import { serializeCookie, type Call, type Handler, type HandlerMap, type Reply }
 import { publicApiPolicy, type PolicyEntry } from './policy.ts';
 import { MalformedBody, MethodNotAllowed, NotFound, PayloadTooLarge, Problem, UnsupportedMediaType, ValidationFailed, type FieldError } from './problem.ts';
 import type { AppState } from './state.ts';
-import { compileRequestValidators, compileResponseValidators, type OperationValidators, type ResponseValidator } from './validation.ts';
+import { compileRequestValidators, compileResponseValidators, type LazyValidators, type OperationValidators, type ResponseValidator } from './validation.ts';
 
 /** Refuses to boot when the contract and the handler map disagree (openapi-backend's strict mode). */
 export function checkHandlers(operations: Operation[], handlers: HandlerMap): string[] {
@@ -56,7 +55,7 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
       publicApiPolicy(config.publicApiPolicyMode, registry, op),
       accessGuard(op, config.accessTokens),
       op.requestBody ? bodyParser(op, { json: config.jsonBodyLimitBytes, upload: config.uploadBodyLimitBytes }) : undefined,
-      invoke(op, handlers[op.operationId], requestValidators.get(op.operationId)!, responseValidators?.get(op.operationId), app),
+      invoke(op, handlers[op.operationId], requestValidators, responseValidators, app),
     ].filter((middleware) => middleware !== undefined);
     const route = chain.length === 1 ? chain[0] : compose(chain);
     // Registered with the router in every case: it answers templated paths and lists methods for 404/405.
@@ -154,11 +153,15 @@ interface BodyLimits {
  * Content-Type. Limits (413 past them): a media type's `x-max-upload-bytes`, else the operation's (non-JSON
  * bodies only), else JSON_BODY_LIMIT_BYTES for JSON and UPLOAD_BODY_LIMIT_BYTES for the rest.
  */
+let koaBodyModule: Promise<typeof import('koa-body')> | undefined;
+
 function bodyParser(op: Operation, limits: BodyLimits): Koa.Middleware<AppState> {
   const declared = op.requestBody!;
   const accepted = Object.keys(declared.media);
   const jsonLimit = (declared.media['application/json']?.maxBytes ?? limits.json);
-  const parseJson = koaBody({
+  // koa-body is loaded with the first JSON body, not with the app (issue 25: a start reads no body).
+  let parseJsonMiddleware: Koa.Middleware<AppState> | undefined;
+  const makeParser = (koaBody: typeof import('koa-body').koaBody) => koaBody({
     json: true,
     jsonStrict: true,
     jsonLimit,
@@ -171,6 +174,10 @@ function bodyParser(op: Operation, limits: BodyLimits): Koa.Middleware<AppState>
       throw MalformedBody(err instanceof SyntaxError || err.status === 400 ? 'The body is not valid JSON.' : err.message);
     },
   }) as unknown as Koa.Middleware<AppState>;
+  const parseJson: Koa.Middleware<AppState> = async (ctx, next) => {
+    parseJsonMiddleware ??= makeParser((await (koaBodyModule ??= import('koa-body'))).koaBody);
+    return parseJsonMiddleware(ctx, next);
+  };
   return async (ctx, next) => {
     const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
     if (!hasBody) return next();
@@ -280,17 +287,21 @@ function fullContentType(type: string): string {
 function invoke(
   op: Operation,
   handler: Handler,
-  validators: OperationValidators,
-  validateResponse: ResponseValidator | undefined,
+  requestValidators: LazyValidators<OperationValidators>,
+  responseValidators: LazyValidators<ResponseValidator> | undefined,
   app: AppContext,
 ): Koa.Middleware<AppState> {
+  // Compiled at the operation's first request (validation.ts: compiling them all made every start 4 s longer).
+  let requestChecks: OperationValidators | undefined;
+  let responseCheck: ResponseValidator | undefined;
   const headerNames = op.parameters.filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
 
   const send = (ctx: Koa.ParameterizedContext<AppState>, reply: Reply): void => {
     const body = reply.body;
     const kind = bodyKind(body);
     const contentType = kind === 'none' ? undefined : (reply.contentType ?? (kind === 'json' || kind === 'text' ? 'application/json' : 'application/octet-stream'));
-    if (validateResponse) {
+    if (responseValidators) {
+      const validateResponse = (responseCheck ??= responseValidators.get(op.operationId)!);
       const opaque = kind === 'bytes' || kind === 'stream';
       const payload = kind === 'json' ? JSON.parse(JSON.stringify(body)) : kind === 'none' ? undefined : body;
       const mismatch = validateResponse(reply.status, contentType, opaque ? undefined : payload, opaque);
@@ -339,6 +350,7 @@ function invoke(
       query: ctx.querystring ? { ...ctx.query } : {},
       headers: headerNames.length ? Object.fromEntries(headerNames.filter((name) => ctx.get(name) !== '').map((name) => [name, ctx.get(name)])) : {},
     };
+    const validators = (requestChecks ??= requestValidators.get(op.operationId)!);
     const errors: FieldError[] = validators.parameters(input);
     let body: unknown;
     if (op.requestBody) {

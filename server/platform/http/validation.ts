@@ -1,15 +1,34 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import * as formatsModule from 'ajv-formats/dist/formats.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { Contract, JsonSchema, Operation } from './contract.ts';
 import { BodyTooDeep, type FieldError } from './problem.ts';
 import type { FieldErrorCode } from './problemCodes.ts';
 
-// ajv-formats is CommonJS with a default export.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-// Loaded as ESM the CommonJS exports sit on `default`, loaded through require on the namespace itself: take either.
 type FormatsModule = typeof import('ajv-formats/dist/formats.js');
-const { fullFormats } = ((formatsModule as unknown as { default?: FormatsModule }).default ?? formatsModule) as FormatsModule;
+interface AjvModules {
+  Ajv2020: typeof import('ajv/dist/2020.js').Ajv2020;
+  addFormats: typeof import('ajv-formats').default;
+  fullFormats: FormatsModule['fullFormats'];
+}
+
+/**
+ * Ajv and ajv-formats (CommonJS), loaded at the first compile or date-time check rather than with the app: a start
+ * answers readiness without them (issue 25: about 0.2 s of every start).
+ */
+let ajvModules: AjvModules | undefined;
+function loadAjv(): AjvModules {
+  if (!ajvModules) {
+    const load = createRequire(import.meta.url);
+    const ajv = load('ajv/dist/2020.js') as { Ajv2020?: AjvModules['Ajv2020']; default: AjvModules['Ajv2020'] };
+    const formats = load('ajv-formats') as { default?: AjvModules['addFormats'] } & AjvModules['addFormats'];
+    ajvModules = {
+      Ajv2020: ajv.Ajv2020 ?? ajv.default,
+      addFormats: formats.default ?? formats,
+      fullFormats: (load('ajv-formats/dist/formats.js') as FormatsModule).fullFormats,
+    };
+  }
+  return ajvModules;
+}
 
 /**
  * `format: uuid` is the canonical 36-character hex form with hyphens, nothing else: ajv-formats also takes
@@ -17,7 +36,7 @@ const { fullFormats } = ((formatsModule as unknown as { default?: FormatsModule 
  */
 export const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const rfc3339DateTime = (fullFormats['date-time'] as { validate: (value: string) => boolean }).validate;
+let rfc3339DateTime: ((value: string) => boolean) | undefined;
 
 /**
  * `format: date-time` is RFC 3339 (ajv-formats) *and* a date JavaScript parses to the same instant the handlers
@@ -26,6 +45,7 @@ const rfc3339DateTime = (fullFormats['date-time'] as { validate: (value: string)
  * `new Date()` cannot parse: an Invalid Date reached PostgreSQL (500) and passed "must be in the future".
  */
 export function isDateTime(value: string): boolean {
+  rfc3339DateTime ??= (loadAjv().fullFormats['date-time'] as { validate: (value: string) => boolean }).validate;
   if (!rfc3339DateTime(value)) return false;
   const time = Date.parse(value);
   if (!Number.isFinite(time)) return false;
@@ -61,6 +81,7 @@ const CONTRACT_ID = 'openapi.yaml';
 const at = (pointer: string) => ({ $ref: `${CONTRACT_ID}#${pointer}` });
 
 function createAjv(contract: Contract, options: { coerce: boolean; allErrors: boolean }): Ajv2020 {
+  const { Ajv2020, addFormats } = loadAjv();
   const ajv = new Ajv2020({
     allErrors: options.allErrors,
     coerceTypes: options.coerce ? 'array' : false,
@@ -99,67 +120,108 @@ export interface OperationValidators {
 }
 
 /**
- * Compiled validators per Contract object: compiling is the costly part of building an app, and apps built on
- * the same contract (the test servers, a process that builds more than one) share them. Validators keep no
- * state between calls, so sharing is safe. Keyed weakly: a contract no longer used is freed with its validators.
+ * An operation's validators, compiled at its first use rather than all at boot: compiling every operation's
+ * request and response validators took about 4 s of each start (issue 25), while a start answers readiness with
+ * one operation. `get(operationId)` compiles that operation's validators once and keeps them; unknown ids give
+ * undefined. `compileAll()` compiles what is left (the fuzz tests walk every operation).
  */
-const requestCache = new WeakMap<Contract, Map<boolean, Map<string, OperationValidators>>>();
-const responseCache = new WeakMap<Contract, Map<string, ResponseValidator>>();
+export class LazyValidators<V> {
+  private readonly compiled = new Map<string, V>();
+  private readonly operations: Map<string, Operation>;
 
-/** Compiled once per contract: one parameter validator and one body validator per operation. */
-export function compileRequestValidators(contract: Contract, allErrors: boolean): Map<string, OperationValidators> {
+  constructor(
+    operations: Operation[],
+    private readonly compile: (op: Operation) => V,
+  ) {
+    this.operations = new Map(operations.map((op) => [op.operationId, op]));
+  }
+
+  get(operationId: string): V | undefined {
+    let validators = this.compiled.get(operationId);
+    if (validators === undefined) {
+      const op = this.operations.get(operationId);
+      if (!op) return undefined;
+      this.compiled.set(operationId, (validators = this.compile(op)));
+    }
+    return validators;
+  }
+
+  /** How many operations have been compiled so far. */
+  get compiledCount(): number {
+    return this.compiled.size;
+  }
+
+  compileAll(): this {
+    for (const id of this.operations.keys()) this.get(id);
+    return this;
+  }
+}
+
+/**
+ * Validators per Contract object: apps built on the same contract (the test servers, a process that builds more
+ * than one) share them, and what one compiled the others reuse. Validators keep no state between calls, so
+ * sharing is safe. Keyed weakly: a contract no longer used is freed with its validators.
+ */
+const requestCache = new WeakMap<Contract, Map<boolean, LazyValidators<OperationValidators>>>();
+const responseCache = new WeakMap<Contract, LazyValidators<ResponseValidator>>();
+
+/** One parameter validator and one body validator per operation, each compiled at the operation's first use. */
+export function compileRequestValidators(contract: Contract, allErrors: boolean): LazyValidators<OperationValidators> {
   let byMode = requestCache.get(contract);
   if (!byMode) requestCache.set(contract, (byMode = new Map()));
   let compiled = byMode.get(allErrors);
-  if (!compiled) byMode.set(allErrors, (compiled = compileRequestValidatorsNow(contract, allErrors)));
+  if (!compiled) byMode.set(allErrors, (compiled = requestValidatorsFor(contract, allErrors)));
   return compiled;
 }
 
-function compileRequestValidatorsNow(contract: Contract, allErrors: boolean): Map<string, OperationValidators> {
-  const paramsAjv = createAjv(contract, { coerce: true, allErrors });
-  const bodyAjv = createAjv(contract, { coerce: false, allErrors });
-  const out = new Map<string, OperationValidators>();
-  for (const op of contract.operations) {
-    const groups: Record<'path' | 'query' | 'headers', { type: 'object'; properties: Record<string, JsonSchema>; required: string[] }> = {
-      path: { type: 'object', properties: {}, required: [] },
-      query: { type: 'object', properties: {}, required: [] },
-      headers: { type: 'object', properties: {}, required: [] },
-    };
-    for (const param of op.parameters) {
-      if (param.in === 'cookie') continue;
-      const group = groups[param.in === 'header' ? 'headers' : param.in];
-      const name = param.in === 'header' ? param.name.toLowerCase() : param.name;
-      // Through a $ref Ajv applies no default, so the parameter's default is repeated beside it.
-      group.properties[name] = param.schema.default === undefined ? at(param.pointer) : { ...at(param.pointer), default: param.schema.default };
-      if (param.required || param.in === 'path') group.required.push(name);
-    }
-    const jsonPointer = op.requestBody?.pointers['application/json'];
-    const jsonValidate = jsonPointer ? bodyAjv.compile(at(jsonPointer)) : undefined;
-    const formPointer = op.requestBody?.pointers['multipart/form-data'];
-    const formValidate = formPointer ? paramsAjv.compile(at(formPointer)) : undefined;
-    const check = (validate: ValidateFunction, body: unknown) => [
-      ...(validate(body) ? [] : toFieldErrors(validate.errors, 'body')),
-      ...nulCharacters(body, 'body'),
-    ];
-    const bodyValidate =
-      jsonValidate || formValidate
-        ? (body: unknown, mediaType: string) =>
-            mediaType === 'multipart/form-data' ? (formValidate ? check(formValidate, body) : []) : jsonValidate && isJsonMedia(mediaType) ? check(jsonValidate, body) : []
-        : undefined;
-    out.set(op.operationId, {
-      parameters: op.parameters.some((param) => param.in !== 'cookie')
-        ? parameterValidator(paramsAjv.compile({ type: 'object', properties: groups }))
-        : // Nothing declared: no schema can fail and no header is collected; only stray query values are checked.
-          (input) => nulCharacters(input.query, 'query'),
-      body: bodyValidate
-        ? (body, mediaType) => {
-            if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw BodyTooDeep(MAX_BODY_DEPTH);
-            return bodyValidate(body, mediaType);
-          }
-        : undefined,
-    });
+function requestValidatorsFor(contract: Contract, allErrors: boolean): LazyValidators<OperationValidators> {
+  // The two Ajv instances (each holding the whole document) are made at the first compile, not before.
+  let ajvs: { paramsAjv: Ajv2020; bodyAjv: Ajv2020 } | undefined;
+  return new LazyValidators(contract.operations, (op) => {
+    ajvs ??= { paramsAjv: createAjv(contract, { coerce: true, allErrors }), bodyAjv: createAjv(contract, { coerce: false, allErrors }) };
+    return compileOperationRequest(op, ajvs.paramsAjv, ajvs.bodyAjv);
+  });
+}
+
+function compileOperationRequest(op: Operation, paramsAjv: Ajv2020, bodyAjv: Ajv2020): OperationValidators {
+  const groups: Record<'path' | 'query' | 'headers', { type: 'object'; properties: Record<string, JsonSchema>; required: string[] }> = {
+    path: { type: 'object', properties: {}, required: [] },
+    query: { type: 'object', properties: {}, required: [] },
+    headers: { type: 'object', properties: {}, required: [] },
+  };
+  for (const param of op.parameters) {
+    if (param.in === 'cookie') continue;
+    const group = groups[param.in === 'header' ? 'headers' : param.in];
+    const name = param.in === 'header' ? param.name.toLowerCase() : param.name;
+    // Through a $ref Ajv applies no default, so the parameter's default is repeated beside it.
+    group.properties[name] = param.schema.default === undefined ? at(param.pointer) : { ...at(param.pointer), default: param.schema.default };
+    if (param.required || param.in === 'path') group.required.push(name);
   }
-  return out;
+  const jsonPointer = op.requestBody?.pointers['application/json'];
+  const jsonValidate = jsonPointer ? bodyAjv.compile(at(jsonPointer)) : undefined;
+  const formPointer = op.requestBody?.pointers['multipart/form-data'];
+  const formValidate = formPointer ? paramsAjv.compile(at(formPointer)) : undefined;
+  const check = (validate: ValidateFunction, body: unknown) => [
+    ...(validate(body) ? [] : toFieldErrors(validate.errors, 'body')),
+    ...nulCharacters(body, 'body'),
+  ];
+  const bodyValidate =
+    jsonValidate || formValidate
+      ? (body: unknown, mediaType: string) =>
+          mediaType === 'multipart/form-data' ? (formValidate ? check(formValidate, body) : []) : jsonValidate && isJsonMedia(mediaType) ? check(jsonValidate, body) : []
+      : undefined;
+  return {
+    parameters: op.parameters.some((param) => param.in !== 'cookie')
+      ? parameterValidator(paramsAjv.compile({ type: 'object', properties: groups }))
+      : // Nothing declared: no schema can fail and no header is collected; only stray query values are checked.
+        (input) => nulCharacters(input.query, 'query'),
+    body: bodyValidate
+      ? (body, mediaType) => {
+          if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw BodyTooDeep(MAX_BODY_DEPTH);
+          return bodyValidate(body, mediaType);
+        }
+      : undefined,
+  };
 }
 
 function parameterValidator(validate: ValidateFunction): OperationValidators['parameters'] {
@@ -232,17 +294,17 @@ export interface ResponseValidator {
 /** JSON media types are checked against their schema; for any other only the status and content type are. */
 export const isJsonMedia = (type: string) => type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type);
 
-/** Checks a reply against the responses the operation declares; returns what is wrong, or undefined. Once per contract. */
-export function compileResponseValidators(contract: Contract): Map<string, ResponseValidator> {
+/** Checks a reply against the responses the operation declares; returns what is wrong, or undefined. Once per contract, each operation at its first use. */
+export function compileResponseValidators(contract: Contract): LazyValidators<ResponseValidator> {
   let compiled = responseCache.get(contract);
-  if (!compiled) responseCache.set(contract, (compiled = compileResponseValidatorsNow(contract)));
+  if (!compiled) responseCache.set(contract, (compiled = responseValidatorsFor(contract)));
   return compiled;
 }
 
-function compileResponseValidatorsNow(contract: Contract): Map<string, ResponseValidator> {
-  const ajv = createAjv(contract, { coerce: false, allErrors: true });
-  const out = new Map<string, ResponseValidator>();
-  for (const op of contract.operations) {
+function responseValidatorsFor(contract: Contract): LazyValidators<ResponseValidator> {
+  let ajv: Ajv2020 | undefined;
+  return new LazyValidators(contract.operations, (op): ResponseValidator => {
+    ajv ??= createAjv(contract, { coerce: false, allErrors: true });
     const compiled = new Map<string, ValidateFunction | undefined>();
     for (const [status, media] of Object.entries(op.responses)) {
       for (const type of Object.keys(media)) {
@@ -250,9 +312,8 @@ function compileResponseValidatorsNow(contract: Contract): Map<string, ResponseV
         compiled.set(`${status} ${type}`, pointer ? ajv.compile(at(pointer)) : undefined);
       }
     }
-    out.set(op.operationId, (status, contentType, body, opaque) => describeMismatch(op, compiled, status, contentType, body, opaque));
-  }
-  return out;
+    return (status, contentType, body, opaque) => describeMismatch(op, compiled, status, contentType, body, opaque);
+  });
 }
 
 function describeMismatch(

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, type Config } from './config.ts';
+
+/** The prefix of the superuser token `npm start` generates outside production (server/cli/devSecrets.ts). */
+export const DEVELOPMENT_TOKEN_PREFIX = 'dev_';
+
+/** VNPay's test environment: its pay page and API confirm payments nobody made. */
+const VNPAY_SANDBOX_HOST = /(^|\.)sandbox\.vnpayment\.vn$/i;
+
+/**
+ * What NODE_ENV=production refuses to start with (issue 25 §10), each naming the setting to change:
+ *
+ * - the payment sandbox: the simulated pay page (VNPAY_SANDBOX, already refused by loadConfig), or VNPay enabled
+ *   against VNPay's own sandbox (VNPAY_PAYMENT_URL / VNPAY_API_URL left at their sandbox defaults);
+ * - credentialed wildcard CORS: an origin answered with credentials that is not one exact origin (DASHBOARD_ORIGINS;
+ *   loadConfig refuses `*` there in every environment, checked here again for production);
+ * - generated development secrets: a `dev_…` superuser token, the token `npm start` generated and recorded in
+ *   `<DATA_DIR>/dev-credentials.json`, or that file beside the embedded database (its accounts were seeded with the
+ *   passwords it records);
+ * - no superuser token store: SUPERUSER_API_TOKENS (or SUPERUSER_API_TOKEN) unset, so nothing could run the
+ *   superuser operations (backups of settings, user administration) and nothing is generated in production.
+ *
+ * Returns the refusals (empty outside production); `assertProductionReady` throws them as one ConfigError.
+ */
+export function productionRefusals(config: Config): string[] {
+  if (config.nodeEnv !== 'production') return [];
+  const refusals: string[] = [];
+
+  if (config.vnpaySandbox) refusals.push('VNPAY_SANDBOX: the simulated pay page confirms bookings nobody paid for; unset it and set VNPAY_TMN_CODE and VNPAY_HASH_SECRET');
+  if (config.vnpayTmnCode) {
+    for (const [name, url] of [
+      ['VNPAY_PAYMENT_URL', config.vnpayPaymentUrl],
+      ['VNPAY_API_URL', config.vnpayApiUrl],
+    ] as const) {
+      if (VNPAY_SANDBOX_HOST.test(new URL(url).hostname)) refusals.push(`${name}: ${url} is VNPay's sandbox, which takes no real payment; set VNPay's production address`);
+    }
+  }
+
+  const wildcard = config.dashboardOrigins.filter((origin) => origin.includes('*') || origin === 'null');
+  if (wildcard.length) refusals.push(`DASHBOARD_ORIGINS: ${wildcard.join(', ')} would be answered with credentials from any site; list the dashboard's exact origins`);
+
+  if (config.superuserApiTokens.length === 0) {
+    refusals.push('SUPERUSER_API_TOKENS: no superuser token is set (nothing is generated in production); set one or more long random tokens, comma-separated');
+  }
+  if (config.superuserApiTokens.some((token) => token.startsWith(DEVELOPMENT_TOKEN_PREFIX))) {
+    refusals.push(`SUPERUSER_API_TOKENS: a token starting with "${DEVELOPMENT_TOKEN_PREFIX}" is a generated development token; set tokens of your own`);
+  }
+
+  const file = path.join(config.dataDir, 'dev-credentials.json');
+  const recorded = readRecorded(file);
+  if (recorded) {
+    if (recorded.superuserToken && config.superuserApiTokens.includes(recorded.superuserToken)) {
+      refusals.push(`SUPERUSER_API_TOKENS: a token is the development token recorded in ${file}; set tokens of your own`);
+    }
+    if (!config.databaseUrl) {
+      refusals.push(
+        `DATA_DIR: ${file} holds development secrets generated for this data directory (the accounts it names were seeded with them); ` +
+          'change those passwords and delete the file, or use a data directory (or DATABASE_URL) made for production',
+      );
+    }
+  }
+  return refusals;
+}
+
+interface RecordedSecrets {
+  superuserToken?: string;
+  passwords?: Record<string, string>;
+}
+
+function readRecorded(file: string): RecordedSecrets | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as RecordedSecrets;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Throws one ConfigError naming every setting to change when `config` is not fit for production (see productionRefusals). */
+export function assertProductionReady(config: Config): void {
+  const refusals = productionRefusals(config);
+  if (refusals.length) throw new ConfigError(`NODE_ENV=production refuses to start:\n  - ${refusals.join('\n  - ')}`);
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { Model } from 'objection';
+import { build } from '../../server/cli/build.ts';
+import { CONTRACT_PATH, loadContract, writeContractCache } from '../../server/platform/http/contract.ts';
+import { openDatabase } from '../../server/platform/db/database.ts';
+import { migrateLatest } from '../../server/platform/db/migrations.ts';
+import { queueMatches } from '../../server/platform/jobs/engine.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface Started {
+  code: number | null;
+  lines: Array<Record<string, any>>;
+  output: string;
+}
+
+/** `npm start`'s command (node server/start.js) on `dataDir` at debug level, stopped (SIGTERM) once it answers readiness. */
+async function startOnce(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', SEED_ON_START: 'false', ...env };
+  for (const name of ['DATABASE_URL', 'NODE_ENV', 'SUPERUSER_API_TOKENS', 'SUPERUSER_API_TOKEN']) delete childEnv[name];
+  if (!env.VENUE_FROM_SOURCE) delete childEnv.VENUE_FROM_SOURCE;
+  const child = spawn(process.execPath, ['server/start.js'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    const base = /"baseUrl":"(http:\/\/[^"]+)"/.exec(output)?.[1];
+    if (base) {
+      const ready = await fetch(`${base}/api/system/health/ready`).catch(() => undefined);
+      if (ready?.status === 200) break;
+    }
+    if (child.exitCode !== null || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGTERM');
+  const code = await exited;
+  const lines = output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, any>);
+  return { code, lines, output };
+}
+
+const phases = (started: Started) => started.lines.filter((line) => line.msg === 'start-up phase').map((line) => line.phase as string);
+
+/**
+ * Issue 25 §1: `npm start` starts from a build while it is current (tsx only for migrations to apply), from the
+ * sources otherwise; its phases are logged at debug level; validators, migrations and queues cost nothing at start
+ * when nothing changed.
+ */
+describe('start fast: the build, the timeline, nothing redone at start', function () {
+  this.timeout(400_000);
+  const dirs: string[] = [];
+  after(() => {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts from the build (migrating a fresh data directory through tsx), from the sources on request, and logs its timeline', async () => {
+    const built = await build();
+    expect(built, 'esbuild is installed with tsx').not.to.equal(undefined);
+    expect(fs.existsSync(path.join(ROOT, '.build/main.js'))).to.equal(true);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-startfast-'));
+    dirs.push(dataDir);
+
+    const first = await startOnce(dataDir);
+    expect(first.code, first.output).to.equal(0);
+    expect(first.lines.find((line) => line.msg === 'migrations applied')?.applied, first.output).to.be.an('array').that.is.not.empty;
+    expect(phases(first)).to.deep.equal(['node', 'import (build)', 'config', 'database open', 'migrations applied', 'app (contract, routes)', 'job engine', 'listen']);
+    const timeline = first.lines.filter((line) => line.msg === 'start-up phase');
+    for (let i = 1; i < timeline.length; i++) expect(timeline[i].atMs).to.be.at.least(timeline[i - 1].atMs);
+    for (const entry of timeline) expect(entry).to.have.keys('level', 'time', 'msg', 'phase', 'atMs', 'ms', 'cpuMs');
+    const summary = first.lines.find((line) => line.msg === 'start-up timeline: listening');
+    expect(summary, first.output).to.include({ from: 'build', totalMs: timeline.at(-1)!.atMs });
+    expect(Object.keys(summary!.phases)).to.deep.equal(phases(first));
+
+    // A warm start: nothing to migrate (checked, not applied); from the sources when asked, saying why.
+    const warm = await startOnce(dataDir, { VENUE_FROM_SOURCE: '1' });
+    expect(warm.code, warm.output).to.equal(0);
+    expect(phases(warm)).to.deep.equal(['node', 'import (sources, tsx)', 'config', 'database open', 'migrations checked', 'app (contract, routes)', 'job engine', 'listen']);
+    expect(warm.lines.find((line) => line.msg === 'start-up from the sources (tsx)')?.reason).to.equal('VENUE_FROM_SOURCE is set');
+    expect(warm.output).not.to.contain('migrations applied');
+
+    // Info level (the default): no timeline at all.
+    const quiet = await startOnce(dataDir, { LOG_LEVEL: 'info' });
+    expect(quiet.code, quiet.output).to.equal(0);
+    expect(quiet.output).not.to.contain('start-up');
+  });
+
+  it('reads the contract from the build’s parsed copy only while its digest matches openapi.yaml', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-contract-cache-'));
+    dirs.push(dir);
+    const cache = path.join(dir, 'openapi.json');
+    writeContractCache(cache);
+    const fromYaml = loadContract(CONTRACT_PATH, undefined);
+    const fromCache = loadContract(CONTRACT_PATH, cache);
+    expect(fromCache.document).to.deep.equal(fromYaml.document);
+    expect(fromCache.operations.map((op) => op.operationId)).to.deep.equal(fromYaml.operations.map((op) => op.operationId));
+    // Proof that the cache is what was read: a marked copy under the right digest comes back marked …
+    const text = fs.readFileSync(CONTRACT_PATH, 'utf8');
+    const marked = { ...fromYaml.document, info: { ...fromYaml.document.info, title: 'from the cache' } };
+    fs.writeFileSync(cache, JSON.stringify({ sha256: createHash('sha256').update(text).digest('hex'), document: marked }));
+    expect(loadContract(CONTRACT_PATH, cache).document.info.title).to.equal('from the cache');
+    // … and under another digest (openapi.yaml changed since the build) it is ignored.
+    fs.writeFileSync(cache, JSON.stringify({ sha256: 'f'.repeat(64), document: marked }));
+    expect(loadContract(CONTRACT_PATH, cache).document.info.title).to.equal(fromYaml.document.info.title);
+  });
+
+  it('checks migrations with one read when they are current, and applies them through knex when one is missing', async () => {
+    const previous = Model.knex();
+    const db = openDatabase({ dataDir: 'memory' });
+    try {
+      const first = await migrateLatest(db.knex);
+      expect(first.applied).to.deep.equal(first.current);
+      const statements: string[] = [];
+      db.knex.on('query', (query: { sql: string }) => statements.push(query.sql));
+      const again = await migrateLatest(db.knex);
+      expect(again).to.deep.equal({ applied: [], current: first.current });
+      expect(statements.filter((sql) => !/knex_migrations/.test(sql))).to.deep.equal([]);
+      expect(statements.length).to.be.at.most(2);
+      // The last migration's record gone: knex's own run applies it again (down first, so that it can).
+      const last = first.current.at(-1)!;
+      const { migrationSource } = await import('../../server/platform/db/migrations.ts');
+      const migration = await migrationSource.getMigration(`${last}.ts`);
+      await migration.down!(db.knex);
+      await db.knex('knex_migrations').where({ name: last }).delete();
+      const redone = await migrateLatest(db.knex);
+      expect(redone.applied).to.deep.equal([last]);
+    } finally {
+      await db.close();
+      Model.knex(previous);
+    }
+  });
+
+  it('declares a job queue again only when its settings changed', () => {
+    const stored = { name: 'q', policy: 'standard', retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 60, retentionMinutes: 1440, deadLetter: null };
+    expect(queueMatches(stored, { name: 'q', policy: 'standard', retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 })).to.equal(true);
+    expect(queueMatches(stored, { name: 'q', policy: 'standard', retryLimit: 4, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 })).to.equal(false);
+    expect(queueMatches(stored, { name: 'q', policy: 'singleton', retryLimit: 3 })).to.equal(false);
+    expect(queueMatches(undefined, { name: 'q' })).to.equal(false);
+  });
+});
