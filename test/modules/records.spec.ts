@@ -23,9 +23,12 @@ describe('module records and domain events', () => {
         '20 in-transaction promoCodes.release-on-expiry',
         '30 in-transaction vouchers.release-on-expiry',
         '40 in-transaction waitlist.seats-freed-on-expiry',
+        '1000 after-commit system.count-expired-holds',
       ],
-      'payment.captured': ['10 in-transaction analytics.meta-purchase', '20 in-transaction referrals.earn-commission'],
-      'payment.refunded': ['10 in-transaction referrals.void-on-refund'],
+      'payment.captured': ['10 in-transaction analytics.meta-purchase', '20 in-transaction referrals.earn-commission', '1000 after-commit system.count-captured-payment'],
+      'payment.failed': ['1000 after-commit system.count-failed-payment'],
+      'payment.partiallyRefunded': ['1000 after-commit system.count-partial-refund'],
+      'payment.refunded': ['10 in-transaction referrals.void-on-refund', '1000 after-commit system.count-refund'],
       'reservation.cancelled': [
         '10 in-transaction payments.refunds',
         '20 in-transaction promoCodes.release-on-cancel',
@@ -33,8 +36,10 @@ describe('module records and domain events', () => {
         '40 in-transaction waitlist.seats-freed-on-cancel',
         '50 in-transaction referrals.void-on-cancel',
         '90 in-transaction email.cancellation',
+        '1000 after-commit system.count-cancellation',
       ],
-      'reservation.confirmed': ['10 in-transaction promoCodes.retake-on-confirm', '20 in-transaction vouchers.retake-on-confirm'],
+      'reservation.confirmed': ['10 in-transaction promoCodes.retake-on-confirm', '20 in-transaction vouchers.retake-on-confirm', '1000 after-commit system.count-confirmation'],
+      'reservation.noShow': ['1000 after-commit system.count-no-show'],
       'showEvent.cancelled': ['10 in-transaction reservations', '20 in-transaction waitlist'],
     });
   });
