@@ -257,10 +257,11 @@ export function loadConfig(env: Env = process.env): Config {
   const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
   const s3Bucket = str(env, 'STORAGE_S3_BUCKET');
   if (storageDriver === 's3' && !s3Bucket) throw new ConfigError('STORAGE_S3_BUCKET is required when STORAGE_DRIVER=s3');
-  const metricsSettings = metrics(env);
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const metricsSettings = metrics(env, port);
   return {
     nodeEnv,
-    port: int(env, 'PORT', 3000, 0, 65535),
+    port,
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: str(env, 'DATABASE_URL'),
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? './.data'),
@@ -352,12 +353,12 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
-function metrics(env: Env): Config['metrics'] {
+function metrics(env: Env, apiPort: number): Config['metrics'] {
   // 0 (the default): no separate metrics server.
   const port = int(env, 'METRICS_PORT', 0, 0, 65535) || undefined;
   const token = str(env, 'METRICS_TOKEN');
   if (token !== undefined && token.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters (a random secret: openssl rand -hex 24)');
-  if (port !== undefined && port === int(env, 'PORT', 3000, 0, 65535)) {
+  if (port !== undefined && port === apiPort) {
     throw new ConfigError('METRICS_PORT must differ from PORT (the metrics server listens apart from the API)');
   }
   return { enabled: port !== undefined || token !== undefined, port, host: str(env, 'METRICS_HOST') ?? '127.0.0.1', token };
