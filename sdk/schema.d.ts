@@ -204,6 +204,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of this process (text exposition format).
+         * @description Served here only when `METRICS_TOKEN` is set and `METRICS_PORT` is not, to `Authorization: Bearer <METRICS_TOKEN>`
+         *     (constant-time comparison; missing or wrong → 401 `invalid_metrics_token`). With `METRICS_PORT` set the same text
+         *     is served by a server of its own on that port instead, and with neither set metrics are off: both answer 404.
+         *     The text (Prometheus 0.0.4) holds: `venue_http_requests_total` and `venue_http_request_duration_seconds` by
+         *     `operation` (the operationId; `unmatched` for a path the contract does not declare) and `status`; the job
+         *     queues' `venue_job_queue_depth`, `venue_job_queue_oldest_age_seconds`, `venue_job_failed` and
+         *     `venue_job_runs_total` by `queue`; the database pool's `venue_db_pool_connections` by `state`; the business
+         *     counters (`venue_holds_total`, `venue_confirmations_total`, `venue_payments_total` by `method` and `result`,
+         *     `venue_refunds_total`, `venue_check_ins_total`, `venue_cancellations_total`, `venue_holds_expired_total`) and
+         *     `venue_chat_turns` and `venue_emails` by state; and Node's process metrics (`process_*`, `nodejs_*`). Counters are
+         *     this process's since it started; queue and table figures are read from the database at each scrape.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/sign-in": {
         parameters: {
             query?: never;
@@ -3921,7 +3951,7 @@ export interface components {
          * @description A code the request path answers for any operation (not declared per operation).
          * @enum {string}
          */
-        GenericProblemCode: "api_key_not_allowed" | "bad_request" | "body_too_deep" | "database_unavailable" | "file_type_mismatch" | "header_too_large" | "insufficient_role" | "internal_error" | "invalid_service_token" | "invalid_verify_token" | "invalid_webhook_token" | "malformed_body" | "method_not_allowed" | "missing_permission" | "no_active_membership" | "not_configured" | "not_found" | "operation_disabled" | "payload_too_large" | "request_timeout" | "policy_blocked" | "too_many_requests" | "unauthenticated" | "unsupported_content_encoding" | "unsupported_media_type" | "validation_failed";
+        GenericProblemCode: "api_key_not_allowed" | "bad_request" | "body_too_deep" | "database_unavailable" | "file_type_mismatch" | "header_too_large" | "insufficient_role" | "internal_error" | "invalid_metrics_token" | "invalid_service_token" | "invalid_verify_token" | "invalid_webhook_token" | "malformed_body" | "method_not_allowed" | "missing_permission" | "no_active_membership" | "not_configured" | "not_found" | "operation_disabled" | "payload_too_large" | "request_timeout" | "policy_blocked" | "too_many_requests" | "unauthenticated" | "unsupported_content_encoding" | "unsupported_media_type" | "validation_failed";
         /**
          * @description A code a handler answers; the operations that may answer it declare it in `x-problem-codes`.
          * @enum {string}
@@ -10211,6 +10241,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
     };

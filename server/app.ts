@@ -18,6 +18,7 @@ import type { Logger } from './platform/logger.ts';
 import { createDomainEventBus } from './domain/events.ts';
 import { BOOKING_EXTENSIONS, checkModules, handlers as allHandlers, moduleServices, POLICY_REGISTRY, QUEUES, SUBSCRIBERS } from './modules/index.ts';
 import type { StorageDriver } from './platform/storage/driver.ts';
+import { observeRequests, type Tracing } from './platform/observability/index.ts';
 
 export interface AppDeps {
   config: Config;
@@ -36,6 +37,11 @@ export interface AppDeps {
   analytics?: Analytics;
   /** Object storage; made from the config when absent (and then closed with the app). */
   storage?: StorageDriver;
+  /**
+   * Tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set: `await loadTracing(config, logger)` (it loads the OpenTelemetry
+   * SDK, so it is asynchronous); shut down with the app.
+   */
+  tracing?: Tracing;
 }
 
 export interface App {
@@ -73,6 +79,7 @@ export function createApp(deps: AppDeps): App {
     jobs,
     analytics: deps.analytics,
     storage: deps.storage,
+    tracing: deps.tracing,
     // The modules' declared parts of each other's flows (server/modules/index.ts), built once per app.
     additions: (platform) =>
       ({ ...moduleServices(platform), events: createDomainEventBus(SUBSCRIBERS), bookingExtensions: BOOKING_EXTENSIONS }) as ContextAdditions,
@@ -82,6 +89,10 @@ export function createApp(deps: AppDeps): App {
   koa.silent = true; // the error boundary logs; Koa's default stderr printer would duplicate it
 
   koa.use(requestContext(deps.logger));
+  // Observers sit outside the error boundary, so they see every request's final status.
+  if (context.tracing) koa.use(context.tracing.middleware);
+  if (context.metrics) koa.use(observeRequests(context.metrics));
+  const detachDatabase = context.tracing?.instrumentDatabase(deps.db.knex);
   koa.use(
     errorBoundary({
       jsonBodyLimitBytes: deps.config.jsonBodyLimitBytes,
@@ -103,6 +114,8 @@ export function createApp(deps: AppDeps): App {
     await Promise.all([context.credentials.close(), analytics.shutdown(), context.notifications.close()]);
     context.mailer.close();
     if (!deps.storage) await context.storage.close?.();
+    detachDatabase?.();
+    await context.tracing?.shutdown();
   };
   return { koa, context, close };
 }

@@ -13,6 +13,7 @@ import { createJobEngine } from './platform/jobs/index.ts';
 import { QUEUES } from './modules/index.ts';
 import { createLogger } from './platform/logger.ts';
 import { StartupTimeline } from './platform/startup.ts';
+import { loadTracing, startMetricsServer, type MetricsServer } from './platform/observability/index.ts';
 import { prepareDevelopmentSecrets, printSignInHelp, recordSeededPassword } from './cli/devSecrets.ts';
 import { formatSeedResult, seed, type SeedResult } from '../seed/index.ts';
 
@@ -54,7 +55,9 @@ async function main(): Promise<void> {
   timeline.mark(migrated.applied.length ? 'migrations applied' : 'migrations checked');
 
   const jobs = createJobEngine({ config, db, logger, queues: QUEUES });
-  const app = createApp({ config, db, logger, jobs });
+  // Loads the OpenTelemetry SDK only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  const tracing = await loadTracing(config, logger);
+  const app = createApp({ config, db, logger, jobs, tracing });
   timeline.mark('app (contract, routes)');
   // Before listening: a request may enqueue at once. Workers run unless PROCESS_ROLE=api.
   await jobs.start({ app: app.context });
@@ -71,6 +74,11 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`;
   logger.info({ baseUrl, database: db.kind, role, jobWorkers: jobs.workers }, 'listening');
+  // METRICS_PORT: the metrics on a server of their own (server/platform/observability/server.ts).
+  let metricsServer: MetricsServer | undefined;
+  if (app.context.metrics && config.metrics.port !== undefined) {
+    metricsServer = await startMetricsServer(app.context.metrics, { port: config.metrics.port, host: config.metrics.host, token: config.metrics.token, logger });
+  }
   timeline.mark('listen');
   timeline.summary('start-up timeline: listening');
   // The assistant's tools call this server back (unless ASSISTANT_API_BASE_URL points elsewhere).
@@ -94,6 +102,7 @@ async function main(): Promise<void> {
       clearInterval(sweep);
       // Running jobs finish (JOB_SHUTDOWN_TIMEOUT_MS at most) while the database is still open.
       await jobs.stop();
+      await metricsServer?.close();
       await app.close();
       await db.close();
       logger.info('stopped');

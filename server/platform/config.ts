@@ -211,6 +211,17 @@ export interface Config {
   webauthn: { rpId: string; rpName: string; origins: string[]; challengeTtlSeconds: number };
   /** Meta's WhatsApp Cloud API (Graph API): base URL with version, the business phone number id, access token, app secret (X-Hub-Signature-256). */
   messaging: { graphApiBaseUrl: string; phoneNumberId: string | undefined; accessToken: string | undefined; appSecret: string | undefined; timeoutMs: number };
+  /**
+   * Prometheus metrics (issue 25 §5): served on METRICS_PORT by a small server of their own (bound to METRICS_HOST),
+   * or, with METRICS_PORT unset, at `GET /metrics` of the API behind `Authorization: Bearer <METRICS_TOKEN>`. Neither
+   * set: metrics are off (nothing is counted, /metrics answers 404). `token` also guards the separate port when set.
+   */
+  metrics: { enabled: boolean; port: number | undefined; host: string; token: string | undefined };
+  /**
+   * OpenTelemetry tracing (issue 25 §6): on only when OTEL_EXPORTER_OTLP_ENDPOINT is set (spans go to
+   * `<endpoint>/v1/traces` over OTLP/HTTP); off, nothing of the OpenTelemetry SDK is loaded.
+   */
+  tracing: { endpoint: string | undefined; serviceName: string };
 }
 
 export class ConfigError extends Error {}
@@ -262,9 +273,11 @@ export function loadConfig(env: Env = process.env): Config {
   const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
   const s3Bucket = str(env, 'STORAGE_S3_BUCKET');
   if (storageDriver === 's3' && !s3Bucket) throw new ConfigError('STORAGE_S3_BUCKET is required when STORAGE_DRIVER=s3');
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const metricsSettings = metrics(env, port);
   return {
     nodeEnv,
-    port: int(env, 'PORT', 3000, 0, 65535),
+    port,
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: str(env, 'DATABASE_URL'),
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? './.data'),
@@ -275,6 +288,8 @@ export function loadConfig(env: Env = process.env): Config {
       'service-token': str(env, 'SVC_LLM_SERVICE_TOKEN'),
       'chat-webhook-token': str(env, 'CHAT_WEBHOOK_TOKEN'),
       'messaging-verify-token': str(env, 'MESSAGING_VERIFY_TOKEN'),
+      // The API serves /metrics only when no separate METRICS_PORT does.
+      'metrics-token': metricsSettings.port === undefined ? metricsSettings.token : undefined,
     },
     publicApiPolicyMode: oneOf(env, 'PUBLIC_API_POLICY_MODE', ['report', 'enforce', 'off'] as const, 'report'),
     allowedOrigin: str(env, 'ALLOWED_ORIGIN') ?? '*',
@@ -351,6 +366,8 @@ export function loadConfig(env: Env = process.env): Config {
       appSecret: str(env, 'MESSAGING_APP_SECRET'),
       timeoutMs: int(env, 'MESSAGING_TIMEOUT_MS', 10_000, 100, 120_000),
     },
+    metrics: metricsSettings,
+    tracing: tracingSettings(env),
   };
 }
 
@@ -383,6 +400,25 @@ function processRole(env: Env): { processRole: ProcessRole; jobWorkers: boolean;
     throw new ConfigError('PROCESS_ROLE=worker needs ASSISTANT_API_BASE_URL (an API process or the load balancer): chat turns call the assistant-safe endpoints, which a worker does not serve');
   }
   return { processRole: role, jobWorkers: role !== 'api', deprecations };
+}
+
+function metrics(env: Env, apiPort: number): Config['metrics'] {
+  // 0 (the default): no separate metrics server.
+  const port = int(env, 'METRICS_PORT', 0, 0, 65535) || undefined;
+  const token = str(env, 'METRICS_TOKEN');
+  if (token !== undefined && token.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters (a random secret: openssl rand -hex 24)');
+  if (port !== undefined && port === apiPort) {
+    throw new ConfigError('METRICS_PORT must differ from PORT (the metrics server listens apart from the API)');
+  }
+  return { enabled: port !== undefined || token !== undefined, port, host: str(env, 'METRICS_HOST') ?? '127.0.0.1', token };
+}
+
+function tracingSettings(env: Env): Config['tracing'] {
+  const raw = str(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  const endpoint = raw === undefined ? undefined : httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', raw);
+  const serviceName = str(env, 'OTEL_SERVICE_NAME') ?? 'venue-backend';
+  if (!/^[\w.\-/:]{1,128}$/.test(serviceName)) throw new ConfigError(`OTEL_SERVICE_NAME must be 1–128 letters, digits, and . - _ / :, got "${serviceName}"`);
+  return { endpoint, serviceName };
 }
 
 function visitsAndMeta(env: Env) {

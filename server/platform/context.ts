@@ -10,6 +10,8 @@ import { createMailer, type Mailer } from './integrations/mail.ts';
 import { createStorage, type StorageDriver } from './storage/index.ts';
 import { rateLimitStoreFor } from './http/rateLimit.ts';
 import { createNotifications, type Notifications } from './db/notifications.ts';
+import { createMetrics, type Metrics } from './observability/metrics.ts';
+import type { Tracing } from './observability/tracing.ts';
 
 /**
  * The services every handler can reach through `call.app`. One per running app. The platform declares its own;
@@ -38,10 +40,14 @@ export interface AppContext {
   mailer: Mailer;
   /** Object storage for blobs (local disk or S3-compatible, from STORAGE_DRIVER). */
   storage: StorageDriver;
+  /** Prometheus metrics (this app's registry); undefined when metrics are off (METRICS_TOKEN and METRICS_PORT unset). */
+  metrics: Metrics | undefined;
+  /** OpenTelemetry tracing; undefined when off (OTEL_EXPORTER_OTLP_ENDPOINT unset). */
+  tracing: Tracing | undefined;
 }
 
 /** The services the platform itself provides; the rest of `AppContext` is declared by the layers above. */
-type PlatformKey = 'config' | 'db' | 'logger' | 'contract' | 'signInThrottle' | 'credentials' | 'notifications' | 'jobs' | 'startedAt' | 'analytics' | 'mailer' | 'storage';
+type PlatformKey = 'config' | 'db' | 'logger' | 'contract' | 'signInThrottle' | 'credentials' | 'notifications' | 'jobs' | 'startedAt' | 'analytics' | 'mailer' | 'storage' | 'metrics' | 'tracing';
 
 /** What the layers above add to the context (domain events, the booking's extensions, the modules' services), built by
  * the app at boot. */
@@ -60,6 +66,8 @@ export function createAppContext(deps: {
   mailer?: Mailer;
   storage?: StorageDriver;
   notifications?: Notifications;
+  /** The app's tracing (server/platform/observability/tracing.ts `loadTracing`), when on. */
+  tracing?: Tracing;
   /** Built from the platform's services, once per app (the modules' services: rate limits, outside clients, …). */
   additions: (platform: PlatformContext) => ContextAdditions;
 }): AppContext {
@@ -87,6 +95,8 @@ export function createAppContext(deps: {
     notifications,
     credentials: new ApiKeyCredentials(deps.db.knex, deps.logger, deps.config.apiKeyCacheMs, deps.config.apiKeyUsageFlushMs, Date.now, notifications),
     startedAt: Date.now(),
+    metrics: createMetrics({ enabled: config.metrics.enabled, db: deps.db, logger }),
+    tracing: deps.tracing,
   };
   return { ...additions(platform), ...platform };
 }

@@ -57,7 +57,8 @@
  * Knobs: BENCH_ROUNDS (10; for P1–P6 rounded up to a multiple of the forks), BENCH_DURATION seconds per measurement
  * (1.5), BENCH_WARMUP seconds per target (2), BENCH_FORKS (4), BENCH_SEMI_SPACE_MB (16; 0: V8's defaults), BENCH_PIN
  * (1), BENCH_CONNECTIONS (10), BENCH_STRICT=1
- * to exit 1 when a ratio misses its target, BENCH_CPU_PROF=<dir> to write a
+ * to exit 1 when a ratio misses its target, BENCH_START_TIMEOUT (60) seconds for a server to start, BENCH_METRICS=1 to run every app child with metrics on (METRICS_TOKEN; compare
+ * the ratios with a run without), BENCH_CPU_PROF=<dir> to write a
  * V8 CPU profile of the app server there (open it in Chrome DevTools or speedscope), BENCH_ONLY=<ids> to run only
  * some rows (`P` for P1–P6, which share their servers; `R1`, `R2`; comma-separated, e.g. `BENCH_ONLY=R1,R2`).
  */
@@ -124,7 +125,17 @@ const children: Child[] = [];
 let dataDir: string | undefined;
 const extraDirs: string[] = [];
 
-function startChild(kind: TargetKind, env: NodeJS.ProcessEnv): Promise<Child> {
+/**
+ * BENCH_METRICS=1: every app child runs with metrics on (METRICS_TOKEN set: requests counted by operation and status,
+ * the business counters subscribed), to compare its ratios with a run without (issue 25 §5: within 5 %).
+ */
+const METRICS = process.env.BENCH_METRICS === '1';
+/** Seconds a server child may take to report ready (a busy shared machine may need more). */
+const START_TIMEOUT = num('BENCH_START_TIMEOUT', 60);
+const METRICS_ENV: NodeJS.ProcessEnv = METRICS ? { METRICS_TOKEN: 'bench-metrics-token-0123456789' } : {};
+
+function startChild(kind: TargetKind, given: NodeJS.ProcessEnv): Promise<Child> {
+  const env = kind === 'app' || kind === 'chat-platform' ? { ...given, ...METRICS_ENV } : given;
   const profileDir = process.env.BENCH_CPU_PROF;
   const profile = (kind === 'app' || kind === 'chat-platform') && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
   const child = fork(path.join(HERE, 'server.ts'), [kind], {
@@ -137,7 +148,7 @@ function startChild(kind: TargetKind, env: NodeJS.ProcessEnv): Promise<Child> {
   let nextId = 0;
   const pending = new Map<number, (m: Extract<ChildMessage, { type: 'cpu' }>) => void>();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${kind} server did not start in 60 s`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${kind} server did not start in ${START_TIMEOUT} s (BENCH_START_TIMEOUT)`)), START_TIMEOUT * 1000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${kind} server exited (code ${code}) before it was ready`));
@@ -606,7 +617,7 @@ function summarizeLiveRows(state: LiveState, facts: Awaited<ReturnType<typeof me
   });
 
   console.log('');
-  console.log(`GET ${LIVE_PATH} (app catalog, catalog sql: GET ${CATALOG_PATH}, ${catalogEvents} events): medians of ${rounds} rounds (${FORKS} forks) × ${DURATION} s, ${CONNECTIONS} connections`);
+  console.log(`GET ${LIVE_PATH} (app catalog, catalog sql: GET ${CATALOG_PATH}, ${catalogEvents} events): medians of ${rounds} rounds (${FORKS} forks) × ${DURATION} s, ${CONNECTIONS} connections${METRICS ? '; app metrics ON (BENCH_METRICS=1)' : ''}`);
   console.log(
     `${'target'.padEnd(15)}${'req/s'.padStart(8)}${'mean ms'.padStart(9)}${'p99 ms'.padStart(8)}${'µs CPU/req'.padStart(12)}` +
       `${'server CPU'.padStart(12)}${'client CPU'.padStart(12)}   req/s range (measurements)`,

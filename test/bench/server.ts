@@ -310,7 +310,9 @@ async function app() {
   const holds = holdRows ? await seedHoldBench(db.knex) : undefined;
   // A valid key (enabled, no expiry, owner holds SUPERUSER), written directly as the test factories do.
   const { key, apiKey, owner } = await buildApiKey({ name: 'bench key', permissions: { system: ['read'] } });
-  const { koa, context } = createApp({ config, db, logger });
+  // As server/main.ts: tracing only when OTEL_EXPORTER_OTLP_ENDPOINT is set (metrics follow METRICS_TOKEN: BENCH_METRICS=1).
+  const { loadTracing } = await import('../../server/platform/observability/index.ts');
+  const { koa, context } = createApp({ config, db, logger, tracing: await loadTracing(config, logger) });
   // A hold enqueues its expiry job in its transaction: the hold rows need the job engine started (as server/main.ts
   // does; no workers, so nothing else competes for the CPU).
   if (holdRows) await context.jobs.start({ workers: false, app: context });

@@ -13,6 +13,7 @@ import type { PolicyEntry } from '../../server/platform/http/policy.ts';
 import { createJobEngine, type JobEngineOptions } from '../../server/platform/jobs/index.ts';
 import { QUEUES } from '../../server/modules/index.ts';
 import { createLogger } from '../../server/platform/logger.ts';
+import { loadTracing } from '../../server/platform/observability/index.ts';
 import { createClient, type ClientOptions, type VenueClient } from '../../sdk/index.ts';
 import type { Contract } from '../../server/platform/http/contract.ts';
 import { LocalStorage, type StorageDriver } from '../../server/platform/storage/index.ts';
@@ -99,7 +100,9 @@ export async function startTestServer(
   const { workers = false, ...engineOptions } = options.jobs ?? {};
   const jobs = createJobEngine({ config, db, logger, queues: QUEUES, ...engineOptions });
   // openapi.yaml is loaded once per run and shared, so its compiled validators are too (server/platform/http/validation.ts).
-  const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry, contract: options.contract ?? sharedContract, storage, jobs });
+  // As server/main.ts: the OpenTelemetry SDK only when the config names a collector.
+  const tracing = await loadTracing(config, logger);
+  const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry, contract: options.contract ?? sharedContract, storage, jobs, tracing });
   await jobs.start({ workers, app: app.context });
   const contractMismatch = options.contract ? createContractChecker(options.contract).mismatch : defaultMismatch;
   const server = http.createServer(app.koa.callback());

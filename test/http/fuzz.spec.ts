@@ -14,6 +14,7 @@ const FUZZ_TOKENS = Object.fromEntries(TOKEN_LEVELS.map((level) => [level, `fuzz
 const TOKEN_HEADERS: Partial<Record<string, Record<string, string>>> = {
   'service-token': { 'x-service-token': FUZZ_TOKENS['service-token'] },
   'chat-webhook-token': { 'x-svc-chat-token': FUZZ_TOKENS['chat-webhook-token'] },
+  'metrics-token': { authorization: `Bearer ${FUZZ_TOKENS['metrics-token']}` },
 };
 
 /**

@@ -68,6 +68,8 @@ export async function reservationEventSubject(knex: Knex, reservationId: string,
  * Reads after the commit, outside the command's transaction; does nothing at all when analytics is off.
  */
 export async function captureBusinessEvent(app: AppContext, event: BusinessEvent, reservationId: string, extra: Record<string, unknown> = {}): Promise<void> {
+  // The business counters of /metrics where no domain event exists (holds created, check-ins): server/modules/system/metrics.ts.
+  app.venueMetrics?.businessEvent(event, extra);
   if (!app.analytics.enabled) return;
   const subject = await reservationEventSubject(app.db.knex, reservationId, app.config.venueTimezone);
   if (!subject) return;

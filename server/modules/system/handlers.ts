@@ -1,7 +1,7 @@
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { bytes, etagMatches, json, notModified } from '../../platform/http/handler.ts';
 import { DOCS_CSP, DOCS_HTML, docsScript } from './docs.ts';
-import { ServiceUnavailable } from '../../platform/http/problem.ts';
+import { NotFound, ServiceUnavailable } from '../../platform/http/problem.ts';
 import { recordVisit } from './commands/recordVisit.ts';
 import { pingDatabase } from './queries.ts';
 import { visitStats } from './visits.ts';
@@ -28,6 +28,12 @@ export const handlers = {
     const headers = { ETag: script.etag, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' };
     if (etagMatches(call.header('if-none-match') || undefined, script.etag)) return notModified(headers);
     return bytes<200>(script.bytes, 'text/javascript; charset=utf-8', { headers });
+  },
+
+  // Prometheus text (issue 25 §5); the token check is the access level's (x-access metrics-token).
+  async getMetrics({ app }) {
+    if (!app.metrics) throw NotFound('Metrics are off on this server.');
+    return { status: 200, body: await app.metrics.scrape(), contentType: app.metrics.contentType, headers: { 'Cache-Control': 'no-store' } };
   },
 
   getLiveness: ({ app }) =>

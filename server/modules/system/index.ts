@@ -2,9 +2,19 @@ import type { ModuleRecord } from '../record.ts';
 import { handlers } from './handlers.ts';
 import { policy } from './publicPolicy.ts';
 import { systemServices } from './visits.ts';
+import { METRIC_SUBSCRIBERS, venueMetrics } from './metrics.ts';
 
 /** The `system` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
  * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+export type { VenueMetrics } from './metrics.ts';
+
 export function record() {
-  return { tag: 'system', handlers, policy, services: systemServices } satisfies ModuleRecord;
+  return {
+    tag: 'system',
+    handlers,
+    policy,
+    // The business counters of /metrics (metrics.ts): built only when metrics are on; the subscribers then count.
+    subscribers: METRIC_SUBSCRIBERS,
+    services: (platform) => ({ ...systemServices(platform), ...venueMetrics(platform) }),
+  } satisfies ModuleRecord;
 }

@@ -10,4 +10,6 @@ export const policy: PolicyEntry[] = [
   // Visit counters: counting a visit and reading the aggregate counts (issue 11).
   { path: '/api/system/visit-notification', match: 'exact', methods: ['POST'], level: 'public' },
   { path: '/api/system/visit-notification/stats', match: 'exact', methods: ['GET', 'HEAD'], level: 'public' },
+  // Prometheus metrics: token-guarded (x-access metrics-token; a scraper holds no user identity), so an exact public entry.
+  { path: '/metrics', match: 'exact', methods: ['GET', 'HEAD'], level: 'public' },
 ];

@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import { roleAtLeast, type Role } from '../auth/roles.ts';
 import { matchDigest, sha256 } from '../auth/secrets.ts';
 import type { Operation } from './contract.ts';
-import { Forbidden, NoActiveMembership, Problem, ServiceUnavailable, Unauthenticated } from './problem.ts';
+import { Forbidden, NoActiveMembership, NotFound, Problem, ServiceUnavailable, Unauthenticated } from './problem.ts';
 import type { AppState, AuthContext } from './state.ts';
 
 /**
@@ -17,7 +17,7 @@ import type { AppState, AuthContext } from './state.ts';
  *   operation answer 503 `not_configured`: never open.
  */
 export const HUMAN_LEVELS = ['session', 'staff', 'admin', 'superuser'] as const;
-export const TOKEN_LEVELS = ['service-token', 'chat-webhook-token', 'messaging-verify-token'] as const;
+export const TOKEN_LEVELS = ['service-token', 'chat-webhook-token', 'messaging-verify-token', 'metrics-token'] as const;
 export const ACCESS_LEVELS = ['public', ...HUMAN_LEVELS, ...TOKEN_LEVELS, 'disabled'] as const;
 export type Access = (typeof ACCESS_LEVELS)[number];
 export type TokenLevel = (typeof TOKEN_LEVELS)[number];
@@ -34,6 +34,8 @@ interface TokenRule {
   read(ctx: Koa.ParameterizedContext<AppState>): string | undefined;
   /** The answer to a missing or wrong token. */
   refuse(): Problem;
+  /** The answer when the secret is unset (default: 503 `not_configured`, naming the variable). */
+  unconfigured?(): Problem;
 }
 
 const bearer = (ctx: Koa.ParameterizedContext<AppState>) => /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'))?.[1]?.trim();
@@ -63,6 +65,15 @@ export const TOKEN_RULES: Record<TokenLevel, TokenRule> = {
     schemes: ['messagingVerifyToken'],
     read: (ctx) => firstQueryValue(ctx.query['hub.verify_token']) || undefined,
     refuse: () => Forbidden('invalid_verify_token', 'The verify token does not match.'),
+  },
+  // A Prometheus scraper (issue 25 §5): `Authorization: Bearer <METRICS_TOKEN>`. Unset (or metrics served on their own
+  // METRICS_PORT instead), the API has no metrics endpoint at all: 404, as for any unknown path.
+  'metrics-token': {
+    variable: 'METRICS_TOKEN',
+    schemes: ['metricsBearer'],
+    read: (ctx) => bearer(ctx) || undefined,
+    refuse: () => new Problem(401, 'invalid_metrics_token', 'Authentication required', { detail: 'Present the metrics token as a Bearer token.' }),
+    unconfigured: () => NotFound('Metrics are not served here (METRICS_TOKEN is unset, or METRICS_PORT serves them).'),
   },
 };
 
@@ -137,7 +148,7 @@ export function accessGuard(op: Operation, tokens: AccessTokens = {}): Koa.Middl
     const configured = tokens[op.access];
     if (!configured) {
       return () => {
-        throw ServiceUnavailable('not_configured', `This operation is not configured on this server (${rule.variable} is unset).`);
+        throw rule.unconfigured?.() ?? ServiceUnavailable('not_configured', `This operation is not configured on this server (${rule.variable} is unset).`);
       };
     }
     const digests = [sha256(configured)];

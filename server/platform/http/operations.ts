@@ -45,11 +45,14 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
   const requestValidators = compileRequestValidators(contract, config.nodeEnv !== 'production');
   const responseValidators = config.validateResponses ? compileResponseValidators(contract) : undefined;
   const router = new Router<AppState>();
+  // Metrics and tracing name a request by its operation; nothing is added to the chain when neither is on.
+  const observed = Boolean(app.metrics || app.tracing);
   const staticRoutes = new Map<string, Koa.Middleware<AppState>>();
 
   for (const op of contract.operations) {
     if (op.access === 'disabled') continue;
     const chain = [
+      observed ? markOperation(op) : undefined,
       op.logTemplate ? logAsTemplate(op.path) : undefined,
       op.alias ? deprecationNotice(op.alias) : undefined,
       publicApiPolicy(config.publicApiPolicyMode, registry, op),
@@ -86,6 +89,15 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
     throw MethodNotAllowed(allowed);
   };
   return [staticDispatch, router.routes() as unknown as Koa.Middleware<AppState>, fallback];
+}
+
+/** First in every operation's chain while requests are observed: metrics and spans name the operation, not the path. */
+function markOperation(op: Operation): Koa.Middleware<AppState> {
+  const operation = { operationId: op.operationId, path: op.path };
+  return (ctx, next) => {
+    ctx.state.operation = operation;
+    return next();
+  };
 }
 
 /** First in an `x-log-path: template` operation's chain: its log lines name `template`, not the path. */

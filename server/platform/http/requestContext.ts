@@ -20,6 +20,7 @@ class RequestState implements AppState {
   declare rawBody?: Buffer;
   declare files?: Record<string, UploadedFile[]>;
   declare logPath?: string;
+  declare operation?: { operationId: string; path: string };
   declare private child?: Logger;
 
   constructor(

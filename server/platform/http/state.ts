@@ -18,4 +18,6 @@ export interface AppState {
   files?: Record<string, UploadedFile[]>;
   /** What log lines name instead of the request's path (an `x-log-path: template` operation's template). */
   logPath?: string;
+  /** The contract operation the request was routed to; set only while metrics or tracing observe requests. */
+  operation?: { operationId: string; path: string };
 }

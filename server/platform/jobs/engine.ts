@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { knexAdapter, poolAdapter, StatementTracker } from './adapter.ts';
+import { observeJob } from '../observability/index.ts';
 import type { EnqueueOptions, JobEngine, JobFailure, JobHealth, JobState, JobStats, QueueDefinition, QueueStats } from './types.ts';
 
 /** pg-boss keeps everything in this schema, out of the app's tables (and of the tests' `resetData` truncation). */
@@ -405,7 +406,8 @@ export class PgBossJobEngine implements JobEngine {
       ([job]) => {
         const attempt = job.retryCount + 1;
         const log = this.log.child({ queue: queue.name, jobId: job.id, attempt });
-        const run = (async () => {
+        // A span per job and its count by result, when tracing or metrics are on (server/platform/observability).
+        const run = observeJob(this.app, queue.name, { id: job.id, attempt }, async () => {
           const stopHeartbeat = this.heartbeat(queue, job.id, log);
           try {
             const result = await queue.handler(job.data, { id: job.id, queue: queue.name, attempt, retryLimit: job.retryLimit, createdOn: job.createdOn, log, app: this.app });
@@ -420,7 +422,7 @@ export class PgBossJobEngine implements JobEngine {
             // sleeping a polling interval (it sleeps only when the queue is empty).
             if (workerId && this.state === 'started') boss.notifyWorker(workerId);
           }
-        })();
+        });
         this.running.add(run);
         const forget = () => this.running.delete(run);
         run.then(forget, forget);
