@@ -8,8 +8,9 @@ import type { HoldInput } from '../inputs.ts';
 import { EXPIRE_HOLDS_QUEUE } from '../jobs.ts';
 import { confirmReservation } from '../lifecycle.ts';
 import { presentGuestReservation, type GuestPresentation } from '../presenters.ts';
-import { NO_MONEY, reservationDetails } from '../queries.ts';
-import { createHold } from './createHold.ts';
+import { holdOutlookRow, NO_MONEY, reservationDetails } from '../queries.ts';
+import type { Judgement } from '../seatGate.ts';
+import { createHold, mayClaimSeats, outlookBeforeLock } from './createHold.ts';
 
 /** The route an Idempotency-Key is scoped to. */
 export const HOLD_ROUTE = 'POST /api/public/reservations';
@@ -53,34 +54,61 @@ export async function createPublicReservation(app: AppContext, input: HoldInput,
     const before = await remembered(knex, idempotencyKey, hash, now);
     if (before) return before;
   }
-  const answer = await inUnitOfWork(
-    { knex, logger: app.logger },
-    async ({ trx, afterCommit }) => {
-      if (idempotencyKey) {
-        await lockIdempotencyKey(trx, HOLD_ROUTE, idempotencyKey);
-        const raced = await remembered(trx, idempotencyKey, hash, now);
-        if (raced) return raced;
-      }
-      const hold = await createHold(app.bookingExtensions, trx, input, now);
-      const { reservationId, accessToken, cancellationWindowHours } = hold;
-      let view = hold.view;
-      if (view.totalVnd === 0) {
-        // Nothing to pay (a voucher covers it all): there is no checkout to wait for, so the booking is confirmed
-        // now — check-in token, confirmation e-mail — instead of a hold that would run out.
-        await confirmReservation({ trx, app, actor: 'SYSTEM', now, afterCommit }, reservationId, { by: 'SYSTEM' });
-        view = await reservationDetails(trx, reservationId);
-      } else {
-        // The hold's own expiry run (outbox: it exists only if this transaction commits).
-        await jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx, startAfter: new Date(view.holdExpiresAt!) });
-      }
-      const body = { ...presentGuestReservation(view, NO_MONEY, { ...p, now, cancellationWindowHours }), accessToken };
-      if (idempotencyKey) {
-        await rememberAnswer(trx, HOLD_ROUTE, idempotencyKey, hash, 201, JSON.stringify(body), now);
-      }
-      return { status: 201 as const, body, replayed: false, reservationId };
-    },
-    now,
-  );
+  const holdInTransaction = () =>
+    inUnitOfWork(
+      { knex, logger: app.logger },
+      async ({ trx, afterCommit }) => {
+        if (idempotencyKey) {
+          await lockIdempotencyKey(trx, HOLD_ROUTE, idempotencyKey);
+          const raced = await remembered(trx, idempotencyKey, hash, now);
+          if (raced) return raced;
+        }
+        const hold = await createHold(app.bookingExtensions, trx, input, now);
+        const { reservationId, accessToken, cancellationWindowHours } = hold;
+        let view = hold.view;
+        if (view.totalVnd === 0) {
+          // Nothing to pay (a voucher covers it all): there is no checkout to wait for, so the booking is confirmed
+          // now — check-in token, confirmation e-mail — instead of a hold that would run out.
+          await confirmReservation({ trx, app, actor: 'SYSTEM', now, afterCommit }, reservationId, { by: 'SYSTEM' });
+          view = await reservationDetails(trx, reservationId);
+        } else {
+          // The hold's own expiry run (outbox: it exists only if this transaction commits).
+          await jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx, startAfter: new Date(view.holdExpiresAt!) });
+        }
+        const body = { ...presentGuestReservation(view, NO_MONEY, { ...p, now, cancellationWindowHours }), accessToken };
+        if (idempotencyKey) {
+          await rememberAnswer(trx, HOLD_ROUTE, idempotencyKey, hash, 201, JSON.stringify(body), now);
+        }
+        return { status: 201 as const, body, replayed: false, reservationId };
+      },
+      now,
+    );
+  // Judged before the event's lock first (../seatGate.ts): what certainly does not fit is refused from an unlocked
+  // read, and only as many holds as there are seats left queue for the lock. A refusal there with an
+  // Idempotency-Key whose first request has since been answered replays that answer instead.
+  const answer = mayClaimSeats(app.bookingExtensions, input)
+    ? await holdInTransaction()
+    : await app.bookingGate.run({
+        event: input.eventSlug,
+        readKey: `${input.eventSlug}\u0000${input.offerCode}`,
+        seats: input.guestCount,
+        read: async () => {
+          const readAt = new Date();
+          return { readAt, row: await holdOutlookRow(knex, input.eventSlug, input.offerCode, readAt) };
+        },
+        judge: async ({ readAt, row }): Promise<Judgement<HoldAnswer>> => {
+          // A read on an earlier clock than this request's (a caller-given `now`) is not judged on.
+          if (readAt < now) return { bypass: true };
+          try {
+            return await outlookBeforeLock(knex, app.bookingExtensions, input, row, now);
+          } catch (refusal) {
+            const replay = idempotencyKey ? await remembered(knex, idempotencyKey, hash, now) : undefined;
+            if (replay) return { answer: replay };
+            throw refusal;
+          }
+        },
+        hold: holdInTransaction,
+      });
   if (answer.reservationId) await captureBusinessEvent(app, BUSINESS_EVENTS.reservationCreated, answer.reservationId);
   return answer;
 }
