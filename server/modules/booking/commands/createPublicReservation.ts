@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AppContext } from '../../../platform/context.ts';
-import { lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../../platform/db/idempotency.ts';
+import { forgetAnswer, lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../../platform/db/idempotency.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../events.ts';
 import type { HoldInput } from '../inputs.ts';
@@ -62,6 +62,8 @@ export async function createPublicReservation(app: AppContext, input: HoldInput,
           await lockIdempotencyKey(trx, HOLD_ROUTE, idempotencyKey);
           const raced = await remembered(trx, idempotencyKey, hash, now);
           if (raced) return raced;
+          // An expired answer of this key is cleared now, before createHold takes the event's lock.
+          await forgetAnswer(trx, HOLD_ROUTE, idempotencyKey);
         }
         const hold = await createHold(app.bookingExtensions, trx, input, now);
         const { reservationId, accessToken, cancellationWindowHours } = hold;
@@ -77,7 +79,7 @@ export async function createPublicReservation(app: AppContext, input: HoldInput,
         }
         const body = { ...presentGuestReservation(view, NO_MONEY, { ...p, now, cancellationWindowHours }), accessToken };
         if (idempotencyKey) {
-          await rememberAnswer(trx, HOLD_ROUTE, idempotencyKey, hash, 201, JSON.stringify(body), now);
+          await rememberAnswer(trx, HOLD_ROUTE, idempotencyKey, hash, 201, JSON.stringify(body), now, { forgotten: true });
         }
         return { status: 201 as const, body, replayed: false, reservationId };
       },
