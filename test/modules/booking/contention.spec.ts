@@ -162,6 +162,18 @@ describe('booking: sold out, answered before the event lock (issue 25 §8) @db',
     expect((await hold(body, { 'idempotency-key': key })).body.reference).to.equal(answers[0].body.reference);
   });
 
+  it('a certain refusal spends none of the address\'s hold budget; what reaches the lock does', async () => {
+    const { event, offer } = await bookableEvent({ capacity: 1 });
+    const open = await bookableEvent();
+    expect((await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 1, contact: contact(1) })).status).to.equal(201);
+    const headers = { 'x-forwarded-for': '192.0.2.78' };
+    for (let i = 0; i < 35; i++) expect((await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 1, contact: contact(2) }, headers)).body.code).to.equal('sold_out');
+    expect((await hold({ eventSlug: open.event.slug, offerCode: open.offer.code, guestCount: 1, contact: contact(2) }, headers)).status).to.equal(201);
+    // The budget (30) is spent by requests that reach the hold's transaction, refused there or not.
+    for (let i = 0; i < 29; i++) expect((await hold({ eventSlug: open.event.slug, offerCode: 'NOPE', guestCount: 1, contact: contact(2) }, headers)).status).to.equal(422);
+    expect((await hold({ eventSlug: open.event.slug, offerCode: open.offer.code, guestCount: 1, contact: contact(2) }, headers)).status).to.equal(429);
+  });
+
   it('a waiting-list offer\'s own seats are counted by the locked check alone', async () => {
     const { event, offer } = await bookableEvent({ capacity: 2 });
     expect((await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 2, contact: contact(1) })).status).to.equal(201);

@@ -45,8 +45,20 @@ async function remembered(knex: Knex, key: string, hash: Buffer, now: Date): Pro
  * later one within 24 h, get that answer and write nothing. Only a successful answer is remembered: a refused
  * request (sold out, validation) writes nothing, so a retry with the same key tries again. A new hold's
  * `reservation created` business event is sent once it has committed (awaited: the answer waits for it).
+ *
+ * `throttle` (the address's hold budget, 429) is spent by the requests that reach the hold's transaction: a
+ * replay, and a refusal the check before the lock is certain of (sold out, not enough seats), write nothing and
+ * cost no more than reading the catalog, so they are answered without it — under a rush on the last seats the
+ * refused no longer queue one rate-limit statement each in front of the holds that fit.
  */
-export async function createPublicReservation(app: AppContext, input: HoldInput, idempotencyKey: string | undefined, p: Omit<GuestPresentation, 'now' | 'cancellationWindowHours'>, now = new Date()): Promise<HoldAnswer> {
+export async function createPublicReservation(
+  app: AppContext,
+  input: HoldInput,
+  idempotencyKey: string | undefined,
+  p: Omit<GuestPresentation, 'now' | 'cancellationWindowHours'>,
+  options: { throttle?: () => Promise<void>; now?: Date } = {},
+): Promise<HoldAnswer> {
+  const { throttle = async () => undefined, now = new Date() } = options;
   const { knex } = app.db;
   const { jobs } = app;
   const hash = requestHash(input);
@@ -54,8 +66,9 @@ export async function createPublicReservation(app: AppContext, input: HoldInput,
     const before = await remembered(knex, idempotencyKey, hash, now);
     if (before) return before;
   }
-  const holdInTransaction = () =>
-    inUnitOfWork(
+  const holdInTransaction = async () => {
+    await throttle();
+    return inUnitOfWork(
       { knex, logger: app.logger },
       async ({ trx, afterCommit }) => {
         if (idempotencyKey) {
@@ -85,6 +98,7 @@ export async function createPublicReservation(app: AppContext, input: HoldInput,
       },
       now,
     );
+  };
   // Judged before the event's lock first (../seatGate.ts): what certainly does not fit is refused from an unlocked
   // read, and only as many holds as there are seats left queue for the lock. A refusal there with an
   // Idempotency-Key whose first request has since been answered replays that answer instead.
