@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { Conflict, NotFound, Problem, Unprocessable } from '../../../platform/http/problem.ts';
 import type { ShowEventStatus } from '../../showEvents/index.ts';
@@ -9,6 +10,12 @@ import { bookingRules, liveLead, lockEventBySlug, offerByCode, referenceTaken, s
 import { digest, newAccessToken, newReservationReference, sealSecret } from '../tokens.ts';
 import { bookContact } from './upsertCustomer.ts';
 
+/** The hold createHold is about to write, known before the event's lock: its id and when it runs out. */
+export interface PlannedHold {
+  reservationId: string;
+  holdExpiresAt: Date;
+}
+
 /**
  * Takes seats: in the caller's transaction, the event row locked (`select … for update`, so concurrent holds on
  * one event queue here), its bookability and the offer checked, the seats taken counted with the catalog's
@@ -18,7 +25,7 @@ import { bookContact } from './upsertCustomer.ts';
  * The lock is held from that `for update` to the commit, so what needs no lock comes before it (issue 25 §8): the
  * setup and the offer read, the contact's customer upserted (it locks no event; every hold, the guest's and
  * staff's, takes its customer row before its event's, one lock order), a free reference found, the access token
- * sealed.
+ * sealed, and the caller's `beforeLock` step (the guest's hold enqueues its expiry job there).
  * Their refusals are still answered in the order below (404, the event, the offer, the guests, the contact, the
  * seats), whatever was read first.
  */
@@ -28,6 +35,7 @@ export async function createHold(
   input: HoldInput,
   now: Date,
   contactSource: ContactSource = 'guest',
+  beforeLock?: (planned: PlannedHold) => Promise<void>,
 ): Promise<{ reservationId: string; accessToken: string; cancellationWindowHours: number; view: ReservationDetails }> {
   const rules = await bookingRules(trx);
   const offerRow = await offerByCode(trx, input.offerCode);
@@ -44,6 +52,8 @@ export async function createHold(
   const accessToken = newAccessToken();
   const accessTokenSealed = await sealSecret(trx, accessToken);
   const reference = await freeReference(trx);
+  const planned: PlannedHold = { reservationId: randomUUID(), holdExpiresAt: new Date(now.getTime() + rules.holdMinutes * 60_000) };
+  await beforeLock?.(planned);
 
   // From here to the commit the event's row is locked: keep it short.
   const { event, offer } = assertBookable(await lockEventBySlug(trx, input.eventSlug), rules, offerRow, input, now);
@@ -72,6 +82,7 @@ export async function createHold(
   );
   const reservation = await Reservation.query(trx)
     .insert({
+      id: planned.reservationId,
       reference,
       showEventId: event.id,
       offerId: offer.id,
@@ -83,7 +94,7 @@ export async function createHold(
       leadId,
       guestCount: input.guestCount,
       status: 'HELD',
-      holdExpiresAt: new Date(now.getTime() + rules.holdMinutes * 60_000),
+      holdExpiresAt: planned.holdExpiresAt,
       pricePerGuestVnd: price.pricePerGuestVnd,
       subtotalVnd: price.subtotalVnd,
       discountVnd: price.discountVnd,

@@ -10,7 +10,7 @@ import { confirmReservation } from '../lifecycle.ts';
 import { presentGuestReservation, type GuestPresentation } from '../presenters.ts';
 import { holdOutlookRow, NO_MONEY, reservationDetails } from '../queries.ts';
 import type { Judgement } from '../seatGate.ts';
-import { createHold, mayClaimSeats, outlookBeforeLock } from './createHold.ts';
+import { createHold, mayClaimSeats, outlookBeforeLock, type PlannedHold } from './createHold.ts';
 
 /** The route an Idempotency-Key is scoped to. */
 export const HOLD_ROUTE = 'POST /api/public/reservations';
@@ -78,7 +78,12 @@ export async function createPublicReservation(
           // An expired answer of this key is cleared now, before createHold takes the event's lock.
           await forgetAnswer(trx, HOLD_ROUTE, idempotencyKey);
         }
-        const hold = await createHold(app.bookingExtensions, trx, input, now);
+        // The hold's own expiry run, enqueued before the event's lock (outbox: it exists only if this transaction
+        // commits). A booking confirmed at once below keeps it: the run then finds nothing of its own to expire.
+        const enqueueExpiry = async ({ reservationId, holdExpiresAt }: PlannedHold) => {
+          await jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx, startAfter: holdExpiresAt });
+        };
+        const hold = await createHold(app.bookingExtensions, trx, input, now, 'guest', enqueueExpiry);
         const { reservationId, accessToken, cancellationWindowHours } = hold;
         let view = hold.view;
         if (view.totalVnd === 0) {
@@ -86,9 +91,6 @@ export async function createPublicReservation(
           // now — check-in token, confirmation e-mail — instead of a hold that would run out.
           await confirmReservation({ trx, app, actor: 'SYSTEM', now, afterCommit }, reservationId, { by: 'SYSTEM' });
           view = await reservationDetails(trx, reservationId);
-        } else {
-          // The hold's own expiry run (outbox: it exists only if this transaction commits).
-          await jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx, startAfter: new Date(view.holdExpiresAt!) });
         }
         const body = { ...presentGuestReservation(view, NO_MONEY, { ...p, now, cancellationWindowHours }), accessToken };
         if (idempotencyKey) {
