@@ -14,6 +14,12 @@ export type SeatClaimer = (trx: Knex.Transaction, input: HoldInput, event: { id:
 export interface SeatClaimProvider {
   name: string;
   claim: SeatClaimer;
+  /**
+   * Whether `claim` may bring seats to this hold (e.g. it carries the module's token). A hold no provider may
+   * claim for is judged before the event's lock too (createHold.ts `outlookBeforeLock`); without `applies`, every
+   * hold is left to the locked count.
+   */
+  applies?(input: HoldInput): boolean;
 }
 
 /**

@@ -31,9 +31,11 @@ export const handlers = {
 
   async createPublicReservation(call) {
     const key = call.header('idempotency-key') || undefined;
-    await throttle(call.app.bookingLimits.holds, call.ip);
     const { siteLocales, defaultLocale } = call.app.config;
-    const answer = await createPublicReservation(call.app, call.body, key, { siteLocales, defaultLocale });
+    // The address's hold budget is spent by what reaches the hold's transaction (a replay or a certain sold-out
+    // refusal writes nothing and is answered without it: createPublicReservation).
+    const spend = () => throttle(call.app.bookingLimits.holds, call.ip);
+    const answer = await createPublicReservation(call.app, call.body, key, { siteLocales, defaultLocale }, { throttle: spend });
     return json(201, answer.body, { 'Cache-Control': 'no-store', ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
   },
 

@@ -85,6 +85,48 @@ export async function lockEventBySlug(trx: Knex.Transaction, slug: string): Prom
   return rows[0] ? camelRow<LockedEvent>(rows[0]) : undefined;
 }
 
+/**
+ * What a hold's check before the lock reads (createHold.ts `outlookBeforeLock`), in one statement so one snapshot:
+ * the event of `slug` with its show's status and its seats taken at `now` (the catalog's expression), the setup's
+ * booking cut-off and the offer of `offerCode` (absent: `offerId` null). No lock: a snapshot for refusing what
+ * certainly does not fit, never for granting seats (the locked count does that). Undefined: no such event.
+ */
+export async function holdOutlookRow(knex: Knex, slug: string, offerCode: string, now: Date): Promise<HoldOutlookRow | undefined> {
+  const row = await knex('show_events as e')
+    .join('shows as s', 's.id', 'e.show_id')
+    .crossJoin(knex.raw('commercial_setup as c'))
+    .leftJoin('offers as o', (join) => join.on('o.code', '=', knex.raw('?', [offerCode])))
+    .where('e.slug', slug)
+    .andWhere('c.id', 1)
+    .first(
+      'e.id', 'e.show_id', 'e.starts_at', 'e.capacity', 'e.sales_open', 'e.status', 's.status as show_status',
+      knex.raw('? as seats_taken', [seatsTakenSql(knex, 'e.id', now)]),
+      'c.booking_cutoff_minutes',
+      'o.id as offer_id', 'o.show_id as offer_show_id', 'o.status as offer_status', 'o.min_guests as offer_min_guests',
+      'o.max_guests as offer_max_guests', 'o.sales_starts_at as offer_sales_starts_at', 'o.sales_ends_at as offer_sales_ends_at',
+    );
+  return row ? camelRow<HoldOutlookRow>(row) : undefined;
+}
+
+export interface HoldOutlookRow {
+  id: string;
+  showId: string;
+  startsAt: Date;
+  capacity: number;
+  salesOpen: boolean;
+  status: ShowEventStatus;
+  showStatus: string;
+  seatsTaken: number | string;
+  bookingCutoffMinutes: number | string;
+  offerId: string | null;
+  offerShowId: string | null;
+  offerStatus: string | null;
+  offerMinGuests: number | null;
+  offerMaxGuests: number | null;
+  offerSalesStartsAt: Date | null;
+  offerSalesEndsAt: Date | null;
+}
+
 /** Locks one show event's row (`for update`): the first step of the booking lock order (event → reservation). */
 export async function lockShowEvent(trx: Knex.Transaction, id: string): Promise<void> {
   await trx('show_events').where({ id }).forUpdate().first('id');
@@ -220,7 +262,7 @@ export interface LiveLead {
 }
 
 /** The lead of `reference` while it is unexpired and its customer live. */
-export async function liveLead(trx: Knex.Transaction, reference: string, now: Date): Promise<LiveLead | undefined> {
+export async function liveLead(trx: Knex, reference: string, now: Date): Promise<LiveLead | undefined> {
   const row = await trx('customer_leads as l')
     .join('customers as c', 'c.id', 'l.customer_id')
     .where('l.reference_hash', digest(reference))

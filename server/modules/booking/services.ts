@@ -1,5 +1,6 @@
 import type { AppContext, PlatformContext } from '../../platform/context.ts';
 import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
+import { SeatGate } from './seatGate.ts';
 
 /** The booking's rate limits, per client address (one set per running app). */
 export interface BookingLimits {
@@ -11,17 +12,20 @@ declare module '../../platform/context.ts' {
   interface AppContext {
     /** Lead captures and public holds, each with its own budget per client address (the booking module). */
     bookingLimits: BookingLimits;
+    /** The guest's holds admitted per event before the event's lock (./seatGate.ts; one per running app). */
+    bookingGate: SeatGate;
   }
 }
 
 /** The module's per-app services (its record's `services`). Lead captures: 20 per address per 10 minutes. Holds: 30. */
-export function bookingServices(platform: PlatformContext): Pick<AppContext, 'bookingLimits'> {
+export function bookingServices(platform: PlatformContext): Pick<AppContext, 'bookingLimits' | 'bookingGate'> {
   const store = rateLimitStoreFor(platform.db);
   return {
     bookingLimits: {
       leads: new RateLimit({ name: 'booking-lead-address', points: 20, windowSeconds: 600 }, store),
       holds: new RateLimit({ name: 'booking-hold-address', points: 30, windowSeconds: 600 }, store),
     },
+    bookingGate: new SeatGate(),
   };
 }
 

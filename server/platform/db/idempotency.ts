@@ -33,10 +33,21 @@ export async function lockIdempotencyKey(trx: Knex.Transaction, route: string, k
   await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${route} ${key}`]);
 }
 
-/** Remembers `body` (JSON text) as the answer to `key` on `route`, in the caller's transaction (an expired entry is replaced). */
-export async function rememberAnswer(trx: Knex.Transaction, route: string, key: string, requestHash: Buffer, status: number, body: string, now: Date): Promise<void> {
-  await IdempotencyKey.query(trx).delete().where({ route, key_hash: digest(key) });
+/**
+ * Remembers `body` (JSON text) as the answer to `key` on `route`, in the caller's transaction (an expired entry is
+ * replaced; `{ forgotten: true }` when the caller has already removed it with `forgetAnswer`).
+ */
+export async function rememberAnswer(trx: Knex.Transaction, route: string, key: string, requestHash: Buffer, status: number, body: string, now: Date, options: { forgotten?: boolean } = {}): Promise<void> {
+  if (!options.forgotten) await forgetAnswer(trx, route, key);
   await IdempotencyKey.query(trx).insert({ route, keyHash: digest(key), requestHash, responseStatus: status, responseBody: seal(key, body), createdAt: now });
+}
+
+/**
+ * Removes what is stored for `key` on `route` (an expired answer: call it under `lockIdempotencyKey`, once
+ * `rememberedAnswer` found none within the TTL). Lets a command clear the way early, outside a lock it takes later.
+ */
+export async function forgetAnswer(trx: Knex.Transaction, route: string, key: string): Promise<void> {
+  await IdempotencyKey.query(trx).delete().where({ route, key_hash: digest(key) });
 }
 
 // ---- Idempotency-Key answers, sealed with a key derived from the client's Idempotency-Key --------------------

@@ -1,18 +1,33 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
+import { Conflict, NotFound, Problem, Unprocessable } from '../../../platform/http/problem.ts';
+import type { ShowEventStatus } from '../../showEvents/index.ts';
 import { priceBooking } from '../adjustments.ts';
 import type { BookingExtensions, SeatClaim } from '../extensions.ts';
 import type { ContactSource, CustomerContact, HoldInput } from '../inputs.ts';
 import { Reservation } from '../models.ts';
-import { bookingRules, liveLead, lockEventBySlug, offerByCode, referenceTaken, seatsTakenOf, type ReservationDetails } from '../queries.ts';
+import { bookingRules, liveLead, lockEventBySlug, offerByCode, referenceTaken, seatsTakenOf, type BookingRules, type HoldOutlookRow, type OfferRow, type ReservationDetails } from '../queries.ts';
 import { digest, newAccessToken, newReservationReference, sealSecret } from '../tokens.ts';
 import { bookContact } from './upsertCustomer.ts';
+
+/** The hold createHold is about to write, known before the event's lock: its id and when it runs out. */
+export interface PlannedHold {
+  reservationId: string;
+  holdExpiresAt: Date;
+}
 
 /**
  * Takes seats: in the caller's transaction, the event row locked (`select … for update`, so concurrent holds on
  * one event queue here), its bookability and the offer checked, the seats taken counted with the catalog's
  * expression, and the HELD reservation written with its price. Returns the reservation's id and the access token
  * (once). Shared by the guest's hold (createPublicReservation) and staff's phone booking (reservations).
+ *
+ * The lock is held from that `for update` to the commit, so what needs no lock comes before it (issue 25 §8): the
+ * setup and the offer read, the contact's customer upserted (it locks no event; every hold, the guest's and
+ * staff's, takes its customer row before its event's, one lock order), a free reference found, the access token
+ * sealed, and the caller's `beforeLock` step (the guest's hold enqueues its expiry job there).
+ * Their refusals are still answered in the order below (404, the event, the offer, the guests, the contact, the
+ * seats), whatever was read first.
  */
 export async function createHold(
   extensions: BookingExtensions,
@@ -20,34 +35,29 @@ export async function createHold(
   input: HoldInput,
   now: Date,
   contactSource: ContactSource = 'guest',
+  beforeLock?: (planned: PlannedHold) => Promise<void>,
 ): Promise<{ reservationId: string; accessToken: string; cancellationWindowHours: number; view: ReservationDetails }> {
-  const event = await lockEventBySlug(trx, input.eventSlug);
-  if (!event || event.showStatus !== 'PUBLISHED') throw NotFound('No such show event.');
-
   const rules = await bookingRules(trx);
-  const startsAt = new Date(event.startsAt);
-  if (event.status !== 'SCHEDULED') throw Conflict('event_not_bookable', `The event is ${event.status.toLowerCase()}.`);
-  if (!event.salesOpen) throw Conflict('sales_closed', 'Sales for this event are closed.');
-  if (now.getTime() >= startsAt.getTime() - rules.bookingCutoffMinutes * 60_000) {
-    throw Conflict('booking_closed', 'Booking for this event has closed (the booking cut-off has passed).');
-  }
+  const offerRow = await offerByCode(trx, input.offerCode);
+  const booking = await bookingCustomer(trx, input, now, contactSource).then(
+    (found) => () => found,
+    (err: unknown) => {
+      // A refusal of the contact is answered after the event's and the offer's (their order, below).
+      if (!(err instanceof Problem)) throw err;
+      return (): never => {
+        throw err;
+      };
+    },
+  );
+  const accessToken = newAccessToken();
+  const accessTokenSealed = await sealSecret(trx, accessToken);
+  const reference = await freeReference(trx);
+  const planned: PlannedHold = { reservationId: randomUUID(), holdExpiresAt: new Date(now.getTime() + rules.holdMinutes * 60_000) };
+  await beforeLock?.(planned);
 
-  const offer = await offerByCode(trx, input.offerCode);
-  if (!offer || offer.status !== 'ACTIVE' || (offer.showId !== null && offer.showId !== event.showId)) {
-    throw Unprocessable('offer_unavailable', 'No such offer on sale for this event.', [{ path: 'body/offerCode', message: 'is not on sale for this event', code: 'offer_unavailable' }]);
-  }
-  const salesStart = offer.salesStartsAt ? new Date(offer.salesStartsAt) : null;
-  const salesEnd = offer.salesEndsAt ? new Date(offer.salesEndsAt) : null;
-  if ((salesStart && now < salesStart) || (salesEnd && now >= salesEnd)) {
-    throw Conflict('offer_sales_closed', 'This offer is not on sale now.');
-  }
-  if (input.guestCount < offer.minGuests || input.guestCount > offer.maxGuests) {
-    throw Unprocessable('guest_count_out_of_range', `This offer takes ${offer.minGuests} to ${offer.maxGuests} guests.`, [
-      { path: 'body/guestCount', message: `must be between ${offer.minGuests} and ${offer.maxGuests}`, code: 'guest_count_out_of_range' },
-    ]);
-  }
-
-  const { customer, leadId, locale } = await bookingCustomer(trx, input, now, contactSource);
+  // From here to the commit the event's row is locked: keep it short.
+  const { event, offer } = assertBookable(await lockEventBySlug(trx, input.eventSlug), rules, offerRow, input, now);
+  const { customer, leadId, locale } = booking();
   const claims: SeatClaim[] = [];
   for (const claimer of extensions.seatClaims) {
     const claim = await claimer.claim(trx, input, event, now);
@@ -55,9 +65,7 @@ export async function createHold(
   }
   // Seats held for this booking elsewhere (a waiting-list offer) are counted as taken; they are this booking's.
   const seatsTaken = (await seatsTakenOf(trx, event.id, now)) - claims.reduce((sum, claim) => sum + claim.seats, 0);
-  const left = event.capacity - seatsTaken;
-  if (left <= 0) throw Conflict('sold_out', 'The event is sold out.');
-  if (left < input.guestCount) throw Conflict('not_enough_seats', `Only ${left} seats are left.`);
+  assertSeatsLeft(event.capacity - seatsTaken, input.guestCount);
 
   const { price, columns, adjustments } = await priceBooking(
     {
@@ -72,10 +80,9 @@ export async function createHold(
     { serviceChargePercent: rules.serviceChargePercent, vatPercent: rules.vatPercent },
     extensions.priceAdjustments,
   );
-  const accessToken = newAccessToken();
-  const reference = await freeReference(trx);
   const reservation = await Reservation.query(trx)
     .insert({
+      id: planned.reservationId,
       reference,
       showEventId: event.id,
       offerId: offer.id,
@@ -87,7 +94,7 @@ export async function createHold(
       leadId,
       guestCount: input.guestCount,
       status: 'HELD',
-      holdExpiresAt: new Date(now.getTime() + rules.holdMinutes * 60_000),
+      holdExpiresAt: planned.holdExpiresAt,
       pricePerGuestVnd: price.pricePerGuestVnd,
       subtotalVnd: price.subtotalVnd,
       discountVnd: price.discountVnd,
@@ -100,7 +107,7 @@ export async function createHold(
       experienceType: offer.experienceType,
       locale,
       accessTokenHash: digest(accessToken),
-      accessTokenSealed: await sealSecret(trx, accessToken),
+      accessTokenSealed,
       customerNote: input.customerNote ?? null,
       analyticsSessionId: input.analytics?.sessionId ?? null,
       analyticsDistinctId: input.analytics?.distinctId ?? null,
@@ -134,6 +141,100 @@ export async function createHold(
   };
   return { reservationId: reservation.id, accessToken, cancellationWindowHours: rules.cancellationWindowHours, view };
 }
+
+/** The rows a hold is judged on before its seats: the event (and its show), the setup's cut-off, the offer. */
+export interface BookableEvent {
+  showId: string;
+  showStatus: string;
+  status: ShowEventStatus;
+  salesOpen: boolean;
+  startsAt: Date;
+}
+export type BookableOffer = Pick<OfferRow, 'showId' | 'status' | 'salesStartsAt' | 'salesEndsAt' | 'minGuests' | 'maxGuests'>;
+
+/**
+ * Everything a hold is refused for before its contact and its seats, in the order it is answered: no such
+ * (published) event 404, the event not bookable, sales closed, the cut-off passed, the offer not on sale for
+ * it, the guests out of the offer's range. The locked check and the check before the lock (`outlookBeforeLock`)
+ * both run it, so they refuse alike.
+ */
+export function assertBookable<E extends BookableEvent, O extends BookableOffer>(
+  event: E | undefined,
+  rules: Pick<BookingRules, 'bookingCutoffMinutes'>,
+  offer: O | undefined,
+  input: Pick<HoldInput, 'guestCount'>,
+  now: Date,
+): { event: E; offer: O } {
+  if (!event || event.showStatus !== 'PUBLISHED') throw NotFound('No such show event.');
+  const startsAt = new Date(event.startsAt);
+  if (event.status !== 'SCHEDULED') throw Conflict('event_not_bookable', `The event is ${event.status.toLowerCase()}.`);
+  if (!event.salesOpen) throw Conflict('sales_closed', 'Sales for this event are closed.');
+  if (now.getTime() >= startsAt.getTime() - rules.bookingCutoffMinutes * 60_000) {
+    throw Conflict('booking_closed', 'Booking for this event has closed (the booking cut-off has passed).');
+  }
+  if (!offer || offer.status !== 'ACTIVE' || (offer.showId !== null && offer.showId !== event.showId)) {
+    throw Unprocessable('offer_unavailable', 'No such offer on sale for this event.', [{ path: 'body/offerCode', message: 'is not on sale for this event', code: 'offer_unavailable' }]);
+  }
+  const salesStart = offer.salesStartsAt ? new Date(offer.salesStartsAt) : null;
+  const salesEnd = offer.salesEndsAt ? new Date(offer.salesEndsAt) : null;
+  if ((salesStart && now < salesStart) || (salesEnd && now >= salesEnd)) {
+    throw Conflict('offer_sales_closed', 'This offer is not on sale now.');
+  }
+  if (input.guestCount < offer.minGuests || input.guestCount > offer.maxGuests) {
+    throw Unprocessable('guest_count_out_of_range', `This offer takes ${offer.minGuests} to ${offer.maxGuests} guests.`, [
+      { path: 'body/guestCount', message: `must be between ${offer.minGuests} and ${offer.maxGuests}`, code: 'guest_count_out_of_range' },
+    ]);
+  }
+  return { event, offer };
+}
+
+/** The seats refusal: none left 409 `sold_out`, fewer than the guests 409 `not_enough_seats` (the locked check's and the one before it). */
+export function assertSeatsLeft(left: number, guestCount: number): void {
+  if (left <= 0) throw Conflict('sold_out', 'The event is sold out.');
+  if (left < guestCount) throw Conflict('not_enough_seats', `Only ${left} seats are left.`);
+}
+
+/**
+ * The hold judged before the lock (issue 25 §8), on an unlocked snapshot of its event (`holdOutlookRow`): the
+ * seats the snapshot leaves when the hold fits them; the refusal the locked check would answer when it certainly
+ * does not (thrown: `assertSeatsLeft`'s, the same status, code and text); `bypass` when the locked check must
+ * judge it — anything it would refuse for before the seats (no such event, sales closed, the offer, the guests,
+ * the contact or lead), or seats another module holds for it (a waiting-list offer: `SeatClaimProvider.applies`).
+ * The snapshot counts committed bookings only, so a refusal here is one the lock would give at that moment.
+ */
+export async function outlookBeforeLock(
+  knex: Knex,
+  extensions: BookingExtensions,
+  input: HoldInput,
+  row: HoldOutlookRow | undefined,
+  now: Date,
+): Promise<{ bypass: true } | { left: number }> {
+  const bypass = { bypass: true } as const;
+  if (!row || mayClaimSeats(extensions, input)) return bypass;
+  try {
+    assertBookable(
+      row,
+      { bookingCutoffMinutes: Number(row.bookingCutoffMinutes) },
+      row.offerId === null
+        ? undefined
+        : { showId: row.offerShowId, status: row.offerStatus!, salesStartsAt: row.offerSalesStartsAt, salesEndsAt: row.offerSalesEndsAt, minGuests: row.offerMinGuests!, maxGuests: row.offerMaxGuests! },
+      input,
+      now,
+    );
+  } catch {
+    return bypass;
+  }
+  if (!input.contact && !input.leadReference) return bypass;
+  const left = row.capacity - Number(row.seatsTaken);
+  if (left >= input.guestCount) return { left };
+  // Refused for its seats, unless the locked check would refuse its lead first.
+  if (!input.contact && !(await liveLead(knex, input.leadReference!, now))) return bypass;
+  assertSeatsLeft(left, input.guestCount);
+  return { left };
+}
+
+/** Whether another module may bring seats to this hold (then only the locked count judges it). */
+export const mayClaimSeats = (extensions: BookingExtensions, input: HoldInput) => extensions.seatClaims.some((provider) => !provider.applies || provider.applies(input));
 
 /**
  * The contact the booking is made with and its customer: the contact sent (its customer found or created by

@@ -12,6 +12,7 @@ const invalidOffer = (detail: string) => Unprocessable('waitlist_offer_invalid',
  */
 export const claimWaitlistOffer: SeatClaimProvider = {
   name: 'waitlist-offer',
+  applies: (input) => Boolean(input.waitlistToken),
   claim: async (trx, input, event, now) => {
     if (!input.waitlistToken) return null;
     const entry = await WaitlistEntry.query(trx).where('offer_token_hash', digest(input.waitlistToken)).forUpdate().first();
