@@ -77,7 +77,7 @@ export function venueMetrics(platform: PlatformContext): Pick<AppContext, 'venue
 }
 
 /** After commit, last: the counters move only for what was committed, and never hold up the other subscribers. */
-const ORDER = 1000;
+const ORDER = 1100;
 
 export const METRIC_SUBSCRIBERS: DomainSubscriber[] = [
   subscriber({ name: 'system.count-confirmation', event: 'reservation.confirmed', phase: 'after-commit', order: ORDER, handle: (_, { app }) => app.venueMetrics?.confirmations.inc() }),
