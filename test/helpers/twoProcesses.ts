@@ -1,92 +1,49 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Model } from 'objection';
 import { openDatabase } from '../../server/platform/db/database.ts';
 import { migrateLatest } from '../../server/platform/db/migrations.ts';
 import { eventually } from './eventually.ts';
+import { createScratchDatabase } from './scratchDatabase.ts';
+import { startServerProcess as startProcess, type ServerProcess as Process } from './serverProcess.ts';
 
 /**
- * Server processes (`node --import tsx server/main.ts`) on a PostgreSQL database of their own, made afresh on the
- * server `DATABASE_URL` names and dropped at the end: what several processes behind a load balancer share.
+ * API processes (`server/main.ts`, `PROCESS_ROLE=api`: no job workers) on a PostgreSQL database of their own, made
+ * afresh beside `DATABASE_URL`'s and dropped at the end: what several processes behind a load balancer share. The
+ * processes are ./serverProcess.ts's; the database is ./scratchDatabase.ts's, migrated once here so that the
+ * processes find nothing to apply.
  */
+export type ServerProcess = Process;
 
-export interface ServerProcess {
-  baseUrl: string;
-  child: ChildProcess;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/** A fresh, migrated database beside DATABASE_URL's (same server); answers its URL and how to drop it. */
 export async function freshDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const base = new URL(process.env.DATABASE_URL!);
-  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
-  const admin = openDatabase({ databaseUrl: base.toString() });
-  try {
-    await admin.knex.raw('create database ??', [name]);
-  } finally {
-    await admin.close();
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  // Migrated once here, so the processes do not race to migrate at start.
-  const db = openDatabase({ databaseUrl: url.toString() });
+  const scratch = await createScratchDatabase(prefix);
+  // openDatabase binds objection's models to the knex it opens: bound back to the run's database once done
+  // (later specs in this worker would otherwise query through a closed pool).
+  const previous = Model.knex();
+  const db = openDatabase({ databaseUrl: scratch.url });
   try {
     await migrateLatest(db.knex);
   } finally {
     await db.close();
+    Model.knex(previous);
   }
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = openDatabase({ databaseUrl: base.toString() });
-      try {
-        await dropper.knex.raw('drop database if exists ?? with (force)', [name]);
-      } finally {
-        await dropper.close();
-      }
-    },
-  };
+  return { url: scratch.url, drop: () => scratch.drop() };
 }
 
-/** Starts one server process on `databaseUrl` (an ephemeral port; `env` added) and waits until it listens. */
+/** One API process on `databaseUrl` (an ephemeral port, a data directory of its own; `env` added), ready. */
 export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-process-'));
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', JOB_WORKERS: 'false', ...env };
-  for (const name of ['NODE_ENV', 'MOCHA_WORKER_ID', 'VENUE_TEST_SHARED_DATABASE_URL']) delete childEnv[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /Venue backend listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearInterval(timer);
-        resolve(match[1]);
-      }
-    }, 50);
-    child.once('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`exited ${code} before listening:\n${output}`));
-    });
-  });
-  return {
-    baseUrl,
-    child,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(timer);
-      }
+  const server = await startProcess({ env: { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PROCESS_ROLE: 'api', JOB_WORKERS: undefined, ...env } });
+  const stop = server.stop.bind(server);
+  server.stop = async (timeoutMs?: number) => {
+    try {
+      return await stop(timeoutMs);
+    } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+    }
   };
+  return server;
 }
 
 /**

@@ -126,7 +126,9 @@ describe('recovery: PostgreSQL restarted under a booking load @db', function () 
     let probing = true;
     const probe = (async () => {
       while (probing) {
-        readiness.push({ status: await app!.probe('/api/system/health/ready', 3000), at: Date.now() });
+        // `at`: when the probe was sent (an answer to one sent before the stop may still be 200).
+        const sentAt = Date.now();
+        readiness.push({ status: await app!.probe('/api/system/health/ready', 3000), at: sentAt });
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
