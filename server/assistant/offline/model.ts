@@ -159,7 +159,7 @@ export class OfflineModel implements LanguageModelV3 {
       if (informative(asked.topics).length === 0 && asked.knowledge.length === 0 && (asked.topics.includes('greeting') || asked.topics.includes('thanks')) && question.trim().split(/\s+/).length <= 6) {
         return { kind: 'text', text: composeAnswer(baseInput(lang, zone, now, markdown, question, asked, [], results)) };
       }
-      return { kind: 'tools', calls, lead: asked.vague ? undefined : leadFor(asked, lang, zone) };
+      return { kind: 'tools', calls, lead: asked.vague ? undefined : leadFor(asked, lang) };
     }
 
     const shows = readShows(results.get('listShows')?.[0]?.value);
@@ -206,11 +206,10 @@ export const SUBJECT_TAGS: Record<KnowledgeSubject, string[]> = {
 };
 
 /** The first sentence of a live lookup (seats, dates, prices), said while the tools run. */
-function leadFor(asked: Understanding, lang: Lang, zone: string): string | undefined {
+function leadFor(asked: Understanding, lang: Lang): string | undefined {
   const topics = new Set(informative(asked.topics));
   const p = PHRASES[lang];
   const when = asked.days ? (asked.days.from === asked.days.to ? isoDayLabel(asked.days.from, lang) : `${isoDayLabel(asked.days.from, lang)} – ${isoDayLabel(asked.days.to, lang)}`) : undefined;
-  void zone;
   if (topics.has('availability')) return p.leadSeats(when, asked.guests);
   if (topics.has('prices')) return p.leadPrices(asked.guests);
   if (topics.has('schedule') || topics.has('whatsOn')) return p.leadSchedule(when);
