@@ -1,11 +1,13 @@
 import http from 'node:http';
 import os from 'node:os';
+import path from 'node:path';
 import { createApp } from './app.ts';
 import { noteOwnAddress, socketBaseUrl } from './assistant/index.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { assertProductionReady } from './platform/guardRails.ts';
 import { openConfiguredDatabase } from './platform/db/database.ts';
 import { migrateLatestExclusive } from './platform/db/migrations.ts';
+import { holdsDatabase, startFromTemplate } from './platform/db/template.ts';
 import { clientErrorHandler } from './platform/http/clientError.ts';
 import { healthOnly } from './platform/http/healthOnly.ts';
 import { ContractError } from './platform/http/contract.ts';
@@ -46,6 +48,16 @@ async function main(): Promise<void> {
   const dev = prepareDevelopmentSecrets(config);
   config = dev.config;
   timeline.mark('config');
+  if (!config.databaseUrl && config.dataDir !== 'memory') {
+    // A first start on the embedded database copies the build's migrated template instead of running initdb and
+    // every migration (server/platform/db/template.ts); later starts find their database and skip this.
+    const pgdata = path.join(config.dataDir, 'pgdata');
+    if (!holdsDatabase(pgdata)) {
+      const notFrom = await startFromTemplate(pgdata);
+      logger.debug({ pgdata, ...(notFrom ? { notFromTemplate: notFrom } : {}) }, notFrom ? 'new embedded database: initdb and migrations' : 'new embedded database from the build\'s template');
+      timeline.mark(notFrom ? 'new data directory' : 'data directory from the template');
+    }
+  }
   const db = openConfiguredDatabase(config);
   await db.knex.raw('select 1');
   timeline.mark('database open');

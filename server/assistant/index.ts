@@ -1,6 +1,6 @@
 import type { AppContext } from '../platform/context.ts';
 import { assistantApiBaseUrl } from './address.ts';
-import { createAgent, type Agent } from './agent.ts';
+import type { Agent } from './agent.ts';
 import type { Assistant } from './types.ts';
 
 export type { Assistant, AssistantReply, AssistantTurn, AssistantMessage, AssistantChannel, LinkAudit } from './types.ts';
@@ -15,10 +15,16 @@ declare module '../platform/context.ts' {
   }
 }
 
-/** Per app, built at boot (the assistant module's `services`): the agent, made once on first use, and a test's override. */
+/**
+ * Per app, built at boot (the assistant module's `services`): the agent, made once on first use, and a test's
+ * override. The agent's code (the AI SDK, the providers, zod, the offline model: half a second of every start) is
+ * loaded with the first turn, not at start.
+ */
 export class AssistantEngine {
   agent: Agent | undefined;
   override: Assistant | undefined;
+  /** The agent being made (concurrent first turns wait for the same one). */
+  making: Promise<Agent> | undefined;
 }
 
 /** The engine of `app`; a context built by hand (a unit test's) gets one on first use. */
@@ -34,15 +40,19 @@ export function useAssistant(app: AppContext, assistant: Assistant): void {
  * the assistant-safe endpoints, link audit, observability. Entry points other than the website stream use
  * `reply`; a test's `useAssistant` replaces it.
  */
-export function assistantFor(app: AppContext): Assistant {
+export async function assistantFor(app: AppContext): Promise<Assistant> {
   return engineOf(app).override ?? agentFor(app);
 }
 
 /** The real agent of `app` (its streaming entry points: the website chat, the legacy route). */
-export function agentFor(app: AppContext): Agent {
+export async function agentFor(app: AppContext): Promise<Agent> {
   const engine = engineOf(app);
-  engine.agent ??= createAgent({ config: app.config, logger: app.logger, analytics: app.analytics, baseUrl: () => assistantApiBaseUrl(app, app.config) });
-  return engine.agent;
+  if (engine.agent) return engine.agent;
+  engine.making ??= import('./agent.ts').then(
+    ({ createAgent }) =>
+      (engine.agent ??= createAgent({ config: app.config, logger: app.logger, analytics: app.analytics, baseUrl: () => assistantApiBaseUrl(app, app.config) })),
+  );
+  return engine.making;
 }
 
 /** Tests: make `app`'s agent this one (e.g. built with the SDK's mock model or a fake Mistral's fetch). */

@@ -10,6 +10,7 @@ import { build } from '../../server/cli/build.ts';
 import { CONTRACT_PATH, loadContract, writeContractCache } from '../../server/platform/http/contract.ts';
 import { openDatabase } from '../../server/platform/db/database.ts';
 import { migrateLatest } from '../../server/platform/db/migrations.ts';
+import { buildTemplate, holdsDatabase, startFromTemplate } from '../../server/platform/db/template.ts';
 import { queueMatches } from '../../server/platform/jobs/engine.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -21,11 +22,11 @@ interface Started {
 }
 
 /** `npm start`'s command (node server/start.js) on `dataDir` at debug level, stopped (SIGTERM) once it answers readiness. */
-async function startOnce(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
+async function startOnce(dataDir: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Started> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', SEED_ON_START: 'false', ...env };
   for (const name of ['DATABASE_URL', 'NODE_ENV', 'SUPERUSER_API_TOKENS', 'SUPERUSER_API_TOKEN']) delete childEnv[name];
   if (!env.VENUE_FROM_SOURCE) delete childEnv.VENUE_FROM_SOURCE;
-  const child = spawn(process.execPath, ['server/start.js'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, 'server/start.js'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
@@ -63,23 +64,51 @@ describe('start fast: the build, the timeline, nothing redone at start', functio
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('starts from the build (migrating a fresh data directory through tsx), from the sources on request, and logs its timeline', async () => {
+  it('starts from the build (a fresh data directory from its template, an upgrade migrated through tsx), from the sources on request, and logs its timeline', async () => {
     const built = await build();
     expect(built, 'esbuild is installed with tsx').not.to.equal(undefined);
     expect(fs.existsSync(path.join(ROOT, '.build/main.js'))).to.equal(true);
+    expect(fs.existsSync(path.join(ROOT, '.build/pgdata-template/pgdata/PG_VERSION'))).to.equal(true);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-startfast-'));
     dirs.push(dataDir);
+    const imports = path.join(dataDir, 'imports.txt');
 
-    const first = await startOnce(dataDir);
+    // The first start copies the build's migrated template: no initdb, nothing left to migrate. The packages only
+    // some requests need (the AI SDK and zod, the AWS SDK, nodemailer, ics, qrcode) are not loaded to answer readiness.
+    const first = await startOnce(dataDir, { IMPORTS_RECORD: imports }, ['--import', './test/fixtures/recordImports.mjs']);
     expect(first.code, first.output).to.equal(0);
-    expect(first.lines.find((line) => line.msg === 'migrations applied')?.applied, first.output).to.be.an('array').that.is.not.empty;
-    expect(phases(first)).to.deep.equal(['node', 'import (build)', 'config', 'database open', 'migrations applied', 'app (contract, routes)', 'job engine', 'listen']);
+    expect(first.lines.find((line) => line.msg === "new embedded database from the build's template"), first.output).to.include({ pgdata: path.join(dataDir, 'pgdata') });
+    expect(phases(first)).to.deep.equal(['node', 'import (build)', 'config', 'data directory from the template', 'database open', 'migrations checked', 'app (contract, routes)', 'job engine', 'listen']);
+    expect(first.output).not.to.contain('migrations applied');
     const timeline = first.lines.filter((line) => line.msg === 'start-up phase');
     for (let i = 1; i < timeline.length; i++) expect(timeline[i].atMs).to.be.at.least(timeline[i - 1].atMs);
     for (const entry of timeline) expect(entry).to.have.keys('level', 'time', 'msg', 'phase', 'atMs', 'ms', 'cpuMs');
     const summary = first.lines.find((line) => line.msg === 'start-up timeline: listening');
     expect(summary, first.output).to.include({ from: 'build', totalMs: timeline.at(-1)!.atMs });
     expect(Object.keys(summary!.phases)).to.deep.equal(phases(first));
+    const loaded = new Set(fs.readFileSync(imports, 'utf8').split('\n').filter(Boolean));
+    expect([...loaded], 'the recorder saw the app’s packages').to.include.members(['koa', 'knex', 'pg-boss']);
+    for (const lazy of ['ai', 'zod', '@ai-sdk/mistral', '@ai-sdk/openai-compatible', '@aws-sdk/client-s3', 'nodemailer', 'ics', 'qrcode']) {
+      expect(loaded.has(lazy), `${lazy} loaded at start`).to.equal(false);
+    }
+
+    // An upgrade: the last migration not yet applied (undone here); the start from the build applies it through tsx.
+    const previous = Model.knex();
+    const db = openDatabase({ dataDir });
+    let last: string;
+    try {
+      const { migrationSource, appliedMigrations } = await import('../../server/platform/db/migrations.ts');
+      last = (await appliedMigrations(db.knex)).at(-1)!;
+      await (await migrationSource.getMigration(`${last}.ts`)).down!(db.knex);
+      await db.knex('knex_migrations').where({ name: last }).delete();
+    } finally {
+      await db.close();
+      Model.knex(previous);
+    }
+    const upgraded = await startOnce(dataDir);
+    expect(upgraded.code, upgraded.output).to.equal(0);
+    expect(upgraded.lines.find((line) => line.msg === 'migrations applied')?.applied, upgraded.output).to.deep.equal([last]);
+    expect(phases(upgraded)).to.deep.equal(['node', 'import (build)', 'config', 'database open', 'migrations applied', 'app (contract, routes)', 'job engine', 'listen']);
 
     // A warm start: nothing to migrate (checked, not applied); from the sources when asked, saying why.
     const warm = await startOnce(dataDir, { VENUE_FROM_SOURCE: '1' });
@@ -137,6 +166,44 @@ describe('start fast: the build, the timeline, nothing redone at start', functio
       await db.close();
       Model.knex(previous);
     }
+  });
+
+  it('copies the template into an empty data directory only, and only while it matches the migrations', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-template-'));
+    dirs.push(dir);
+    const templateDir = path.join(dir, 'template');
+    const made = await buildTemplate(templateDir);
+    expect(made.migrations).to.be.greaterThan(0);
+    const empty = path.join(dir, 'a', 'pgdata');
+    expect(holdsDatabase(empty)).to.equal(false);
+    expect(await startFromTemplate(empty, templateDir)).to.equal(undefined);
+    expect(holdsDatabase(empty)).to.equal(true);
+    expect(fs.readdirSync(path.dirname(empty))).to.deep.equal(['pgdata']);
+    // The copy is a database with every migration applied.
+    const previous = Model.knex();
+    const db = openDatabase({ dataDir: path.dirname(empty) });
+    try {
+      const migrated = await migrateLatest(db.knex);
+      expect(migrated.applied).to.deep.equal([]);
+      expect(migrated.current).to.have.length(made.migrations);
+      expect(await db.knex('organizations').count({ n: '*' }).first()).to.deep.equal({ n: 1 });
+    } finally {
+      await db.close();
+      Model.knex(previous);
+    }
+    // Never over a database, nor into a directory holding anything.
+    expect(await startFromTemplate(empty, templateDir)).to.equal('the data directory holds a database');
+    const busy = path.join(dir, 'b', 'pgdata');
+    fs.mkdirSync(busy, { recursive: true });
+    fs.writeFileSync(path.join(busy, 'note'), 'x');
+    expect(await startFromTemplate(busy, templateDir)).to.equal('the data directory is not empty');
+    // A template made from other migrations (or another PGlite) is not used: initdb and the migrations run instead.
+    const record = path.join(templateDir, 'template.json');
+    fs.writeFileSync(record, JSON.stringify({ ...JSON.parse(fs.readFileSync(record, 'utf8')), digest: '0'.repeat(64) }));
+    const other = path.join(dir, 'c', 'pgdata');
+    expect(await startFromTemplate(other, templateDir)).to.equal('the template was made from other migrations or another PGlite');
+    expect(fs.existsSync(other)).to.equal(false);
+    expect(await startFromTemplate(other, path.join(dir, 'none'))).to.equal('no template (npm run build makes one)');
   });
 
   it('declares a job queue again only when its settings changed', () => {

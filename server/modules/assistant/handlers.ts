@@ -15,14 +15,15 @@ const NoQuestion = () =>
 export const handlers = {
   async chatWithAssistant(call) {
     await throttleTurn(call);
-    const messages = conversationOf(call.body.messages);
+    const messages = await conversationOf(call.body.messages);
     if (!endsWithQuestion(messages)) throw NoQuestion();
     noteAddressOf(call);
     const turn = { messages, locale: turnLocale(call.app, call.body.locale), channel: 'web' as const, abortSignal: abortOnDisconnect(call), traceId: traceIdOf(call) };
     const headers: Record<string, string> = { 'x-vercel-ai-ui-message-stream': 'v1' };
     // Spec §5.6: `/llm/chat` answers any origin, and `*` when the request names none (the CORS layer echoes one).
     if (!call.header('origin')) headers['Access-Control-Allow-Origin'] = '*';
-    return stream(sse(agentFor(call.app).streamUi(turn)), 'text/event-stream', { headers });
+    const agent = await agentFor(call.app);
+    return stream(await sse(agent.streamUi(turn)), 'text/event-stream', { headers });
   },
 
   async askAssistantDemo(call) {
@@ -34,7 +35,7 @@ export const handlers = {
     noteAddressOf(call);
     const history = (call.body.history ?? []).flatMap((message) => (message.text.trim() ? [{ role: message.role, text: message.text.trim() }] : []));
     const messages = [...history, { role: 'user' as const, text: prompt }];
-    const reply = await assistantFor(call.app).reply({ messages, locale: turnLocale(call.app, call.body.locale), channel: 'demo', traceId: traceIdOf(call) });
+    const reply = await (await assistantFor(call.app)).reply({ messages, locale: turnLocale(call.app, call.body.locale), channel: 'demo', traceId: traceIdOf(call) });
     return json(200, { text: reply.text, links: reply.links, invalidLinks: reply.audit.invalid });
   },
 
@@ -46,7 +47,7 @@ export const handlers = {
     if (!endsWithQuestion(messages)) throw NoQuestion();
     noteAddressOf(call);
     const turn = { messages, locale: turnLocale(call.app, call.body.locale), channel: 'web' as const, abortSignal: abortOnDisconnect(call), traceId: traceIdOf(call) };
-    const text = agentFor(call.app).streamPlainText(turn).pipeThrough(new TextEncoderStream());
+    const text = (await agentFor(call.app)).streamPlainText(turn).pipeThrough(new TextEncoderStream());
     return stream(text, 'text/plain; charset=utf-8', {
       headers: { Deprecation: `@${LEGACY_DEPRECATED_AT}`, Link: '</llm/chat>; rel="successor-version"', 'Cache-Control': 'no-cache' },
     });

@@ -1,6 +1,5 @@
-import { JsonToSseTransformStream } from 'ai';
 import type { AppContext, PlatformContext } from '../../platform/context.ts';
-import { TOOL_INPUTS, type ToolName } from '../../assistant/tools.ts';
+import type { ToolName } from '../../assistant/tools.ts';
 import { AssistantEngine, noteOwnAddress, socketBaseUrl, type AssistantMessage, type AssistantTurn } from '../../assistant/index.ts';
 import type { Call } from '../../platform/http/handler.ts';
 import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
@@ -48,9 +47,11 @@ export function abortOnDisconnect(call: Call): AbortSignal {
 /**
  * UI messages (AI SDK `useChat`) as the agent's conversation: the text parts, and of an assistant message its
  * tool parts' inputs (`tool-<name>`, a tool of the agent's, the input valid for it: what the turn looked up).
- * Other parts are ignored.
+ * Other parts are ignored. The tools' input schemas (zod) are loaded with the first turn that has tool parts.
  */
-export function conversationOf(messages: Array<{ role: string; parts: Array<{ type: string; text?: unknown; input?: unknown }> }>): AssistantMessage[] {
+export async function conversationOf(messages: Array<{ role: string; parts: Array<{ type: string; text?: unknown; input?: unknown }> }>): Promise<AssistantMessage[]> {
+  const hasTools = messages.some((message) => message.role === 'assistant' && message.parts.some((part) => part.type.startsWith('tool-')));
+  const inputs = hasTools ? (await import('../../assistant/tools.ts')).TOOL_INPUTS : undefined;
   return messages.flatMap((message) => {
     if (message.role !== 'user' && message.role !== 'assistant') return [];
     const text = message.parts
@@ -58,16 +59,19 @@ export function conversationOf(messages: Array<{ role: string; parts: Array<{ ty
       .map((part) => part.text as string)
       .join('\n')
       .trim();
-    const tools = message.role === 'assistant' ? message.parts.flatMap((part) => toolInputOf(part)) : [];
+    const tools = message.role === 'assistant' && inputs ? message.parts.flatMap((part) => toolInputOf(inputs, part)) : [];
     if (!text && !tools.length) return [];
     return [{ role: message.role, text, ...(tools.length ? { tools } : {}) }];
   });
 }
 
-function toolInputOf(part: { type: string; input?: unknown }): Array<{ toolName: string; input: Record<string, unknown> }> {
+function toolInputOf(
+  inputs: typeof import('../../assistant/tools.ts').TOOL_INPUTS,
+  part: { type: string; input?: unknown },
+): Array<{ toolName: string; input: Record<string, unknown> }> {
   if (!part.type.startsWith('tool-')) return [];
   const toolName = part.type.slice(5);
-  const schema = TOOL_INPUTS[toolName as ToolName];
+  const schema = Object.hasOwn(inputs, toolName) ? inputs[toolName as ToolName] : undefined;
   if (!schema) return [];
   const parsed = schema.safeParse(part.input);
   return parsed.success ? [{ toolName, input: parsed.data as Record<string, unknown> }] : [];
@@ -86,8 +90,9 @@ export function traceIdOf(call: Call): string {
   return call.requestId;
 }
 
-/** UI message chunks → SSE bytes (`data: {json}\n\n`, then `data: [DONE]`). */
-export function sse(stream: ReadableStream<unknown>): ReadableStream<Uint8Array> {
+/** UI message chunks → SSE bytes (`data: {json}\n\n`, then `data: [DONE]`); the AI SDK is loaded with the agent. */
+export async function sse(stream: ReadableStream<unknown>): Promise<ReadableStream<Uint8Array>> {
+  const { JsonToSseTransformStream } = await import('ai');
   return stream.pipeThrough(new JsonToSseTransformStream()).pipeThrough(new TextEncoderStream());
 }
 

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
-import { createEvent } from 'ics';
 import { checkInQrPng } from './qr.ts';
 
 /**
@@ -260,7 +259,7 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
       let calendarFilename: string | null = null;
       if (data.endsAt) {
         calendarFilename = `${safeFilePart(data.reservationReference)}.ics`;
-        attachments.push({ filename: calendarFilename, contentType: 'text/calendar', content: Buffer.from(calendarEvent(data), 'utf8') });
+        attachments.push({ filename: calendarFilename, contentType: 'text/calendar', content: Buffer.from(await calendarEvent(data), 'utf8') });
       }
       return { vars: { qrContentId: CHECK_IN_QR_CONTENT_ID, qrFilename, calendarFilename }, attachments };
     },
@@ -370,9 +369,11 @@ const safeFilePart = (value: string) => value.replace(/[^\w-]+/g, '_').slice(0, 
 /**
  * The `.ics` (iCalendar, RFC 5545) of the booked performance, made with the `ics` library: DTSTART/DTEND in UTC
  * (calendar apps show them in the reader's zone), the show as SUMMARY, the venue as LOCATION, the manage-booking
- * link as URL, and a UID stable per reservation (a second copy updates the same calendar entry).
+ * link as URL, and a UID stable per reservation (a second copy updates the same calendar entry). `ics` is loaded
+ * with the first confirmation, not at start.
  */
-export function calendarEvent(data: ReservationConfirmationData): string {
+export async function calendarEvent(data: ReservationConfirmationData): Promise<string> {
+  const { createEvent } = await import('ics');
   const start = new Date(data.startsAt).getTime();
   const end = new Date(data.endsAt ?? data.startsAt).getTime();
   const description = [`${data.reservationReference}`, `${data.partySize} × ${data.offerName ?? data.showName}`, data.manageUrl ?? '']

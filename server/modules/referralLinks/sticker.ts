@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { AppContext } from '../../platform/context.ts';
 import { Problem } from '../../platform/http/problem.ts';
 import { findLinkOrFail } from './queries.ts';
@@ -23,5 +22,7 @@ export function pngDimensions(bytes: Buffer): { width: number; height: number } 
 /** The link's `/go/{slug}` URL as an SVG QR code (error correction M). */
 export async function linkQrSvg(app: Pick<AppContext, 'config'>, linkId: string): Promise<string> {
   const link = await findLinkOrFail(linkId);
+  // qrcode is loaded with the first sticker, not at start.
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toString(`${app.config.publicSiteUrl}/go/${link.slug}`, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 }

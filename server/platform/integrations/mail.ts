@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../logger.ts';
 
 /** One attachment as handed to the transport: a file, or an inline image when `contentId` is set (`cid:`). */
@@ -72,8 +72,25 @@ function toNodemailer(mail: OutgoingMail) {
   };
 }
 
+/**
+ * A nodemailer transport made on the first send: nodemailer is loaded then (a tenth of a second of every start
+ * otherwise). Closing before any send has nothing to close.
+ */
+function lazyTransport(make: (mailer: (typeof import('nodemailer'))['default']) => Transporter): { get(): Promise<Transporter>; close(): void } {
+  let made: Promise<Transporter> | undefined;
+  let closed = false;
+  return {
+    get: () => (made ??= import('nodemailer').then((loaded) => make(loaded.default))),
+    close: () => {
+      if (closed) return;
+      closed = true;
+      void made?.then((transport) => transport.close(), () => undefined);
+    },
+  };
+}
+
 function smtpMailer(url: string, timeoutMs: number): Mailer {
-  const transport = nodemailer.createTransport({
+  const transport = lazyTransport((nodemailer) => nodemailer.createTransport({
     url,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
@@ -81,11 +98,11 @@ function smtpMailer(url: string, timeoutMs: number): Mailer {
     // One connection per message: sends come from the job queue at a modest rate, and a broken pooled
     // connection would fail the next message for a reason of its own.
     pool: false,
-  } as Parameters<typeof nodemailer.createTransport>[0]);
+  } as Parameters<typeof nodemailer.createTransport>[0]));
   return {
     kind: 'smtp',
     async send(mail) {
-      const info = (await transport.sendMail(toNodemailer(mail))) as { messageId: string; response?: string };
+      const info = (await (await transport.get()).sendMail(toNodemailer(mail))) as { messageId: string; response?: string };
       return { messageId: info.messageId, response: String(info.response ?? '') };
     },
     close: () => transport.close(),
@@ -97,11 +114,11 @@ function smtpMailer(url: string, timeoutMs: number): Mailer {
  * CRLF line ends) and written as `<time>-<id>.eml`, which any mail client opens. Its path is logged.
  */
 function outboxMailer(dir: string, logger: Logger): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const transport = lazyTransport((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }));
   return {
     kind: 'outbox',
     async send(mail) {
-      const info = (await transport.sendMail(toNodemailer(mail))) as { messageId: string; message: Buffer };
+      const info = (await (await transport.get()).sendMail(toNodemailer(mail))) as { messageId: string; message: Buffer };
       await fs.mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(dir, `${stamp}-${randomUUID()}.eml`);

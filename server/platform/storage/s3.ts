@@ -1,13 +1,5 @@
 import { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsCommand,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { assertSafeKey, assertSafePrefix, type ObjectInfo, type StorageDriver } from './driver.ts';
 
 export interface S3StorageOptions {
@@ -26,11 +18,15 @@ export interface S3StorageOptions {
  * requires them: the SDK's default trailing checksums (aws-chunked uploads) are not understood by many
  * S3-compatible servers. A stream of unknown length is read into memory first (S3's PutObject needs the length;
  * uploads here are bounded by their purpose's limit).
+ *
+ * The AWS SDK is loaded on the first operation (a third of a second of every start otherwise, for a store most
+ * installations never configure).
  */
 export class S3Storage implements StorageDriver {
   readonly kind = 's3' as const;
-  readonly client: S3Client;
   readonly bucket: string;
+  private readonly config: S3ClientConfig;
+  private loaded: Promise<{ sdk: typeof import('@aws-sdk/client-s3'); client: S3Client }> | undefined;
 
   constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
@@ -46,22 +42,30 @@ export class S3Storage implements StorageDriver {
       config.credentials = { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey };
     }
     if (options.timeoutMs) config.requestHandler = { requestTimeout: options.timeoutMs, connectionTimeout: options.timeoutMs } as never;
-    this.client = new S3Client(config);
+    this.config = config;
+  }
+
+  /** The SDK and the client, made on first use. */
+  private sdk(): Promise<{ sdk: typeof import('@aws-sdk/client-s3'); client: S3Client }> {
+    this.loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: new sdk.S3Client(this.config) }));
+    return this.loaded;
   }
 
   async put(key: string, body: Readable | Buffer | Uint8Array, options: { contentType: string; size?: number }): Promise<ObjectInfo> {
     assertSafeKey(key);
     const bytes = body instanceof Readable ? await collect(body) : Buffer.from(body);
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: options.contentType, ContentLength: bytes.length }),
+    const { sdk, client } = await this.sdk();
+    await client.send(
+      new sdk.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: options.contentType, ContentLength: bytes.length }),
     );
     return { key, size: bytes.length, lastModified: new Date(), contentType: options.contentType };
   }
 
   async get(key: string) {
     assertSafeKey(key);
+    const { sdk, client } = await this.sdk();
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return { stream: out.Body as Readable, size: Number(out.ContentLength ?? 0), contentType: out.ContentType };
     } catch (err) {
       if (isNotFound(err)) return undefined;
@@ -71,8 +75,9 @@ export class S3Storage implements StorageDriver {
 
   async head(key: string): Promise<ObjectInfo | undefined> {
     assertSafeKey(key);
+    const { sdk, client } = await this.sdk();
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return { key, size: Number(out.ContentLength ?? 0), lastModified: out.LastModified ?? new Date(0), contentType: out.ContentType };
     } catch (err) {
       if (isNotFound(err)) return undefined;
@@ -83,7 +88,10 @@ export class S3Storage implements StorageDriver {
   async delete(key: string): Promise<boolean> {
     // S3 answers a delete of a missing key with success too; ask first so the answer means something.
     const existed = (await this.head(key)) !== undefined;
-    if (existed) await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    if (existed) {
+      const { sdk, client } = await this.sdk();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    }
     return existed;
   }
 
@@ -91,8 +99,9 @@ export class S3Storage implements StorageDriver {
     assertSafePrefix(prefix);
     // ListObjects (v1, Marker = the last key seen): every S3-compatible server takes it, and paging needs no
     // server-made continuation token (s3rver's cannot be made on OpenSSL 3, for one).
-    const out = await this.client.send(
-      new ListObjectsCommand({
+    const { sdk, client } = await this.sdk();
+    const out = await client.send(
+      new sdk.ListObjectsCommand({
         Bucket: this.bucket,
         Prefix: prefix || undefined,
         Marker: options.startAfter,
@@ -104,7 +113,8 @@ export class S3Storage implements StorageDriver {
   }
 
   async close(): Promise<void> {
-    this.client.destroy();
+    // Nothing to release when no operation ever loaded the client.
+    if (this.loaded) (await this.loaded).client.destroy();
   }
 }
 

@@ -111,8 +111,8 @@ describe('assistant: hosted models follow the same rules (fake provider servers)
         await fake?.close();
       });
 
-      it('is the configured model', () => {
-        expect(agentFor(server.app.context).modelName).to.equal(provider.modelName);
+      it('is the configured model', async () => {
+        expect((await agentFor(server.app.context)).modelName).to.equal(provider.modelName);
       });
 
       it('sends the system prompt with the scope, refusal, injection, link and language rules, and the tools; runs a tool round over HTTP; streams the answer', async () => {

@@ -31,13 +31,13 @@ describe('assistant with Mistral (fake chat-completions server)', function () {
     await mistral?.close();
   });
 
-  it('chooses Mistral with a key, the offline model without one, and ASSISTANT_MODEL forces one', () => {
+  it('chooses Mistral with a key, the offline model without one, and ASSISTANT_MODEL forces one', async () => {
     expect(loadConfig({ MISTRAL_API_KEY: 'k' }).assistantModel).to.equal('mistral');
     expect(loadConfig({}).assistantModel).to.equal('offline');
     expect(loadConfig({ MISTRAL_API_KEY: 'k', ASSISTANT_MODEL: 'offline' }).assistantModel).to.equal('offline');
     expect(() => loadConfig({ ASSISTANT_MODEL: 'mistral' })).to.throw(/MISTRAL_API_KEY/);
     expect(loadConfig({}).mistralModel).to.equal('mistral-small-latest');
-    expect(agentFor(server.app.context).modelName).to.equal('mistral.chat:mistral-small-latest');
+    expect((await agentFor(server.app.context)).modelName).to.equal('mistral.chat:mistral-small-latest');
   });
 
   it('runs a tool call round against the assistant-safe route, then streams the answer', async () => {

@@ -57,7 +57,7 @@ export async function receiveChatPlatformMessage(
   // No subscriber id (a later send is impossible), or a `response_mode` other than `async`: the answer now.
   let reply;
   try {
-    reply = await assistantFor(app).reply({ messages: [{ role: 'user', text }], locale, channel, traceId: input.requestId });
+    reply = await (await assistantFor(app)).reply({ messages: [{ role: 'user', text }], locale, channel, traceId: input.requestId });
   } catch (err) {
     log.error({ err }, 'the agent failed on a synchronous chat-platform message');
     throw new Problem(503, 'assistant_unavailable', 'Service unavailable', { detail: 'The assistant could not answer; try again.' });

@@ -71,7 +71,7 @@ export async function runTurn(app: AppContext, turnId: string, channel: TurnChan
       if (!claimed) return { status: 'busy' };
       let reply;
       try {
-        reply = await assistantFor(app).reply({
+        reply = await (await assistantFor(app)).reply({
           messages: [{ role: 'user', text: row.guestText ?? '' }],
           locale: row.locale,
           channel: row.channel,
