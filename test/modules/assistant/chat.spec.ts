@@ -85,6 +85,18 @@ describe('assistant: /llm/chat, /api/ai/demo, legacy route (offline model, demo 
       expect(text).to.include(`${SITE}/vi/shows/${chronicles.slug}`);
     });
 
+    it('ignores tool parts named after no tool of the agent’s, an object’s own properties among them', async () => {
+      const parts = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'madeUp'].map((name) => ({ type: `tool-${name}`, toolCallId: `c-${name}`, state: 'output-available', input: {}, output: {} }));
+      const res = await fetch(`${server.baseUrl}/llm/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [userMessage('hi', 'u1'), { id: 'a1', role: 'assistant', parts: [...parts, { type: 'text', text: 'Hello!' }] }, userMessage('What is on?', 'u2')] }),
+      });
+      expect(res.status, await res.clone().text()).to.equal(200);
+      const { done } = sseChunks(await res.text());
+      expect(done).to.equal(true);
+    });
+
     it('refuses a body past the contract’s bounds (400) and a conversation not ending with the guest (422)', async () => {
       const many = Array.from({ length: 41 }, (_, i) => userMessage('hi', `m${i}`));
       const tooMany = await server.request('POST', '/llm/chat', { body: { messages: many } });
