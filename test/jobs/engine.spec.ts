@@ -246,6 +246,33 @@ describe('jobs: engine lifecycle @db', function () {
     expect(await db.knex('pgboss.queue').where('name', a.name).first()).to.include({ retry_limit: 7 });
   });
 
+  it('with workersAfter, resolves with the queues declared and polls only once that settles (the server listening); a stop before then stops cleanly', async () => {
+    const db = await testDatabase();
+    const ran: unknown[] = [];
+    const queue = testQueue<{ n: number }>('test.after-listen', async (data) => void ran.push(data.n));
+    let listening!: () => void;
+    engine = createJobEngine({ config, db, logger, pollingIntervalSeconds: 0.5, queues: [queue] });
+    await engine.start({ workers: true, workersAfter: new Promise<void>((resolve) => (listening = resolve)) });
+    expect(engine.started).to.equal(true);
+    await engine.enqueue(queue.name, { n: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(ran, 'nothing runs before the trigger').to.deep.equal([]);
+    listening();
+    await eventually(() => ran.length === 1, { timeoutMs: 10_000, what: 'the job queued before the trigger' });
+    expect(ran).to.deep.equal([1]);
+    await engine.stop();
+
+    // Stopped before its trigger: the trigger firing later starts nothing.
+    const late = createJobEngine({ config, db, logger, pollingIntervalSeconds: 0.5, queues: [queue] });
+    let fire!: () => void;
+    await late.start({ workers: true, workersAfter: new Promise<void>((resolve) => (fire = resolve)) });
+    await late.stop();
+    await late.enqueue(queue.name, { n: 2 }).catch(() => undefined);
+    fire();
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(ran).to.deep.equal([1]);
+  });
+
   it('a worker takes the next job at once after finishing one, and a new job without waiting for its poll', async () => {
     const db = await testDatabase();
     const ends: number[] = [];

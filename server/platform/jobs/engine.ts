@@ -9,7 +9,7 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { knexAdapter, poolAdapter, StatementTracker } from './adapter.ts';
 import { observeJob } from '../observability/index.ts';
-import type { EnqueueOptions, JobEngine, JobFailure, JobHealth, JobState, JobStats, QueueDefinition, QueueStats } from './types.ts';
+import type { EnqueueOptions, JobEngine, JobEngineStartOptions, JobFailure, JobHealth, JobState, JobStats, QueueDefinition, QueueStats } from './types.ts';
 
 /** pg-boss keeps everything in this schema, out of the app's tables (and of the tests' `resetData` truncation). */
 export const JOB_SCHEMA = 'pgboss';
@@ -151,6 +151,8 @@ export class PgBossJobEngine implements JobEngine {
   private reclaimTimer: NodeJS.Timeout | undefined;
   private queuesReady = false;
   private reclaiming: Promise<unknown> | undefined;
+  /** The workers being started after `workersAfter` (see boot). */
+  private workersStarting: Promise<void> | undefined;
 
   constructor(private readonly options: JobEngineOptions) {
     this.queues = new Map();
@@ -178,7 +180,7 @@ export class PgBossJobEngine implements JobEngine {
     return this.options.shutdownTimeoutMs ?? this.options.config.jobShutdownTimeoutMs;
   }
 
-  start(options: { workers?: boolean; app?: AppContext } = {}): Promise<void> {
+  start(options: JobEngineStartOptions = {}): Promise<void> {
     if (this.state !== 'new') return this.starting ?? Promise.reject(new Error('The job engine was stopped; create another'));
     this.state = 'starting';
     this.starting = this.boot(options).then(
@@ -197,7 +199,7 @@ export class PgBossJobEngine implements JobEngine {
     return this.starting;
   }
 
-  private async boot(options: { workers?: boolean; app?: AppContext }): Promise<void> {
+  private async boot(options: JobEngineStartOptions): Promise<void> {
     const { config, db } = this.options;
     this.runWorkers = options.workers ?? config.jobWorkers;
     this.app = options.app;
@@ -268,7 +270,21 @@ export class PgBossJobEngine implements JobEngine {
     }
     this.queuesReady = true;
     if (!this.runWorkers) return;
+    if (!options.workersAfter) return this.startWorkers(boss);
+    // Started once `workersAfter` settles (the server listening): jobs can be enqueued meanwhile, and the workers'
+    // first polls (a statement per worker, on the embedded database's one connection) do not hold up the start.
+    void options.workersAfter.then(
+      () => {
+        if (this.state !== 'started') return;
+        this.workersStarting = this.startWorkers(boss).catch((err) => this.log.error({ err }, 'job workers could not start'));
+      },
+      () => undefined,
+    );
+  }
 
+  /** Fails the embedded database's orphans, starts every queue's workers and (PostgreSQL) the sweep for lost jobs. */
+  private async startWorkers(boss: PgBoss): Promise<void> {
+    const { db } = this.options;
     if (db.kind === 'embedded') await this.failOrphans(boss);
     for (const queue of this.queues.values()) {
       const ids: string[] = [];
@@ -566,6 +582,8 @@ export class PgBossJobEngine implements JobEngine {
     if (this.state === 'starting') await this.starting?.catch(() => undefined);
     if (this.state !== 'started') return;
     this.state = 'stopping';
+    // Workers still starting finish starting first, so that the stop below stops every one of them.
+    await this.workersStarting;
     const deadline = Date.now() + this.shutdownTimeoutMs;
     const boss = this.boss!;
     clearInterval(this.reclaimTimer);

@@ -102,6 +102,18 @@ export interface JobHealth {
   error?: string;
 }
 
+export interface JobEngineStartOptions {
+  /** Poll the queues (default: the configuration's, PROCESS_ROLE). */
+  workers?: boolean;
+  /** The app the handlers get. */
+  app?: AppContext;
+  /**
+   * Start the workers only once this settles (main.ts: the server listening); `start` resolves as soon as the
+   * queues are declared. Without it `start` resolves with the workers polling.
+   */
+  workersAfter?: Promise<unknown>;
+}
+
 export interface JobEngine {
   readonly started: boolean;
   readonly workers: boolean;
@@ -110,7 +122,7 @@ export interface JobEngine {
    * with `workers`, starts polling them (after failing, on the embedded database, jobs a dead process left
    * active, so they are retried).
    */
-  start(options?: { workers?: boolean; app?: AppContext }): Promise<void>;
+  start(options?: JobEngineStartOptions): Promise<void>;
   /** Stops polling, waits for the jobs under way (at most the shutdown timeout), then lets go of the database. */
   stop(): Promise<void>;
   /** Queues a job on a registered queue; its id, or null when a singleton key already has one queued. */
