@@ -60,6 +60,7 @@ async function main(): Promise<void> {
   }
   const db = openConfiguredDatabase(config);
   await db.knex.raw('select 1');
+  if (db.openedEarly) logger.debug('the embedded database opened while the code loaded (server/start.js)');
   timeline.mark('database open');
   // Several processes may start at once on one PostgreSQL database: one migrates, the others wait for it.
   const migrated = await migrateLatestExclusive(db);

@@ -37,9 +37,28 @@ function staleBecause() {
   return undefined;
 }
 
+/**
+ * The embedded database (DATABASE_URL unset) starts opening now, while the app's code loads: PGlite compiles its
+ * WebAssembly on other threads and starts PostgreSQL in between the loading's own work. server/platform/db/database.ts
+ * takes this instance when the configuration names the same data directory (`DATA_DIR`, resolved as the
+ * configuration resolves it), and closes it otherwise. Only a data directory that already holds a database: a first
+ * start copies the build's template there first (server/platform/db/template.ts).
+ */
+async function openEmbeddedEarly() {
+  if (process.env.DATABASE_URL?.trim()) return;
+  const pgdata = path.join(path.resolve(process.env.DATA_DIR?.trim() || './.data'), 'pgdata');
+  if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) return;
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = new PGlite(pgdata);
+  // A failure is reported where the app first uses the database (the same promise), not as an unhandled rejection.
+  db.waitReady.catch(() => undefined);
+  /** @type {any} */ (globalThis).__venueEarlyPglite = { pgdata, db };
+}
+
 const stale = staleBecause();
 // Read by server/main.ts for its start-up timeline.
 /** @type {any} */ (globalThis).__venueStart = { from: stale ? 'sources' : 'build', reason: stale, at: launchedAt, cpu: process.cpuUsage() };
+await openEmbeddedEarly();
 if (stale) {
   // As `node --import tsx server/main.ts`: tsx registered, then the entry imported.
   await import('tsx');

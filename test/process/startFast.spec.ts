@@ -115,6 +115,9 @@ describe('start fast: the build, the timeline, nothing redone at start', functio
     expect(warm.code, warm.output).to.equal(0);
     expect(phases(warm)).to.deep.equal(['node', 'import (sources, tsx)', 'config', 'database open', 'migrations checked', 'app (contract, routes)', 'job engine', 'listen']);
     expect(warm.lines.find((line) => line.msg === 'start-up from the sources (tsx)')?.reason).to.equal('VENUE_FROM_SOURCE is set');
+    // The data directory held a database: server/start.js began opening it while the code loaded, and the app used it.
+    expect(warm.lines.some((line) => line.msg === 'the embedded database opened while the code loaded (server/start.js)'), warm.output).to.equal(true);
+    expect(first.output, 'a first start has no database to open early').not.to.contain('opened while the code loaded');
     expect(warm.output).not.to.contain('migrations applied');
 
     // Info level (the default): no timeline at all.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import { Model } from 'objection';
+import type { PGlite as PGliteInstance } from '@electric-sql/pglite';
 import type { Config } from '../config.ts';
 import { migrationSource } from './migrations.ts';
 
@@ -21,6 +22,8 @@ export type DatabaseKind = 'postgres' | 'embedded';
 export interface Database {
   knex: Knex;
   kind: DatabaseKind;
+  /** Embedded: the instance server/start.js began opening while the app's code loaded. */
+  openedEarly?: boolean;
   close(): Promise<void>;
 }
 
@@ -31,6 +34,7 @@ export interface Database {
 export function openDatabase(options: { databaseUrl?: string; dataDir?: string | 'memory' }): Database {
   let knex: Knex;
   let kind: DatabaseKind;
+  let early: PGliteInstance | undefined;
   if (options.databaseUrl) {
     kind = 'postgres';
     knex = knexFactory({
@@ -48,15 +52,30 @@ export function openDatabase(options: { databaseUrl?: string; dataDir?: string |
     const dataDir = options.dataDir ?? 'memory';
     const pgdata = dataDir === 'memory' ? undefined : path.join(dataDir, 'pgdata');
     if (pgdata) fs.mkdirSync(pgdata, { recursive: true });
+    early = pgdata ? openedEarly(pgdata) : undefined;
     knex = knexFactory({
       client: EmbeddedClient as unknown as typeof knexFactory.Client,
       dialect: 'postgres',
-      connection: (pgdata ? { filename: pgdata } : {}) as Knex.StaticConnectionConfig,
+      connection: (early ? { pglite: early } : pgdata ? { filename: pgdata } : {}) as Knex.StaticConnectionConfig,
       migrations: { migrationSource },
     });
   }
   Model.knex(knex);
-  return { knex, kind, close: () => knex.destroy() };
+  return { knex, kind, ...(early ? { openedEarly: true } : {}), close: () => knex.destroy() };
+}
+
+/**
+ * The PGlite instance server/start.js began opening on `pgdata` while the app's code loaded (taken once); one it
+ * opened on another directory is closed.
+ */
+function openedEarly(pgdata: string): PGliteInstance | undefined {
+  const holder = globalThis as { __venueEarlyPglite?: { pgdata: string; db: PGliteInstance } };
+  const early = holder.__venueEarlyPglite;
+  if (!early) return undefined;
+  delete holder.__venueEarlyPglite;
+  if (path.resolve(early.pgdata) === path.resolve(pgdata)) return early.db;
+  void early.db.close().catch(() => undefined);
+  return undefined;
 }
 
 export function openConfiguredDatabase(config: Config): Database {

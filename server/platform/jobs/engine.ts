@@ -276,19 +276,26 @@ export class PgBossJobEngine implements JobEngine {
     void options.workersAfter.then(
       () => {
         if (this.state !== 'started') return;
-        this.workersStarting = this.startWorkers(boss).catch((err) => this.log.error({ err }, 'job workers could not start'));
+        this.workersStarting = this.startWorkers(boss, { yieldBetween: true }).catch((err) => this.log.error({ err }, 'job workers could not start'));
       },
       () => undefined,
     );
   }
 
   /** Fails the embedded database's orphans, starts every queue's workers and (PostgreSQL) the sweep for lost jobs. */
-  private async startWorkers(boss: PgBoss): Promise<void> {
+  private async startWorkers(boss: PgBoss, options: { yieldBetween?: boolean } = {}): Promise<void> {
     const { db } = this.options;
+    // On the embedded database a statement runs on this thread and holds the one connection: started while the
+    // server already answers, the workers' first polls go one at a time with the event loop free in between, so a
+    // request arriving meanwhile waits for one poll, not a dozen.
+    const between = options.yieldBetween && db.kind === 'embedded' ? () => this.tracker.drain(2000).then(() => new Promise((resolve) => setImmediate(resolve))) : undefined;
     if (db.kind === 'embedded') await this.failOrphans(boss);
     for (const queue of this.queues.values()) {
       const ids: string[] = [];
-      for (let i = 0; i < Math.max(1, queue.concurrency ?? 1); i++) ids.push(await this.work(boss, queue));
+      for (let i = 0; i < Math.max(1, queue.concurrency ?? 1); i++) {
+        await between?.();
+        ids.push(await this.work(boss, queue));
+      }
       this.workerIds.set(queue.name, ids);
     }
     if (db.kind === 'postgres') {
