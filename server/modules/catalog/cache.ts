@@ -29,6 +29,8 @@ export const CATALOG_TOPIC = 'catalog';
 export interface CachedAnswer<B> {
   body: B;
   etag: string;
+  /** The body's JSON as UTF-8, made once with the answer: a hit sends these bytes, it serialises nothing again. */
+  bytes: Buffer;
 }
 
 interface Entry {
@@ -38,8 +40,14 @@ interface Entry {
 
 const DEFAULT_MAX_ENTRIES = 500;
 
-/** A strong ETag over the JSON of a body (the bytes sent): the same for the same answer in every process. */
-export const etagOf = (body: unknown) => `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 32)}"`;
+/**
+ * An answer as it is kept: its body, the bytes sent and their strong ETag (over those bytes: the same for the same
+ * answer in every process), all made once.
+ */
+export function answerOf<B>(body: B): CachedAnswer<B> {
+  const bytes = Buffer.from(JSON.stringify(body));
+  return { body, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`, bytes };
+}
 
 export class CatalogCache {
   private readonly entries = new Map<string, Entry>();
@@ -86,8 +94,7 @@ export class CatalogCache {
     if (entry) this.entries.delete(key);
     this.misses += 1;
     if (!this.enabled) {
-      const body = await load();
-      return { body, etag: etagOf(body) };
+      return answerOf(await load());
     }
     const generation = this.generation;
     // Requests for the same answer while it is being made share its reads (after a write, a crowd of visitors
@@ -97,7 +104,7 @@ export class CatalogCache {
       const made = await joined.promise;
       if (at < made.until) return made.answer as CachedAnswer<B>;
     }
-    const promise = Promise.all([load(), this.nextChange(now)]).then(([body, until]) => ({ answer: { body, etag: etagOf(body) } as CachedAnswer<unknown>, until }));
+    const promise = Promise.all([load(), this.nextChange(now)]).then(([body, until]) => ({ answer: answerOf(body) as CachedAnswer<unknown>, until }));
     const flight = { generation, promise };
     this.inFlight.set(key, flight);
     try {

@@ -1,6 +1,6 @@
 import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
-import { etagOf, type CachedAnswer } from './cache.ts';
-import { etagMatches, json, notModified } from '../../platform/http/handler.ts';
+import { answerOf, type CachedAnswer } from './cache.ts';
+import { etagMatches, notModified, serializedJson } from '../../platform/http/handler.ts';
 import { NotFound } from '../../platform/http/problem.ts';
 import { presentEvent, presentEventPage, presentShow, presentShowDetail, type Presentation } from './presenters.ts';
 import { dateWindow, findPublicEvent, findPublishedShow, listPublishedShows, listUpcomingEvents } from './queries.ts';
@@ -23,14 +23,14 @@ export function presentation(call: Call, locale: string | undefined): Presentati
  * headers and no body when `If-None-Match` names that ETag.
  */
 export function cacheable<B>(call: Call, p: Presentation, body: B) {
-  return answered(call, p, { body, etag: etagOf(body) });
+  return answered(call, p, answerOf(body));
 }
 
-/** `cacheable` for an answer whose ETag is already known (kept in the catalog cache with its body). */
-function answered<B>(call: Call, p: Presentation, { body, etag }: CachedAnswer<B>) {
+/** `cacheable` for an answer kept in the catalog cache: its ETag and its bytes were made with it, once. */
+function answered<B>(call: Call, p: Presentation, { body, etag, bytes }: CachedAnswer<B>) {
   const headers = { ETag: etag, 'Cache-Control': CATALOG_CACHE, 'Content-Language': p.locale };
   if (etagMatches(call.header('if-none-match') || undefined, etag)) return notModified(headers);
-  return json(200, body, headers);
+  return serializedJson(200, body, bytes, headers);
 }
 
 const NoSuchShow = () => NotFound('No such show.');

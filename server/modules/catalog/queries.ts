@@ -129,7 +129,38 @@ export interface DateWindow {
  * anything that is not a calendar date).
  */
 export function dateWindow(query: { from?: string; to?: string }, zone: string, now: Date): DateWindow {
-  const from = query.from ?? localToday(zone, now);
+  // Every upcoming-events read resolves its window before its kept answer can be looked up, and the time-zone
+  // arithmetic (luxon) cost more than the rest of a cached hit together (about 40 % of its CPU). So resolved
+  // windows are kept: by their dates when both are given, else also by the venue's date today, itself kept
+  // until the venue's next midnight. A refused window is not kept (it throws again, as cheaply).
+  const key = `${zone}\n${query.from ?? ''}\n${query.to ?? ''}\n${query.from !== undefined && query.to !== undefined ? '' : venueToday(zone, now)}`;
+  const known = resolvedWindows.get(key);
+  if (known) return { from: known.from, to: known.to, start: new Date(known.start), end: new Date(known.end) };
+  const window = resolveWindow(query, zone, now);
+  if (resolvedWindows.size >= MAX_RESOLVED_WINDOWS) resolvedWindows.clear();
+  resolvedWindows.set(key, { from: window.from, to: window.to, start: window.start.getTime(), end: window.end.getTime() });
+  return window;
+}
+
+/** Resolved windows by zone, dates asked and (for a default) today; bounded (odd parameters cannot grow it). */
+const resolvedWindows = new Map<string, { from: string; to: string; start: number; end: number }>();
+const MAX_RESOLVED_WINDOWS = 256;
+/** Per zone: the venue's date today and the instants its day covers, [start, end). */
+const todays = new Map<string, { date: string; start: number; end: number }>();
+
+/** The venue's local date at `now` (as `localToday`), recomputed only when `now` leaves the day last computed. */
+function venueToday(zone: string, now: Date): string {
+  const at = now.getTime();
+  const known = todays.get(zone);
+  if (known && known.start <= at && at < known.end) return known.date;
+  const date = localToday(zone, now);
+  const { start, end } = localDateRange(date, date, zone);
+  todays.set(zone, { date, start: start.getTime(), end: end.getTime() });
+  return date;
+}
+
+function resolveWindow(query: { from?: string; to?: string }, zone: string, now: Date): DateWindow {
+  const from = query.from ?? venueToday(zone, now);
   const to = query.to ?? addDays(from, DEFAULT_RANGE_DAYS);
   if (to < from) {
     throw Unprocessable('invalid_date_range', '`to` is before `from`.', [{ path: 'query/to', message: 'must not be before from', code: 'invalid_date_range' }]);

@@ -86,6 +86,11 @@ export interface Reply<S extends number = number, B = unknown> {
   headers?: Record<string, string>;
   /** Set-Cookie, one per entry. */
   cookies?: ReplyCookie[];
+  /**
+   * A JSON body already serialised (UTF-8), sent as it is instead of serialising `body` again: an answer kept in
+   * memory is made once and sent many times. It must be `body`'s JSON; `body` is what responses are validated against.
+   */
+  serialized?: Buffer;
 }
 
 // ---- Types taken from the contract (sdk/schema.d.ts): a contract change that breaks a handler fails tsc. ----
@@ -127,6 +132,14 @@ export interface ReplyOptions {
 }
 
 export const json = <S extends number, B>(status: S, body: B, headers?: Record<string, string>): Reply<S, B> => ({ status, body, headers });
+
+/** `json()` for a body whose JSON is already at hand (`serialized`: exactly `JSON.stringify(body)` as UTF-8). */
+export const serializedJson = <S extends number, B>(status: S, body: B, serialized: Buffer, headers?: Record<string, string>): Reply<S, B> => ({
+  status,
+  body,
+  serialized,
+  headers,
+});
 
 export const noContent = (headers?: Record<string, string>): Reply<204, never> => ({ status: 204, headers });
 

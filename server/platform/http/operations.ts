@@ -315,7 +315,8 @@ function invoke(
     if (responseValidators) {
       const validateResponse = (responseCheck ??= responseValidators.get(op.operationId)!);
       const opaque = kind === 'bytes' || kind === 'stream';
-      const payload = kind === 'json' ? JSON.parse(JSON.stringify(body)) : kind === 'none' ? undefined : body;
+      // JSON is checked as the client will read it: the bytes sent, when they were made already.
+      const payload = kind === 'json' ? JSON.parse(reply.serialized ? reply.serialized.toString('utf8') : JSON.stringify(body)) : kind === 'none' ? undefined : body;
       const mismatch = validateResponse(reply.status, contentType, opaque ? undefined : payload, opaque);
       if (mismatch) {
         if (kind === 'stream') destroyStream(body);
@@ -328,7 +329,8 @@ function invoke(
     ctx.status = reply.status;
     // The type before the body: Koa then infers none (no mime lookup, no second header write).
     if (contentType !== undefined) ctx.set('Content-Type', kind === 'json' || kind === 'text' || contentType === 'text/event-stream' ? fullContentType(contentType) : contentType);
-    if (kind === 'json') ctx.body = JSON.stringify(body);
+    // A kept answer's bytes go out as they are (Koa sends a Buffer without encoding it again).
+    if (kind === 'json') ctx.body = reply.serialized ?? JSON.stringify(body);
     else if (kind === 'text') ctx.body = body as string;
     else if (kind === 'bytes') ctx.body = Buffer.isBuffer(body) ? body : Buffer.from((body as Uint8Array).buffer, (body as Uint8Array).byteOffset, (body as Uint8Array).byteLength);
     else if (kind === 'stream') {

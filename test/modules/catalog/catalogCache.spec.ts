@@ -86,6 +86,31 @@ describe('public catalog from memory: no stale answer after a write @db', () => 
     expect((await server.request('GET', `/api/public/show-events/${event.slug}`)).status).to.equal(200);
   });
 
+  it('serialises a kept answer once: a hit sends the bytes made with it (and hashed for its ETag)', async () => {
+    const { show } = await bookableEvent({ capacity: 40 });
+    const path = `/api/public/show-events?show=${show.slug}`;
+    const first = await server.request('GET', path);
+    expect(first.status).to.equal(200);
+    const stringify = JSON.stringify;
+    let pages = 0;
+    JSON.stringify = function (this: unknown, ...args: Parameters<typeof stringify>) {
+      const value = args[0] as { items?: unknown; timeZone?: unknown } | null;
+      if (value && typeof value === 'object' && 'items' in value && 'timeZone' in value) pages += 1;
+      return stringify.apply(this, args);
+    } as typeof JSON.stringify;
+    let again: Awaited<ReturnType<TestServer['request']>>;
+    try {
+      again = await server.request('GET', path);
+    } finally {
+      JSON.stringify = stringify;
+    }
+    expect(pages, 'the page was not serialised again').to.equal(0);
+    expect(again.text).to.equal(first.text);
+    expect(again.headers.get('etag')).to.equal(first.headers.get('etag'));
+    expect(again.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(Number(again.headers.get('content-length'))).to.equal(Buffer.byteLength(first.text));
+  });
+
   it('a refused write (rolled back) keeps the answers; an unknown slug is answered 404 and not kept', async () => {
     const { event, offer, show } = await bookableEvent({ capacity: 2 });
     const path = `/api/public/show-events/${event.slug}`;

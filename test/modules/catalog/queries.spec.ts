@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { addDays, localToday } from '../../../server/domain/venueTime.ts';
+import { addDays, localDateRange, localToday } from '../../../server/domain/venueTime.ts';
+import { dateWindow } from '../../../server/modules/catalog/queries.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { local, ZONE } from './helpers.ts';
 import { buildFulfillmentItem } from '../fulfillment/factories.ts';
@@ -78,5 +79,36 @@ describe('public catalog: queries per read', () => {
     expect(await statements('/api/public/shows/one')).to.have.length(3);
     const event = (await server.request('GET', '/api/public/show-events?limit=1')).body.items[0];
     expect(await statements(`/api/public/show-events/${event.slug}`)).to.have.length(2);
+  });
+});
+
+/** The window is resolved for every read, so it is kept (queries.ts); kept or not, it is the venue's day's. */
+describe('public catalog: the date window', () => {
+  it('moves with the venue’s midnight, not the server’s', () => {
+    for (const zone of [ZONE, 'America/New_York', 'Pacific/Kiritimati']) {
+      const date = '2027-03-14'; // a DST change in New York
+      const { start } = localDateRange(date, date, zone);
+      const before = dateWindow({}, zone, new Date(start.getTime() - 1));
+      const at = dateWindow({}, zone, start);
+      const again = dateWindow({}, zone, new Date(start.getTime() + 1));
+      expect(before.from, zone).to.equal(addDays(date, -1));
+      expect(at.from, zone).to.equal(date);
+      expect(again).to.deep.equal(at);
+      expect(at.to).to.equal(addDays(date, 56));
+      expect(at.start.getTime()).to.equal(start.getTime());
+      expect(at.end.getTime()).to.equal(localDateRange(addDays(date, 56), addDays(date, 56), zone).end.getTime());
+      // Back before midnight (a clock set back): yesterday's window again.
+      expect(dateWindow({}, zone, new Date(start.getTime() - 1))).to.deep.equal(before);
+    }
+  });
+
+  it('answers given dates whatever the day, each call its own instants, and refuses a bad range every time', () => {
+    const first = dateWindow({ from: '2027-01-01', to: '2027-01-31' }, ZONE, new Date('2027-05-01T00:00:00Z'));
+    first.start.setTime(0);
+    const second = dateWindow({ from: '2027-01-01', to: '2027-01-31' }, ZONE, new Date('2027-09-01T00:00:00Z'));
+    expect(second.start.getTime()).to.equal(localDateRange('2027-01-01', '2027-01-01', ZONE).start.getTime());
+    for (let i = 0; i < 2; i++) {
+      expect(() => dateWindow({ from: '2027-02-01', to: '2027-01-31' }, ZONE, new Date())).to.throw('`to` is before `from`');
+    }
   });
 });
