@@ -172,6 +172,8 @@ describe('npm start: SIGTERM to npm stops the server', function () {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-npm-start-'));
 
   after(() => {
+    // The tree as it is now too: a test failing before it read the tree must not leave the server running.
+    if (npm?.pid && npm.exitCode === null) tree = [...new Set([...tree, ...descendants(npm.pid)])];
     npm?.kill('SIGKILL');
     for (const pid of tree) if (alive(pid)) process.kill(pid, 'SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
