@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ModelObject } from 'objection';
+import type { ModelObject, PartialModelObject } from 'objection';
 import type { BookingPath } from '../offers/index.ts';
 import type { ShowEventStatus } from '../showEvents/index.ts';
 import { seatsTakenSql } from '../../domain/availability.ts';
@@ -162,6 +162,52 @@ export async function offerByCode(trx: Knex.Transaction, code: string): Promise<
   return row ? camelRow<OfferRow>(row) : undefined;
 }
 
+/**
+ * What a hold reads before the event's lock, in one statement: the setup's booking rules (`bookingRules`), the
+ * offer of `offerCode` (`offerByCode`; undefined when there is none) and whether `reference` is already taken
+ * (`referenceTaken`).
+ */
+export async function holdSetup(trx: Knex.Transaction, offerCode: string, reference: string): Promise<{ rules: BookingRules; offer: OfferRow | undefined; referenceTaken: boolean }> {
+  const { rows } = (await trx.raw(
+    `select o.*,
+            c.hold_minutes as setup_hold_minutes, c.booking_cutoff_minutes as setup_booking_cutoff_minutes,
+            c.cancellation_window_hours as setup_cancellation_window_hours,
+            c.service_charge_percent as setup_service_charge_percent, c.vat_percent as setup_vat_percent,
+            exists (select 1 from reservations r where r.reference = ?) as setup_reference_taken
+       from commercial_setup c left join offers o on o.code = ?
+      where c.id = 1`,
+    [reference, offerCode],
+  )) as { rows: Array<Record<string, unknown>> };
+  const { setup_hold_minutes, setup_booking_cutoff_minutes, setup_cancellation_window_hours, setup_service_charge_percent, setup_vat_percent, setup_reference_taken, ...offer } = rows[0];
+  return {
+    rules: {
+      holdMinutes: Number(setup_hold_minutes),
+      bookingCutoffMinutes: Number(setup_booking_cutoff_minutes),
+      cancellationWindowHours: Number(setup_cancellation_window_hours),
+      serviceChargePercent: Number(setup_service_charge_percent),
+      vatPercent: Number(setup_vat_percent),
+    },
+    offer: offer.id === null ? undefined : camelRow<OfferRow>(offer),
+    referenceTaken: setup_reference_taken === true,
+  };
+}
+
+/**
+ * Writes the HELD reservation `row` and counts, in the same statement, the seats the event's other bookings take
+ * at `now` (the catalog's expression; the statement does not see its own row). Run with the event locked, so the
+ * count is the authority: a hold that does not fit is refused by the caller, and its transaction (this row with
+ * it) rolls back. One round trip inside the lock instead of a count and then an insert.
+ */
+export async function insertHoldCounted(trx: Knex.Transaction, row: PartialModelObject<Reservation>, now: Date): Promise<{ reservation: Reservation; seatsTaken: number }> {
+  const inserted = Reservation.query(trx).insert(row).returning('*').toKnexQuery();
+  const [written] = (await trx
+    .with('inserted', inserted)
+    .select('inserted.*', trx.raw('? as seats_taken_by_others', [seatsTakenSql(trx, 'inserted.show_event_id', now)]))
+    .from('inserted')) as Array<Record<string, unknown>>;
+  const { seats_taken_by_others: seatsTaken, ...columns } = written;
+  return { reservation: Reservation.fromDatabaseJson(columns), seatsTaken: Number(seatsTaken) };
+}
+
 /** Guests holding seats of one event at `now` (the catalog's expression, so both agree). */
 export async function seatsTakenOf(knex: Knex, eventId: string, now: Date): Promise<number> {
   const row = await knex('show_events as e').where('e.id', eventId).first(knex.raw('? as seats_taken', [seatsTakenSql(knex, 'e.id', now)]));
@@ -173,6 +219,11 @@ export async function seatsTakenOf(knex: Knex, eventId: string, now: Date): Prom
 /**
  * The customer of the e-mail's normalized form among live rows, inserted when there is none; staff's contact
  * updates an existing one (see `upsertCustomer`), a guest's leaves it; the e-mail recorded in its history. Its id.
+ *
+ * One statement (the upsert, the live row it found when it inserted nothing, and the history row), since a hold
+ * runs it on every request. A guest's contact whose e-mail another transaction is inserting at that moment finds
+ * nothing in that statement (`on conflict do nothing` waits for the other to commit, but the statement's snapshot
+ * predates it): the live row is then read, and the history written, by statements of their own.
  */
 export async function upsertCustomerByEmail(
   trx: Knex.Transaction,
@@ -180,7 +231,8 @@ export async function upsertCustomerByEmail(
   source: ContactSource,
 ): Promise<string> {
   const { email } = contact;
-  const values = [contact.honorific, contact.name, email, normalizeEmail(email), contact.phone, contact.locale];
+  const normalized = normalizeEmail(email);
+  const values = [contact.honorific, contact.name, email, normalized, contact.phone, contact.locale];
   const onConflict =
     source === 'staff'
       ? `do update set
@@ -191,19 +243,28 @@ export async function upsertCustomerByEmail(
            locale = coalesce(excluded.locale, customers.locale),
            updated_at = now()`
       : 'do nothing';
+  const history = `on conflict (customer_id, email_normalized) do update set last_seen_at = now()${source === 'staff' ? ', email = excluded.email' : ''}`;
   const { rows } = (await trx.raw(
-    `insert into customers (honorific, name, email, email_normalized, phone, locale)
-     values (?, ?, ?, ?, ?, ?)
-     on conflict (email_normalized) where not is_deleted ${onConflict}
-     returning id`,
-    values,
+    `with upserted as (
+       insert into customers (honorific, name, email, email_normalized, phone, locale)
+       values (?, ?, ?, ?, ?, ?)
+       on conflict (email_normalized) where not is_deleted ${onConflict}
+       returning id
+     ), customer as (
+       select id from upserted
+       union all
+       select id from customers where email_normalized = ? and not is_deleted and not exists (select 1 from upserted)
+       limit 1
+     ), recorded as (
+       insert into customer_emails (customer_id, email, email_normalized) select id, ?, ? from customer
+       ${history}
+     )
+     select id from customer`,
+    [...values, normalized, email, normalized],
   )) as { rows: Array<{ id: string }> };
-  const customerId = rows[0]?.id ?? (await trx('customers').where({ email_normalized: normalizeEmail(email), is_deleted: false }).first('id')).id;
-  await trx.raw(
-    `insert into customer_emails (customer_id, email, email_normalized) values (?, ?, ?)
-     on conflict (customer_id, email_normalized) do update set last_seen_at = now()${source === 'staff' ? ', email = excluded.email' : ''}`,
-    [customerId, email, normalizeEmail(email)],
-  );
+  if (rows[0]) return rows[0].id;
+  const customerId = (await trx('customers').where({ email_normalized: normalized, is_deleted: false }).first('id')).id as string;
+  await trx.raw(`insert into customer_emails (customer_id, email, email_normalized) values (?, ?, ?) ${history}`, [customerId, email, normalized]);
   return customerId;
 }
 

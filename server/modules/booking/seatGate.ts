@@ -6,22 +6,24 @@
  * fit. The gate answers what is certainly refused before the lock, from an unlocked read, and lets through to the
  * lock only as many holds as there are seats left:
  *
- * - each request judges a **fresh** read of the event (one that started after the request arrived, or after the
- *   last hold of the event settled in this process): it refuses at once when the seats left by that read cannot
- *   take it (sold out, not enough seats — certain: the read counts committed bookings only, and a cancellation or
- *   expiry committed before the read started is in it, so nothing stale refuses anyone);
- * - otherwise it is admitted while the seats the read leaves, less the seats of the holds this process has already
+ * - a request is admitted while the seats a read leaves, less the seats of the holds this process has already
  *   admitted and not yet settled, can take it; it then runs the locked transaction, which stays the authority
- *   (other processes and staff bookings go straight to the lock, so nothing is ever oversold);
- * - otherwise it waits — holding no connection — until one of those admitted holds settles (committed: its seats
- *   are taken; refused or failed: they are free again), and judges a new read.
+ *   (other processes and staff bookings go straight to the lock, so nothing is ever oversold). Any read may
+ *   admit, also one already running when the request came (the first request's, under a rush);
+ * - only a **fresh** read may refuse (one that started after the request arrived, or after it was woken): it
+ *   refuses at once when the seats that read leaves cannot take it (sold out, not enough seats — certain: the read
+ *   counts committed bookings only, and a cancellation or expiry committed before the read started is in it, so
+ *   nothing stale refuses anyone);
+ * - otherwise it waits — holding no connection — until the admitted holds have settled far enough that a new
+ *   read may answer it (see `settled`: one failed, so its seats are free again; or fewer seats in flight than it
+ *   asks for), and judges a new read.
  *
- * Requests of one event waiting together share one read (`FreshRead`): 190 waiters woken by one settled hold
- * cost one statement, not 190. Nothing that refuses is remembered between requests: the state of an event lives
- * only while a request for it is in the gate. What is remembered (`seen`, a bounded map) only spares the read:
- * an event that had plenty of seats left at a recent read (at least `PLENTY` beyond the holds in flight here)
- * goes straight to the lock, which judges it alone, as every hold did before — an old figure there can only cost
- * a refusal at the lock, never a refusal here.
+ * Requests of one event waiting together share one read (`FreshRead`): 190 waiters woken together cost one
+ * statement, not 190; and they are woken once the 10 holds in flight have settled, not at each. Nothing that
+ * refuses is remembered between requests: the state of an event lives only while a request for it is in the gate.
+ * What is remembered (`seen`, a bounded map) only spares the read: an event that had plenty of seats left at a
+ * recent read (at least `PLENTY` beyond the holds in flight here) goes straight to the lock, which judges it alone,
+ * as every hold did before — an old figure there can only cost a refusal at the lock, never a refusal here.
  */
 
 /** Seats beyond the holds in flight that make the read not worth its statement. */
@@ -39,8 +41,8 @@ interface EventState {
   admitted: number;
   /** Requests in the gate for this event (the state is dropped when none is). */
   users: number;
-  /** Woken when an admitted hold settles, with the read clock of that moment. */
-  waiters: Array<(since: number) => void>;
+  /** Waiting for admitted holds to settle (see `settled`): the seats each asks for, its wake-up (given the read clock then). */
+  waiters: Array<{ seats: number; wake: (since: number) => void }>;
   /** The shared reads, by what they read (one event may be read with several offers). */
   reads: Map<string, FreshRead<unknown>>;
 }
@@ -61,14 +63,14 @@ export class SeatGate {
     let since = FreshRead.now();
     const admit = async () => {
       state.admitted += seats;
+      let failed = true;
       try {
-        return await hold();
+        const answer = await hold();
+        failed = false;
+        return answer;
       } finally {
         state.admitted -= seats;
-        const woken = state.waiters;
-        state.waiters = [];
-        const now = FreshRead.now();
-        for (const wake of woken) wake(now);
+        this.settled(state, failed);
       }
     };
     try {
@@ -77,6 +79,11 @@ export class SeatGate {
       for (;;) {
         const reads = state.reads.get(readKey) ?? new FreshRead<unknown>();
         state.reads.set(readKey, reads);
+        // A read already running, though it began before this request came, may admit it (the lock judges it
+        // anyway); only a fresh one may refuse it or make it wait.
+        const older = reads.olderThan(since);
+        const roomAtOlder = older ? await leftBy(older as Promise<S>, judge) : undefined;
+        if (roomAtOlder !== undefined && roomAtOlder - state.admitted >= seats) return await admit();
         let snapshot: S;
         try {
           snapshot = (await reads.fresh(read, since)) as S;
@@ -88,7 +95,7 @@ export class SeatGate {
         if ('bypass' in judgement) return await hold();
         this.remember(event, judgement.left);
         if (judgement.left - state.admitted >= seats) return await admit();
-        since = await new Promise<number>((resolve) => state.waiters.push(resolve));
+        since = await new Promise<number>((wake) => state.waiters.push({ seats, wake }));
       }
     } finally {
       if (--state.users === 0) this.events.delete(event);
@@ -98,6 +105,22 @@ export class SeatGate {
   /** Events with a request in the gate (for tests: it empties once they are answered). */
   get size(): number {
     return this.events.size;
+  }
+
+  /**
+   * An admitted hold has settled. Failed (refused at the lock, or an error), its seats are free again: every waiter
+   * judges a new read. Committed, its seats left the count as they left the holds in flight, so a new read would
+   * leave each waiter just what the last one did — unless something else moved (a cancellation, another process's
+   * hold), which the waiters see at their next read: only those asking for more seats than are still in flight
+   * wake now (a read may now refuse them), the others once enough of those holds have settled. Under a rush of
+   * 200 for 10 seats that is one read once the 10 have settled, not one (and 190 judgements) per hold.
+   */
+  private settled(state: EventState, failed: boolean): void {
+    const woken = failed ? state.waiters : state.waiters.filter((waiter) => waiter.seats > state.admitted);
+    if (woken.length === 0) return;
+    state.waiters = failed ? [] : state.waiters.filter((waiter) => waiter.seats <= state.admitted);
+    const now = FreshRead.now();
+    for (const waiter of woken) waiter.wake(now);
   }
 
   private remember(event: string, left: number): void {
@@ -117,6 +140,16 @@ export class SeatGate {
   }
 }
 
+/** The seats `read` leaves by `judge`, or undefined for any other judgement (a refusal among them: it is not thrown). */
+async function leftBy<S, T>(read: Promise<S>, judge: (snapshot: S) => Promise<Judgement<T>>): Promise<number | undefined> {
+  try {
+    const judgement = await judge(await read);
+    return 'left' in judgement ? judgement.left : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads started so far, by every `FreshRead`: a logical clock ("started after this moment" is `seq > stamp`). */
 let readsStarted = 0;
 
@@ -126,17 +159,22 @@ let readsStarted = 0;
  * the running one is done.
  */
 export class FreshRead<S> {
-  private running?: { seq: number; promise: Promise<S> };
+  private current?: { seq: number; promise: Promise<S> };
   private next?: Promise<S>;
 
   static now(): number {
     return readsStarted;
   }
 
+  /** The read under way when it started at or before `since` (one `fresh` would not give that caller). */
+  olderThan(since: number): Promise<S> | undefined {
+    return this.current && this.current.seq <= since ? this.current.promise : undefined;
+  }
+
   fresh(read: () => Promise<S>, since: number): Promise<S> {
-    if (!this.running) return this.start(read);
-    if (this.running.seq > since) return this.running.promise;
-    this.next ??= this.running.promise.then(
+    if (!this.current) return this.start(read);
+    if (this.current.seq > since) return this.current.promise;
+    this.next ??= this.current.promise.then(
       () => this.startNext(read),
       () => this.startNext(read),
     );
@@ -156,9 +194,9 @@ export class FreshRead<S> {
       promise = Promise.reject(err);
     }
     const running = { seq: ++readsStarted, promise };
-    this.running = running;
+    this.current = running;
     const done = () => {
-      if (this.running === running) this.running = undefined;
+      if (this.current === running) this.current = undefined;
     };
     promise.then(done, done);
     return promise;

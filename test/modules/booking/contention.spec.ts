@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { upsertCustomerByEmail } from '../../../server/modules/booking/queries.ts';
 import { FreshRead, SeatGate } from '../../../server/modules/booking/seatGate.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { bookableEvent, contact } from './factories.ts';
@@ -174,6 +175,51 @@ describe('booking: sold out, answered before the event lock (issue 25 §8) @db',
     expect((await hold({ eventSlug: open.event.slug, offerCode: open.offer.code, guestCount: 1, contact: contact(2) }, headers)).status).to.equal(429);
   });
 
+  it('the event lock is held for the hold written with its seats counted (one statement), the catalog\'s notification and the commit', async () => {
+    const { event, offer } = await bookableEvent({ capacity: 5 });
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => statements.push(query.sql);
+    server.db.knex.on('query', record);
+    try {
+      expect((await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 1, contact: contact(1) })).status).to.equal(201);
+    } finally {
+      server.db.knex.off('query', record);
+    }
+    const afterLock = statements.slice(statements.findIndex(isEventLock) + 1);
+    const locked = afterLock.slice(0, afterLock.findIndex((sql) => /^commit/i.test(sql)) + 1);
+    // The notification (PostgreSQL only: pg_notify) is the catalog's subscriber to hold.placed.
+    expect(locked.filter((sql) => !/pg_notify/.test(sql))).to.have.length(2);
+    expect(locked[0]).to.match(/^with "inserted" as \(insert into "reservations"/);
+    expect(locked[0]).to.include('seats_taken_by_others');
+  });
+
+  it('the locked check answers the seats before the price: sold out, with a promo code it does not know', async () => {
+    const { event, offer } = await bookableEvent({ capacity: 1 });
+    const open = await bookableEvent({ capacity: 1 });
+    expect((await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 1, contact: contact(1) })).status).to.equal(201);
+    const soldOut = await lockedAnswer({ eventSlug: event.slug, offerCode: offer.code, guestCount: 1, contact: contact(2), promoCode: 'NOSUCHCODE' });
+    expect([soldOut.status, soldOut.body.code]).to.deep.equal([409, 'sold_out']);
+    const unknown = await lockedAnswer({ eventSlug: open.event.slug, offerCode: open.offer.code, guestCount: 1, contact: contact(2), promoCode: 'NOSUCHCODE' });
+    expect([unknown.status, unknown.body.code]).to.deep.equal([422, 'promo_code_invalid']);
+    const written = await server.db.knex('reservations').where({ show_event_id: open.event.id }).count({ n: '*' }).first();
+    expect(Number(written!.n)).to.equal(0);
+  });
+
+  it('a guest\'s contact whose e-mail another transaction is inserting gets that customer once it commits (PostgreSQL)', async function () {
+    if (server.db.kind !== 'postgres') this.skip();
+    const { knex } = server.db;
+    const guest = { honorific: null, name: 'Race Guest', email: 'Race.Guest@example.com', phone: null, locale: null };
+    const first = await knex.transaction();
+    const firstId = await upsertCustomerByEmail(first, guest, 'guest');
+    const second = knex.transaction((trx) => upsertCustomerByEmail(trx, guest, 'guest'));
+    // The second waits on the unique index for the first, whose row its statement's snapshot does not see.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await first.commit();
+    expect(await second).to.equal(firstId);
+    const history = await knex('customer_emails').where({ customer_id: firstId }).count({ n: '*' }).first();
+    expect(Number(history!.n)).to.equal(1);
+  });
+
   it('a waiting-list offer\'s own seats are counted by the locked check alone', async () => {
     const { event, offer } = await bookableEvent({ capacity: 2 });
     expect((await hold({ eventSlug: event.slug, offerCode: offer.code, guestCount: 2, contact: contact(1) })).status).to.equal(201);
@@ -241,6 +287,78 @@ describe('booking: the seat gate (server/modules/booking/seatGate.ts) @db', () =
     finish[1]();
     expect(await Promise.all(answers)).to.deep.equal(['held', 'held', 'sold_out', 'sold_out', 'sold_out', 'sold_out']);
     expect(reads).to.be.at.most(4);
+    expect(gate.size).to.equal(0);
+  });
+
+  it('requests that come while the first read runs are admitted on it: one read for the seats that are left', async () => {
+    const gate = new SeatGate();
+    let reads = 0;
+    let release = () => {};
+    const admitted: string[] = [];
+    const answers = Array.from({ length: 5 }, (_, i) =>
+      gate.run<number, string>({
+        event: 'e',
+        readKey: 'e',
+        seats: 1,
+        read: () =>
+          new Promise<number>((resolve) => {
+            reads++;
+            release = () => resolve(10);
+          }),
+        judge: async (seen) => ({ left: seen }),
+        hold: async () => {
+          admitted.push(`r${i}`);
+          return 'held';
+        },
+      }),
+    );
+    for (let i = 0; i < 5; i++) await tick();
+    expect(reads).to.equal(1);
+    release();
+    expect(await Promise.all(answers)).to.deep.equal(['held', 'held', 'held', 'held', 'held']);
+    expect(reads).to.equal(1);
+  });
+
+  it('a hold that commits while others are in flight wakes no one: the waiting read again once the last settles', async () => {
+    const gate = new SeatGate();
+    let left = 10;
+    let reads = 0;
+    const finish: Array<() => void> = [];
+    const answers = Array.from({ length: 30 }, () =>
+      gate.run<number, string>({
+        event: 'e',
+        readKey: 'e',
+        seats: 1,
+        read: async () => {
+          reads++;
+          return left;
+        },
+        judge: async (seen) => {
+          if (seen < 1) throw new Error('sold_out');
+          return { left: seen };
+        },
+        hold: () =>
+          new Promise<string>((resolve) =>
+            finish.push(() => {
+              left -= 1;
+              resolve('held');
+            }),
+          ),
+      }).catch((err: Error) => err.message),
+    );
+    for (let i = 0; i < 5; i++) await tick();
+    expect(finish).to.have.length(10);
+    const before = reads;
+    for (const done of finish.slice(0, 9)) {
+      done();
+      for (let i = 0; i < 3; i++) await tick();
+    }
+    expect(reads, 'no read while seats are in flight').to.equal(before);
+    finish[9]();
+    const settled = await Promise.all(answers);
+    expect(settled.filter((a) => a === 'held')).to.have.length(10);
+    expect(settled.filter((a) => a === 'sold_out')).to.have.length(20);
+    expect(reads).to.equal(before + 1);
     expect(gate.size).to.equal(0);
   });
 

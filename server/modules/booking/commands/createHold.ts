@@ -5,8 +5,7 @@ import type { ShowEventStatus } from '../../showEvents/index.ts';
 import { priceBooking } from '../adjustments.ts';
 import type { BookingExtensions, SeatClaim } from '../extensions.ts';
 import type { ContactSource, CustomerContact, HoldInput } from '../inputs.ts';
-import { Reservation } from '../models.ts';
-import { bookingRules, liveLead, lockEventBySlug, offerByCode, referenceTaken, seatsTakenOf, type BookingRules, type HoldOutlookRow, type OfferRow, type ReservationDetails } from '../queries.ts';
+import { holdSetup, insertHoldCounted, liveLead, lockEventBySlug, referenceTaken, seatsTakenOf, type BookingRules, type HoldOutlookRow, type OfferRow, type ReservationDetails } from '../queries.ts';
 import { digest, newAccessToken, newReservationReference, sealSecret } from '../tokens.ts';
 import { bookContact } from './upsertCustomer.ts';
 
@@ -18,16 +17,22 @@ export interface PlannedHold {
 
 /**
  * Takes seats: in the caller's transaction, the event row locked (`select … for update`, so concurrent holds on
- * one event queue here), its bookability and the offer checked, the seats taken counted with the catalog's
- * expression, and the HELD reservation written with its price. Returns the reservation's id and the access token
- * (once). Shared by the guest's hold (createPublicReservation) and staff's phone booking (reservations).
+ * one event queue here), its bookability and the offer checked, the HELD reservation written with its price and
+ * the seats the event's other bookings take counted in the same statement (the catalog's expression), and a hold
+ * that does not fit refused. Returns the reservation's id and the access token (once). Shared by the guest's hold
+ * (createPublicReservation) and staff's phone booking (reservations). A refusal is thrown and the caller's
+ * transaction must roll back with it (both callers' do): the rows written before it go with it.
  *
- * The lock is held from that `for update` to the commit, so what needs no lock comes before it (issue 25 §8): the
- * setup and the offer read, the contact's customer upserted (it locks no event; every hold, the guest's and
- * staff's, takes its customer row before its event's, one lock order), a free reference found, the access token
- * sealed, and the caller's `beforeLock` step (the guest's hold enqueues its expiry job there).
+ * The lock is held from that `for update` to the commit, so what needs no lock comes before it (issue 25 §8), in
+ * as few statements as it takes: the setup, the offer and a new reference (one read), the contact's customer upserted
+ * with its e-mail history (one statement; it locks no event; every hold, the guest's and staff's, takes its
+ * customer row before its event's, one lock order), the access token sealed, and the caller's `beforeLock` step
+ * (the guest's hold enqueues its expiry job there). Under the lock: the seat claims and the price adjustments
+ * (none of them for a plain hold; a promo code or a voucher is locked after the event, their lock order), then the
+ * one statement that writes and counts. Under a rush each statement inside the lock is paid by every hold queued
+ * behind it.
  * Their refusals are still answered in the order below (404, the event, the offer, the guests, the contact, the
- * seats), whatever was read first.
+ * seats, the price), whatever was read first.
  */
 export async function createHold(
   extensions: BookingExtensions,
@@ -37,8 +42,7 @@ export async function createHold(
   contactSource: ContactSource = 'guest',
   beforeLock?: (planned: PlannedHold) => Promise<void>,
 ): Promise<{ reservationId: string; accessToken: string; cancellationWindowHours: number; view: ReservationDetails }> {
-  const rules = await bookingRules(trx);
-  const offerRow = await offerByCode(trx, input.offerCode);
+  const { rules, offer: offerRow, referenceTaken: taken, reference: firstReference } = await holdSetupWithReference(trx, input.offerCode);
   const booking = await bookingCustomer(trx, input, now, contactSource).then(
     (found) => () => found,
     (err: unknown) => {
@@ -51,7 +55,7 @@ export async function createHold(
   );
   const accessToken = newAccessToken();
   const accessTokenSealed = await sealSecret(trx, accessToken);
-  const reference = await freeReference(trx);
+  const reference = taken ? await freeReference(trx) : firstReference;
   const planned: PlannedHold = { reservationId: randomUUID(), holdExpiresAt: new Date(now.getTime() + rules.holdMinutes * 60_000) };
   await beforeLock?.(planned);
 
@@ -64,9 +68,7 @@ export async function createHold(
     if (claim) claims.push(claim);
   }
   // Seats held for this booking elsewhere (a waiting-list offer) are counted as taken; they are this booking's.
-  const seatsTaken = (await seatsTakenOf(trx, event.id, now)) - claims.reduce((sum, claim) => sum + claim.seats, 0);
-  assertSeatsLeft(event.capacity - seatsTaken, input.guestCount);
-
+  const claimed = claims.reduce((sum, claim) => sum + claim.seats, 0);
   const { price, columns, adjustments } = await priceBooking(
     {
       trx,
@@ -79,9 +81,15 @@ export async function createHold(
     },
     { serviceChargePercent: rules.serviceChargePercent, vatPercent: rules.vatPercent },
     extensions.priceAdjustments,
-  );
-  const reservation = await Reservation.query(trx)
-    .insert({
+  ).catch(async (refusal: unknown) => {
+    // The seats are counted with the insert below; a refusal of the price is answered after theirs, so they are
+    // counted here first.
+    if (refusal instanceof Problem) assertSeatsLeft(event.capacity - ((await seatsTakenOf(trx, event.id, now)) - claimed), input.guestCount);
+    throw refusal;
+  });
+  const { reservation, seatsTaken } = await insertHoldCounted(
+    trx,
+    {
       id: planned.reservationId,
       reference,
       showEventId: event.id,
@@ -121,8 +129,11 @@ export async function createHold(
       ...columns,
       createdAt: now,
       updatedAt: now,
-    })
-    .returning('*');
+    },
+    now,
+  );
+  // Refused: the transaction rolls back, the row just written with it.
+  assertSeatsLeft(event.capacity - (seatsTaken - claimed), input.guestCount);
   for (const adjustment of adjustments) await adjustment.afterInsert?.(reservation.id);
   for (const claim of claims) await claim.afterInsert(reservation.id);
   // The guest's view of what was just written, from the rows this transaction already holds (no read-back;
@@ -258,6 +269,12 @@ async function bookingCustomer(trx: Knex.Transaction, input: HoldInput, now: Dat
   }
   const customer = { id: lead.customerId, honorific: lead.honorific, name: lead.name, email: lead.email, phone: lead.phone };
   return { customer, leadId: lead.id, locale: input.locale ?? lead.locale ?? null };
+}
+
+/** The setup, the offer, and a new reference with whether it is taken, in one statement (`holdSetup`). */
+async function holdSetupWithReference(trx: Knex.Transaction, offerCode: string) {
+  const reference = newReservationReference();
+  return { ...(await holdSetup(trx, offerCode, reference)), reference };
 }
 
 async function freeReference(trx: Knex.Transaction): Promise<string> {

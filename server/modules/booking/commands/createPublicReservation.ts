@@ -62,9 +62,10 @@ export async function createPublicReservation(
   const { throttle = async () => undefined, now = new Date() } = options;
   const { knex } = app.db;
   const { jobs } = app;
-  const hash = requestHash(input);
-  if (idempotencyKey) {
-    const before = await remembered(knex, idempotencyKey, hash, now);
+  // The body's hash only matters with a key (hashing every request cost the refused ones under a rush).
+  const keyed = idempotencyKey ? { key: idempotencyKey, hash: requestHash(input) } : undefined;
+  if (keyed) {
+    const before = await remembered(knex, keyed.key, keyed.hash, now);
     if (before) return before;
   }
   const holdInTransaction = async () => {
@@ -72,12 +73,12 @@ export async function createPublicReservation(
     return inUnitOfWork(
       { knex, logger: app.logger },
       async ({ trx, afterCommit }) => {
-        if (idempotencyKey) {
-          await lockIdempotencyKey(trx, HOLD_ROUTE, idempotencyKey);
-          const raced = await remembered(trx, idempotencyKey, hash, now);
+        if (keyed) {
+          await lockIdempotencyKey(trx, HOLD_ROUTE, keyed.key);
+          const raced = await remembered(trx, keyed.key, keyed.hash, now);
           if (raced) return raced;
           // An expired answer of this key is cleared now, before createHold takes the event's lock.
-          await forgetAnswer(trx, HOLD_ROUTE, idempotencyKey);
+          await forgetAnswer(trx, HOLD_ROUTE, keyed.key);
         }
         // The hold's own expiry run, enqueued before the event's lock (outbox: it exists only if this transaction
         // commits). A booking confirmed at once below keeps it: the run then finds nothing of its own to expire.
@@ -95,8 +96,8 @@ export async function createPublicReservation(
           view = await reservationDetails(trx, reservationId);
         }
         const body = { ...presentGuestReservation(view, NO_MONEY, { ...p, now, cancellationWindowHours }), accessToken };
-        if (idempotencyKey) {
-          await rememberAnswer(trx, HOLD_ROUTE, idempotencyKey, hash, 201, JSON.stringify(body), now, { forgotten: true });
+        if (keyed) {
+          await rememberAnswer(trx, HOLD_ROUTE, keyed.key, keyed.hash, 201, JSON.stringify(body), now, { forgotten: true });
         }
         return { status: 201 as const, body, replayed: false, reservationId };
       },
@@ -122,7 +123,7 @@ export async function createPublicReservation(
           try {
             return await outlookBeforeLock(knex, app.bookingExtensions, input, row, now);
           } catch (refusal) {
-            const replay = idempotencyKey ? await remembered(knex, idempotencyKey, hash, now) : undefined;
+            const replay = keyed ? await remembered(knex, keyed.key, keyed.hash, now) : undefined;
             if (replay) return { answer: replay };
             throw refusal;
           }
