@@ -47,11 +47,12 @@ async function loadEsbuild(): Promise<EsbuildModule | undefined> {
 export interface BuildResult {
   files: number;
   ms: number;
-  /** Of `ms`, making the embedded database's template. */
-  templateMs: number;
+  /** Of `ms`, making the embedded database's template; undefined when it could not be made (`templateError`). */
+  templateMs?: number;
+  templateError?: string;
 }
 
-export async function build(options: { outDir?: string } = {}): Promise<BuildResult | undefined> {
+export async function build(options: { outDir?: string; prepareTemplate?: (db: Database) => Promise<void> } = {}): Promise<BuildResult | undefined> {
   const started = performance.now();
   const esbuild = await loadEsbuild();
   if (!esbuild) return undefined;
@@ -108,20 +109,31 @@ export async function build(options: { outDir?: string } = {}): Promise<BuildRes
   fs.writeFileSync(path.join(staging, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
   writeContractCache(path.join(staging, 'openapi.json'));
   // The embedded database's first start copies this instead of running initdb and every migration.
-  const template = await buildTemplate(path.join(staging, 'pgdata-template'), { prepare: declareJobs });
+  // Best effort: without a template a first start runs initdb and the migrations (slower, never wrong), so a
+  // template that cannot be made here must not fail `npm ci`.
+  const templateDir = path.join(staging, 'pgdata-template');
+  const template = await buildTemplate(templateDir, { prepare: options.prepareTemplate ?? declareJobs }).catch((err: unknown) => {
+    fs.rmSync(templateDir, { recursive: true, force: true });
+    return { error: err instanceof Error ? err.message : String(err) };
+  });
   // Swapped in whole: a start never sees half a build.
   const old = `${outDir}.old-${process.pid}`;
   if (fs.existsSync(outDir)) fs.renameSync(outDir, old);
   fs.renameSync(staging, outDir);
   fs.rmSync(old, { recursive: true, force: true });
-  return { files: inputs.length, ms: Math.round(performance.now() - started), templateMs: template.ms };
+  return { files: inputs.length, ms: Math.round(performance.now() - started), ...('error' in template ? { templateError: template.error } : { templateMs: template.ms }) };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   build().then(
     (built) => {
       if (!built) console.log('esbuild is not installed: skipped the build; npm start runs from the sources (slower to start).');
-      else console.log(`Built ${path.relative(process.cwd(), BUILD_DIR) || '.build'}/main.js from ${built.files} files in ${built.ms} ms, the embedded database's template among them in ${built.templateMs} ms (npm start uses it while the sources are unchanged).`);
+      else {
+        const template = built.templateError
+          ? `; the embedded database's template could not be made (${built.templateError}): a first start runs initdb and the migrations`
+          : `, the embedded database's template among them in ${built.templateMs} ms`;
+        console.log(`Built ${path.relative(process.cwd(), BUILD_DIR) || '.build'}/main.js from ${built.files} files in ${built.ms} ms${template} (npm start uses it while the sources are unchanged).`);
+      }
     },
     (err) => {
       console.error(err);

@@ -209,6 +209,18 @@ describe('start fast: the build, the timeline, nothing redone at start', functio
     expect(await startFromTemplate(other, path.join(dir, 'none'))).to.equal('no template (npm run build makes one)');
   });
 
+  it('builds without the template when it cannot be made (npm ci does not fail; a first start runs initdb)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-build-'));
+    dirs.push(dir);
+    const outDir = path.join(dir, 'build');
+    const built = await build({ outDir, prepareTemplate: async () => { throw new Error('no room left'); } });
+    expect(built?.templateError).to.equal('no room left');
+    expect(built?.templateMs).to.equal(undefined);
+    expect(fs.existsSync(path.join(outDir, 'main.js'))).to.equal(true);
+    expect(fs.existsSync(path.join(outDir, 'pgdata-template'))).to.equal(false);
+    expect(await startFromTemplate(path.join(dir, 'data', 'pgdata'), path.join(outDir, 'pgdata-template'))).to.equal('no template (npm run build makes one)');
+  });
+
   it('declares a job queue again only when its settings changed', () => {
     const stored = { name: 'q', policy: 'standard', retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 60, retentionMinutes: 1440, deadLetter: null };
     expect(queueMatches(stored, { name: 'q', policy: 'standard', retryLimit: 3, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 })).to.equal(true);
