@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const dev = prepareDevelopmentSecrets(config);
   config = dev.config;
   timeline.mark('config');
-  if (!config.databaseUrl && config.dataDir !== 'memory') {
+  if (!config.databaseUrl) {
     // A first start on the embedded database copies the build's migrated template instead of running initdb and
     // every migration (server/platform/db/template.ts); later starts find their database and skip this.
     const pgdata = path.join(config.dataDir, 'pgdata');
@@ -103,7 +103,12 @@ async function main(): Promise<void> {
 
   let closing = false;
   shutdown = (signal) => {
-    if (closing) return;
+    // A second signal while shutting down (Ctrl-C pressed again, an impatient supervisor) stops at once.
+    if (closing) {
+      logger.warn({ signal }, 'second signal while shutting down: stopping now, without waiting for in-flight work');
+      logger.flush();
+      process.exit(128 + os.constants.signals[signal]);
+    }
     closing = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => {
