@@ -36,6 +36,8 @@ export interface Config {
   apiKeyUsageFlushMs: number;
   /** How many public catalog answers a process keeps in memory (0: none, every read goes to the database). */
   catalogCacheEntries: number;
+  /** How long a kept catalog answer may be served at most (s): what bounds a change made behind the app's back. */
+  catalogCacheMaxAgeSeconds: number;
   /** Validate every response against the contract (on outside production). */
   validateResponses: boolean;
   seedPasswords: { admin?: string; marketing?: string; staff?: string };
@@ -303,6 +305,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowDatabaseReset: bool(env, 'ALLOW_DATABASE_RESET', false),
     apiKeyCacheMs: int(env, 'API_KEY_CACHE_MS', 10_000, 0, 300_000),
     catalogCacheEntries: int(env, 'CATALOG_CACHE_ENTRIES', 500, 0, 100_000),
+    catalogCacheMaxAgeSeconds: int(env, 'CATALOG_CACHE_MAX_AGE_SECONDS', 60, 1, 24 * 3600),
     apiKeyUsageFlushMs: int(env, 'API_KEY_USAGE_FLUSH_MS', 5_000, 10, 600_000),
     validateResponses: bool(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
     seedPasswords: {

@@ -16,7 +16,9 @@ import { localDateRange, localToday } from '../../domain/venueTime.ts';
  * - the clock reaches the next instant that changes some answer (`nextChange`): a hold's or a waiting-list offer's
  *   expiry (seats free up), an event's start or its booking cut-off (it leaves the lists; it closes), an offer's
  *   sales window opening or closing, the venue's next local midnight (the default date window moves). One query
- *   per fill, shared by every answer of the same generation.
+ *   per fill, shared by every answer of the same generation;
+ * - it is `maxAgeMs` old (`CATALOG_CACHE_MAX_AGE_SECONDS`, 60 s): nothing the application writes needs that, but
+ *   a row changed behind its back (psql, a restore into the live database) is seen by then.
  *
  * A read in flight while the cache is cleared serves its own request but is not kept (the generation counter), so
  * an answer computed from rows older than a committed write is never served afterwards. When the channel loses its
@@ -39,6 +41,16 @@ interface Entry {
 }
 
 const DEFAULT_MAX_ENTRIES = 500;
+const DEFAULT_MAX_AGE_MS = 60_000;
+
+export interface CatalogCacheOptions {
+  /** Answers kept at most (the oldest goes first). */
+  maxEntries?: number;
+  /** Off: every read is made anew (and counted as a miss). */
+  enabled?: boolean;
+  /** How long an answer is served at most (ms). */
+  maxAgeMs?: number;
+}
 
 /**
  * An answer as it is kept: its body, the bytes sent and their strong ETag (over those bytes: the same for the same
@@ -60,13 +72,19 @@ export class CatalogCache {
   hits = 0;
   misses = 0;
 
+  private readonly maxEntries: number;
+  readonly enabled: boolean;
+  private readonly maxAgeMs: number;
+
   constructor(
     private readonly knex: Knex,
     private readonly zone: string,
     notifications: Notifications | undefined,
-    private readonly maxEntries = DEFAULT_MAX_ENTRIES,
-    readonly enabled = true,
+    options: CatalogCacheOptions = {},
   ) {
+    this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    this.enabled = options.enabled ?? true;
+    this.maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
     notifications?.subscribe(CATALOG_TOPIC, { handle: () => this.clear(), reset: () => this.clear() });
   }
 
@@ -104,7 +122,7 @@ export class CatalogCache {
       const made = await joined.promise;
       if (at < made.until) return made.answer as CachedAnswer<B>;
     }
-    const promise = Promise.all([load(), this.nextChange(now)]).then(([body, until]) => ({ answer: answerOf(body) as CachedAnswer<unknown>, until }));
+    const promise = Promise.all([load(), this.nextChange(now)]).then(([body, until]) => ({ answer: answerOf(body) as CachedAnswer<unknown>, until: Math.min(until, at + this.maxAgeMs) }));
     const flight = { generation, promise };
     this.inFlight.set(key, flight);
     try {

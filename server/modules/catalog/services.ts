@@ -12,7 +12,13 @@ declare module '../../platform/context.ts' {
 /** The module's per-app services (its record's `services`): the catalog cache, listening on the invalidation channel. */
 export function catalogServices(platform: PlatformContext): Pick<AppContext, 'catalogCache'> {
   const entries = platform.config.catalogCacheEntries;
-  return { catalogCache: new CatalogCache(platform.db.knex, platform.config.venueTimezone, platform.notifications, Math.max(1, entries), entries > 0) };
+  return {
+    catalogCache: new CatalogCache(platform.db.knex, platform.config.venueTimezone, platform.notifications, {
+      maxEntries: Math.max(1, entries),
+      enabled: entries > 0,
+      maxAgeMs: platform.config.catalogCacheMaxAgeSeconds * 1000,
+    }),
+  };
 }
 
 /**

@@ -252,8 +252,8 @@ describe('public catalog from memory: no stale answer after a write @db', () => 
       const held = await server.request<any>('POST', '/api/public/reservations', { headers: guest(), body: { eventSlug: event.slug, offerCode: offer.code, guestCount: 5, contact: contact(7) } });
       expect(held.status).to.equal(201);
       const expiry = new Date(held.body.holdExpiresAt).getTime();
-      // A cache of its own over the same database, read with explicit instants.
-      const cache = new CatalogCache(server.db.knex, server.config.venueTimezone, undefined);
+      // A cache of its own over the same database, read with explicit instants (and no maximum age: the clock alone).
+      const cache = new CatalogCache(server.db.knex, server.config.venueTimezone, undefined, { maxAgeMs: Number.POSITIVE_INFINITY });
       let loads = 0;
       const load = async () => ++loads;
       const now = Date.now();
@@ -268,6 +268,40 @@ describe('public catalog from memory: no stale answer after a write @db', () => 
       cache.clear();
       await cache.answer('k', new Date(expiry + 2), load);
       expect(loads, 'cleared').to.equal(3);
+    });
+
+    it('serves an answer no longer than its maximum age: a row changed behind the application’s back is seen by then', async () => {
+      const { event } = await bookableEvent({ capacity: 30, days: 3 });
+      const cache = new CatalogCache(server.db.knex, server.config.venueTimezone, undefined, { maxAgeMs: 2_000 });
+      const load = async () => (await server.db.knex('show_events').where('id', event.id).first('capacity')).capacity as number;
+      const now = Date.now();
+      expect((await cache.answer('k', new Date(now), load)).body).to.equal(30);
+      // psql, say: no notification, so the kept answer stands …
+      await server.db.knex('show_events').where('id', event.id).update({ capacity: 31 });
+      expect((await cache.answer('k', new Date(now + 1_999), load)).body).to.equal(30);
+      // … until it is as old as the cache allows.
+      expect((await cache.answer('k', new Date(now + 2_000), load)).body).to.equal(31);
+      expect(server.config.catalogCacheMaxAgeSeconds, 'the default').to.equal(60);
+    });
+
+    it('the app serves a kept answer for CATALOG_CACHE_MAX_AGE_SECONDS at most', async () => {
+      const { event } = await bookableEvent({ capacity: 30, days: 3 });
+      const aged = await startTestServer({ keepData: true, config: { catalogCacheMaxAgeSeconds: 1 } });
+      try {
+        const path = `/api/public/show-events/${event.slug}`;
+        const before = await aged.request<any>('GET', path);
+        expect(before.status).to.equal(200);
+        await server.db.knex('show_events').where('id', event.id).update({ capacity: 60 });
+        const kept = await aged.request<any>('GET', path);
+        expect(before.headers.get('etag')).to.be.a('string');
+        expect(kept.headers.get('etag'), 'kept: nothing said the row changed').to.equal(before.headers.get('etag'));
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        const fresh = await aged.request<any>('GET', path);
+        expect(fresh.headers.get('etag'), 'read again once a second old').not.to.equal(before.headers.get('etag'));
+        expect(fresh.body).to.deep.equal((await oracle.request<any>('GET', path)).body);
+      } finally {
+        await aged.close();
+      }
     });
   });
 });
