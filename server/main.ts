@@ -103,12 +103,9 @@ async function main(): Promise<void> {
 
   let closing = false;
   shutdown = (signal) => {
-    // A second signal while shutting down (Ctrl-C pressed again, an impatient supervisor) stops at once.
-    if (closing) {
-      logger.warn({ signal }, 'second signal while shutting down: stopping now, without waiting for in-flight work');
-      logger.flush();
-      process.exit(128 + os.constants.signals[signal]);
-    }
+    // Only the first signal counts: npm forwards the terminal's Ctrl-C to node, which gets it from the terminal
+    // too, so a second one a moment later is the same request, not an impatient one.
+    if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => {
