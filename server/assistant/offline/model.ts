@@ -390,7 +390,8 @@ function understandInContext(conversation: Conversation, index: number, now: Dat
     current.relativeDay !== undefined ||
     (startsAsFollowUp && current.knowledge.length === 0 && mine.every((topic) => topic === 'schedule' || topic === 'showDetails' || topic === 'availability' || topic === 'whatsOn')) ||
     (mine.length === 1 && mine[0] === 'showDetails' && (current.days || current.guests));
-  const before = informative(previous.topics);
+  // A question about the guest's own booking is answered once, not carried into the next turn.
+  const before = informative(previous.topics).filter((topic) => topic !== 'ownBooking');
   if (!followUp || (before.length === 0 && previous.knowledge.length === 0) || (mine.length === 0 && current.knowledge.length > 0)) return current;
 
   const topics = new Set<Topic>([...current.topics.filter((topic) => !(topic === 'showDetails' && current.weakDetails)), ...before]);

@@ -23,7 +23,8 @@ export type Topic =
   | 'contact'
   | 'privateEvents'
   | 'waitlist'
-  | 'partners';
+  | 'partners'
+  | 'ownBooking';
 
 /** Practical-information subjects, each answered by the published documents tagged for it. */
 export type KnowledgeSubject = 'directions' | 'parking' | 'children' | 'dietary' | 'dress' | 'contact' | 'cancellation' | 'accessibility' | 'arrival' | 'payment';
@@ -57,6 +58,20 @@ export interface Understanding {
   /** The show (or event) slug an earlier turn's tool calls were about, for a follow-up that names none. */
   contextShow?: string;
 }
+
+/**
+ * The guest asks about a booking of their own ("what time is my booking?", "I booked under …", "I didn't get my
+ * confirmation"). The assistant sees no booking, whoever asks: it says where the guest's own details are (the
+ * confirmation e-mail and its link) and who can help, and never answers with the programme instead.
+ */
+const OWN_BOOKING = [
+  'my booking', 'my bookings', 'my reservation', 'my reservations', 'my ticket', 'my tickets', 'our booking', 'our reservation', 'our tickets',
+  'i booked', 'we booked', 'i have booked', 'we have booked', 'ive booked', 'weve booked', 'i made a booking', 'we made a booking', 'i made a reservation', 'we made a reservation', 'i reserved', 'we reserved', 'i have a booking', 'i have a reservation', 'we have a booking', 'we have a reservation',
+  'booked under', 'booking under', 'reservation under', 'under my name', 'booking reference', 'booking number', 'reservation number', 'reference number', 'confirmation number', 'booking code',
+  'confirmation email', 'confirmation e mail', 'booking confirmation', 'booking status', 'reservation status', 'status of my', 'find my booking', 'find my reservation', 'find my ticket*', 'look up my', 'check my booking', 'check my reservation',
+  'didnt receive', 'did not receive', 'havent received', 'have not received', 'never received', 'didnt get', 'did not get', 'not received',
+  'dat cho cua toi', 'dat cho cua minh', 'booking cua toi', 'booking cua minh', 'reservation cua toi', 've cua chung toi', 've cua toi', 've cua minh', 'toi da dat', 'minh da dat', 'toi dat roi', 'minh dat roi', 'da dat ve', 'da dat cho', 'ma dat cho', 'ma dat ve', 'don dat', 'kiem tra dat cho', 'kiem tra ve', 'email xac nhan', 'xac nhan dat', 'chua nhan duoc', 'khong nhan duoc',
+];
 
 const PHRASES: Record<Exclude<Topic, 'policy' | 'contact'>, string[]> = {
   greeting: ['hi', 'hello', 'hey', 'good morning', 'good evening', 'good afternoon', 'xin chao', 'chao', 'chao ban', 'alo', 'hola', 'helo'],
@@ -92,6 +107,7 @@ const PHRASES: Record<Exclude<Topic, 'policy' | 'contact'>, string[]> = {
   ],
   waitlist: ['waitlist', 'waiting list', 'wait list', 'notify me', 'let me know if', 'danh sach cho', 'bao cho toi', 'bao minh'],
   partners: ['partner', 'partners', 'agency', 'travel agent', 'travel agency', 'tour operator', 'tour operators', 'affiliate', 'commission', 'doi tac', 'dai ly', 'cong ty du lich', 'hoa hong'],
+  ownBooking: OWN_BOOKING,
 };
 
 /** Practical-information subjects: how guests ask about them (the documents say the rest). */
@@ -178,6 +194,8 @@ export function understand(text: string, now: Date, zone: string): Understanding
   // booking questions — unless a show, a day or tickets are named too.
   // "Where do I book?" / "book … ở đâu?": where to book online, not the venue's address.
   if (topics.has('howToBook') && knowledge.includes('directions') && !hasAny(folded, STRONG_DIRECTIONS)) knowledge.splice(knowledge.indexOf('directions'), 1);
+  // "Where are my tickets?" / "vé của tôi ở đâu?": the guest's own booking, not the venue's address.
+  if (topics.has('ownBooking') && knowledge.includes('directions') && !hasAny(folded, STRONG_DIRECTIONS)) knowledge.splice(knowledge.indexOf('directions'), 1);
   if (knowledge.length) {
     topics.add('policy');
     if (knowledge.includes('contact') || knowledge.includes('directions')) topics.add('contact');
@@ -222,6 +240,14 @@ export function understand(text: string, now: Date, zone: string): Understanding
   if (topics.has('availability') && topics.has('prices') && !rank && !hasAny(folded, ['gia', 'tien', 'price*', 'cost*', 'how much', 'chi phi', 'phi', 'total', 'tong'])) topics.delete('prices');
   // Ticket words name the subject of "how much": a ticket price, not the cost of a taxi.
   if (topics.has('prices') && topics.has('howToBook') && !hasAny(folded, ['how do i', 'how can i', 'how to', 'where can', 'lam sao', 'cach', 'o dau'])) topics.delete('howToBook');
+
+  // A booking of the guest's own is not the programme ("what time is my booking?" asks no schedule): unless a day is
+  // named ("I booked for Saturday: when does it start?" asks the public times) or a practical subject other than
+  // how to reach us is asked ("can I cancel my booking?": the cancellation policy says how).
+  if (topics.has('ownBooking')) {
+    if (days || knowledge.some((subject) => subject !== 'contact')) topics.delete('ownBooking');
+    else for (const topic of ['whatsOn', 'showDetails', 'schedule', 'availability', 'prices', 'howToBook', 'privateEvents', 'waitlist'] as Topic[]) topics.delete(topic);
+  }
 
   const understood: Understanding = { topics: [...topics], knowledge, days, relativeDay, guests, rank, folded, weakDetails, dayOnly: topics.has('schedule') && !scheduleAsked };
   if (refusal) return { ...understood, refusal, topics: [], knowledge: [] };

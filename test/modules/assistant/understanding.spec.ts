@@ -58,6 +58,22 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       expect(at('can I get a refund if I cancel').topics).to.not.include('howToBook');
     });
 
+    it('a booking of the guest’s own is neither the programme nor the venue’s address', () => {
+      for (const text of ['What time is my booking?', 'I booked under nguyen.van.an@gmail.com, what time is it?', 'đặt chỗ của tôi lúc mấy giờ?', 'dat cho cua toi luc may gio', 'Vé của tôi ở đâu?', 'Check giúp mình booking của mình với', 'Is my reservation for 4 people confirmed?']) {
+        expect(at(text).topics, text).to.deep.equal(['ownBooking']);
+        expect(at(text).knowledge, text).to.deep.equal([]);
+      }
+      // Not confirmed by e-mail? How to reach us as well.
+      expect(at("I didn't receive my confirmation email")).to.deep.include({ knowledge: ['contact'] });
+      expect(at("I didn't receive my confirmation email").topics).to.include('ownBooking');
+      // A day named asks the public times; a cancellation, the policy (which says how).
+      expect(at('I booked for Saturday, what time does it start?').topics).to.not.include('ownBooking');
+      expect(at('can I cancel my booking?').topics).to.not.include('ownBooking');
+      expect(at('can I cancel my booking?').knowledge).to.deep.equal(['cancellation']);
+      // Still the venue's address when that is asked.
+      expect(at('what is the address of the venue?').topics).to.not.include('ownBooking');
+    });
+
     it('cheapest and dearest; relative days; the day after as a follow-up', () => {
       expect(at('what is the cheapest option').rank).to.equal('cheapest');
       expect(at('gói nào đắt nhất').rank).to.equal('dearest');
@@ -202,6 +218,24 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       const dietary = await chat([userMessage('mon chay co khong?')], 'vi');
       expect(dietary.text).to.include(vi.title);
       expect(dietary.text).to.not.include('VND');
+    });
+
+    it('about a booking of one’s own: where the guest’s details are, nothing looked up, and the next question answered afresh', async () => {
+      const asked = 'I booked under nguyen.van.an@gmail.com, what time is my booking?';
+      const { chunks, text } = await chat([userMessage(asked, 'u1')]);
+      expect(text).to.match(/can’t see bookings/).and.match(/confirmation e-mail/);
+      expect(text).to.match(/\/en\/inquiries/);
+      expect(text).to.not.include('nguyen.van.an');
+      for (const show of DEMO_SHOWS) expect(text).to.not.include(show.title.en);
+      expect(text).to.not.match(/\d{1,2}:\d{2}|VND/);
+      expect(chunks.some((chunk) => chunk.type === 'tool-input-available' && /availability|events|booking-?options/i.test(String(chunk.toolName)))).to.equal(false);
+      const vi = await chat([userMessage('Vé của tôi ở đâu?')], 'vi');
+      expect(vi.text).to.match(/E-mail xác nhận/);
+      for (const show of DEMO_SHOWS) expect(vi.text).to.not.include(show.title.vi);
+      // The next question is its own: not another answer about the booking.
+      const next = await chat([userMessage(asked, 'u1'), { id: 'a1', role: 'assistant', parts: [{ type: 'text', text }] }, userMessage('and what is on tomorrow?', 'u2')]);
+      expect(next.text).to.not.match(/can’t see bookings/);
+      expect(next.text).to.match(/\d{1,2}:\d{2}/);
     });
 
     it('a vague message gets a clarifying question, not an answer about a show', async () => {
