@@ -48,6 +48,7 @@ export const CATEGORIES = [
   'injection',
   'clarify',
   'ownBooking',
+  'discounts',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 
@@ -739,7 +740,32 @@ const ownBooking: Generator = async (ctx) => {
   );
 };
 
-const GENERATORS: Record<Category, Generator> = { whatsOn, showDetails, schedule, availability, prices, partyTotal, cheapest, dearest, howToBook, knowledge, privateEvents, multiTurn, outOfScope, injection, clarify, ownBooking };
+/**
+ * Discounts, promo codes, vouchers: the answer says how a code is used when booking and invents nothing — no
+ * amount, no percentage, no code; links and contacts only the site's.
+ */
+const discounts: Generator = async (ctx) => {
+  const check: Check = (answer) =>
+    all(
+      /promo code|voucher|mã khuyến mãi/i.test(answer) ? ok : fail('says nothing of how codes are used'),
+      vndAmounts(answer).length || /\d\s?%/.test(answer) ? fail('states an amount or a percentage') : ok,
+      linksValid(answer, ctx.venue),
+      noPrivateContacts(answer, ctx.venue),
+    );
+  return phrased(
+    ctx,
+    {
+      en: ['Do you offer student discounts?', 'Is there a promo code?', 'Can I use a gift voucher?', 'Any deals for a group of 8?', 'Do seniors get a discount?'],
+      vi: ['Có mã giảm giá không?', 'Có khuyến mãi gì không?', 'Sinh viên có được ưu đãi không?', 'Tôi dùng phiếu quà tặng được không?'],
+      'vi-ascii': ['Có mã giảm giá không?', 'Có khuyến mãi gì không?', 'Sinh viên có được giảm giá không?'],
+      mixed: ['Có discount cho student không?', 'Có promo code nào không bạn?', 'Voucher dùng được không?'],
+    },
+    () => ({}),
+    (language, text) => single(language, text, check),
+  );
+};
+
+const GENERATORS: Record<Category, Generator> = { whatsOn, showDetails, schedule, availability, prices, partyTotal, cheapest, dearest, howToBook, knowledge, privateEvents, multiTurn, outOfScope, injection, clarify, ownBooking, discounts };
 
 /** How many questions each category gets (at least 8 each; more where the category has more kinds). */
 export const DEFAULT_COUNTS: Record<Category, number> = {
@@ -759,6 +785,7 @@ export const DEFAULT_COUNTS: Record<Category, number> = {
   injection: 12,
   clarify: 10,
   ownBooking: 10,
+  discounts: 10,
 };
 
 /**

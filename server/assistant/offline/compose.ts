@@ -72,6 +72,7 @@ export function composeAnswer(input: AnswerInput): string {
   if (topics.has('whatsOn') && input.show) topics.add('showDetails');
 
   if (topics.has('ownBooking')) out.push(p.ownBooking(inquiry));
+  if (topics.has('discounts')) out.push(p.discounts(inquiry));
   if (topics.has('privateEvents')) out.push(privateAnswer(input, p, inquiry));
   if (topics.has('showDetails') && input.show && !(topics.has('schedule') && !topics.has('whatsOn') && informative.length > 1 && !topics.has('showDetails'))) {
     out.push(detailsAnswer(input, input.show, p, topics.has('schedule') || topics.has('availability')));

@@ -66,6 +66,8 @@ export const PHRASES = {
     unavailable: (inquiry: string) => `Sorry, I can’t look that up right now. Please try again in a moment, or ask our team through ${inquiry}.`,
     waitlist: (link: string) => `You can join the waitlist for a sold-out performance here: ${link}.`,
     partners: (link: string) => `Travel agents and partners can find everything here: ${link}.`,
+    discounts: (inquiry: string) =>
+      `Our prices are the ones listed. If you have a promo code, a gift voucher or a partner’s referral code, enter it when you book: the total is worked out again before you pay. I can’t give out codes; for group rates or other offers, please ask our team through ${inquiry}.`,
     ownBooking: (inquiry: string) =>
       `I can’t see bookings here: to keep every guest’s details private, I don’t look up or confirm a booking by name, e-mail or phone number. Your confirmation e-mail has your booking’s date, time and reference, with a link to view or manage it. Can’t find it? Check your spam folder, or ask our team through ${inquiry}: they will help once they have checked the booking is yours.`,
     askDate: 'Tell me a date and the number of guests and I’ll check seats for you.',
@@ -136,6 +138,8 @@ export const PHRASES = {
     unavailable: (inquiry: string) => `Xin lỗi, hiện tôi không tra cứu được. Bạn thử lại sau ít phút, hoặc hỏi đội ngũ của chúng tôi qua ${inquiry}.`,
     waitlist: (link: string) => `Bạn có thể đăng ký danh sách chờ cho suất đã hết vé tại đây: ${link}.`,
     partners: (link: string) => `Đại lý du lịch và đối tác xem thông tin tại đây: ${link}.`,
+    discounts: (inquiry: string) =>
+      `Giá vé là giá đã niêm yết. Nếu bạn có mã khuyến mãi, phiếu quà tặng (voucher) hoặc mã giới thiệu của đối tác, hãy nhập khi đặt vé: tổng tiền sẽ được tính lại trước khi bạn thanh toán. Tôi không thể cấp mã; về giá cho đoàn hoặc ưu đãi khác, bạn hãy hỏi đội ngũ của chúng tôi qua ${inquiry}.`,
     ownBooking: (inquiry: string) =>
       `Tôi không xem được các đặt chỗ ở đây: để bảo vệ thông tin của mọi khách, tôi không tra cứu hay xác nhận đặt chỗ theo tên, e-mail hay số điện thoại. E-mail xác nhận của bạn có ngày giờ, mã đặt chỗ và đường link để xem hoặc quản lý đặt chỗ. Không tìm thấy e-mail? Bạn hãy kiểm tra thư mục spam, hoặc hỏi đội ngũ của chúng tôi qua ${inquiry}: chúng tôi sẽ hỗ trợ sau khi xác minh đặt chỗ là của bạn.`,
     askDate: 'Hãy cho tôi biết ngày và số khách, tôi sẽ kiểm tra chỗ cho bạn.',

@@ -24,7 +24,8 @@ export type Topic =
   | 'privateEvents'
   | 'waitlist'
   | 'partners'
-  | 'ownBooking';
+  | 'ownBooking'
+  | 'discounts';
 
 /** Practical-information subjects, each answered by the published documents tagged for it. */
 export type KnowledgeSubject = 'directions' | 'parking' | 'children' | 'dietary' | 'dress' | 'contact' | 'cancellation' | 'accessibility' | 'arrival' | 'payment';
@@ -108,6 +109,11 @@ const PHRASES: Record<Exclude<Topic, 'policy' | 'contact'>, string[]> = {
   waitlist: ['waitlist', 'waiting list', 'wait list', 'notify me', 'let me know if', 'danh sach cho', 'bao cho toi', 'bao minh'],
   partners: ['partner', 'partners', 'agency', 'travel agent', 'travel agency', 'tour operator', 'tour operators', 'affiliate', 'commission', 'doi tac', 'dai ly', 'cong ty du lich', 'hoa hong'],
   ownBooking: OWN_BOOKING,
+  // Discounts, promo codes, vouchers: how codes are used (the offers' prices are the tools'; no code is given out).
+  discounts: [
+    'discount*', 'promo', 'promos', 'promo code*', 'promotion*', 'promotional', 'coupon*', 'voucher*', 'gift card*', 'gift certificate*', 'deal', 'deals', 'special offer*', 'student*', 'senior*', 'early bird', 'reduced price*', 'concession*',
+    'giam gia', 'khuyen mai', 'ma giam gia', 'ma khuyen mai', 'uu dai', 'phieu qua tang', 'the qua tang', 'sinh vien', 'nguoi cao tuoi', 'chiet khau', 'voucher',
+  ],
 };
 
 /** Practical-information subjects: how guests ask about them (the documents say the rest). */
@@ -184,7 +190,8 @@ export function understand(text: string, now: Date, zone: string): Understanding
   const rank = hasAny(folded, DEAREST) ? 'dearest' : hasAny(folded, CHEAPEST) && !hasAny(folded, ['re trai', 're phai']) ? 'cheapest' : undefined;
   if (rank) topics.add('prices');
   if (hasAny(folded, POLICY_PHRASES)) topics.add('policy');
-  const days = parseDays(folded, now, zone);
+  // "Khuyến mãi" (a promotion) holds "mai" (tomorrow): no day.
+  const days = parseDays(folded.replace(/ khuyen mai(?= )/g, ''), now, zone);
   const relativeDay = days ? undefined : RELATIVE_DAYS.find(([phrases]) => hasAny(folded, phrases))?.[1];
   const guests = partySize(folded);
   const showWords = hasAny(folded, ['show*', 'ticket*', 've', 'seat*', 'performance*', 'suat', 'chuong trinh', 'per person', 'moi nguoi', 'moi khach', 'per guest', 'package*', 'goi']);
@@ -241,6 +248,8 @@ export function understand(text: string, now: Date, zone: string): Understanding
   // Ticket words name the subject of "how much": a ticket price, not the cost of a taxi.
   if (topics.has('prices') && topics.has('howToBook') && !hasAny(folded, ['how do i', 'how can i', 'how to', 'where can', 'lam sao', 'cach', 'o dau'])) topics.delete('howToBook');
 
+  // "Mã giảm giá" (a discount code) holds "giá" (price): a discount question, not the price list, unless asked too.
+  if (topics.has('discounts') && topics.has('prices') && !rank && !hasAny(folded.replace(/ (?:ma )?giam gia(?= )/g, ''), PHRASES.prices)) topics.delete('prices');
   // A booking of the guest's own is not the programme ("what time is my booking?" asks no schedule): unless a day is
   // named ("I booked for Saturday: when does it start?" asks the public times) or a practical subject other than
   // how to reach us is asked ("can I cancel my booking?": the cancellation policy says how).

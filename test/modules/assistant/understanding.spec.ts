@@ -74,6 +74,16 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       expect(at('what is the address of the venue?').topics).to.not.include('ownBooking');
     });
 
+    it('discounts, promo codes and vouchers: how codes are used, not a clarifying question nor the price list', () => {
+      for (const text of ['Do you offer student discounts?', 'Is there a promo code?', 'Can I use a voucher?', 'Có mã giảm giá không?', 'co khuyen mai gi khong']) {
+        expect(at(text).topics, text).to.deep.equal(['discounts']);
+        expect(at(text).vague, text).to.not.equal(true);
+        expect(at(text).days, text).to.equal(undefined);
+      }
+      expect(at('How much is it with a student discount?').topics).to.include.members(['prices', 'discounts']);
+      expect(at('what is the dress code?').topics).to.not.include('discounts');
+    });
+
     it('cheapest and dearest; relative days; the day after as a follow-up', () => {
       expect(at('what is the cheapest option').rank).to.equal('cheapest');
       expect(at('gói nào đắt nhất').rank).to.equal('dearest');
@@ -236,6 +246,17 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       const next = await chat([userMessage(asked, 'u1'), { id: 'a1', role: 'assistant', parts: [{ type: 'text', text }] }, userMessage('and what is on tomorrow?', 'u2')]);
       expect(next.text).to.not.match(/can’t see bookings/);
       expect(next.text).to.match(/\d{1,2}:\d{2}/);
+    });
+
+    it('a discount question: how codes are used at booking, no code and no invented price', async () => {
+      const { text } = await chat([userMessage('Do you offer student discounts?')]);
+      expect(text).to.match(/promo code/).and.match(/enter it when you book/);
+      expect(text).to.match(/\/en\/inquiries/);
+      expect(text).to.not.match(/VND|%/);
+      expect(text).to.not.match(/not sure what you mean/);
+      const vi = await chat([userMessage('Có mã giảm giá không?')], 'vi');
+      expect(vi.text).to.match(/mã khuyến mãi/);
+      expect(vi.text).to.not.match(/VND|\d\s?đ/);
     });
 
     it('a vague message gets a clarifying question, not an answer about a show', async () => {
