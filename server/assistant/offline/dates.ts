@@ -25,6 +25,21 @@ const MONTHS_EN: Record<string, number> = {
   august: 8, aug: 8, september: 9, sep: 9, sept: 9, october: 10, oct: 10, november: 11, nov: 11, december: 12, dec: 12,
 };
 
+/**
+ * Holidays of the solar calendar, by name (folded; the most specific first): the next one on or after today.
+ * Tết and other lunar dates move from year to year and are left to an explicit date.
+ */
+const HOLIDAYS: Array<[string[], number, number]> = [
+  [['christmas eve', 'xmas eve', 'dem giang sinh', 'dem noel', 'dem chua giang sinh'], 12, 24],
+  [['christmas', 'xmas', 'giang sinh', 'noel'], 12, 25],
+  [['new years eve', 'new year eve', 'nye'], 12, 31],
+  [['new years day', 'tet duong lich'], 1, 1],
+  [['valentines day', 'valentines', 'valentine', 'le tinh nhan'], 2, 14],
+  [['reunification day', 'ngay giai phong', 'ngay thong nhat'], 4, 30],
+  [['labour day', 'labor day', 'quoc te lao dong'], 5, 1],
+  [['national day', 'quoc khanh'], 9, 2],
+];
+
 /** The days named in `text` (English or Vietnamese), relative to `now` in `zone`; undefined when none is. */
 export function parseDays(text: string, now: Date, zone: string): DayRange | undefined {
   const folded = fold(text);
@@ -34,6 +49,8 @@ export function parseDays(text: string, now: Date, zone: string): DayRange | und
 
   const explicit = explicitDate(text, folded, today);
   if (explicit) return one(explicit);
+  const holiday = HOLIDAYS.find(([phrases]) => hasAny(folded, phrases));
+  if (holiday) return one(valid(today, undefined, holiday[1], holiday[2])!);
 
   if (hasAny(folded, ['day after tomorrow', 'ngay kia', 'ngay mot'])) return one(today.plus({ days: 2 }));
   if (hasAny(folded, ['tomorrow', 'tmr', 'tmrw', 'ngay mai', 'toi mai', 'mai', 'sang mai', 'chieu mai'])) return one(today.plus({ days: 1 }));

@@ -119,7 +119,7 @@ const PHRASES: Record<Exclude<Topic, 'policy' | 'contact'>, string[]> = {
 /** Practical-information subjects: how guests ask about them (the documents say the rest). */
 const KNOWLEDGE: Record<KnowledgeSubject, string[]> = {
   directions: [
-    'how to get', 'how do i get', 'how do we get', 'how can i get', 'how can we get', 'get there', 'get to you', 'get to the venue', 'getting there', 'directions', 'direction', 'find you', 'find the venue', 'where is', 'where are you', 'where are', 'where s', 'where exactly', 'located', 'location', 'address', 'map', 'taxi', 'grab', 'bus', 'walk', 'nearest', 'far from', 'district',
+    'how far', 'distance from', 'walking distance', 'from the airport', 'bao xa', 'how to get', 'how do i get', 'how do we get', 'how can i get', 'how can we get', 'get there', 'get to you', 'get to the venue', 'getting there', 'directions', 'direction', 'find you', 'find the venue', 'where is', 'where are you', 'where are', 'where s', 'where exactly', 'located', 'location', 'address', 'map', 'taxi', 'grab', 'bus', 'walk', 'nearest', 'far from', 'district',
     'duong di', 'duong den', 'chi duong', 'den nha hat', 'toi nha hat', 'di den', 'den do', 'den bang', 'di the nao', 'di nhu the nao', 'di bang', 'o dau', 'nam o dau', 'dia chi', 'ban do', 'cach den', 'lam sao den', 'lam sao de den', 'toi bang', 'cho nao', 'quan may', 'o quan',
   ],
   parking: ['parking', 'park', 'car park', 'carpark', 'motorbike', 'motorbikes', 'motorcycle', 'scooter', 'car', 'cars', 'valet', 'do xe', 'dau xe', 'gui xe', 'bai xe', 'cho de xe', 'xe may', 'o to', 'oto', 'xe hoi'],
@@ -233,8 +233,9 @@ export function understand(text: string, now: Date, zone: string): Understanding
       weakDetails = true;
     }
   }
-  // "Is Saturday free for 4?" names a day and a party: an availability question whatever the words.
-  if (days && guests !== undefined && !topics.has('prices')) topics.add('availability');
+  // "Is Saturday free for 4?" names a day and a party: an availability question whatever the words; "can I book
+  // for 12?" too (whether a party that size is taken, and where).
+  if ((days || topics.has('howToBook')) && guests !== undefined && !topics.has('prices') && !topics.has('privateEvents')) topics.add('availability');
   // "Do you have anything on Friday?" names a day: when and what is on then.
   const scheduleAsked = topics.has('schedule');
   if (days && !topics.has('availability') && !topics.has('prices') && !topics.has('whatsOn') && !knowledge.length && !hasAny(folded, ['what is', 'whats', 'la gi'])) topics.add('schedule');

@@ -84,6 +84,16 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       expect(at('what is the dress code?').topics).to.not.include('discounts');
     });
 
+    it('holidays by name, "how far", and a party asked to book', () => {
+      expect(at('Are you open on Christmas day?')).to.deep.include({ topics: ['schedule'], days: { from: '2026-12-25', to: '2026-12-25', single: true } });
+      expect(at("Is there a show on New Year's Eve?").days?.from).to.equal('2026-12-31');
+      expect(at('có diễn đêm Giáng sinh không?').days?.from).to.equal('2026-12-24');
+      expect(at('any show on valentines?').days?.from, 'the next one').to.equal('2027-02-14');
+      expect(at('How far is it from Ben Thanh market?').knowledge).to.deep.equal(['directions']);
+      expect(at('Can I book for 12 people?')).to.deep.include({ guests: 12 });
+      expect(at('Can I book for 12 people?').topics).to.include('availability');
+    });
+
     it('cheapest and dearest; relative days; the day after as a follow-up', () => {
       expect(at('what is the cheapest option').rank).to.equal('cheapest');
       expect(at('gói nào đắt nhất').rank).to.equal('dearest');
@@ -257,6 +267,12 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       const vi = await chat([userMessage('Có mã giảm giá không?')], 'vi');
       expect(vi.text).to.match(/mã khuyến mãi/);
       expect(vi.text).to.not.match(/VND|\d\s?đ/);
+    });
+
+    it('a party past the online sizes asked to book is sent to the group inquiry, not given the booking links', async () => {
+      const { text } = await chat([userMessage('Can I book for 12 people?')]);
+      expect(text).to.match(/up to \d+ guests per reservation/).and.match(/\/en\/inquiries/);
+      expect(text).to.not.match(/\/en\/book\//);
     });
 
     it('a vague message gets a clarifying question, not an answer about a show', async () => {
