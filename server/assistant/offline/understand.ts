@@ -216,6 +216,9 @@ export function understand(text: string, now: Date, zone: string): Understanding
       topics.delete('prices');
       topics.delete('howToBook');
     }
+    // "Does a 3-year-old need a ticket?" / "trẻ em 3 tuổi có phải mua vé không?", "can I book a vegetarian menu?":
+    // the practical answer, not the booking links — unless a day or a party is named, or how to book is asked.
+    if (topics.has('howToBook') && !days && guests === undefined && !hasAny(folded, ['how do i', 'how can i', 'how do we', 'how to', 'where can', 'where do', 'lam sao', 'cach', 'o dau', 'the nao', 'nhu the nao'])) topics.delete('howToBook');
     // A practical question about the venue is not a request for the programme ("chính sách hủy vé thế nào?").
     topics.delete('showDetails');
     topics.delete('whatsOn');

@@ -84,6 +84,15 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       expect(at('what is the dress code?').topics).to.not.include('discounts');
     });
 
+    it('a practical question that says "book" or "buy a ticket" gets the practical answer, not the booking links', () => {
+      for (const text of ['Trẻ em 3 tuổi có phải mua vé không?', 'Can I book a vegetarian menu?']) {
+        expect(at(text).topics, text).to.not.include('howToBook');
+        expect(at(text).knowledge, text).to.have.length(1);
+      }
+      // With a day and a party it is a booking question as well.
+      expect(at('book for 2 adults and 1 child on saturday').topics).to.include.members(['howToBook', 'availability']);
+    });
+
     it('holidays by name, "how far", and a party asked to book', () => {
       expect(at('Are you open on Christmas day?')).to.deep.include({ topics: ['schedule'], days: { from: '2026-12-25', to: '2026-12-25', single: true } });
       expect(at("Is there a show on New Year's Eve?").days?.from).to.equal('2026-12-31');
