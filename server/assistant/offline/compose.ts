@@ -59,8 +59,9 @@ export function composeAnswer(input: AnswerInput): string {
     const policy = policyAnswer(input, 6);
     if (policy) return policy;
     // Nothing of it understood: what it can help with, as a question — not "I don't know" to a question it
-    // could not read.
-    return p.clarify;
+    // could not read. A clear question about something no tool or document covers ("do you have subtitles?")
+    // is not vague: it gets "I'm not sure" and who can answer.
+    return input.vague === false ? p.unknown(inquiry) : p.clarify;
   }
   if (input.failed && !input.shows.length && !input.routes.all.length) return p.unavailable(inquiry);
 

@@ -65,6 +65,9 @@ export interface Understanding {
  * confirmation"). The assistant sees no booking, whoever asks: it says where the guest's own details are (the
  * confirmation e-mail and its link) and who can help, and never answers with the programme instead.
  */
+/** A night out rather than a day ("for a date", "date night"): the programme, recommended. */
+const DATE_NIGHT = ['romantic', 'date night', 'for a date', 'on a date', 'first date', 'anniversary', 'honeymoon', 'hen ho', 'lang man', 'ky niem ngay cuoi'];
+
 const OWN_BOOKING = [
   'my booking', 'my bookings', 'my reservation', 'my reservations', 'my ticket', 'my tickets', 'our booking', 'our reservation', 'our tickets',
   'i booked', 'we booked', 'i have booked', 'we have booked', 'ive booked', 'weve booked', 'i made a booking', 'we made a booking', 'i made a reservation', 'we made a reservation', 'i reserved', 'we reserved', 'i have a booking', 'i have a reservation', 'we have a booking', 'we have a reservation',
@@ -76,7 +79,7 @@ const OWN_BOOKING = [
 
 const PHRASES: Record<Exclude<Topic, 'policy' | 'contact'>, string[]> = {
   greeting: ['hi', 'hello', 'hey', 'good morning', 'good evening', 'good afternoon', 'xin chao', 'chao', 'chao ban', 'alo', 'hola', 'helo'],
-  thanks: ['thanks', 'thank you', 'thx', 'cam on', 'cam on ban', 'tks', 'great thanks'],
+  thanks: ['thanks', 'thank you', 'thx', 'cam on', 'cam on ban', 'tks', 'great thanks', 'bye', 'goodbye', 'good bye', 'bye bye', 'see you', 'tam biet', 'chao tam biet', 'hen gap lai'],
   whatsOn: [
     'whats on', 'what is on', 'what s on', 'whats playing', 'what is playing', 'what shows', 'which shows', 'what show', 'which show', 'shows do you have', 'shows are', 'any shows', 'all shows', 'your shows', 'list of shows', 'list shows', 'list show', 'shows list', 'show list', 'danh sach show', 'danh sach chuong trinh', 'cac chuong trinh',
     'programme', 'program', 'lineup', 'line up', 'recommend', 'suggest', 'what can i see', 'what can we see', 'what do you have', 'what do you offer', 'performances', 'whats happening', 'what is happening', 'what events', 'which events', 'any events', 'what is there', 'whats there', 'is there anything', 'anything on', 'what else', 'upcoming events', 'events this', 'events on', 'something to see', 'something to watch',
@@ -126,10 +129,10 @@ const KNOWLEDGE: Record<KnowledgeSubject, string[]> = {
   children: ['children', 'child', 'kids', 'kid', 'baby', 'babies', 'toddler', 'infant', 'family', 'families', 'age limit', 'minimum age', 'how old', 'years old', 'year old', 'son', 'daughter', 'teen*', 'adults only', 'tre em', 'tre nho', 'em be', 'con nho', 'be nho', 'do tuoi', 'may tuoi', 'tuoi', 'con toi', 'gia dinh', 'dua con', 'con cua'],
   dietary: ['vegetarian', 'vegetarians', 'vegan', 'veggie', 'allerg*', 'dietary', 'diet', 'halal', 'kosher', 'gluten', 'lactose', 'dairy', 'nut', 'nuts', 'peanut*', 'seafood', 'shellfish', 'meat', 'pork', 'an chay', 'mon chay', 'chay', 'thuan chay', 'di ung', 'an kieng', 'hai san', 'dau phong', 'khong an thit', 'kieng'],
   dress: ['dress*', 'wear', 'wearing', 'attire', 'clothes', 'clothing', 'outfit', 'shorts', 'sandals', 'flip flops', 'jeans', 'formal', 'casual', 'trang phuc', 'mac gi', 'mac the nao', 'mac do', 'quan ao', 'quan dui', 'dep le', 'dep tong', 'an mac', 'ao khoac'],
-  contact: ['contact', 'phone', 'call you', 'telephone', 'email', 'e mail', 'hotline', 'zalo', 'whatsapp', 'reach you', 'opening hours', 'open hours', 'box office', 'talk to', 'speak to', 'lien he', 'dien thoai', 'so dien thoai', 'goi dien', 'sdt', 'quay ve', 'gio mo cua', 'lien lac'],
+  contact: ['contact', 'phone', 'call you', 'telephone', 'email', 'e mail', 'hotline', 'zalo', 'whatsapp', 'reach you', 'opening hours', 'open hours', 'box office', 'at the door', 'at the entrance', 'walk in', 'walk ins', 'on the door', 'tai quay', 'tai cua', 'mua truc tiep', 'talk to', 'speak to', 'lien he', 'dien thoai', 'so dien thoai', 'goi dien', 'sdt', 'quay ve', 'gio mo cua', 'lien lac'],
   cancellation: ['cancel*', 'refund*', 'money back', 'reschedul*', 'change my booking', 'change the date', 'change date', 'move my booking', 'no show', 'huy', 'hoan tien', 'hoan ve', 'doi ve', 'doi ngay', 'doi lich', 'tra ve', 'lay lai tien', 'hoan lai'],
   accessibility: ['wheelchair', 'accessib*', 'disabled', 'disability', 'stairs', 'steps', 'elevator', 'lift', 'mobility', 'xe lan', 'khuyet tat', 'thang may', 'cau thang', 'di lai kho khan'],
-  arrival: ['arrive', 'arrival', 'come early', 'how early', 'early', 'late', 'doors open', 'doors', 'what time should', 'when should we', 'when should i', 'den som', 'den tre', 'den muon', 'nen den', 'mo cua luc', 'den luc nao', 'den truoc', 'tre gio', 'mo cua'],
+  arrival: ['booking close*', 'booking cut*', 'book until', 'latest i can book', 'last minute booking', 'how late can i book', 'dong dat', 'han dat', 'arrive', 'arrival', 'come early', 'how early', 'early', 'late', 'doors open', 'doors', 'what time should', 'when should we', 'when should i', 'den som', 'den tre', 'den muon', 'nen den', 'mo cua luc', 'den luc nao', 'den truoc', 'tre gio', 'mo cua'],
   payment: ['pay', 'paying', 'payment', 'card', 'cards', 'credit card', 'visa', 'mastercard', 'cash', 'deposit', 'vnpay', 'momo', 'bank transfer', 'transfer', 'thanh toan', 'the tin dung', 'tien mat', 'chuyen khoan', 'dat coc', 'tra tien', 'quet the'],
 };
 
@@ -148,7 +151,7 @@ const STRONG_DIRECTIONS = ['directions', 'direction', 'address', 'located', 'loc
 
 const STRONG_PRIVATE = ['private', 'corporate', 'company', 'wedding', 'buy out', 'buyout', 'whole venue', 'exclusive', 'team building', 'su kien rieng', 'cong ty', 'dam cuoi', 'tiec cuoi', 'bao tron', 'thue'];
 
-const ANAPHORA = ['it', 'its', 'this', 'that', 'them', 'they', 'there', 'the show', 'this show', 'that show', 'same show', 'no', 'show nay', 'show do', 'chuong trinh nay', 'chuong trinh do', 'suat nay', 'suat do', 'cai nay', 'cai do'];
+const ANAPHORA = ['it', 'its', 'this', 'that', 'them', 'they', 'there', 'the show', 'this show', 'that show', 'same show', 'no', 'show nay', 'show do', 'chuong trinh nay', 'chuong trinh do', 'suat nay', 'suat do', 'cai nay', 'cai do', 'cai kia'];
 
 const WEAK_DETAILS = ['what is', 'whats', 'about', 'la gi', 'information', 'info', 'the nao', 'nhu the nao', 'ra sao'];
 const QUESTION_WORDS = ['what', 'when', 'where', 'how', 'which', 'who', 'why', 'can', 'do', 'does', 'is', 'are', 'could', 'would', 'will', 'gi', 'nao', 'sao', 'khong', 'bao nhieu', 'o dau', 'the nao', 'chua', 'co'];
@@ -254,6 +257,13 @@ export function understand(text: string, now: Date, zone: string): Understanding
 
   // "Mã giảm giá" (a discount code) holds "giá" (price): a discount question, not the price list, unless asked too.
   if (topics.has('discounts') && topics.has('prices') && !rank && !hasAny(folded.replace(/ (?:ma )?giam gia(?= )/g, ''), PHRASES.prices)) topics.delete('prices');
+  // "Is there a waiting list for sold-out shows?": how to join it, not the seats of every performance.
+  if (topics.has('waitlist') && !days && guests === undefined) for (const topic of ['availability', 'schedule', 'whatsOn'] as Topic[]) topics.delete(topic);
+  // "The best show for a romantic date": a recommendation, not a date on the calendar.
+  if (hasAny(folded, DATE_NIGHT)) {
+    topics.add('whatsOn');
+    if (!days) topics.delete('schedule');
+  }
   // A booking of the guest's own is not the programme ("what time is my booking?" asks no schedule): unless a day is
   // named ("I booked for Saturday: when does it start?" asks the public times) or a practical subject other than
   // how to reach us is asked ("can I cancel my booking?": the cancellation policy says how).
@@ -278,7 +288,8 @@ export function understand(text: string, now: Date, zone: string): Understanding
   const informative = understood.topics.some((topic) => topic !== 'greeting' && topic !== 'thanks' && !(topic === 'showDetails' && weakDetails));
   if (!informative && !understood.outOfScope && !relativeDay && guests === undefined) {
     const words = folded.trim().split(' ').filter((word) => word.length > 1);
-    understood.vague = words.length < 3 || !hasAny(folded, QUESTION_WORDS) || (weakDetails && words.length <= 4);
+    // A short question about "that" with nothing named ("cái kia thì sao?") is vague too.
+    understood.vague = words.length < 3 || !hasAny(folded, QUESTION_WORDS) || (weakDetails && words.length <= 4) || (Boolean(understood.anaphora) && words.length <= 4);
   }
   return understood;
 }

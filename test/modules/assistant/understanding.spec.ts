@@ -93,6 +93,19 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       expect(at('book for 2 adults and 1 child on saturday').topics).to.include.members(['howToBook', 'availability']);
     });
 
+    it('a date night, the booking cut-off, the box office, the waiting list, a goodbye', () => {
+      expect(at('What’s the best show for a romantic date?')).to.deep.include({ topics: ['whatsOn'], days: undefined });
+      expect(at('When does booking close?').knowledge).to.deep.equal(['arrival']);
+      expect(at('Can I buy tickets at the door?').knowledge).to.deep.equal(['contact']);
+      expect(at('Can I buy tickets at the door?').topics).to.not.include('howToBook');
+      expect(at('Do you have a waiting list for sold out shows?').topics).to.deep.equal(['waitlist']);
+      expect(at('Is Saturday sold out?').topics).to.include('availability');
+      expect(at('bye').topics).to.deep.equal(['thanks']);
+      // A clear question nothing covers is not vague; "that one?" with nothing named is.
+      expect(at('Do you have English subtitles?').vague).to.equal(false);
+      expect(at('cái kia thì sao').vague).to.equal(true);
+    });
+
     it('holidays by name, "how far", and a party asked to book', () => {
       expect(at('Are you open on Christmas day?')).to.deep.include({ topics: ['schedule'], days: { from: '2026-12-25', to: '2026-12-25', single: true } });
       expect(at("Is there a show on New Year's Eve?").days?.from).to.equal('2026-12-31');
@@ -282,6 +295,12 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       const { text } = await chat([userMessage('Can I book for 12 people?')]);
       expect(text).to.match(/up to \d+ guests per reservation/).and.match(/\/en\/inquiries/);
       expect(text).to.not.match(/\/en\/book\//);
+    });
+
+    it('a clear question that nothing published answers gets "not sure" and the inquiry page, not a clarifying question', async () => {
+      const { text } = await chat([userMessage('Do you have English subtitles?')]);
+      expect(text).to.match(/not sure about that/).and.match(/\/en\/inquiries/);
+      expect(text).to.not.match(/not sure what you mean/);
     });
 
     it('a vague message gets a clarifying question, not an answer about a show', async () => {
