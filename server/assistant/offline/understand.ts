@@ -60,14 +60,14 @@ export interface Understanding {
   contextShow?: string;
 }
 
+/** A night out rather than a day ("for a date", "date night"): the programme, recommended. */
+const DATE_NIGHT = ['romantic', 'date night', 'for a date', 'on a date', 'first date', 'anniversary', 'honeymoon', 'hen ho', 'lang man', 'ky niem ngay cuoi'];
+
 /**
  * The guest asks about a booking of their own ("what time is my booking?", "I booked under …", "I didn't get my
  * confirmation"). The assistant sees no booking, whoever asks: it says where the guest's own details are (the
  * confirmation e-mail and its link) and who can help, and never answers with the programme instead.
  */
-/** A night out rather than a day ("for a date", "date night"): the programme, recommended. */
-const DATE_NIGHT = ['romantic', 'date night', 'for a date', 'on a date', 'first date', 'anniversary', 'honeymoon', 'hen ho', 'lang man', 'ky niem ngay cuoi'];
-
 const OWN_BOOKING = [
   'my booking', 'my bookings', 'my reservation', 'my reservations', 'my ticket', 'my tickets', 'our booking', 'our reservation', 'our tickets',
   'i booked', 'we booked', 'i have booked', 'we have booked', 'ive booked', 'weve booked', 'i made a booking', 'we made a booking', 'i made a reservation', 'we made a reservation', 'i reserved', 'we reserved', 'i have a booking', 'i have a reservation', 'we have a booking', 'we have a reservation',
