@@ -6,6 +6,7 @@ import type { DayRange } from './dates.ts';
 import { clip, isoDayLabel, link, vnd, whenLabel, type Lang } from './format.ts';
 import { PHRASES, type Phrases } from './phrases.ts';
 import { safeToQuote } from './safety.ts';
+import { fold, hasAny } from './text.ts';
 import type { KnowledgeSubject, Topic } from './understand.ts';
 
 /** Everything the answer may say: the guest's question as understood, and the tools' results. */
@@ -209,27 +210,32 @@ function eventLine(event: EventFact, input: AnswerInput, p: Phrases, options: { 
   return parts.join(': ').replace(/: (\[|[^:]*: https?)/, ' — $1');
 }
 
+/** How long the shows last is asked ("how long is the show?", "which is the longest?", "kéo dài bao lâu?"). */
+const DURATION_WORDS = ['how long', 'duration', 'long is', 'longest', 'shortest', 'bao lau', 'keo dai', 'thoi luong', 'lau nhat', 'ngan nhat', 'may tieng'];
+
 function whatsOnAnswer(input: AnswerInput, p: Phrases): string {
   const events = inDays(input.events ?? [], input);
+  const withDuration = hasAny(fold(input.question), DURATION_WORDS);
   const range = rangeLabel(input, p);
   const lines: string[] = [];
   const shows = input.shows.filter((show) => ofShow(events, show).length > 0);
   if (events.length === 0 || shows.length === 0) {
     const later = input.days ? (input.events ?? []).filter((event) => event.date > input.days!.to) : [];
     lines.push(input.days ? p.whatsOnNothing(range) : p.whatsOnIntro(''));
-    for (const show of input.shows) lines.push(showLine(show, ofShow(later, show), input, p));
+    for (const show of input.shows) lines.push(showLine(show, ofShow(later, show), input, p, withDuration));
   } else {
     lines.push(p.whatsOnIntro(range));
-    for (const show of shows) lines.push(showLine(show, ofShow(events, show), input, p));
+    for (const show of shows) lines.push(showLine(show, ofShow(events, show), input, p, withDuration));
   }
   if (!input.guests && !input.topics.includes('availability')) lines.push('', p.askDate);
   return lines.join('\n');
 }
 
-function showLine(show: ShowFact, events: EventFact[], input: AnswerInput, p: Phrases): string {
+function showLine(show: ShowFact, events: EventFact[], input: AnswerInput, p: Phrases, withDuration = false): string {
   const url = showUrl(show, input);
   let line = `- **${show.title}**`;
   if (show.summary) line += ` — ${clip(safeToQuote(show.summary, new Set(input.routes.all)), 160)}`;
+  if (withDuration && show.durationMinutes) line += ` ${p.duration(show.durationMinutes)}`;
   if (events.length) {
     const dates = events.slice(0, 3).map((event) => whenLabel(event.date, event.time, input.lang));
     line += ` ${p.next}: ${dates.join('; ')}${events.length > 3 ? '; …' : ''}.`;

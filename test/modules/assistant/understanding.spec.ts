@@ -297,6 +297,16 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       expect(text).to.not.match(/\/en\/book\//);
     });
 
+    it('how long the shows last, asked of none in particular: each show with its duration', async () => {
+      const { text } = await chat([userMessage('Which show is the longest?')]);
+      for (const show of DEMO_SHOWS) expect(text).to.match(new RegExp(`\\*\\*${show.title.en}\\*\\*[^\\n]*about ${show.durationMinutes} minutes`));
+      const vi = await chat([userMessage('Buổi diễn kéo dài bao lâu?')], 'vi');
+      for (const show of DEMO_SHOWS) expect(vi.text).to.match(new RegExp(`\\*\\*${show.title.vi}\\*\\*[^\\n]*khoảng ${show.durationMinutes} phút`));
+      // Not asked, not said.
+      const plain = await chat([userMessage('What shows do you have?')]);
+      expect(plain.text).to.not.match(/about \d+ minutes/);
+    });
+
     it('a clear question that nothing published answers gets "not sure" and the inquiry page, not a clarifying question', async () => {
       const { text } = await chat([userMessage('Do you have English subtitles?')]);
       expect(text).to.match(/not sure about that/).and.match(/\/en\/inquiries/);
