@@ -202,10 +202,9 @@ export function understand(text: string, now: Date, zone: string): Understanding
   // Practical information wins over the words it shares with the live topics: "how much is parking?", "what
   // time should we arrive?", "is the menu vegetarian?", "where do I book a taxi?" are not price, schedule or
   // booking questions — unless a show, a day or tickets are named too.
-  // "Where do I book?" / "book … ở đâu?": where to book online, not the venue's address.
-  if (topics.has('howToBook') && knowledge.includes('directions') && !hasAny(folded, STRONG_DIRECTIONS)) knowledge.splice(knowledge.indexOf('directions'), 1);
-  // "Where are my tickets?" / "vé của tôi ở đâu?": the guest's own booking, not the venue's address.
-  if (topics.has('ownBooking') && knowledge.includes('directions') && !hasAny(folded, STRONG_DIRECTIONS)) knowledge.splice(knowledge.indexOf('directions'), 1);
+  // "Where do I book?" / "book … ở đâu?": where to book online; "where are my tickets?" / "vé của tôi ở đâu?": the
+  // guest's own booking — not the venue's address.
+  if ((topics.has('howToBook') || topics.has('ownBooking')) && knowledge.includes('directions') && !hasAny(folded, STRONG_DIRECTIONS)) knowledge.splice(knowledge.indexOf('directions'), 1);
   if (knowledge.length) {
     topics.add('policy');
     if (knowledge.includes('contact') || knowledge.includes('directions')) topics.add('contact');
