@@ -4,9 +4,12 @@
 const os = require('node:os');
 
 const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+// Mocha adds the files named on the command line to `spec` below instead of replacing it: `npx mocha test/x.spec.ts`
+// would run the whole suite. Named files (or folders/globs under test/) run alone.
+const named = process.argv.slice(2).filter((arg) => !arg.startsWith('-') && /^(\.\/)?test\//.test(arg));
 
 module.exports = {
-  spec: ['test/**/*.spec.ts'],
+  spec: named.length ? [] : ['test/**/*.spec.ts'],
   // The real-browser specs need chromium and the built storefront: `npm run test:browser`.
   ignore: ['test/browser/**'],
   'node-option': ['import=tsx'],
