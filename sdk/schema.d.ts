@@ -3951,7 +3951,7 @@ export interface components {
          * @description A code the request path answers for any operation (not declared per operation).
          * @enum {string}
          */
-        GenericProblemCode: "api_key_not_allowed" | "bad_request" | "body_too_deep" | "database_unavailable" | "file_type_mismatch" | "header_too_large" | "insufficient_role" | "internal_error" | "invalid_metrics_token" | "invalid_service_token" | "invalid_verify_token" | "invalid_webhook_token" | "malformed_body" | "method_not_allowed" | "missing_permission" | "no_active_membership" | "not_configured" | "not_found" | "operation_disabled" | "payload_too_large" | "request_timeout" | "policy_blocked" | "too_many_requests" | "unauthenticated" | "unsupported_content_encoding" | "unsupported_media_type" | "validation_failed";
+        GenericProblemCode: "api_key_not_allowed" | "bad_request" | "body_too_deep" | "cross_site_request" | "database_unavailable" | "file_type_mismatch" | "header_too_large" | "insufficient_role" | "internal_error" | "invalid_metrics_token" | "invalid_service_token" | "invalid_verify_token" | "invalid_webhook_token" | "malformed_body" | "method_not_allowed" | "missing_permission" | "no_active_membership" | "not_configured" | "not_found" | "operation_disabled" | "payload_too_large" | "request_timeout" | "policy_blocked" | "too_many_requests" | "unauthenticated" | "unsupported_content_encoding" | "unsupported_media_type" | "validation_failed";
         /**
          * @description A code a handler answers; the operations that may answer it declare it in `x-problem-codes`.
          * @enum {string}

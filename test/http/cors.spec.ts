@@ -214,6 +214,11 @@ describe('CORS (spec §5.6)', () => {
       expectEchoed(res, DASHBOARD, { credentials: true });
     });
 
+    it('answers the website chat without credentials, a dashboard origin included', async () => {
+      const preflight = await server.request('OPTIONS', '/llm/chat', { headers: { origin: DASHBOARD, 'access-control-request-method': 'POST' } });
+      expectEchoed(preflight, DASHBOARD, { credentials: false });
+    });
+
     it('a dashboard origin is echoed even when ALLOWED_ORIGIN lists others only', async () => {
       const strict = await startTestServer({ config: { allowedOrigin: 'https://shop.test', dashboardOrigins: [DASHBOARD] }, keepData: true });
       try {
@@ -257,6 +262,30 @@ describe('CORS (spec §5.6)', () => {
       const res = await server.request('GET', '/api/auth/me', { headers: { origin: 'https://a.test' } });
       expect(res.status).to.equal(401);
       expectEchoed(res, 'https://a.test');
+    });
+
+    it('keeps the website chat (/llm/chat) open to every site, without credentials, whatever the list says (spec §5.6; issue 32 §4)', async () => {
+      for (const origin of ['https://b.test', 'https://partner-hotel.example', 'http://localhost:8080']) {
+        const preflight = await server.request('OPTIONS', '/llm/chat', {
+          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        });
+        expect(preflight.status).to.equal(204);
+        expectEchoed(preflight, origin, { credentials: false });
+        // A refused body still carries the headers, so the widget can read why.
+        const refused = await server.request('POST', '/llm/chat', { headers: { origin }, body: { messages: [] } });
+        expect(refused.status).to.equal(400);
+        expectEchoed(refused, origin, { credentials: false });
+      }
+      // Case and a trailing slash do not change the route, so they do not change its CORS either.
+      const preflight = await server.request('OPTIONS', '/LLM/Chat/', { headers: { origin: 'https://b.test', 'access-control-request-method': 'POST' } });
+      expectEchoed(preflight, 'https://b.test');
+      // Without an Origin: a literal `*`.
+      const question = { messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hello' }] }] };
+      const bare = await server.request('POST', '/llm/chat', { body: question });
+      expect(bare.status).to.equal(200);
+      expect(bare.headers.get('access-control-allow-origin')).to.equal('*');
+      // The rest of the API keeps the list.
+      expectNoCors(await server.request('POST', '/api/ai/demo', { headers: { origin: 'https://b.test' }, body: { prompt: 'hello' } }));
     });
   });
 

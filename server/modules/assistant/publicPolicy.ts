@@ -9,3 +9,9 @@ export const policy: PolicyEntry[] = [
   { path: '/api/ai/demo', match: 'exact', methods: ['POST'], level: 'public' },
   { path: '/api/ai/customer-support', match: 'exact', methods: ['POST'], level: 'public' },
 ];
+
+/**
+ * Spec §5.6: the website chat answers any origin, whatever ALLOWED_ORIGIN lists (a venue's widget may sit on a partner's
+ * site), and never with credentials (server/platform/http/cors.ts).
+ */
+export const ANY_ORIGIN_PATHS = ['/llm/chat'];

@@ -79,6 +79,11 @@ export interface CorsOptions {
   credentialOrigins: readonly string[];
   headers: CorsHeaders;
   serverOnlyPaths?: readonly string[];
+  /**
+   * Routes any page may call, whatever `ALLOWED_ORIGIN` lists (the website chat, spec §5.6): the request's `Origin` is
+   * echoed, never with credentials (not even for a dashboard origin).
+   */
+  anyOriginPaths?: readonly string[];
 }
 
 /**
@@ -93,23 +98,29 @@ export interface CorsOptions {
  * router matches).
  */
 export function corsPolicy(options: CorsOptions): Koa.Middleware<AppState> {
-  const { allowedOrigin, headers, serverOnlyPaths = [] } = options;
+  const { allowedOrigin, headers, serverOnlyPaths = [], anyOriginPaths = [] } = options;
   const serverOnly = new Set(serverOnlyPaths.map((p) => p.toLowerCase()));
+  const anyOrigin = new Set(anyOriginPaths.map((p) => p.toLowerCase()));
   const listed = allowedOrigin.split(',').map((origin) => origin.trim()).filter(Boolean);
   const wildcard = listed.includes('*');
   const dashboards = new Set(options.credentialOrigins);
-  const withOrigin = cors({
-    origin: (ctx) => {
-      const origin = ctx.get('Origin');
-      return wildcard || listed.includes(origin) || dashboards.has(origin) ? origin : '';
-    },
-    credentials: (ctx) => dashboards.has(ctx.get('Origin')),
+  const shared = {
     keepHeadersOnError: true,
     exposeHeaders: headers.expose,
     allowHeaders: headers.allow,
     allowMethods: ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
     maxAge: 600,
+  };
+  const withOrigin = cors({
+    ...shared,
+    origin: (ctx) => {
+      const origin = ctx.get('Origin');
+      return wildcard || listed.includes(origin) || dashboards.has(origin) ? origin : '';
+    },
+    credentials: (ctx) => dashboards.has(ctx.get('Origin')),
   }) as unknown as Koa.Middleware<AppState>;
+  const fromAnyOrigin = cors({ ...shared, origin: (ctx) => ctx.get('Origin'), credentials: false }) as unknown as Koa.Middleware<AppState>;
+  const normalized = (path: string) => path.toLowerCase().replace(/(.)\/+$/, '$1');
   // The path as it is first (almost every request: lower case, no trailing slash), normalized only when it may differ.
   const isServerOnly = (path: string) => {
     if (serverOnly.has(path)) return true;
@@ -119,7 +130,7 @@ export function corsPolicy(options: CorsOptions): Koa.Middleware<AppState> {
   };
   return (ctx, next) => {
     if (serverOnly.size && isServerOnly(ctx.path)) return next();
-    if (ctx.headers.origin !== undefined) return withOrigin(ctx, next);
+    if (ctx.headers.origin !== undefined) return anyOrigin.size && anyOrigin.has(normalized(ctx.path)) ? fromAnyOrigin(ctx, next) : withOrigin(ctx, next);
     // First to touch Vary (only the request id is set before us), so no list to parse and merge.
     if (ctx.res.hasHeader('Vary')) ctx.vary('Origin');
     else ctx.res.setHeader('Vary', 'Origin');

@@ -5,6 +5,7 @@ import type Koa from 'koa';
 import compose from 'koa-compose';
 import type { AppContext } from '../context.ts';
 import { accessGuard } from './access.ts';
+import { crossSiteGuard } from './crossSite.ts';
 import { toRouterPath, type DeprecatedAlias, type Operation } from './contract.ts';
 import { checkFileType, isJsonType, parseMultipart, readBody } from './body.ts';
 import { serializeCookie, type Call, type Handler, type HandlerMap, type Reply } from './handler.ts';
@@ -33,7 +34,8 @@ interface MountOptions {
 }
 
 /**
- * Mounts every operation of the contract by operationId. Each route runs, in order: public API policy,
+ * Mounts every operation of the contract by operationId. Each route runs, in order: the cross-site check of writes
+ * signed in with the session cookie (crossSite.ts), public API policy,
  * access (x-access), body parsing, request validation, handler, response validation — composed once at boot.
  * Paths without parameters are found in a map (one lookup, whatever the number of operations); templated
  * paths go through @koa/router. Both match as the router does: case-insensitively, with or without a trailing
@@ -48,6 +50,8 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
   // Metrics and tracing name a request by its operation; nothing is added to the chain when neither is on.
   const observed = Boolean(app.metrics || app.tracing);
   const staticRoutes = new Map<string, Koa.Middleware<AppState>>();
+  // Where a write signed in with the session cookie may come from (crossSite.ts): the dashboards and the API itself.
+  const crossSite = { trustedOrigins: [...config.dashboardOrigins, new URL(config.publicApiUrl).origin] };
 
   for (const op of contract.operations) {
     if (op.access === 'disabled') continue;
@@ -55,8 +59,9 @@ export function mountOperations({ app, handlers, registry }: MountOptions): Koa.
       observed ? markOperation(op) : undefined,
       op.logTemplate ? logAsTemplate(op.path) : undefined,
       op.alias ? deprecationNotice(op.alias) : undefined,
+      crossSiteGuard(op, crossSite),
       publicApiPolicy(config.publicApiPolicyMode, registry, op),
-      accessGuard(op, config.accessTokens),
+      accessGuard(op, config.accessTokens, app.credentialThrottle),
       op.requestBody ? bodyParser(op, { json: config.jsonBodyLimitBytes, upload: config.uploadBodyLimitBytes }) : undefined,
       invoke(op, handlers[op.operationId], requestValidators, responseValidators, app),
     ].filter((middleware) => middleware !== undefined);
