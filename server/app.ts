@@ -5,7 +5,9 @@ import { createAppContext, type AppContext, type ContextAdditions } from './plat
 import type { Database } from './platform/db/database.ts';
 import { ContractError, loadContract, type Contract } from './platform/http/contract.ts';
 import { corsHeadersFrom, corsPolicy } from './platform/http/cors.ts';
+import { isTokenLevel, TOKEN_RULES } from './platform/http/access.ts';
 import { SERVER_ONLY_PATHS } from './modules/chatNotifications/publicPolicy.ts';
+import { ANY_ORIGIN_PATHS } from './modules/assistant/publicPolicy.ts';
 import { errorBoundary } from './platform/http/errors.ts';
 import type { HandlerMap } from './platform/http/handler.ts';
 import { createJobEngine, type JobEngine } from './platform/jobs/index.ts';
@@ -106,9 +108,18 @@ export function createApp(deps: AppDeps): App {
       credentialOrigins: deps.config.dashboardOrigins,
       headers: corsHeadersFrom(contract, SERVER_ONLY_PATHS),
       serverOnlyPaths: SERVER_ONLY_PATHS,
+      anyOriginPaths: ANY_ORIGIN_PATHS,
     }),
   );
-  koa.use(identityResolver({ knex: deps.db.knex, superuserApiTokens: deps.config.superuserApiTokens, credentials: context.credentials }).middleware);
+  koa.use(
+    identityResolver({
+      knex: deps.db.knex,
+      superuserApiTokens: deps.config.superuserApiTokens,
+      credentials: context.credentials,
+      throttle: context.credentialThrottle,
+      bearerTokenPaths: bearerTokenPaths(contract),
+    }).middleware,
+  );
   for (const middleware of mountOperations({ app: context, handlers, registry })) koa.use(middleware);
   const close = async () => {
     await Promise.all([context.credentials.close(), analytics.shutdown(), context.notifications.close()]);
@@ -118,4 +129,10 @@ export function createApp(deps: AppDeps): App {
     await context.tracing?.shutdown();
   };
   return { koa, context, close };
+}
+
+/** Paths whose own token may come as `Authorization: Bearer` (a token level with a Bearer scheme): their Bearer is judged by their access check. */
+function bearerTokenPaths(contract: Contract): Set<string> {
+  const bearerLevels = (access: string) => isTokenLevel(access) && TOKEN_RULES[access].schemes.some((scheme) => /Bearer$/.test(scheme));
+  return new Set(contract.operations.filter((op) => bearerLevels(op.access)).map((op) => op.path.toLowerCase()));
 }

@@ -28,6 +28,12 @@ export interface Config {
   sessionTtlSeconds: number;
   signInMaxFailures: number;
   signInWindowSeconds: number;
+  /**
+   * Wrong credentials (API keys, superuser, service, webhook, verify and metrics tokens) one client address may present
+   * per CREDENTIAL_FAILURE_WINDOW_SECONDS; past it, 429 for whatever it presents until the window ends.
+   */
+  credentialFailureLimit: number;
+  credentialFailureWindowSeconds: number;
   jsonBodyLimitBytes: number;
   allowDatabaseReset: boolean;
   /** How long an accepted API key is remembered by a process (0: looked up on every request). */
@@ -301,6 +307,8 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlSeconds: int(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     signInMaxFailures: int(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
     signInWindowSeconds: int(env, 'SIGN_IN_WINDOW_SECONDS', 15 * 60, 1, 24 * 3600),
+    credentialFailureLimit: int(env, 'CREDENTIAL_FAILURE_LIMIT', 20, 1, 1_000_000),
+    credentialFailureWindowSeconds: int(env, 'CREDENTIAL_FAILURE_WINDOW_SECONDS', 15 * 60, 1, 24 * 3600),
     jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
     allowDatabaseReset: bool(env, 'ALLOW_DATABASE_RESET', false),
     apiKeyCacheMs: int(env, 'API_KEY_CACHE_MS', 10_000, 0, 300_000),

@@ -5,6 +5,7 @@ import type { JobEngine } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
 import { ApiKeyCredentials } from './auth/apiKeyCredentials.ts';
 import { SignInThrottle } from './auth/throttle.ts';
+import { CredentialThrottle, type FailedCredential } from './auth/credentialThrottle.ts';
 import { createAnalytics, type Analytics } from './integrations/analytics.ts';
 import { createMailer, type Mailer } from './integrations/mail.ts';
 import { createStorage, type StorageDriver } from './storage/index.ts';
@@ -24,6 +25,8 @@ export interface AppContext {
   logger: Logger;
   contract: Contract;
   signInThrottle: SignInThrottle;
+  /** Wrong API keys and tokens per client address (identity resolution and the token levels' access checks). */
+  credentialThrottle: CredentialThrottle;
   /** API-key lookups (cached) and usage counting; administration commands call `changed()` in their transaction. */
   credentials: ApiKeyCredentials;
   /**
@@ -47,7 +50,7 @@ export interface AppContext {
 }
 
 /** The services the platform itself provides; the rest of `AppContext` is declared by the layers above. */
-type PlatformKey = 'config' | 'db' | 'logger' | 'contract' | 'signInThrottle' | 'credentials' | 'notifications' | 'jobs' | 'startedAt' | 'analytics' | 'mailer' | 'storage' | 'metrics' | 'tracing';
+type PlatformKey = 'config' | 'db' | 'logger' | 'contract' | 'signInThrottle' | 'credentialThrottle' | 'credentials' | 'notifications' | 'jobs' | 'startedAt' | 'analytics' | 'mailer' | 'storage' | 'metrics' | 'tracing';
 
 /** What the layers above add to the context (domain events, the booking's extensions, the modules' services), built by
  * the app at boot. */
@@ -74,6 +77,7 @@ export function createAppContext(deps: {
   const { additions, ...given } = deps;
   const { config, logger } = given;
   const notifications = deps.notifications ?? createNotifications(deps.db, logger, config.databaseUrl);
+  const metrics = createMetrics({ enabled: config.metrics.enabled, db: deps.db, logger });
   const platform: PlatformContext = {
     ...given,
     analytics:
@@ -92,11 +96,31 @@ export function createAppContext(deps: {
       },
       rateLimitStoreFor(deps.db),
     ),
+    credentialThrottle: new CredentialThrottle(
+      {
+        maxFailures: config.credentialFailureLimit,
+        windowSeconds: config.credentialFailureWindowSeconds,
+        onFailure: countCredentialFailures(metrics),
+      },
+      rateLimitStoreFor(deps.db),
+    ),
     notifications,
     credentials: new ApiKeyCredentials(deps.db.knex, deps.logger, deps.config.apiKeyCacheMs, deps.config.apiKeyUsageFlushMs, Date.now, notifications),
     startedAt: Date.now(),
-    metrics: createMetrics({ enabled: config.metrics.enabled, db: deps.db, logger }),
+    metrics,
     tracing: deps.tracing,
   };
   return { ...additions(platform), ...platform };
+}
+
+/** `venue_credential_failures_total{credential, result}`: wrong credentials presented, refused (401/403) or throttled (429). */
+function countCredentialFailures(metrics: Metrics | undefined): ((credential: FailedCredential, throttled: boolean) => void) | undefined {
+  if (!metrics) return undefined;
+  const counter = new metrics.client.Counter({
+    name: 'venue_credential_failures_total',
+    help: 'Wrong credentials presented (API keys; superuser, service, webhook, verify and metrics tokens), by kind and result: refused, or throttled (the one past the per-address limit: 429).',
+    labelNames: ['credential', 'result'] as const,
+    registers: [metrics.registry],
+  });
+  return (credential, throttled) => counter.inc({ credential, result: throttled ? 'throttled' : 'refused' });
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { secretWeakness } from './auth/secretStrength.ts';
 import { ConfigError, type Config } from './config.ts';
 
 /** The prefix of the superuser token `npm start` generates outside production (server/cli/devSecrets.ts). */
@@ -19,7 +20,11 @@ const VNPAY_SANDBOX_HOST = /(^|\.)sandbox\.vnpayment\.vn$/i;
  *   `<DATA_DIR>/dev-credentials.json`, or that file beside the embedded database (its accounts were seeded with the
  *   passwords it records);
  * - no superuser token store: SUPERUSER_API_TOKENS (or SUPERUSER_API_TOKEN) unset, so nothing could run the
- *   superuser operations (backups of settings, user administration) and nothing is generated in production.
+ *   superuser operations (backups of settings, user administration) and nothing is generated in production;
+ * - a weak shared secret (issue 32 §2): every superuser token, SVC_LLM_SERVICE_TOKEN, CHAT_WEBHOOK_TOKEN, METRICS_TOKEN,
+ *   MESSAGING_VERIFY_TOKEN and MESSAGING_APP_SECRET that is set must be at least 32 characters and not low-entropy (one
+ *   repeated character, a run, a repeated word, common words, an example value: auth/secretStrength.ts). Each is
+ *   named with its reason, never its value.
  *
  * Returns the refusals (empty outside production); `assertProductionReady` throws them as one ConfigError.
  */
@@ -47,6 +52,8 @@ export function productionRefusals(config: Config): string[] {
     refusals.push(`SUPERUSER_API_TOKENS: a token starting with "${DEVELOPMENT_TOKEN_PREFIX}" is a generated development token; set tokens of your own`);
   }
 
+  refusals.push(...weakSecrets(config));
+
   const file = path.join(config.dataDir, 'dev-credentials.json');
   const recorded = readRecorded(file);
   if (recorded) {
@@ -59,6 +66,28 @@ export function productionRefusals(config: Config): string[] {
           'change those passwords and delete the file, or use a data directory (or DATABASE_URL) made for production',
       );
     }
+  }
+  return refusals;
+}
+
+/** The shared secrets this server compares or signs with, by variable, each checked by `secretWeakness`. */
+function weakSecrets(config: Config): string[] {
+  const secrets: Array<[string, string | undefined]> = [
+    ...config.superuserApiTokens.map((token, index): [string, string] => [
+      config.superuserApiTokens.length > 1 ? `SUPERUSER_API_TOKENS (token ${index + 1} of ${config.superuserApiTokens.length})` : 'SUPERUSER_API_TOKENS',
+      token,
+    ]),
+    ['SVC_LLM_SERVICE_TOKEN', config.accessTokens['service-token']],
+    ['CHAT_WEBHOOK_TOKEN', config.accessTokens['chat-webhook-token']],
+    ['MESSAGING_VERIFY_TOKEN', config.accessTokens['messaging-verify-token']],
+    ['METRICS_TOKEN', config.metrics.token],
+    ['MESSAGING_APP_SECRET', config.messaging.appSecret],
+  ];
+  const refusals: string[] = [];
+  for (const [variable, value] of secrets) {
+    if (value === undefined || value === '') continue;
+    const weakness = secretWeakness(value);
+    if (weakness) refusals.push(`${variable}: the secret ${weakness}; set a random value of at least 32 characters (openssl rand -hex 32)`);
   }
   return refusals;
 }

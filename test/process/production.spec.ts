@@ -6,7 +6,10 @@ import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../server/platform/config.ts';
 import { assertProductionReady, productionRefusals } from '../../server/platform/guardRails.ts';
 
-const TOKEN = 'prod-superuser-token-0123456789abcdef';
+// Production refuses weak secrets (issue 32 §2), so the fixtures' secrets look like `openssl rand -hex 20`.
+const TOKEN = '9c1f4e7a2b8d6035e1f7a4c9b2d8e6f13a5c7e9b';
+const RECORDED = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4';
+const DEV_TOKEN = 'dev_5f2a8c1e9b7d3046a2c4e6f8b1d3e5a7c9';
 
 /** What production needs at least: a superuser token and a data directory of its own (no development secrets). */
 function production(env: Record<string, string>, dataDir: string) {
@@ -59,17 +62,51 @@ describe('production guard rails', () => {
   });
 
   it('refuses generated development secrets: a dev_ token, the recorded token, the development credentials file', () => {
-    expect(productionRefusals(production({ SUPERUSER_API_TOKENS: `${TOKEN},dev_abc` }, dataDir))).to.deep.equal([
+    expect(productionRefusals(production({ SUPERUSER_API_TOKENS: `${TOKEN},${DEV_TOKEN}` }, dataDir))).to.deep.equal([
       'SUPERUSER_API_TOKENS: a token starting with "dev_" is a generated development token; set tokens of your own',
     ]);
     const file = path.join(dataDir, 'dev-credentials.json');
-    fs.writeFileSync(file, JSON.stringify({ superuserToken: 'recorded-token-xyz', passwords: { admin: 'generated' } }));
-    const refusals = productionRefusals(production({ SUPERUSER_API_TOKENS: 'recorded-token-xyz' }, dataDir));
+    fs.writeFileSync(file, JSON.stringify({ superuserToken: RECORDED, passwords: { admin: 'generated' } }));
+    const refusals = productionRefusals(production({ SUPERUSER_API_TOKENS: RECORDED }, dataDir));
     expect(refusals).to.have.length(2);
     expect(refusals[0]).to.equal(`SUPERUSER_API_TOKENS: a token is the development token recorded in ${file}; set tokens of your own`);
     expect(refusals[1]).to.match(/^DATA_DIR: .*dev-credentials\.json holds development secrets generated for this data directory/);
     // On PostgreSQL the file belongs to another (embedded) database: only a token taken from it is refused.
     expect(productionRefusals(production({ DATABASE_URL: 'postgres://x@127.0.0.1/db' }, dataDir))).to.deep.equal([]);
+  });
+
+  it('refuses weak shared secrets, every one at once, naming the variable and the reason but never the value', () => {
+    const weak = {
+      SUPERUSER_API_TOKENS: `${TOKEN},admin`,
+      SVC_LLM_SERVICE_TOKEN: 'a'.repeat(40),
+      CHAT_WEBHOOK_TOKEN: 'passwordpasswordpasswordpassword',
+      METRICS_TOKEN: 'change-me-to-a-long-random-secret-string',
+      MESSAGING_VERIFY_TOKEN: 'abcdefghijklmnopqrstuvwxyz0123456789',
+      MESSAGING_APP_SECRET: 'test-superuser-token-0123456789',
+    };
+    const refusals = productionRefusals(production(weak, dataDir));
+    expect(refusals.map((refusal) => refusal.split(':')[0])).to.deep.equal([
+      'SUPERUSER_API_TOKENS (token 2 of 2)',
+      'SVC_LLM_SERVICE_TOKEN',
+      'CHAT_WEBHOOK_TOKEN',
+      'MESSAGING_VERIFY_TOKEN',
+      'METRICS_TOKEN',
+      'MESSAGING_APP_SECRET',
+    ]);
+    expect(refusals[0]).to.match(/is 5 characters long; use at least 32/);
+    expect(refusals[1]).to.match(/uses only 1 different character/);
+    expect(refusals[2]).to.match(/repeats "password"/);
+    expect(refusals[3]).to.match(/consecutive characters/);
+    expect(refusals[4]).to.match(/common words/);
+    expect(refusals[5]).to.match(/example value/);
+    for (const value of Object.values(weak)) for (const refusal of refusals) expect(refusal).not.to.contain(value.split(',').pop());
+    // `admin` over the network: the server does not start with it.
+    expect(() => assertProductionReady(production({ SUPERUSER_API_TOKEN: 'admin', SUPERUSER_API_TOKENS: '' }, dataDir))).to.throw(ConfigError, /SUPERUSER_API_TOKENS: the secret is 5 characters long/);
+    // Random values of 32 characters and more pass, whatever their alphabet.
+    const strong = { SVC_LLM_SERVICE_TOKEN: 'Qm9c-Xr2_Lp8vTz4Ka7sWd1eNf6gHj3y', CHAT_WEBHOOK_TOKEN: '7934443010801986884669297640497378', METRICS_TOKEN: TOKEN };
+    expect(productionRefusals(production(strong, dataDir))).to.deep.equal([]);
+    // Outside production nothing is refused: the suite and `npm start` use short tokens.
+    expect(productionRefusals(loadConfig({ DATA_DIR: dataDir, ...weak }))).to.deep.equal([]);
   });
 
   it('the server refuses to start, naming every setting to change, and exits 1', async function () {

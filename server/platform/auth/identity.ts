@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { ApiKeyCredentials } from './apiKeyCredentials.ts';
 import { ANONYMOUS, type AuthContext } from './context.ts';
+import type { CredentialThrottle } from './credentialThrottle.ts';
 import { isBanInForce, roleForMembership, type AccountRole, type MemberRole } from './roles.ts';
 import { matchDigest, sha256, sha256Hex } from './secrets.ts';
 
@@ -16,6 +17,13 @@ export interface IdentityOptions {
   knex: Knex;
   superuserApiTokens: string[];
   credentials: ApiKeyCredentials;
+  /** Counts wrong API keys and superuser tokens per client address (429 past the limit); none: nothing counted. */
+  throttle?: CredentialThrottle;
+  /**
+   * Paths (lower case, no trailing slash) whose own token may come as `Authorization: Bearer` (the chat platform's
+   * webhook, the metrics scraper): a Bearer that is no superuser token is judged there (access.ts), not counted here.
+   */
+  bearerTokenPaths?: ReadonlySet<string>;
 }
 
 /**
@@ -66,17 +74,28 @@ export function identityResolver(options: IdentityOptions) {
     };
   }
 
+  const { throttle, bearerTokenPaths } = options;
+  const bearerJudgedElsewhere = (path: string) => Boolean(bearerTokenPaths?.has(path.toLowerCase().replace(/(.)\/+$/, '$1')));
+
   const resolve = async (ctx: Koa.ParameterizedContext<IdentityState>): Promise<AuthContext> => {
     const apiKey = ctx.get('x-api-key');
     if (apiKey) {
       const auth = await options.credentials.resolve(apiKey);
       if (auth) return auth;
+      // A failure falls through (spec §5.1), but it is counted first: 429 once the address has guessed too often.
+      await throttle?.failed(ctx.ip, 'api-key');
     }
     const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'))?.[1]?.trim();
-    for (const token of [ctx.get('x-api-token'), bearer]) {
-      if (!token) continue;
-      const auth = fromSuperuserToken(token);
+    const superuserToken = ctx.get('x-api-token');
+    if (superuserToken) {
+      const auth = fromSuperuserToken(superuserToken);
       if (auth) return auth;
+      await throttle?.failed(ctx.ip, 'superuser-token');
+    }
+    if (bearer) {
+      const auth = fromSuperuserToken(bearer);
+      if (auth) return auth;
+      if (!bearerJudgedElsewhere(ctx.path)) await throttle?.failed(ctx.ip, 'superuser-token');
     }
     // Parsing cookies is skipped for requests that carry none (machine clients, public pages).
     const cookie = ctx.headers.cookie ? ctx.cookies.get(SESSION_COOKIE) : undefined;
@@ -91,6 +110,8 @@ export function identityResolver(options: IdentityOptions) {
     const { headers } = ctx;
     // No credential at all (the public website): anonymous, without an await.
     if (!(headers['x-api-key'] || headers['x-api-token'] || headers.authorization || headers.cookie)) return next();
+    // An address refused for guessing is refused whatever it presents now (a right key included), until its window ends.
+    if (throttle && (headers['x-api-key'] || headers['x-api-token'] || headers.authorization)) throttle.check(ctx.ip);
     // A key remembered from an earlier request (it goes first, and wins when accepted): without an await either.
     const apiKey = headers['x-api-key'];
     if (typeof apiKey === 'string' && apiKey !== '') {

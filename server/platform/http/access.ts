@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { roleAtLeast, type Role } from '../auth/roles.ts';
+import type { CredentialThrottle, FailedCredential } from '../auth/credentialThrottle.ts';
 import { matchDigest, sha256 } from '../auth/secrets.ts';
 import type { Operation } from './contract.ts';
 import { Forbidden, NoActiveMembership, NotFound, Problem, ServiceUnavailable, Unauthenticated } from './problem.ts';
@@ -28,6 +29,8 @@ export type AccessTokens = Partial<Record<TokenLevel, string>>;
 interface TokenRule {
   /** The environment variable holding the secret (for messages and the README). */
   variable: string;
+  /** What a wrong one counts as (the credential throttle's metric label). */
+  credential: FailedCredential;
   /** Security schemes (components.securitySchemes) a caller may present the token with. */
   schemes: string[];
   /** Reads the presented token, or undefined. */
@@ -45,6 +48,7 @@ export const TOKEN_RULES: Record<TokenLevel, TokenRule> = {
   // The internal assistant service (spec §5.4 `SVC_LLM_SERVICE_TOKEN`); the spec leaves the header open.
   'service-token': {
     variable: 'SVC_LLM_SERVICE_TOKEN',
+    credential: 'service-token',
     schemes: ['serviceToken'],
     read: (ctx) => ctx.get('x-service-token') || undefined,
     refuse: () => new Problem(401, 'invalid_service_token', 'Authentication required', { detail: 'Present the service token in x-service-token.' }),
@@ -52,6 +56,7 @@ export const TOKEN_RULES: Record<TokenLevel, TokenRule> = {
   // The chat-automation platform's webhook (spec §5.4): header x-svc-chat-token or Authorization: Bearer.
   'chat-webhook-token': {
     variable: 'CHAT_WEBHOOK_TOKEN',
+    credential: 'webhook-token',
     schemes: ['chatWebhookToken', 'chatWebhookBearer'],
     read: (ctx) => ctx.get('x-svc-chat-token') || bearer(ctx) || undefined,
     refuse: () =>
@@ -62,6 +67,7 @@ export const TOKEN_RULES: Record<TokenLevel, TokenRule> = {
   // The messaging platform's verification handshake (`hub.verify_token`); it expects 403 on a mismatch.
   'messaging-verify-token': {
     variable: 'MESSAGING_VERIFY_TOKEN',
+    credential: 'verify-token',
     schemes: ['messagingVerifyToken'],
     read: (ctx) => firstQueryValue(ctx.query['hub.verify_token']) || undefined,
     refuse: () => Forbidden('invalid_verify_token', 'The verify token does not match.'),
@@ -70,6 +76,7 @@ export const TOKEN_RULES: Record<TokenLevel, TokenRule> = {
   // METRICS_PORT instead), the API has no metrics endpoint at all: 404, as for any unknown path.
   'metrics-token': {
     variable: 'METRICS_TOKEN',
+    credential: 'metrics-token',
     schemes: ['metricsBearer'],
     read: (ctx) => bearer(ctx) || undefined,
     refuse: () => new Problem(401, 'invalid_metrics_token', 'Authentication required', { detail: 'Present the metrics token as a Bearer token.' }),
@@ -140,8 +147,12 @@ export function accessDenial(op: Operation, auth: AuthContext): Problem | undefi
   }
 }
 
-/** The access check of one operation, built once at boot; undefined for a public one (nothing to check). */
-export function accessGuard(op: Operation, tokens: AccessTokens = {}): Koa.Middleware<AppState> | undefined {
+/**
+ * The access check of one operation, built once at boot; undefined for a public one (nothing to check). A wrong token
+ * of a token level is counted by `throttle` (per client address; 429 past its limit, issue 32 §2); a missing one is
+ * not (nothing was guessed).
+ */
+export function accessGuard(op: Operation, tokens: AccessTokens = {}, throttle?: CredentialThrottle): Koa.Middleware<AppState> | undefined {
   if (op.access === 'public') return undefined;
   if (isTokenLevel(op.access)) {
     const rule = TOKEN_RULES[op.access];
@@ -154,8 +165,13 @@ export function accessGuard(op: Operation, tokens: AccessTokens = {}): Koa.Middl
     const digests = [sha256(configured)];
     return (ctx, next) => {
       const presented = rule.read(ctx);
-      if (presented === undefined || matchDigest(presented, digests) < 0) throw rule.refuse();
-      return next();
+      if (presented === undefined) throw rule.refuse();
+      throttle?.check(ctx.ip);
+      if (matchDigest(presented, digests) >= 0) return next();
+      if (!throttle) throw rule.refuse();
+      return throttle.failed(ctx.ip, rule.credential).then(() => {
+        throw rule.refuse();
+      });
     };
   }
   return (ctx, next) => {
