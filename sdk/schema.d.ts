@@ -2260,9 +2260,10 @@ export interface paths {
          *       an id (400).
          *
          *     The role is checked before either lookup and before the token is read: a caller below staff gets 401/403
-         *     without any database read. Answers the reservation as the door needs it (guest, party size, offer, table, event,
-         *     status, payment), whether ENTRY and EXIT would be accepted now (with `showEventId`, the event this door
-         *     serves, for `wrong_event`), and every recorded attempt. An unknown id or token is 404. Replaces the
+         *     without any database read. Answers the reservation as the door needs it (the guest as booked: the name,
+         *     e-mail and phone on the reservation itself, `bookedContact`, with the CRM customer record it is filed under
+         *     beside it as `crmCustomer`; party size, offer, table, event, status, payment), whether ENTRY and EXIT would be
+         *     accepted now (with `showEventId`, the event this door serves, for `wrong_event`), and every recorded attempt. An unknown id or token is 404. Replaces the
          *     deprecated `GET /api/check-ins/by-token/{token}`.
          */
         get: operations["getCheckIn"];
@@ -5084,6 +5085,20 @@ export interface components {
          *         "reference": "VN-7K3Q9P",
          *         "status": "CONFIRMED",
          *         "guestName": "Ms Nguyễn Thị Lan",
+         *         "bookedContact": {
+         *           "honorific": "Ms",
+         *           "name": "Nguyễn Thị Lan",
+         *           "email": "lan.nguyen@example.com",
+         *           "phone": "+84 90 123 4567"
+         *         },
+         *         "crmCustomer": {
+         *           "id": "3f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *           "honorific": "Ms",
+         *           "name": "Nguyễn Thị Lan",
+         *           "email": "lan.nguyen@example.com",
+         *           "phone": "+84 90 123 4567",
+         *           "isDeleted": false
+         *         },
          *         "partySize": 2,
          *         "offer": {
          *           "id": "0f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
@@ -6946,6 +6961,15 @@ export interface components {
          * @enum {string}
          */
         CheckInReason: "not_found" | "cancelled" | "unpaid" | "no_show" | "wrong_event" | "not_today" | "already_checked_in" | "not_checked_in";
+        StaffReservationCustomer: {
+            /** Format: uuid */
+            id: string;
+            honorific: string | null;
+            name: string;
+            email: string;
+            phone: string | null;
+            isDeleted: boolean;
+        };
         /** @description What the door needs to know about a reservation. */
         CheckInReservation: {
             /** Format: uuid */
@@ -6954,10 +6978,24 @@ export interface components {
             reference: string;
             status: components["schemas"]["ReservationStatus"];
             /**
-             * @description The honorific and name of the guest who booked.
+             * @description The honorific and name the reservation was booked with (`bookedContact`): who the guest said they are.
+             *     Never read from the CRM record: a guest who books with someone else's e-mail address is shown under the
+             *     name they typed, not under that person's.
              * @example Ms Nguyễn Thị Lan
              */
             guestName: string;
+            /**
+             * @description The contact the reservation was booked with: the reservation's own snapshot of what its guest sent (or
+             *     what staff entered for a phone booking). This is the guest at the door.
+             */
+            bookedContact: components["schemas"]["BookedContact"];
+            /**
+             * @description The CRM customer record the reservation is filed under (matched by the booking's e-mail address), as staff
+             *     keep it — not the guest's own contact. A guest's booking never changes this record, so it may name someone
+             *     else than `bookedContact` (a stranger who used that person's e-mail address): admit by `bookedContact`,
+             *     and compare the two before trusting the record's notes.
+             */
+            crmCustomer: components["schemas"]["StaffReservationCustomer"];
             partySize: number;
             offer: {
                 /** Format: uuid */
@@ -7033,15 +7071,6 @@ export interface components {
                 /** @description In the default locale. */
                 title: string;
             };
-        };
-        StaffReservationCustomer: {
-            /** Format: uuid */
-            id: string;
-            honorific: string | null;
-            name: string;
-            email: string;
-            phone: string | null;
-            isDeleted: boolean;
         };
         StaffReservationTable: null | {
             /** Format: uuid */
