@@ -246,7 +246,8 @@ export interface paths {
         /**
          * Sign in to the dashboard with e-mail or username and password.
          * @description A username without `@` stands for `<username>@<EMAIL_DOMAIN>`. Sets the HttpOnly session cookie
-         *     `venue_session`; the session's active organization is the account's first membership.
+         *     `venue_session`; the session's active organization is the account's first membership. The session records
+         *     when it signed in: for 10 minutes it may add a passkey (`POST /api/auth/passkeys`), which an older session may not.
          *     Attempts are counted before the password is checked; repeated failures per identifier + client address pair, and per address across identifiers, are throttled (429 with `Retry-After`). A success clears only its own pair.
          */
         post: operations["signIn"];
@@ -326,10 +327,12 @@ export interface paths {
         put?: never;
         /**
          * Begin registering a passkey for the signed-in account (WebAuthn creation options).
-         * @description Any signed-in dashboard session. Answers the creation options with a fresh challenge, stored server-side for
-         *     `WEBAUTHN_CHALLENGE_TTL_SECONDS` and bound to this account; finish with `POST /api/auth/passkeys` (a challenge
-         *     is used once, whatever the outcome). The account's passkeys are excluded, a discoverable credential and user
-         *     verification are required, so the passkey alone later signs in.
+         * @description Any signed-in dashboard session whose sign-in is recent: a password or passkey sign-in within the last 10
+         *     minutes (as GitHub and Google ask before adding a credential). An older session — a bare session cookie —
+         *     is 403 `reauthentication_required`: sign in again, then retry. Answers the creation options with a fresh
+         *     challenge, stored server-side for `WEBAUTHN_CHALLENGE_TTL_SECONDS` and bound to this account; finish with
+         *     `POST /api/auth/passkeys` (a challenge is used once, whatever the outcome). The account's passkeys are
+         *     excluded, a discoverable credential and user verification are required, so the passkey alone later signs in.
          */
         post: operations["beginPasskeyRegistration"];
         delete?: never;
@@ -350,10 +353,14 @@ export interface paths {
         put?: never;
         /**
          * Finish registering a passkey (verifies the authenticator's attestation response).
-         * @description `credential` is what the browser's `navigator.credentials.create()` produced from the registration options.
+         * @description Needs a recent sign-in of the calling session, as the registration options do: a password or passkey
+         *     sign-in within the last 10 minutes, else 403 `reauthentication_required` (checked first; the challenge is
+         *     left unused, so the ceremony can finish once the user has signed in again). `credential` is what the
+         *     browser's `navigator.credentials.create()` produced from the registration options.
          *     Its challenge must be one this account was given, unused and unexpired (400 `passkey_challenge_invalid`);
          *     its origin one of `WEBAUTHN_ORIGINS`, its RP ID `WEBAUTHN_RP_ID`, the user present and verified (400
          *     `passkey_verification_failed`). A credential already registered (to anyone) is 409 `passkey_already_registered`.
+         *     A password reset or a ban of the account (`PATCH /api/sudo/users/{userId}`) removes its passkeys.
          */
         post: operations["registerPasskey"];
         delete?: never;
@@ -422,7 +429,7 @@ export interface paths {
         /**
          * Sign in to the dashboard with a passkey (verifies the authenticator's assertion).
          * @description Opens a session exactly as `POST /api/auth/sign-in` does (the same HttpOnly `venue_session` cookie, the
-         *     account's first membership active) and is throttled by the same counters: the attempt is counted against the
+         *     account's first membership active, signed in now: a recent sign-in for adding a passkey) and is throttled by the same counters: the attempt is counted against the
          *     credential + client address pair and the address before anything is verified (429 with `Retry-After`).
          *     The challenge must be one `beginPasskeySignIn` gave, unused and unexpired (400 `passkey_challenge_invalid`,
          *     and it is spent whatever the outcome). A credential registered nowhere (removed, revoked, or its account
@@ -477,8 +484,10 @@ export interface paths {
         head?: never;
         /**
          * Change name, e-mail, password, account role, or ban state.
-         * @description `banned: true` bans (with optional `banReason` and `banExpiresAt`) and revokes every session of the
-         *     account; `banned: false` lifts the ban. A new password also revokes the account's sessions.
+         * @description `banned: true` bans (with optional `banReason` and `banExpiresAt`), revokes every session of the account
+         *     and removes every passkey of it; `banned: false` lifts the ban (the passkeys stay removed: the account signs
+         *     in with its password and may register new ones). A new password (a reset) also revokes the account's sessions
+         *     and removes its passkeys, so a passkey added by whoever held a session does not outlive the reset.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -517,7 +526,8 @@ export interface paths {
         post?: never;
         /**
          * Revoke one of an account's passkeys; it signs in no more.
-         * @description A passkey of another account is 404. Sessions it opened stay open (ban the account, or change its password, to end them).
+         * @description A passkey of another account is 404. Sessions it opened stay open: ban the account, or change its password
+         *     (`PATCH /api/sudo/users/{userId}`), to end them — either also removes every passkey of the account.
          */
         delete: operations["revokeUserPasskey"];
         options?: never;
@@ -2260,9 +2270,10 @@ export interface paths {
          *       an id (400).
          *
          *     The role is checked before either lookup and before the token is read: a caller below staff gets 401/403
-         *     without any database read. Answers the reservation as the door needs it (guest, party size, offer, table, event,
-         *     status, payment), whether ENTRY and EXIT would be accepted now (with `showEventId`, the event this door
-         *     serves, for `wrong_event`), and every recorded attempt. An unknown id or token is 404. Replaces the
+         *     without any database read. Answers the reservation as the door needs it (the guest as booked: the name,
+         *     e-mail and phone on the reservation itself, `bookedContact`, with the CRM customer record it is filed under
+         *     beside it as `crmCustomer`; party size, offer, table, event, status, payment), whether ENTRY and EXIT would be
+         *     accepted now (with `showEventId`, the event this door serves, for `wrong_event`), and every recorded attempt. An unknown id or token is 404. Replaces the
          *     deprecated `GET /api/check-ins/by-token/{token}`.
          */
         get: operations["getCheckIn"];
@@ -3956,7 +3967,7 @@ export interface components {
          * @description A code a handler answers; the operations that may answer it declare it in `x-problem-codes`.
          * @enum {string}
          */
-        OperationProblemCode: "account_banned" | "amount_exceeds_balance" | "assistant_unavailable" | "batch_too_large" | "booking_closed" | "botcheck_failed" | "botcheck_required" | "botcheck_unavailable" | "browser_not_allowed" | "cancellation_window_closed" | "cannot_delete_self" | "canonical_organization" | "canonical_show" | "code_taken" | "contact_required" | "customer_deleted" | "date_out_of_range" | "date_range_too_long" | "default_locale_required" | "doors_after_start" | "duplicate_code" | "duplicate_item" | "email_taken" | "entry_converted" | "entry_not_waiting" | "event_cancelled" | "event_closed" | "event_completed" | "event_exists" | "event_not_bookable" | "event_not_started" | "event_started" | "event_time_out_of_range" | "expiry_in_past" | "guest_count_out_of_range" | "guest_range" | "hold_expired" | "idempotency_key_reused" | "illegal_transition" | "inquiry_archived" | "invalid_attribution_token" | "invalid_code" | "invalid_credentials" | "invalid_date" | "invalid_date_range" | "invalid_destination" | "invalid_discount" | "invalid_mode" | "invalid_png" | "invalid_range" | "invalid_recipient" | "invalid_signature" | "invalid_window" | "jobs_unavailable" | "knowledge_archived" | "last_canonical_owner" | "max_below_redemptions" | "messaging_rejected" | "messaging_unavailable" | "no_message_text" | "no_question" | "no_ticket" | "nonce_reused" | "not_a_member" | "not_enough_seats" | "nothing_to_pay" | "object_deleted" | "offer_sales_closed" | "offer_unavailable" | "organization_has_members" | "owner_not_superuser" | "party_full" | "passkey_already_registered" | "passkey_challenge_invalid" | "passkey_counter_regressed" | "passkey_not_recognized" | "passkey_response_malformed" | "passkey_verification_failed" | "payment_method_unavailable" | "payment_not_refundable" | "profile_deleted" | "promo_code_exhausted" | "promo_code_invalid" | "promo_code_not_applicable" | "range_too_long" | "refund_exceeds_remaining" | "refund_not_pending" | "refund_via_gateway" | "reservation_already_confirmed" | "reservation_not_active" | "reservation_not_cancellable" | "reservation_not_customers" | "reservation_not_editable" | "reservation_not_payable" | "reset_refused" | "sales_closed" | "sales_window" | "same_customer" | "seats_available" | "seats_released" | "selection_required" | "show_archived" | "show_not_started" | "slug_taken" | "sold_out" | "sticker_dimensions" | "ticket_unavailable" | "too_many_reservations" | "topic_taken" | "unknown_assignee" | "unknown_blob" | "unknown_event" | "unknown_fulfillment_item" | "unknown_lead" | "unknown_locale" | "unknown_offer" | "unknown_partner" | "unknown_reservation" | "unknown_show" | "unknown_table" | "voucher_balance_insufficient" | "voucher_empty" | "voucher_expired" | "voucher_invalid" | "waitlist_offer_invalid" | "waitlist_party_too_large";
+        OperationProblemCode: "account_banned" | "amount_exceeds_balance" | "assistant_unavailable" | "batch_too_large" | "booking_closed" | "botcheck_failed" | "botcheck_required" | "botcheck_unavailable" | "browser_not_allowed" | "cancellation_window_closed" | "cannot_delete_self" | "canonical_organization" | "canonical_show" | "code_taken" | "contact_required" | "customer_deleted" | "date_out_of_range" | "date_range_too_long" | "default_locale_required" | "doors_after_start" | "duplicate_code" | "duplicate_item" | "email_taken" | "entry_converted" | "entry_not_waiting" | "event_cancelled" | "event_closed" | "event_completed" | "event_exists" | "event_not_bookable" | "event_not_started" | "event_started" | "event_time_out_of_range" | "expiry_in_past" | "guest_count_out_of_range" | "guest_range" | "hold_expired" | "idempotency_key_reused" | "illegal_transition" | "inquiry_archived" | "invalid_attribution_token" | "invalid_code" | "invalid_credentials" | "invalid_date" | "invalid_date_range" | "invalid_destination" | "invalid_discount" | "invalid_mode" | "invalid_png" | "invalid_range" | "invalid_recipient" | "invalid_signature" | "invalid_window" | "jobs_unavailable" | "knowledge_archived" | "last_canonical_owner" | "max_below_redemptions" | "messaging_rejected" | "messaging_unavailable" | "no_message_text" | "no_question" | "no_ticket" | "nonce_reused" | "not_a_member" | "not_enough_seats" | "nothing_to_pay" | "object_deleted" | "offer_sales_closed" | "offer_unavailable" | "organization_has_members" | "owner_not_superuser" | "party_full" | "passkey_already_registered" | "passkey_challenge_invalid" | "passkey_counter_regressed" | "passkey_not_recognized" | "passkey_response_malformed" | "passkey_verification_failed" | "payment_method_unavailable" | "payment_not_refundable" | "profile_deleted" | "promo_code_exhausted" | "promo_code_invalid" | "promo_code_not_applicable" | "range_too_long" | "reauthentication_required" | "refund_exceeds_remaining" | "refund_not_pending" | "refund_via_gateway" | "reservation_already_confirmed" | "reservation_not_active" | "reservation_not_cancellable" | "reservation_not_customers" | "reservation_not_editable" | "reservation_not_payable" | "reset_refused" | "sales_closed" | "sales_window" | "same_customer" | "seats_available" | "seats_released" | "selection_required" | "show_archived" | "show_not_started" | "slug_taken" | "sold_out" | "sticker_dimensions" | "ticket_unavailable" | "too_many_reservations" | "topic_taken" | "unknown_assignee" | "unknown_blob" | "unknown_event" | "unknown_fulfillment_item" | "unknown_lead" | "unknown_locale" | "unknown_offer" | "unknown_partner" | "unknown_reservation" | "unknown_show" | "unknown_table" | "voucher_balance_insufficient" | "voucher_empty" | "voucher_expired" | "voucher_invalid" | "waitlist_offer_invalid" | "waitlist_party_too_large";
         /** @description The code of one entry of a problem's `errors[]`; a schema keyword or request-path check, or a problem code (the problem's own, on the field it is about). */
         FieldErrorCode: components["schemas"]["GenericFieldErrorCode"] | components["schemas"]["ProblemCode"];
         /**
@@ -5084,6 +5095,20 @@ export interface components {
          *         "reference": "VN-7K3Q9P",
          *         "status": "CONFIRMED",
          *         "guestName": "Ms Nguyễn Thị Lan",
+         *         "bookedContact": {
+         *           "honorific": "Ms",
+         *           "name": "Nguyễn Thị Lan",
+         *           "email": "lan.nguyen@example.com",
+         *           "phone": "+84 90 123 4567"
+         *         },
+         *         "crmCustomer": {
+         *           "id": "3f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
+         *           "honorific": "Ms",
+         *           "name": "Nguyễn Thị Lan",
+         *           "email": "lan.nguyen@example.com",
+         *           "phone": "+84 90 123 4567",
+         *           "isDeleted": false
+         *         },
          *         "partySize": 2,
          *         "offer": {
          *           "id": "0f0c3c1e-8a8e-4a52-9d7e-2f1a3b4c5d6e",
@@ -6946,6 +6971,15 @@ export interface components {
          * @enum {string}
          */
         CheckInReason: "not_found" | "cancelled" | "unpaid" | "no_show" | "wrong_event" | "not_today" | "already_checked_in" | "not_checked_in";
+        StaffReservationCustomer: {
+            /** Format: uuid */
+            id: string;
+            honorific: string | null;
+            name: string;
+            email: string;
+            phone: string | null;
+            isDeleted: boolean;
+        };
         /** @description What the door needs to know about a reservation. */
         CheckInReservation: {
             /** Format: uuid */
@@ -6954,10 +6988,24 @@ export interface components {
             reference: string;
             status: components["schemas"]["ReservationStatus"];
             /**
-             * @description The honorific and name of the guest who booked.
+             * @description The honorific and name the reservation was booked with (`bookedContact`): who the guest said they are.
+             *     Never read from the CRM record: a guest who books with someone else's e-mail address is shown under the
+             *     name they typed, not under that person's.
              * @example Ms Nguyễn Thị Lan
              */
             guestName: string;
+            /**
+             * @description The contact the reservation was booked with: the reservation's own snapshot of what its guest sent (or
+             *     what staff entered for a phone booking). This is the guest at the door.
+             */
+            bookedContact: components["schemas"]["BookedContact"];
+            /**
+             * @description The CRM customer record the reservation is filed under (matched by the booking's e-mail address), as staff
+             *     keep it — not the guest's own contact. A guest's booking never changes this record, so it may name someone
+             *     else than `bookedContact` (a stranger who used that person's e-mail address): admit by `bookedContact`,
+             *     and compare the two before trusting the record's notes.
+             */
+            crmCustomer: components["schemas"]["StaffReservationCustomer"];
             partySize: number;
             offer: {
                 /** Format: uuid */
@@ -7033,15 +7081,6 @@ export interface components {
                 /** @description In the default locale. */
                 title: string;
             };
-        };
-        StaffReservationCustomer: {
-            /** Format: uuid */
-            id: string;
-            honorific: string | null;
-            name: string;
-            email: string;
-            phone: string | null;
-            isDeleted: boolean;
         };
         StaffReservationTable: null | {
             /** Format: uuid */
@@ -10711,8 +10750,10 @@ export interface operations {
                     /** Format: email */
                     email?: string;
                     name?: string;
+                    /** @description A new password (a reset); revokes the account's sessions and removes its passkeys. */
                     password?: string;
                     role?: components["schemas"]["AccountRole"];
+                    /** @description `true` bans: revokes the account's sessions and removes its passkeys. `false` lifts the ban. */
                     banned?: boolean;
                     banReason?: string | null;
                     banExpiresAt?: components["schemas"]["Timestamp"] | null;

@@ -87,7 +87,7 @@ export async function updateAccount(client: VenueClient, account: Account, chang
   return unwrap(await client.PATCH('/api/sudo/users/{userId}', { params: { path: { userId: account.id } }, body }));
 }
 
-/** Bans (revoking the account's sessions); a blank reason or expiry is none. */
+/** Bans (revoking the account's sessions and removing its passkeys); a blank reason or expiry is none. */
 export async function banAccount(client: VenueClient, accountId: string, input: { reason: string; expires: string }): Promise<Account> {
   const banExpiresAt = parseExpiry(input.expires, 'body/banExpiresAt');
   const banReason = input.reason.trim() || null;

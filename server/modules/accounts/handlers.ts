@@ -1,3 +1,4 @@
+import { staffActor } from '../../domain/actors.ts';
 import { json, noContent, type OperationHandlers } from '../../platform/http/handler.ts';
 import { createOrganization } from './commands/createOrganization.ts';
 import { createUser } from './commands/createUser.ts';
@@ -27,8 +28,8 @@ export const handlers = {
     return json(200, presentAccountDetail(account, await membershipsOf(account.id)));
   },
 
-  async updateUser({ params, body, app }) {
-    return json(200, presentAccount(await updateUser(app, params.userId, body)));
+  async updateUser({ params, body, app, auth }) {
+    return json(200, presentAccount(await updateUser(app, staffActor(auth), params.userId, body)));
   },
 
   async deleteUser({ params, auth, app }) {

@@ -54,6 +54,8 @@ export class Session extends BaseModel {
   accountId!: string;
   activeOrganizationId!: string | null;
   expiresAt!: Date;
+  /** When the session last proved who its account is (a password or passkey sign-in): recent sign-in checks read it. */
+  authenticatedAt!: Date;
   ip!: string | null;
   userAgent!: string | null;
 }

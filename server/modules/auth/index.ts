@@ -9,5 +9,5 @@ export function record() {
 }
 
 // ---- what other modules use (they import this module through this file only) ----
-export { revokeSessions } from './sessions.ts';
+export { RECENT_SIGN_IN_SECONDS, requireRecentSignIn, revokeSessions } from './sessions.ts';
 export { startSession } from './commands/signIn.ts';

@@ -66,12 +66,21 @@ export async function reservationEventSubject(knex: Knex, reservationId: string,
 /**
  * Sends `event` for one reservation with its properties and `extra` (e.g. `payment_gateway`, `payment_status`).
  * Reads after the commit, outside the command's transaction; does nothing at all when analytics is off.
+ *
+ * Never rejects (issue 32 §4): it runs after its command committed, when the command has succeeded whatever
+ * happens here, so a failure (the read, the metrics, the analytics client) is logged with the event's name and the
+ * reservation, and the caller's answer stays the success it is. A caller awaiting it outside any after-commit
+ * list (the guest's hold) is guarded by this alone.
  */
 export async function captureBusinessEvent(app: AppContext, event: BusinessEvent, reservationId: string, extra: Record<string, unknown> = {}): Promise<void> {
-  // The business counters of /metrics where no domain event exists (holds created, check-ins): server/modules/system/metrics.ts.
-  app.venueMetrics?.businessEvent(event, extra);
-  if (!app.analytics.enabled) return;
-  const subject = await reservationEventSubject(app.db.knex, reservationId, app.config.venueTimezone);
-  if (!subject) return;
-  app.analytics.capture({ distinctId: subject.distinctId, event, properties: { ...subject.properties, ...extra } });
+  try {
+    // The business counters of /metrics where no domain event exists (holds created, check-ins): server/modules/system/metrics.ts.
+    app.venueMetrics?.businessEvent(event, extra);
+    if (!app.analytics.enabled) return;
+    const subject = await reservationEventSubject(app.db.knex, reservationId, app.config.venueTimezone);
+    if (!subject) return;
+    app.analytics.capture({ distinctId: subject.distinctId, event, properties: { ...subject.properties, ...extra } });
+  } catch (err) {
+    app.logger.error({ err, event, reservationId }, 'a business event was not sent (after its command committed)');
+  }
 }

@@ -12,7 +12,12 @@ export interface PresentOptions {
   now: Date;
 }
 
-/** The reservation as the door needs it: an allow-list (no e-mail, phone, customer note or token). */
+/**
+ * The reservation as the door needs it: an allow-list (no customer note, no token). The guest is who the booking was
+ * made for: the contact on the reservation itself (issue 32 §4.3: a stranger who books with someone's e-mail
+ * appears at the door under the name they typed, never under the name of the CRM record that e-mail belongs to).
+ * The CRM record is beside it, as `crmCustomer`, for staff to compare (every caller of the door is staff).
+ */
 export function presentDoorReservation(row: DoorReservation, options: PresentOptions): Schema<'CheckInReservation'> {
   const { defaultLocale } = options;
   const startsAt = new Date(row.eventStartsAt);
@@ -21,7 +26,16 @@ export function presentDoorReservation(row: DoorReservation, options: PresentOpt
     id: row.id,
     reference: row.reference,
     status: statusAt(row, options.now),
-    guestName: [row.customerHonorific, row.customerName].filter(Boolean).join(' '),
+    guestName: [row.contactHonorific, row.contactName].filter(Boolean).join(' '),
+    bookedContact: { honorific: row.contactHonorific, name: row.contactName, email: row.contactEmail, phone: row.contactPhone },
+    crmCustomer: {
+      id: row.customerId,
+      honorific: row.customerHonorific,
+      name: row.customerName,
+      email: row.customerEmail,
+      phone: row.customerPhone,
+      isDeleted: row.customerIsDeleted,
+    },
     partySize: row.guestCount,
     offer: { id: row.offerId, code: row.offerCode, name: pickLocale(row.offerName, defaultLocale, defaultLocale) },
     table: row.tableId ? { id: row.tableId, code: row.tableCode!, zone: row.tableZone! } : null,

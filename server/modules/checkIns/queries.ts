@@ -33,8 +33,18 @@ export interface DoorReservation {
   tableId: string | null;
   tableCode: string | null;
   tableZone: TableZone | null;
+  /** The contact the reservation was booked with (its own snapshot: what its guest typed). */
+  contactHonorific: string | null;
+  contactName: string;
+  contactEmail: string;
+  contactPhone: string | null;
+  /** The CRM customer record the reservation is filed under (staff's record; a guest's booking never changes it). */
+  customerId: string;
   customerHonorific: string | null;
   customerName: string;
+  customerEmail: string;
+  customerPhone: string | null;
+  customerIsDeleted: boolean;
   eventSlug: string | null;
   eventStatus: ShowEventStatus;
   eventStartsAt: Date;
@@ -71,8 +81,16 @@ export async function doorReservation(knex: Knex, id: string): Promise<DoorReser
       'r.table_id',
       't.code as table_code',
       't.zone as table_zone',
+      'r.contact_honorific',
+      'r.contact_name',
+      'r.contact_email',
+      'r.contact_phone',
+      'c.id as customer_id',
       'c.honorific as customer_honorific',
       'c.name as customer_name',
+      'c.email as customer_email',
+      'c.phone as customer_phone',
+      'c.is_deleted as customer_is_deleted',
       'e.slug as event_slug',
       'e.status as event_status',
       'e.starts_at as event_starts_at',
@@ -102,8 +120,16 @@ export async function doorReservation(knex: Knex, id: string): Promise<DoorReser
     tableId: row.table_id,
     tableCode: row.table_code,
     tableZone: row.table_zone,
+    contactHonorific: row.contact_honorific,
+    contactName: row.contact_name,
+    contactEmail: row.contact_email,
+    contactPhone: row.contact_phone,
+    customerId: row.customer_id,
     customerHonorific: row.customer_honorific,
     customerName: row.customer_name,
+    customerEmail: row.customer_email,
+    customerPhone: row.customer_phone,
+    customerIsDeleted: Boolean(row.customer_is_deleted),
     eventSlug: row.event_slug,
     eventStatus: row.event_status,
     eventStartsAt: row.event_starts_at,

@@ -1,6 +1,7 @@
 import { json, noContent, withCookies, type OperationHandlers } from '../../platform/http/handler.ts';
 import { NotFound } from '../../platform/http/problem.ts';
 import { Account, presentPrincipal } from '../accounts/index.ts';
+import { requireRecentSignIn } from '../auth/index.ts';
 import { beginPasskeyRegistration } from './commands/beginPasskeyRegistration.ts';
 import { beginPasskeySignIn } from './commands/beginPasskeySignIn.ts';
 import { deleteOwnPasskey } from './commands/deleteOwnPasskey.ts';
@@ -13,14 +14,17 @@ import { passkeysOf } from './queries.ts';
 
 /**
  * Passkeys (WebAuthn) of dashboard accounts (spec §2.2). The own-passkey operations are `x-access: session`: the
- * caller is a dashboard session, so `auth.identity.accountId` is set.
+ * caller is a dashboard session, so `auth.identity.accountId` and `sessionId` are set. Adding a passkey (both of its
+ * steps) needs a recent sign-in of that session (auth's requireRecentSignIn, 403 `reauthentication_required`).
  */
 export const handlers = {
   async beginPasskeyRegistration({ auth, app }) {
+    await requireRecentSignIn(auth.identity.sessionId);
     return json(200, presentCreationOptions(await beginPasskeyRegistration(app, auth.identity.accountId!)));
   },
 
   async registerPasskey({ auth, body, app }) {
+    await requireRecentSignIn(auth.identity.sessionId);
     return json(201, presentPasskey(await registerPasskey(app, auth.identity.accountId!, body)));
   },
 

@@ -51,14 +51,48 @@ export async function listEntries(
   return { items: items as WaitlistEntryView[], total };
 }
 
-/** The live (WAITING or NOTIFIED) entry of this e-mail address (any case) for the event, if there is one. */
-export async function liveEntryOf(trx: Knex.Transaction, showEventId: string, email: string): Promise<WaitlistEntry | undefined> {
-  return WaitlistEntry.query(trx)
-    .where('show_event_id', showEventId)
-    .whereIn('status', ['WAITING', 'NOTIFIED'])
-    .andWhereRaw('lower(email) = ?', [email.toLowerCase()])
-    .select('id')
-    .first();
+/** A join's entry, as commands/joinWaitlist.ts writes it. */
+export interface NewEntry {
+  showEventId: string;
+  customerId: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  locale: string | null;
+  guestCount: number;
+  note: string | null;
+  now: Date;
+}
+
+/**
+ * Set-based (a join): writes the entry unless this e-mail address (any case) already has a live (WAITING or
+ * NOTIFIED) entry for the event, in one statement either way — the same statement, the same round trip, whether
+ * it writes a row or not, so a join's answer takes as long for an address that already waits as for one that
+ * does not (issue 32 §4.1).
+ */
+export async function insertEntryUnlessLive(trx: Knex.Transaction, entry: NewEntry): Promise<void> {
+  await trx.raw(
+    `insert into waitlist_entries (show_event_id, customer_id, name, email, phone, locale, guest_count, note, created_at, updated_at)
+     select ?::uuid, ?::uuid, ?::text, ?::text, ?::text, ?::text, ?::integer, ?::text, ?::timestamptz, ?::timestamptz
+      where not exists (
+        select 1 from waitlist_entries w
+         where w.show_event_id = ?::uuid and w.status in ('WAITING', 'NOTIFIED') and lower(w.email) = lower(?::text)
+      )`,
+    [
+      entry.showEventId,
+      entry.customerId,
+      entry.name,
+      entry.email,
+      entry.phone,
+      entry.locale,
+      entry.guestCount,
+      entry.note,
+      entry.now,
+      entry.now,
+      entry.showEventId,
+      entry.email,
+    ],
+  );
 }
 
 /** The event a guest joins by slug, with its show's status (`undefined` when there is no such event). */

@@ -81,8 +81,38 @@ describe('checkIns: /api/check-ins', () => {
       expect(reservation.event).to.include({ id: booking.eventId, status: 'SCHEDULED' });
       expect(reservation.payment).to.deep.equal({ paid: true, totalVnd: booking.totalVnd, paidVnd: booking.totalVnd, dueVnd: 0 });
       expect(res.body).to.deep.include({ inside: false, entry: { ok: true, reason: null }, exit: { ok: false, reason: 'not_checked_in' }, history: [] });
-      // Nothing personal beyond the guest's name reaches the door.
-      expect(res.text).not.to.match(/@example\.com|\+84/);
+      // Issue 32 §4.3 changed this: the contact the booking was made with (name, e-mail, phone) and the CRM record
+      // beside it reach the door; nothing else personal (no guest note, no token).
+      expect(reservation.bookedContact).to.include({ honorific: 'Ms', phone: '+84 90 123 4567' });
+      expect(`Ms ${reservation.bookedContact.name}`).to.equal(reservation.guestName);
+      expect(reservation.bookedContact.email).to.match(/^guest9\d+@example\.com$/);
+      expect(Object.keys(reservation.crmCustomer).sort()).to.deep.equal(['email', 'honorific', 'id', 'isDeleted', 'name', 'phone']);
+      expect(res.text).not.to.include(booking.token);
+    });
+
+    it('shows the guest as booked, not the CRM record their e-mail belongs to; the CRM record beside it, labelled', async () => {
+      // Lan booked first: her contact made the CRM customer record of lan@example.com.
+      const lan = await doorBooking(spec.server, { contact: { honorific: 'Ms', name: 'Nguyễn Thị Lan', email: 'lan@example.com', phone: '+84 90 111 1111', locale: 'vi' } });
+      const customer = await spec.server.db.knex('customers').where({ email_normalized: 'lan@example.com' }).first('id');
+      // A stranger books with Lan's e-mail address under another name: the CRM record stays Lan's.
+      const stranger = await doorBooking(spec.server, { contact: { name: 'Mallory Stranger', email: 'LAN@example.com', phone: '+84 90 999 9999', locale: 'en' } });
+      for (const path of [`/api/check-ins/${stranger.id}`, `/api/check-ins/lookup?token=${stranger.token}`]) {
+        const res = await staff().get(path);
+        expect(res.status).to.equal(200);
+        const { reservation } = res.body;
+        expect(reservation.guestName, path).to.equal('Mallory Stranger');
+        expect(reservation.bookedContact).to.deep.equal({ honorific: null, name: 'Mallory Stranger', email: 'LAN@example.com', phone: '+84 90 999 9999' });
+        expect(reservation.crmCustomer).to.deep.equal({ id: customer.id, honorific: 'Ms', name: 'Nguyễn Thị Lan', email: 'lan@example.com', phone: '+84 90 111 1111', isDeleted: false });
+      }
+      // The redeem answer shows the same guest.
+      const redeemed = await redeem({ token: stranger.token });
+      expect(redeemed.body.checkIn.result).to.equal('ok');
+      expect(redeemed.body.reservation).to.deep.include({ guestName: 'Mallory Stranger' });
+      expect(redeemed.body.reservation.crmCustomer.name).to.equal('Nguyễn Thị Lan');
+      // Lan's own booking is hers, by name and record.
+      const own = (await staff().get(`/api/check-ins/${lan.id}`)).body.reservation;
+      expect(own.guestName).to.equal('Ms Nguyễn Thị Lan');
+      expect(own.bookedContact.email).to.equal('lan@example.com');
     });
 
     it('finds the reservation by its QR token, normalized: whitespace and newlines, = padding, standard base64 letters; never by another case', async () => {

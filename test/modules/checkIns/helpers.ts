@@ -25,13 +25,21 @@ export interface DoorBooking {
  */
 export async function doorBooking(
   server: TestServer,
-  options: { guests?: number; confirm?: 'PAYMENT' | 'STAFF' | false; paid?: boolean; startsAt?: Date; tableCode?: string } = {},
+  options: {
+    guests?: number;
+    confirm?: 'PAYMENT' | 'STAFF' | false;
+    paid?: boolean;
+    startsAt?: Date;
+    tableCode?: string;
+    /** The guest's contact (default: a fresh `Ms Guest 9…`). */
+    contact?: Record<string, unknown>;
+  } = {},
 ): Promise<DoorBooking> {
   const knex = server.db.knex;
   const { event, offer } = await bookableEvent();
   const n = ++guest;
   const res = await server.request<any>('POST', '/api/public/reservations', {
-    body: { eventSlug: event.slug, offerCode: offer.code, guestCount: options.guests ?? 2, contact: { ...contact(9000 + n), honorific: 'Ms' } },
+    body: { eventSlug: event.slug, offerCode: offer.code, guestCount: options.guests ?? 2, contact: options.contact ?? { ...contact(9000 + n), honorific: 'Ms' } },
     headers: { 'x-forwarded-for': `198.51.${Math.floor(n / 200)}.${n % 200}` },
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);

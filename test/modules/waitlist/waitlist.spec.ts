@@ -68,6 +68,57 @@ describe('waitlist: /api/public/waitlist, /api/waitlist and offers', () => {
     expect(last!.status).to.equal(429);
   });
 
+  it('a duplicate join does the very work of a first one (same statements, in order) and answers identically (issue 32 §4.1)', async () => {
+    const target = await soldOut();
+    /** The app's statements while `work` runs (the job engine's own left out), and `work`'s answer. */
+    const traced = async (work: () => Promise<any>) => {
+      const statements: string[] = [];
+      const listen = (query: { sql: string }) => {
+        if (!/pgboss/i.test(query.sql)) statements.push(query.sql);
+      };
+      spec.server.db.knex.on('query', listen);
+      try {
+        return { res: await work(), statements };
+      } finally {
+        spec.server.db.knex.removeListener('query', listen);
+      }
+    };
+    // From two addresses, so each spends the same first unit of its own address's budget.
+    const body = { eventSlug: target.event.slug, guestCount: 2, name: 'Waiting 40', email: 'wait40@example.com', locale: 'en', note: 'Window seat' };
+    const first = await traced(() => guest().post('/api/waitlist', body));
+    const duplicate = await traced(() => guest().post('/api/waitlist', { ...body, name: 'Someone Else', email: 'WAIT40@Example.com' }));
+    // Another address's first join, for comparison: the same again.
+    const other = await traced(() => guest().post('/api/waitlist', { ...body, email: 'wait41@example.com' }));
+
+    expect(first.res.status, JSON.stringify(first.res.body)).to.equal(201);
+    const answer = (res: any) => {
+      const headers = Object.fromEntries([...res.headers.entries()].filter(([name]) => !['x-request-id', 'date'].includes(name)));
+      return { status: res.status, body: res.body, headers };
+    };
+    expect(answer(duplicate.res)).to.deep.equal(answer(first.res));
+    expect(answer(other.res)).to.deep.equal(answer(first.res));
+    // The same statements, in the same order: a duplicate no longer stops early (it answered in half the time).
+    expect(first.statements.length).to.be.greaterThan(3);
+    expect(duplicate.statements).to.deep.equal(first.statements);
+    expect(other.statements).to.deep.equal(first.statements);
+
+    // Staff see one entry for wait40 (the first join's), none for the duplicate, and the other address's.
+    const listed = await staff().get(`/api/waitlist?eventId=${target.event.id}`);
+    expect(listed.body.items.map((e: any) => [e.email, e.name, e.status, e.note])).to.deep.equal([
+      ['wait40@example.com', 'Waiting 40', 'WAITING', 'Window seat'],
+      ['wait41@example.com', 'Waiting 40', 'WAITING', 'Window seat'],
+    ]);
+    // The duplicate's contact changed no customer either.
+    const customer = await spec.server.db.knex('customers').where({ email_normalized: 'wait40@example.com' }).first('name');
+    expect(customer).to.deep.equal({ name: 'Waiting 40' });
+    // Once that entry is no longer live (archived), the address may join again.
+    const entry = await spec.server.db.knex('waitlist_entries').where({ email: 'wait40@example.com' }).first('id');
+    expect((await staff().delete(`/api/waitlist/${entry.id}`)).status).to.equal(204);
+    expect((await guest().post('/api/waitlist', { ...body, email: 'Wait40@example.com' })).status).to.equal(201);
+    const live = await spec.server.db.knex('waitlist_entries').whereRaw('lower(email) = ?', ['wait40@example.com']).where({ status: 'WAITING' }).pluck('email');
+    expect(live).to.deep.equal(['Wait40@example.com']);
+  });
+
   it('staff list, read, update and archive; a converted entry is protected; anonymous callers get 401', async () => {
     const target = await soldOut();
     const entry = await joined(target.event.slug, 2, 10);

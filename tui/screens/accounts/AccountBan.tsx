@@ -11,7 +11,7 @@ export function AccountBan({ account }: { account: Account }) {
   const ban = useAction();
   return (
     <Screen title={`Ban ${account.email}`} hints={[['↑/↓', 'field'], ['enter', 'next / ban']]} backLabel="cancel">
-      <Text dimColor>Banning signs the account out everywhere. Expiry: YYYY-MM-DD or an ISO date-time; blank = until unbanned.</Text>
+      <Text dimColor>Banning signs the account out everywhere and removes its passkeys. Expiry: YYYY-MM-DD or an ISO date-time; blank = until unbanned.</Text>
       <Form
         fields={[
           { name: 'reason', label: 'Reason', placeholder: 'optional', errorPaths: ['body/banReason'] },

@@ -6,14 +6,14 @@ import { useConnection, useNavigation } from '../../ui/shell.ts';
 import { useAction } from '../../ui/useRequest.ts';
 import { passwordRule, required, roleOptions } from './fields.ts';
 
-/** Only what changed is sent; a new password signs the account out everywhere. */
+/** Only what changed is sent; a new password signs the account out everywhere and removes its passkeys. */
 export function AccountEdit({ account }: { account: Account }) {
   const { client } = useConnection();
   const navigation = useNavigation();
   const save = useAction();
   return (
     <Screen title={`Edit ${account.email}`} hints={[['↑/↓', 'field'], ['enter', 'next / save']]} backLabel="cancel">
-      <Text dimColor>Leave the password blank to keep it; a new one signs the account out everywhere.</Text>
+      <Text dimColor>Leave the password blank to keep it; a new one signs the account out everywhere and removes its passkeys.</Text>
       <Form
         fields={[
           { name: 'name', label: 'Name', validate: required },

@@ -18,7 +18,7 @@ export function PasskeyRevoke({ account, passkey }: { account: Pick<AccountDetai
     <Screen title={`Revoke passkey ${passkey.label}?`} hints={[['↑/↓', 'move'], ['enter', 'select']]}>
       <Text>
         {account.email} can no longer sign in with <Text bold>{passkey.label}</Text> (last used {formatTimestamp(passkey.lastUsedAt, 'never')}). Sessions it
-        opened stay open: ban the account to end them.
+        opened stay open: ban the account or give it a new password to end them (either removes all its passkeys).
       </Text>
       <SelectList
         enabled={!revoke.busy}

@@ -1,5 +1,7 @@
 import type { operations } from '../../../../sdk/schema.d.ts';
 import { hashPassword } from '../../../platform/auth/secrets.ts';
+import type { Actor } from '../../../domain/actors.ts';
+import { publish } from '../../../domain/events.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, ValidationFailed, type FieldError } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
@@ -11,14 +13,16 @@ export type UpdateUserInput = operations['updateUser']['requestBody']['content']
 
 /**
  * Updates an account (profile, account role, password, ban) in one transaction. A ban or a new password ends
- * the account's sessions in that transaction; every process forgets the account's API keys once it commits (a
- * role change or a ban decides whether they work; server/platform/auth/apiKeyCredentials.ts `changed`).
+ * the account's sessions in that transaction and publishes `account.signInRevoked`, whose in-transaction
+ * subscriber removes the account's passkeys (issue 32 §4.2: a passkey added from a stolen session must not outlive
+ * the reset meant to lock its holder out); every process forgets the account's API keys once it commits (a role
+ * change or a ban decides whether they work; server/platform/auth/apiKeyCredentials.ts `changed`).
  */
-export async function updateUser(app: Pick<AppContext, 'db' | 'config' | 'credentials' | 'logger'>, accountId: string, body: UpdateUserInput): Promise<Account> {
+export async function updateUser(app: AppContext, actor: Actor, accountId: string, body: UpdateUserInput): Promise<Account> {
   // scrypt takes tens of milliseconds: done before the transaction, which then holds its connection (and,
   // on PGlite, the only one) for the writes alone.
   const passwordHash = body.password !== undefined ? await hashPassword(body.password) : undefined;
-  const updated = await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
+  const updated = await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now, afterCommit }) => {
     const account = await findAccountOrFail(accountId, trx);
     const banning = body.banned ?? account.isBanned();
     const errors: FieldError[] = [];
@@ -47,8 +51,11 @@ export async function updateUser(app: Pick<AppContext, 'db' | 'config' | 'creden
     }
     try {
       const row = await Account.query(trx).patchAndFetchById(account.id, patch);
-      // A ban or a new password ends every open session of the account.
-      if (body.banned === true || body.password !== undefined) await revokeSessions(account.id, trx);
+      // A ban or a new password ends every open session of the account, and takes its passkeys with them.
+      if (body.banned === true || body.password !== undefined) {
+        await revokeSessions(account.id, trx);
+        await publish({ trx, app, actor, now, afterCommit }, 'account.signInRevoked', { accountId: account.id, reason: body.banned === true ? 'ban' : 'password' });
+      }
       // A role change or a ban decides whether the account's API keys still work: every process forgets them
       // once this commits (the channel carries it to the others).
       await app.credentials.changed({ accountId: account.id }, trx);

@@ -45,7 +45,9 @@ async function remembered(knex: Knex, key: string, hash: Buffer, now: Date): Pro
  * the reservation and remembers its answer (sealed, see tokens.ts) in the same transaction; the others, and any
  * later one within 24 h, get that answer and write nothing. Only a successful answer is remembered: a refused
  * request (sold out, validation) writes nothing, so a retry with the same key tries again. A new hold's
- * `reservation created` business event is sent once it has committed (awaited: the answer waits for it).
+ * `reservation created` business event is sent once it has committed (awaited: the answer waits for it), outside
+ * the booking gate; it cannot fail the answer (captureBusinessEvent logs its failures and never rejects: the hold
+ * exists, so the guest gets its 201).
  *
  * `throttle` (the address's hold budget, 429) is spent by the requests that reach the hold's transaction: a
  * replay, and a refusal the check before the lock is certain of (sold out, not enough seats), write nothing and
@@ -130,6 +132,7 @@ export async function createPublicReservation(
         },
         hold: holdInTransaction,
       });
+  // After the commit: nothing here may turn the hold into an error (captureBusinessEvent never rejects).
   if (answer.reservationId) await captureBusinessEvent(app, BUSINESS_EVENTS.reservationCreated, answer.reservationId);
   return answer;
 }
