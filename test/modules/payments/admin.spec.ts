@@ -182,6 +182,26 @@ describe('payments: admin routes, refunds and cancellations', () => {
       expect((await admin().post(`/api/payments/${paymentId}/refunds`, { amountVnd: 0, reason: 'x' })).status).to.equal(400);
     });
 
+    it('a refund that was recorded answers 201 even when sending it fails unexpectedly after the commit (issue 32 §4); the job sends it later', async () => {
+      const { paymentId } = await paidByVnpay(spec);
+      const knex = spec.server.db.knex;
+      // The claim before the send is the first write after the commit: make the database refuse it.
+      await knex.raw(`create or replace function refuse_refund_claim() returns trigger language plpgsql as $$ begin
+        if new.processing_until is not null then raise exception 'refund claims refused by the test'; end if; return new; end $$`);
+      await knex.raw('create trigger refuse_refund_claim before update on refunds for each row execute function refuse_refund_claim()');
+      try {
+        const res = await admin().post(`/api/payments/${paymentId}/refunds`, { amountVnd: 1_000, reason: 'after-commit failure' });
+        expect(res.status, JSON.stringify(res.body)).to.equal(201);
+        expect(res.body).to.include({ status: 'PENDING', amountVnd: 1_000 });
+        expect(await knex('refunds').where({ id: res.body.id }).first()).to.include({ status: 'PENDING' });
+        expect(await queuedRefundJobs(spec.server)).to.include(res.body.id);
+        expect(spec.server.logs.some((line) => line.refundId === res.body.id && /stays pending for the retry job/.test(line.msg))).to.equal(true);
+      } finally {
+        await knex.raw('drop trigger if exists refuse_refund_claim on refunds');
+        await knex.raw('drop function if exists refuse_refund_claim()');
+      }
+    });
+
     it('VNPay declines: FAILED and the amount is free again; no trustworthy answer: PENDING, and the job sends it later', async () => {
       const { paymentId } = await paidByVnpay(spec);
       spec.vnpay.state.mode = 'refund-declined';
