@@ -805,8 +805,37 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One message with the HTML and text exactly as rendered. */
+        /**
+         * One message and its delivery state, without the rendered snapshots.
+         * @description What staff need to follow a message: recipient, subject, template, attachments, attempts, the last error and
+         *     the mail server's answer. The rendered HTML and text are admin+ (`getEmailMessageContent`): a message may be
+         *     about any guest's booking, and its body is not every staff account's to read.
+         */
         get: operations["getEmailMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email/messages/{messageId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One message with the HTML and text as rendered, guest tokens redacted (admin+).
+         * @description The message with its rendered HTML and text parts as the ledger keeps them. A guest's token never reaches
+         *     the ledger: the manage-booking link (`…/booking/<reference>#token=…`) and a waiting-list offer link
+         *     (`…&token=…`) read `[guest token removed]` where the guest's copy carried the token. The ledger keeps those
+         *     tokens sealed only until the message is sent (or fails for good), to put them back in the copy handed to the
+         *     mail server; nothing answers them. The `.ics` a confirmation attaches links the manage page without a token.
+         */
+        get: operations["getEmailMessageContent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1689,8 +1718,10 @@ export interface paths {
          *     `promoCode` and `voucherCode` are applied to the price (see their fields; a code's refusal is 422 or 409 and
          *     writes nothing); `referral` is stored as given and, with a valid attribution token or an active partner code,
          *     attributes the booking (a guest-discount code lowers the price; a tampered token is 422 `invalid_attribution_token`).
-         *     The answer carries the reservation's `accessToken` this once (only its SHA-256 is stored): send it as the
-         *     `x-reservation-token` header to read or cancel the reservation.
+         *     The answer carries the reservation's `accessToken` this once: send it as the `x-reservation-token` header to
+         *     read or cancel the reservation. It is compared by its SHA-256; the server keeps it otherwise only sealed
+         *     (AES-256-GCM, under a key kept in the same database) for the guest's own e-mails, whose manage-booking link
+         *     carries it — the e-mail ledger staff read keeps those messages with the token redacted.
          *     `Idempotency-Key`: the same key and body within 24 hours answer the first (successful) answer again —
          *     same status and body, `Idempotent-Replayed: true`, nothing written; the same key with another body is 422
          *     `idempotency_key_reused`. A refused request is not remembered, so retrying it with its key tries again.
@@ -4857,7 +4888,11 @@ export interface components {
             messages: components["schemas"]["LegacyCustomerSupportMessage"][];
             locale?: components["schemas"]["ChatLocale"];
         };
-        /** @description The new hold, with its access token — returned this once (only its SHA-256 is stored). */
+        /**
+         * @description The new hold, with its access token — returned this once. The server compares only its SHA-256; it keeps the
+         *     token otherwise only sealed (AES-256-GCM, under a key kept in the same database), to put it in the guest's own
+         *     e-mails (the manage-booking link), never in an answer or in the e-mail ledger staff read.
+         */
         CreatedReservation: components["schemas"]["GuestReservationFields"] & {
             /**
              * @description Send it as `x-reservation-token` to read or cancel this reservation. Keep it; it is not shown again.
@@ -5584,10 +5619,27 @@ export interface components {
             limit: number;
             offset: number;
         };
-        /** @description A ledger row with the HTML and text exactly as rendered and sent, and the mail server's answer. */
+        /**
+         * @description A ledger row as staff follow it: the list fields and the mail server's answer, without the rendered snapshots
+         *     (admin+ read those with `getEmailMessageContent`).
+         */
         EmailMessage: components["schemas"]["EmailMessageFields"] & {
+            /** @description The mail server's answer to the last successful send. */
             providerResponse: string | null;
+        };
+        /**
+         * @description A ledger row with its HTML and text as rendered. A guest's token is the guest's alone: where the message a guest
+         *     was sent carries one (the manage-booking link's `#token=`, a waiting-list offer's `token=`), the ledger keeps a
+         *     placeholder in its place, `[guest token removed]` (`[guest token 2 removed]`, … when there are several), and
+         *     the link otherwise as sent, so the page the guest was sent to stays readable. The tokens themselves are put
+         *     back only in the copy handed to the mail server.
+         */
+        EmailMessageContent: components["schemas"]["EmailMessageFields"] & {
+            /** @description The mail server's answer to the last successful send. */
+            providerResponse: string | null;
+            /** @description The HTML part as rendered, guest tokens replaced by their placeholder. */
             htmlBody: string;
+            /** @description The text part as rendered, guest tokens replaced by their placeholder. */
             textBody: string;
         };
         StoreObjectPage: {
@@ -11374,6 +11426,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EmailMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getEmailMessageContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message with its snapshots. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailMessageContent"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -4,6 +4,8 @@ import type { Knex } from 'knex';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { createLogger, type Logger } from '../../server/platform/logger.ts';
+import type { Mailer, OutgoingMail } from '../../server/platform/integrations/mail.ts';
+import { deliverEmail } from '../../server/modules/email/commands/deliverEmail.ts';
 import type { Enqueue } from '../../server/modules/email/commands/recordEmail.ts';
 
 export interface ReceivedMail {
@@ -104,6 +106,36 @@ export function memoryLogger(): { logger: Logger; lines: Array<Record<string, an
   });
   const logger = createLogger('debug', sink);
   return { logger, lines };
+}
+
+/**
+ * A transport that keeps what it is handed (`sent`), as the guest would receive it. `failures` first sends throw
+ * a temporary error (the engine would retry).
+ */
+export function capturingMailer(options: { failures?: number } = {}): { mailer: Mailer; sent: OutgoingMail[] } {
+  const sent: OutgoingMail[] = [];
+  let failures = options.failures ?? 0;
+  const mailer: Mailer = {
+    kind: 'smtp',
+    async send(mail) {
+      if (failures-- > 0) throw Object.assign(new Error('Mailbox temporarily unavailable'), { code: 'EENVELOPE', responseCode: 450 });
+      sent.push(mail);
+      return { messageId: mail.messageId, response: '250 2.0.0 OK' };
+    },
+    close() {},
+  };
+  return { mailer, sent };
+}
+
+/**
+ * The ledger message `messageId` delivered now (the `email.send` job's step) to a capturing transport: the mail as
+ * the guest receives it, with the guest's links working (the ledger keeps them redacted, issue 32 §3).
+ */
+export async function deliveredNow(knex: Knex, messageId: string): Promise<OutgoingMail> {
+  const { mailer, sent } = capturingMailer();
+  const outcome = await deliverEmail({ knex, mailer, logger: createLogger('silent') }, messageId);
+  if (outcome !== 'sent' || sent.length !== 1) throw new Error(`message ${messageId} was not delivered (${outcome})`);
+  return sent[0];
 }
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

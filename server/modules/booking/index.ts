@@ -29,4 +29,4 @@ export {
   seatsTakenOf,
 } from './queries.ts';
 export { type ReservationStatus, statusAt } from './status.ts';
-export { digest, newAccessToken, openSecret, tokenMatches } from './tokens.ts';
+export { digest, newAccessToken, openSecret, sealSecret, tokenMatches } from './tokens.ts';

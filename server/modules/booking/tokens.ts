@@ -3,8 +3,10 @@ import type { Knex } from 'knex';
 import { SealingKey } from './models.ts';
 
 /**
- * The booking module's secrets: guest access tokens and lead references (random, only their SHA-256 at rest,
- * compared in constant time) and reservation references (short, unambiguous).
+ * The booking module's secrets: guest access tokens and lead references (random, compared by their SHA-256 in
+ * constant time) and reservation references (short, unambiguous). A lead reference is kept as its SHA-256 only; a
+ * reservation's access and check-in tokens are also kept sealed (below) for the guest's e-mails and own view:
+ * docs/flows/guest-emails.md ("How a guest's tokens are kept") says exactly what is stored, and why.
  */
 
 /** 32 random bytes, base64url: returned to the guest once. */
@@ -42,6 +44,8 @@ export function normalizeReference(raw: string): string | undefined {
 /**
  * The random key of one purpose, kept in the database (`sealing_keys`, made on first use), so every instance on
  * one database seals and opens alike without configuration. Read per call: a database reset makes a new key.
+ * Sealing keeps the tokens out of every answer and out of a copy of one table; whoever reads the whole database
+ * (or a full backup) can open them (docs/flows/guest-emails.md).
  */
 async function databaseKey(knex: Knex, purpose: string): Promise<Buffer> {
   const existing = await SealingKey.query(knex).findById(purpose);

@@ -1,5 +1,5 @@
 import { json, type OperationHandlers } from '../../platform/http/handler.ts';
-import { presentEmailListItem, presentEmailMessage } from './presenters.ts';
+import { presentEmailListItem, presentEmailMessage, presentEmailMessageContent } from './presenters.ts';
 import { getMessage, listMessages } from './queries.ts';
 // The guest's hold-expired message is queued by the hold expiry (registered at boot, with this module).
 
@@ -12,5 +12,9 @@ export const handlers = {
 
   async getEmailMessage({ params, app }) {
     return json(200, presentEmailMessage(await getMessage(app.db.knex, params.messageId)));
+  },
+
+  async getEmailMessageContent({ params, app }) {
+    return json(200, presentEmailMessageContent(await getMessage(app.db.knex, params.messageId, { withSnapshots: true })));
   },
 } satisfies Partial<OperationHandlers>;

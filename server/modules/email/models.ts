@@ -13,7 +13,11 @@ export interface AttachmentDescriptor {
   contentId: string | null;
 }
 
-/** One outbound e-mail (ledger row). `htmlBody`/`textBody` are the rendered snapshots. */
+/**
+ * One outbound e-mail (ledger row). `htmlBody`/`textBody` are the rendered snapshots, with any guest token in them
+ * replaced by its placeholder (./guestTokens.ts); `guestTokensSealed` holds those tokens, sealed, until the row is
+ * delivered (SENT) or given up (FAILED), and is never presented.
+ */
 export class EmailMessage extends BaseModel {
   static override tableName = 'email_messages';
   status!: EmailStatus;
@@ -27,6 +31,7 @@ export class EmailMessage extends BaseModel {
   // `declare`: absent from a listed row (the list never selects them), not present as undefined.
   declare htmlBody?: string;
   declare textBody?: string;
+  declare guestTokensSealed?: string | null;
   attachments!: AttachmentDescriptor[];
   attempts!: number;
   providerMessageId!: string | null;

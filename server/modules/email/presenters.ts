@@ -30,11 +30,21 @@ export function presentEmailListItem(message: EmailMessage): Schema<'EmailMessag
   };
 }
 
-/** One message in full: the list fields plus the rendered HTML and text snapshots and the provider's answer. */
+/** One message as staff follow it: the list fields and the provider's answer, never the rendered snapshots. */
 export function presentEmailMessage(message: EmailMessage): Schema<'EmailMessage'> {
   return {
     ...presentEmailListItem(message),
     providerResponse: message.providerResponse,
+  };
+}
+
+/**
+ * One message with its rendered HTML and text (admin+): the ledger's snapshots, in which a guest's token already
+ * stands as its placeholder (./guestTokens.ts). The sealed tokens are never presented.
+ */
+export function presentEmailMessageContent(message: EmailMessage): Schema<'EmailMessageContent'> {
+  return {
+    ...presentEmailMessage(message),
     htmlBody: message.htmlBody ?? '',
     textBody: message.textBody ?? '',
   };

@@ -13,7 +13,7 @@ import { EmailMessage, type EmailStatus } from './models.ts';
 // ---------------------------------------------------------------------------------------------------------
 // Reading the ledger
 
-/** Every column but the rendered snapshots: the list never reads them (spec §2.3). */
+/** Every column but the rendered snapshots and the sealed guest tokens: the list never reads them (spec §2.3). */
 export const LIST_COLUMNS = [
   'id',
   'status',
@@ -77,9 +77,12 @@ export async function listMessages(knex: Knex, filters: EmailListFilters = {}, p
   return { items, total, limit, offset };
 }
 
-/** One message with its snapshots; 404 when there is none. */
-export async function getMessage(knex: Knex, id: string): Promise<EmailMessage> {
-  const message = CANONICAL_UUID.test(id) ? await EmailMessage.query(knex).findById(id) : undefined;
+/**
+ * One message (its snapshots too with `withSnapshots`; never its sealed guest tokens); 404 when there is none.
+ */
+export async function getMessage(knex: Knex, id: string, options: { withSnapshots?: boolean } = {}): Promise<EmailMessage> {
+  const columns = options.withSnapshots ? [...LIST_COLUMNS, 'html_body', 'text_body'] : [...LIST_COLUMNS];
+  const message = CANONICAL_UUID.test(id) ? await EmailMessage.query(knex).findById(id).select(columns) : undefined;
   if (!message) throw NotFound('No e-mail message with this id.');
   return message;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
+import { withoutGuestToken } from './guestTokens.ts';
 import { checkInQrPng } from './qr.ts';
 
 /**
@@ -61,9 +62,12 @@ export interface ReservationConfirmationData {
   offerName?: string | null;
   /** The full breakdown; without it only the total is shown. */
   price?: PriceBreakdown | null;
-  /** The manage-booking link (carries the guest's token in its fragment); left out when there is none. */
+  /**
+   * The manage-booking link (carries the guest's token in its fragment: redacted in the ledger, ../guestTokens.ts);
+   * left out when there is none.
+   */
   manageUrl?: string | null;
-  /** The show's end (start + duration): with it, an `.ics` calendar invitation is attached. */
+  /** The show's end (start + duration): with it, an `.ics` calendar invitation is attached (the link without the token). */
   endsAt?: string | Date | null;
   /** The calendar event's LOCATION (venue name and address). */
   location?: string | null;
@@ -131,6 +135,7 @@ export interface ReservationReminderData {
   reservationReference: string;
   /** Still to pay at the venue, integer VND. */
   dueVnd: number;
+  /** The manage-booking link with the guest's token (redacted in the ledger, ../guestTokens.ts). */
   manageUrl?: string | null;
 }
 
@@ -189,7 +194,7 @@ export interface WaitlistOfferData {
   showName: string;
   startsAt: string | Date;
   partySize: number;
-  /** The offer link (carries the offer token). */
+  /** The offer link (carries the offer token: redacted in the ledger, ../guestTokens.ts). */
   offerUrl: string;
   offerExpiresAt: string | Date;
 }
@@ -369,14 +374,16 @@ const safeFilePart = (value: string) => value.replace(/[^\w-]+/g, '_').slice(0, 
 /**
  * The `.ics` (iCalendar, RFC 5545) of the booked performance, made with the `ics` library: DTSTART/DTEND in UTC
  * (calendar apps show them in the reader's zone), the show as SUMMARY, the venue as LOCATION, the manage-booking
- * link as URL, and a UID stable per reservation (a second copy updates the same calendar entry). `ics` is loaded
- * with the first confirmation, not at start.
+ * page as URL, and a UID stable per reservation (a second copy updates the same calendar entry). The page is linked
+ * without the guest's token: calendars are shared, synced and published, and the token would let anyone who sees
+ * the entry cancel the booking or pull its ticket. `ics` is loaded with the first confirmation, not at start.
  */
 export async function calendarEvent(data: ReservationConfirmationData): Promise<string> {
   const { createEvent } = await import('ics');
   const start = new Date(data.startsAt).getTime();
   const end = new Date(data.endsAt ?? data.startsAt).getTime();
-  const description = [`${data.reservationReference}`, `${data.partySize} × ${data.offerName ?? data.showName}`, data.manageUrl ?? '']
+  const managePage = data.manageUrl ? withoutGuestToken(data.manageUrl) : null;
+  const description = [`${data.reservationReference}`, `${data.partySize} × ${data.offerName ?? data.showName}`, managePage ?? '']
     .filter(Boolean)
     .join('\n');
   const { error, value } = createEvent({
@@ -392,7 +399,7 @@ export async function calendarEvent(data: ReservationConfirmationData): Promise<
     endOutputType: 'utc',
     description,
     ...(data.location ? { location: data.location } : {}),
-    ...(data.manageUrl ? { url: data.manageUrl } : {}),
+    ...(managePage ? { url: managePage } : {}),
     status: 'CONFIRMED',
     busyStatus: 'BUSY',
   });

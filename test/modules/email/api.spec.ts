@@ -47,10 +47,12 @@ const sendJobs = async (server: TestServer) =>
 describe('email: the ledger over HTTP (GET /api/email/messages)', () => {
   let server: TestServer;
   let staff: Record<string, string>;
+  let admin: Record<string, string>;
 
   before(async () => {
     server = await startTestServer();
     staff = cookieHeader((await buildMemberSession('member')).token);
+    admin = cookieHeader((await buildMemberSession('admin')).token);
   });
   after(() => server.close());
 
@@ -61,6 +63,11 @@ describe('email: the ledger over HTTP (GET /api/email/messages)', () => {
     const reader = await buildApiKey({ permissions: permissionMap('email:read') });
     expect((await server.request('GET', '/api/email/messages', { headers: { 'x-api-key': reader.key } })).status).to.equal(200);
     expect((await server.request('GET', `/api/email/messages/${crypto.randomUUID()}`)).status).to.equal(401);
+    // The bodies are admin+ with a permission of their own: email:read is not enough for a key.
+    expect((await server.request('GET', `/api/email/messages/${crypto.randomUUID()}/content`)).status).to.equal(401);
+    expect((await server.request('GET', `/api/email/messages/${crypto.randomUUID()}/content`, { headers: { 'x-api-key': reader.key } })).body.code).to.equal('missing_permission');
+    const contentReader = await buildApiKey({ permissions: permissionMap('email:read-content') });
+    expect((await server.request('GET', `/api/email/messages/${crypto.randomUUID()}/content`, { headers: { 'x-api-key': contentReader.key } })).status).to.equal(404);
   });
 
   it('lists newest first without the rendered snapshots, filters, pages; one message carries them', async () => {
@@ -86,10 +93,15 @@ describe('email: the ledger over HTTP (GET /api/email/messages)', () => {
     expect(paged.body).to.include({ total: 2, limit: 1, offset: 1 });
     expect(paged.body.items.map((m: { id: string }) => m.id)).to.deep.equal([first.id]);
 
+    // One message: its delivery state for staff; its rendered snapshots for admin+ only (issue 32 §3).
     const one = await server.request('GET', `/api/email/messages/${first.id}`, { headers: staff });
     expect(one.status).to.equal(200);
-    expect(one.body.htmlBody).to.include('Lan &lt;b&gt;Nguyen&lt;/b&gt;');
-    expect(one.body.textBody).to.include('Lan <b>Nguyen</b>');
+    expect(one.body).to.include({ id: first.id, status: 'QUEUED', providerResponse: null }).and.not.have.any.keys('htmlBody', 'textBody');
+    expect((await server.request('GET', `/api/email/messages/${first.id}/content`, { headers: staff })).status).to.equal(403);
+    const content = await server.request('GET', `/api/email/messages/${first.id}/content`, { headers: admin });
+    expect(content.status).to.equal(200);
+    expect(content.body.htmlBody).to.include('Lan &lt;b&gt;Nguyen&lt;/b&gt;');
+    expect(content.body.textBody).to.include('Lan <b>Nguyen</b>');
   });
 
   it('answers 400 naming the field for a bad filter, 404 for an unknown message', async () => {
@@ -98,6 +110,8 @@ describe('email: the ledger over HTTP (GET /api/email/messages)', () => {
     expect(bad.body.errors.map((e: { path: string }) => e.path)).to.include.members(['query/status', 'query/customerId', 'query/limit']);
     expect((await server.request('GET', `/api/email/messages/${crypto.randomUUID()}`, { headers: staff })).status).to.equal(404);
     expect((await server.request('GET', '/api/email/messages/not-a-uuid', { headers: staff })).status).to.equal(400);
+    expect((await server.request('GET', `/api/email/messages/${crypto.randomUUID()}/content`, { headers: admin })).status).to.equal(404);
+    expect((await server.request('GET', '/api/email/messages/not-a-uuid/content', { headers: admin })).status).to.equal(400);
   });
 });
 

@@ -12,7 +12,7 @@ import { guestMessageJobs } from '../../../server/modules/email/jobs.ts';
 import { deliverEmail } from '../../../server/modules/email/commands/deliverEmail.ts';
 import { CHECK_IN_QR_CONTENT_ID, renderTemplate, type TemplateDataMap, type TemplateName } from '../../../server/modules/email/templates.ts';
 import { settleRefund } from '../../../server/modules/payments/commands/settleRefund.ts';
-import { memoryLogger, PNG_SIGNATURE } from '../../helpers/mail.ts';
+import { deliveredNow, memoryLogger, PNG_SIGNATURE } from '../../helpers/mail.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { bookableEvent } from '../booking/factories.ts';
 import { catalogCallers, type CatalogCallers, requestsAs } from '../shows/catalog.ts';
@@ -125,8 +125,12 @@ describe('email: guest messages (confirmation, cancellations, refunds, hold expi
       }
       const manage = `${SITE}/vi/booking/${held.reference}#token=${encodeURIComponent(held.token)}`;
       expect(manageBookingUrl(SITE, 'vi', held.reference, held.token)).to.equal(manage);
-      expect(text).to.contain(manage);
-      expect(mail.html_body).to.contain(`href="${manage}"`);
+      // The ledger (read by staff) names the page but not the guest's token (issue 32 §3); the guest's copy carries it.
+      expect(text).to.contain(`${SITE}/vi/booking/${held.reference}#token=[guest token removed]`).and.not.contain(held.token);
+      expect(mail.html_body).to.contain(`href="${SITE}/vi/booking/${held.reference}#token=[guest token removed]"`).and.not.contain(held.token);
+      const delivered = await deliveredNow(knex(), mail.id);
+      expect(delivered.text).to.contain(manage);
+      expect(delivered.html).to.contain(`href="${manage}"`);
 
       // The reminder: one job, 24 h before the show.
       const { rows } = (await knex().raw(`select data, start_after from pgboss.job where name = ? and data->>'reservationId' = ?`, [REMINDER_QUEUE, held.id])) as { rows: Array<{ start_after: Date }> };
@@ -164,7 +168,10 @@ describe('email: guest messages (confirmation, cancellations, refunds, hold expi
       expect(ics).to.contain(`\r\nDTEND:${utc(new Date(held.startsAt.getTime() + durationMs))}\r\n`);
       expect(ics).to.contain(`\r\nUID:${held.reference}@reservations\r\n`);
       expect(ics).to.contain('LOCATION:Venue Test\\, 12 Dong Khoi\\, District 1');
-      expect(ics).to.contain(`URL:${SITE}/en/booking/${held.reference}#token=`);
+      // Calendars are shared: the entry links the manage page without the guest's token (issue 32 §3).
+      expect(ics).to.contain(`\r\nURL:${SITE}/en/booking/${held.reference}\r\n`);
+      expect(ics).not.to.contain('token').and.not.contain(held.token);
+      expect(parsed.text).to.contain(`${SITE}/en/booking/${held.reference}#token=${held.token}`);
 
       expect(parsed.text).to.contain(`Your check-in QR code is attached to this e-mail as check-in-${held.reference}.png`);
       expect(parsed.text).to.contain(`open the attached file ${held.reference}.ics`);
@@ -312,6 +319,8 @@ describe('email: guest messages (confirmation, cancellations, refunds, hold expi
       expect(mail).to.include({ to_address: held.email, locale: 'vi' });
       expect(mail.subject).to.match(/^Hẹn gặp quý khách: /);
       expect(mail.text_body).to.contain('Kính gửi quý khách Ms Lan').and.contain(`${SITE}/vi/booking/${held.reference}#token=`);
+      expect(mail.text_body).not.to.contain(held.token);
+      expect((await deliveredNow(knex(), mail.id)).text).to.contain(`${SITE}/vi/booking/${held.reference}#token=${held.token}`);
       expect(mail.text_body).to.match(/Thanh toán tại quầy: 2\.\d{3}\.\d{3}\s₫/);
     });
 

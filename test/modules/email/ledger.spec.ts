@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { Problem } from '../../../server/platform/http/problem.ts';
-import { presentEmailListItem, presentEmailMessage } from '../../../server/modules/email/presenters.ts';
+import { presentEmailListItem, presentEmailMessage, presentEmailMessageContent } from '../../../server/modules/email/presenters.ts';
 import { recordEmail, type RecordEmailInput } from '../../../server/modules/email/commands/recordEmail.ts';
 import { getMessage, listMessages } from '../../../server/modules/email/queries.ts';
 import { resetData, testDatabase } from '../../helpers/database.ts';
@@ -202,12 +202,14 @@ describe('email: the ledger (recordEmail, templates, list and detail) @db', () =
       expect(paged.items).to.have.length(1);
     });
 
-    it('the detail carries the snapshots; an unknown or malformed id is a 404 problem', async () => {
-      const message = await getMessage(knex, linked);
-      const detail = presentEmailMessage(message);
-      expect(detail.htmlBody).to.contain('<html').and.contain('Minh Tran');
-      expect(detail.textBody).to.contain('Thank you, Minh Tran!');
+    it('the detail carries the snapshots only when asked for (admin+); an unknown or malformed id is a 404 problem', async () => {
+      const detail = presentEmailMessage(await getMessage(knex, linked));
       expect(detail.id).to.equal(linked);
+      expect(detail).to.include({ providerResponse: null }).and.not.have.any.keys('htmlBody', 'textBody');
+      const content = presentEmailMessageContent(await getMessage(knex, linked, { withSnapshots: true }));
+      expect(content.htmlBody).to.contain('<html').and.contain('Minh Tran');
+      expect(content.textBody).to.contain('Thank you, Minh Tran!');
+      expect(content.id).to.equal(linked);
       for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
         const err = await getMessage(knex, id).catch((e: unknown) => e);
         expect(err).to.be.instanceOf(Problem);

@@ -3,6 +3,7 @@ import { raw } from 'objection';
 import type { Logger } from '../../../platform/logger.ts';
 import type { Mailer } from '../../../platform/integrations/mail.ts';
 import { domainOf } from '../addresses.ts';
+import { openGuestTokens, restoreGuestTokens } from '../guestTokens.ts';
 import { EmailAttachment, EmailMessage } from '../models.ts';
 
 /** Sending one recorded message: the `email.send` job's step (../jobs.ts), and its state changes on the ledger row. */
@@ -36,6 +37,11 @@ function describeError(err: unknown): string {
  *
  * No transaction is held while talking to the mail server. The Message-ID header is derived from the row id,
  * so a retry after a send whose result could not be written carries the same Message-ID (receivers drop it).
+ *
+ * The row's snapshots have the guest's tokens replaced by placeholders (../guestTokens.ts); each attempt opens the
+ * sealed tokens kept beside them and hands the transport the message with its working links. Once the row is SENT
+ * or FAILED the sealed tokens are dropped (nothing will send it again). Tokens that no longer open (the sealing key
+ * is gone) fail the row at once: the guest is not sent links that do not work.
  */
 export async function deliverEmail(deps: DeliveryDeps, messageId: string, options: { finalAttempt?: boolean } = {}): Promise<DeliveryOutcome> {
   const [claimed] = (await EmailMessage.query(deps.knex)
@@ -47,14 +53,22 @@ export async function deliverEmail(deps: DeliveryDeps, messageId: string, option
     deps.logger.info({ messageId, status: row?.status ?? null }, 'e-mail not sent: not queued');
     return 'skipped';
   }
+  const tokens = await openGuestTokens(deps.knex, claimed.guestTokensSealed);
+  if (!tokens) {
+    await EmailMessage.query(deps.knex)
+      .where({ id: messageId, status: 'QUEUED' })
+      .patch({ status: 'FAILED', lastError: 'guest_tokens_unavailable: the sealed guest links could not be opened', guestTokensSealed: null, updatedAt: raw('now()') });
+    deps.logger.warn({ messageId }, 'e-mail failed: its guest links could not be restored');
+    return 'failed';
+  }
   const attachments = await EmailAttachment.query(deps.knex).where('message_id', messageId).orderBy('position');
   try {
     const receipt = await deps.mailer.send({
       from: claimed.fromAddress,
       to: claimed.toAddress,
-      subject: claimed.subject,
-      html: claimed.htmlBody!,
-      text: claimed.textBody!,
+      subject: restoreGuestTokens(claimed.subject, tokens),
+      html: restoreGuestTokens(claimed.htmlBody!, tokens),
+      text: restoreGuestTokens(claimed.textBody!, tokens),
       messageId: `<${claimed.id}@${domainOf(claimed.fromAddress)}>`,
       attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, contentId: a.contentId })),
     });
@@ -65,6 +79,7 @@ export async function deliverEmail(deps: DeliveryDeps, messageId: string, option
         providerMessageId: receipt.messageId,
         providerResponse: receipt.response.slice(0, 1000),
         lastError: null,
+        guestTokensSealed: null,
         sentAt: raw('now()'),
         updatedAt: raw('now()'),
       });
@@ -75,7 +90,7 @@ export async function deliverEmail(deps: DeliveryDeps, messageId: string, option
     const failed = permanent || options.finalAttempt === true;
     await EmailMessage.query(deps.knex)
       .where({ id: messageId, status: 'QUEUED' })
-      .patch({ lastError: describeError(err), ...(failed ? { status: 'FAILED' as const } : {}), updatedAt: raw('now()') });
+      .patch({ lastError: describeError(err), ...(failed ? { status: 'FAILED' as const, guestTokensSealed: null } : {}), updatedAt: raw('now()') });
     deps.logger.warn({ messageId, attempt: claimed.attempts, failed, permanent, err: describeError(err) }, failed ? 'e-mail failed' : 'e-mail attempt failed; will retry');
     if (failed) return 'failed';
     throw err;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { Unprocessable } from '../../../platform/http/problem.ts';
 import { displayName } from '../addresses.ts';
+import { redactGuestLinks, redactTokens, sealGuestTokens } from '../guestTokens.ts';
 import { EmailAttachment, EmailMessage, type AttachmentDescriptor } from '../models.ts';
 import { renderTemplate, type TemplateDataMap, type TemplateName } from '../templates.ts';
 
@@ -60,6 +61,10 @@ const CONTENT_ID = /^[\w.+-]+(@[\w.-]+)?$/;
  * command, an inquiry's, a customer e-mail's…). Renders `input.template` and writes the QUEUED ledger row (with its
  * attachments) in the caller's transaction, then enqueues the send job in that same transaction: a rolled-back
  * caller leaves neither a row nor a job, and a committed one always has both. Returns the row (with its snapshots).
+ *
+ * A guest's token in a link of the message (the manage-booking link, a waiting-list offer: ../guestTokens.ts) never
+ * reaches the snapshots staff read: the row keeps the message rendered with a placeholder in its place, and the
+ * tokens sealed (`guest_tokens_sealed`) for the send job, which puts them back in the copy it hands to the transport.
  */
 export async function recordEmail(trx: Knex.Transaction, input: RecordEmailInput, deps: RecordEmailDeps): Promise<EmailMessage> {
   const to = input.to?.trim() ?? '';
@@ -68,7 +73,8 @@ export async function recordEmail(trx: Knex.Transaction, input: RecordEmailInput
       { path: 'to', message: 'must be one e-mail address', code: 'format' },
     ]);
   }
-  const rendered = await renderTemplate(input.template, input.locale, input.data as never, { venueName: displayName(deps.emailFrom), timeZone: deps.timeZone });
+  const redacted = redactGuestLinks(input.template, input.data);
+  const rendered = await renderTemplate(input.template, input.locale, redacted.data as never, { venueName: displayName(deps.emailFrom), timeZone: deps.timeZone });
   const attachments = [...rendered.attachments, ...(input.attachments ?? [])];
   checkAttachments(attachments);
   const descriptors: AttachmentDescriptor[] = attachments.map((a) => ({
@@ -82,13 +88,14 @@ export async function recordEmail(trx: Knex.Transaction, input: RecordEmailInput
     status: 'QUEUED',
     toAddress: to,
     fromAddress: deps.emailFrom,
-    subject: rendered.subject,
+    subject: redactTokens(rendered.subject, redacted.tokens),
     template: input.template,
     locale: rendered.locale,
     customerId: input.customerId ?? null,
     reservationId: input.reservationId ?? null,
-    htmlBody: rendered.html,
-    textBody: rendered.text,
+    htmlBody: redactTokens(rendered.html, redacted.tokens),
+    textBody: redactTokens(rendered.text, redacted.tokens),
+    guestTokensSealed: await sealGuestTokens(trx, redacted.tokens),
     attachments: descriptors,
   });
   if (attachments.length) {
