@@ -21,6 +21,7 @@
  * that none of its tests falls under the five points.
  */
 export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
+  'browser/crossSite.spec.ts',
   'browser/docs.spec.ts',
   'browser/passkeys.spec.ts',
   'browser/storefront.spec.ts',
