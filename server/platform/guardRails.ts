@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { secretWeakness } from './auth/secretStrength.ts';
+import { secretList } from './auth/secrets.ts';
 import { ConfigError, type Config } from './config.ts';
 
 /** The prefix of the superuser token `npm start` generates outside production (server/cli/devSecrets.ts). */
@@ -70,6 +71,12 @@ export function productionRefusals(config: Config): string[] {
   return refusals;
 }
 
+/** A comma-separated secret setting (rotation: new,old) as one entry per value, named by position when there are several. */
+function listed(variable: string, value: string | undefined): Array<[string, string]> {
+  const values = secretList(value);
+  return values.map((entry, index): [string, string] => [values.length > 1 ? `${variable} (value ${index + 1} of ${values.length})` : variable, entry]);
+}
+
 /** The shared secrets this server compares or signs with, by variable, each checked by `secretWeakness`. */
 function weakSecrets(config: Config): string[] {
   const secrets: Array<[string, string | undefined]> = [
@@ -77,10 +84,10 @@ function weakSecrets(config: Config): string[] {
       config.superuserApiTokens.length > 1 ? `SUPERUSER_API_TOKENS (token ${index + 1} of ${config.superuserApiTokens.length})` : 'SUPERUSER_API_TOKENS',
       token,
     ]),
-    ['SVC_LLM_SERVICE_TOKEN', config.accessTokens['service-token']],
-    ['CHAT_WEBHOOK_TOKEN', config.accessTokens['chat-webhook-token']],
-    ['MESSAGING_VERIFY_TOKEN', config.accessTokens['messaging-verify-token']],
-    ['METRICS_TOKEN', config.metrics.token],
+    ...listed('SVC_LLM_SERVICE_TOKEN', config.accessTokens['service-token']),
+    ...listed('CHAT_WEBHOOK_TOKEN', config.accessTokens['chat-webhook-token']),
+    ...listed('MESSAGING_VERIFY_TOKEN', config.accessTokens['messaging-verify-token']),
+    ...listed('METRICS_TOKEN', config.metrics.token),
     ['MESSAGING_APP_SECRET', config.messaging.appSecret],
   ];
   const refusals: string[] = [];

@@ -33,6 +33,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'http/accessMatrix.spec.ts',
   'http/apiKeyCredentials.spec.ts',
   'http/cors.spec.ts',
+  'http/secretRotation.spec.ts',
   'http/crossSite.spec.ts',
   'http/deprecatedAliases.spec.ts',
   'http/errorPaths.spec.ts',

@@ -12,6 +12,12 @@ export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(sha256(a), sha256(b));
 }
 
+/**
+ * A shared-secret setting as the values it accepts: comma-separated, so a secret is rotated with an overlap (the new
+ * one first, the old one until every caller has the new: docs/security.md#rotating-secrets).
+ */
+export const secretList = (value: string | undefined): string[] => (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+
 /** Compares a presented value against precomputed SHA-256 digests; checks all of them, returns the match index or -1. */
 export function matchDigest(presented: string, digests: Buffer[]): number {
   const digest = sha256(presented);

@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import { roleAtLeast, type Role } from '../auth/roles.ts';
 import type { CredentialThrottle, FailedCredential } from '../auth/credentialThrottle.ts';
-import { matchDigest, sha256 } from '../auth/secrets.ts';
+import { matchDigest, secretList, sha256 } from '../auth/secrets.ts';
 import type { Operation } from './contract.ts';
 import { Forbidden, NoActiveMembership, NotFound, Problem, ServiceUnavailable, Unauthenticated } from './problem.ts';
 import type { AppState, AuthContext } from './state.ts';
@@ -162,7 +162,8 @@ export function accessGuard(op: Operation, tokens: AccessTokens = {}, throttle?:
         throw rule.unconfigured?.() ?? ServiceUnavailable('not_configured', `This operation is not configured on this server (${rule.variable} is unset).`);
       };
     }
-    const digests = [sha256(configured)];
+    // One value, or several comma-separated while a secret is rotated (the old one accepted until callers have the new).
+    const digests = secretList(configured).map(sha256);
     return (ctx, next) => {
       const presented = rule.read(ctx);
       if (presented === undefined) throw rule.refuse();

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { secretList } from '../auth/secrets.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -19,7 +20,8 @@ export interface MetricsServer {
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 export async function startMetricsServer(metrics: Metrics, options: { port: number; host: string; token?: string; logger: Logger }): Promise<MetricsServer> {
-  const expected = options.token ? digest(options.token) : undefined;
+  // One token, or several comma-separated while it is rotated.
+  const expected = options.token ? secretList(options.token).map(digest) : undefined;
   const log = options.logger.child({ component: 'metrics' });
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0].replace(/\/+$/, '') || '/';
@@ -31,7 +33,8 @@ export async function startMetricsServer(metrics: Metrics, options: { port: numb
     if (req.method !== 'GET' && req.method !== 'HEAD') return answer(405, 'Method not allowed.\n', { allow: 'GET, HEAD' });
     if (expected) {
       const presented = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
-      if (!presented || !timingSafeEqual(digest(presented), expected)) return answer(401, 'Present the metrics token as a Bearer token.\n', { 'www-authenticate': 'Bearer realm="metrics"' });
+      const given = presented ? digest(presented) : undefined;
+      if (!given || !expected.reduce((match, candidate) => timingSafeEqual(given, candidate) || match, false)) return answer(401, 'Present the metrics token as a Bearer token.\n', { 'www-authenticate': 'Bearer realm="metrics"' });
     }
     metrics.scrape().then(
       (text) => {
