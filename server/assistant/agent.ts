@@ -6,7 +6,7 @@ import type { Analytics } from '../platform/integrations/analytics.ts';
 import type { Logger } from '../platform/logger.ts';
 import { readRoutes, type RouteFacts } from './facts.ts';
 import { auditLinks, siteOrigins, type LinkAuditResult } from './linkAudit.ts';
-import { linkGuard, removeForeignLinks } from './linkGuard.ts';
+import { linkGuard, mayHoldLink, removeForeignLinks } from './linkGuard.ts';
 import { createModel, type ModelConfig } from './models.ts';
 import { recordGeneration } from './observability.ts';
 import { languageOf } from './offline/text.ts';
@@ -194,7 +194,7 @@ export function createAgent(deps: AgentDeps): Agent {
       let outputs: ToolOutput[];
       try {
         const result = await generateText(settings);
-        text = /https?:\/\/|www\./i.test(result.text) ? removeForeignLinks(result.text, await originsFor(locale), (url) => removed(traceId, turn, url)) : result.text;
+        text = mayHoldLink(result.text) ? removeForeignLinks(result.text, await originsFor(locale), (url) => removed(traceId, turn, url)) : result.text;
         outputs = result.steps.flatMap((step) => step.toolResults.map((r) => ({ toolName: r.toolName, output: r.output })));
         observe(traceId, turn, locale, startedAt, false, { usage: result.totalUsage, steps: result.steps.length, text });
       } catch (error) {

@@ -1,4 +1,5 @@
 import type { RouteFacts } from './facts.ts';
+import { onSite } from './linkGuard.ts';
 
 /**
  * The link audit (spec §4.1): after generation, every internal link of the answer (a URL on the public site's
@@ -52,9 +53,9 @@ export function auditLinks(text: string, routes: RouteFacts): LinkAuditResult {
   const links: string[] = [];
   let checked = 0;
   for (const link of linksIn(text)) {
-    const relative = link.startsWith('/') && !link.startsWith('//');
-    const origin = originOf(link);
-    if (!relative && !(origin && origins.has(origin))) continue; // external (or not a URL): not ours to audit
+    // Read as the link guard reads it (`/\evil.example` is no path of ours): off the site, not ours to audit.
+    if (!onSite(link, origins)) continue;
+    const relative = !/^[a-z][a-z0-9+.-]*:/i.test(link);
     checked += 1;
     if (!relative && valid.has(normalize(link))) {
       if (!links.includes(link)) links.push(link);

@@ -6,6 +6,7 @@ import { parse, stringify } from 'yaml';
 import { CONTRACT_PATH, ContractError, loadContract, resolveRef, type Operation } from '../../server/platform/http/contract.ts';
 import { handlers } from '../../server/modules/index.ts';
 import { contract } from '../helpers/contract.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 /**
  * Deprecated aliases (`x-deprecated-alias`, issue 21 §4): where the contract's path differed from the spec's,
@@ -82,6 +83,36 @@ describe('deprecated aliases (x-deprecated-alias)', () => {
     });
   }
 
+  describe('the deprecation date (issue 32)', () => {
+    /** The day an alias declares, as written in the contract. */
+    const declaredSince = (op: Operation): string => rawOperation(op)['x-deprecated-alias'].since;
+
+    it('every alias was deprecated on a day already past: RFC 9745 reads a future date as "not yet deprecated"', () => {
+      const today = new Date().toISOString().slice(0, 10);
+      expect(aliases).to.not.be.empty;
+      for (const op of aliases) {
+        expect(declaredSince(op) <= today, `${op.operationId}: since ${declaredSince(op)} is after today (${today})`).to.equal(true);
+        expect(op.alias!.since.toISOString().slice(0, 10), op.operationId).to.equal(declaredSince(op));
+      }
+    });
+
+    describe('over HTTP', () => {
+      let server: TestServer;
+      before(async () => {
+        server = await startTestServer();
+      });
+      after(() => server?.close());
+
+      it('every answer of an alias (a refusal too) carries its `since` day as Deprecation: @<unix seconds>', async () => {
+        for (const op of aliases) {
+          const res = await server.request(op.method, op.path.replace(/\{[^}]+\}/g, 'unknown'), op.requestBody ? { body: {} } : {});
+          expect(res.status, op.operationId).to.be.within(400, 499);
+          expect(res.headers.get('deprecation'), op.operationId).to.equal(`@${Date.parse(`${declaredSince(op)}T00:00:00Z`) / 1000}`);
+        }
+      });
+    });
+  });
+
   describe('the loader refuses a malformed alias', () => {
     function problemsWith(mutate: (document: any) => void): string {
       const document = parse(fs.readFileSync(CONTRACT_PATH, 'utf8'));
@@ -104,6 +135,7 @@ describe('deprecated aliases (x-deprecated-alias)', () => {
     it('without deprecated: true, or with a bad date', () => {
       expect(problemsWith((d) => delete join(d).deprecated)).to.contain('POST /api/public/waitlist: x-deprecated-alias needs deprecated: true');
       expect(problemsWith((d) => (join(d)['x-deprecated-alias'].since = 'soon'))).to.contain('x-deprecated-alias.since must be a date');
+      expect(problemsWith((d) => (join(d)['x-deprecated-alias'].since = '2026-02-31'))).to.contain('x-deprecated-alias.since must be a date');
     });
 
     it('naming no operation, another method, or admitting other callers', () => {

@@ -1,3 +1,4 @@
+import { removeForeignLinks } from '../linkGuard.ts';
 import { fold, hasAny } from './text.ts';
 
 /**
@@ -89,12 +90,24 @@ export const SCOPE_VOCABULARY = [...OUT_OF_SCOPE, ...VENUE_WORDS];
 
 /**
  * Text from a tool result (a knowledge document, a show's description) made safe to repeat: a line that gives the
- * assistant instructions is left out, and so is any URL that is not one of `allowed` (the site's routes).
+ * assistant instructions is left out, and so is any URL that is not one of `allowed` (the site's routes), and any
+ * link a browser would resolve off the site's origin (`[x](/\evil.example)`, `<a href=//evil.example>`: the link
+ * guard's reading, which the answer goes through again as it streams).
  */
 export function safeToQuote(text: string, allowed: ReadonlySet<string>): string {
-  return text
+  const origins = new Set([...allowed].flatMap((url) => {
+    try {
+      return [new URL(url).origin.toLowerCase()];
+    } catch {
+      return [];
+    }
+  }));
+  const kept = text
     .split('\n')
     .filter((line) => !refusalOf(line))
+    .join('\n');
+  return removeForeignLinks(kept, origins)
+    .split('\n')
     .map((line) =>
       line
         .replace(/\[([^\]]*)\]\((https?:\/\/[^)\s]+)\)/g, (whole, label: string, url: string) => (allowed.has(url) ? whole : label))

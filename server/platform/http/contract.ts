@@ -96,7 +96,10 @@ export interface Operation {
 export interface DeprecatedAlias {
   /** The successor's operationId. */
   of: string;
-  /** When the alias was deprecated (RFC 9745 `Deprecation: @<unix seconds>`). */
+  /**
+   * When the alias was deprecated (RFC 9745 `Deprecation: @<unix seconds>`): a day already past, since RFC 9745
+   * reads a future date as "will be deprecated then".
+   */
   since: Date;
   /** The successor's path template (its `{params}` are filled from this request's path parameters of the same name). */
   successorPath: string;
@@ -279,11 +282,15 @@ function linkAliases(operations: Operation[], aliases: Array<{ operation: Operat
   const aliased = new Set(aliases.map((a) => a.operation.operationId));
   for (const { operation, declared, deprecated, where } of aliases) {
     const of = declared?.of;
-    const since = typeof declared?.since === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(declared.since) ? new Date(`${declared.since}T00:00:00Z`) : undefined;
+    // A calendar day (`2026-02-31` is none: Date would roll it over to 3 March). Its being in the past is checked by
+    // test/http/deprecatedAliases.spec.ts, not here: boot does not depend on the machine's clock (a host whose clock
+    // is behind would refuse to start).
+    const day = typeof declared?.since === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(declared.since) ? new Date(`${declared.since}T00:00:00Z`) : undefined;
+    const since = day && !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === declared.since ? day : undefined;
     const successor = typeof of === 'string' ? byId.get(of) : undefined;
     const prefix = `${where}: x-deprecated-alias`;
     if (!deprecated) problems.push(`${prefix} needs deprecated: true`);
-    if (!since || Number.isNaN(since.getTime())) problems.push(`${prefix}.since must be a date (YYYY-MM-DD)`);
+    if (!since) problems.push(`${prefix}.since must be a date (YYYY-MM-DD)`);
     if (!successor) {
       problems.push(`${prefix}.of must name an operation (got ${JSON.stringify(of)})`);
       continue;
