@@ -11,7 +11,7 @@ const fromNewAddress = () => ({ 'x-forwarded-for': `10.203.${(++ipCounter >> 8) 
  * the reservation again once it has committed (the `reservation created` event's properties); when that read
  * fails, the hold exists all the same, so the guest gets its 201 and the failure is logged.
  */
-describe('booking: after-commit work never fails a hold that was made', () => {
+describe('booking: after-commit work never fails a hold that was made @db', () => {
   let server: TestServer;
   let posthog: FakePostHog;
   before(async () => {

@@ -163,7 +163,7 @@ describe('email: a guest’s token is the guest’s alone (ledger redaction, bod
     });
   });
 
-  it('the migration redacts the rows recorded before: their snapshots and .ics hold no token, a queued one still sends its working link', async () => {
+  it('the migration redacts the rows recorded before: their snapshots and .ics hold no token, a queued one still sends its working link @db', async () => {
     const manageToken = offerToken();
     const waitToken = offerToken();
     const page = `${SITE}/en/booking/VN-LEGACY`;
