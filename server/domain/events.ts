@@ -46,8 +46,8 @@ export interface ReservationCancelled extends ReservationStatusChanged {
 export interface DomainEvents {
   /**
    * An account's ways in were revoked (the accounts module's updateUser, issue 32 §4.2): a superuser reset its
-   * password or banned it, and its sessions ended in the same transaction. Every other credential that signs it in
-   * must go with them (its passkeys: the passkeys module's in-transaction subscriber).
+   * password or banned it. Everything that signs it in goes, in the same transaction: its sessions (the auth
+   * module's in-transaction subscriber), then its passkeys (the passkeys module's).
    */
   'account.signInRevoked': { accountId: string; reason: 'password' | 'ban' };
   'reservation.confirmed': ReservationStatusChanged;

@@ -4,4 +4,5 @@
  * `test/modules/<tag>/factories.ts` of the module that owns its table (see test/README.md).
  */
 export * from '../modules/accounts/factories.ts';
+export * from '../modules/auth/factories.ts';
 export * from '../modules/apiKeys/factories.ts';

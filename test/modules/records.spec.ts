@@ -19,8 +19,8 @@ describe('module records and domain events', () => {
     console.log(`      ${JSON.stringify(table, null, 2).replace(/\n/g, '\n      ')}`);
     const forget = (event: string) => `1000 in-transaction catalog.forget-answers:${event}`;
     expect(table).to.deep.equal({
-      // Issue 32 §4.2: a password reset or a ban removes the account's passkeys.
-      'account.signInRevoked': ['10 in-transaction passkeys.remove-on-sign-in-revoked'],
+      // Issue 32 §4.2: a password reset or a ban ends the account's sessions, then removes its passkeys.
+      'account.signInRevoked': ['5 in-transaction auth.end-sessions-on-sign-in-revoked', '10 in-transaction passkeys.remove-on-sign-in-revoked'],
       'hold.placed': [forget('hold.placed')],
       'holds.expired': [
         '10 in-transaction email.hold-expired',

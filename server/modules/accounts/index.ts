@@ -8,6 +8,6 @@ export function record() {
 }
 
 // ---- what other modules use (they import this module through this file only) ----
-export { Account, OrganizationMember, Session } from './models.ts';
+export { Account, OrganizationMember } from './models.ts';
 export { presentPrincipal } from './presenters.ts';
 export { isUniqueViolation, loginEmail, membershipsOf } from './queries.ts';

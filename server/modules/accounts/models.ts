@@ -47,15 +47,3 @@ export class OrganizationMember extends BaseModel {
     };
   }
 }
-
-export class Session extends BaseModel {
-  static override tableName = 'sessions';
-  tokenHash!: string;
-  accountId!: string;
-  activeOrganizationId!: string | null;
-  expiresAt!: Date;
-  /** When the session last proved who its account is (a password or passkey sign-in): recent sign-in checks read it. */
-  authenticatedAt!: Date;
-  ip!: string | null;
-  userAgent!: string | null;
-}

@@ -6,7 +6,7 @@ import { cookie, expiredCookie, type Call, type ReplyCookie } from '../../platfo
 import { Problem, Unauthenticated } from '../../platform/http/problem.ts';
 import type { AuthContext } from '../../platform/http/state.ts';
 import type { Account, OrganizationMember } from '../accounts/index.ts';
-import { Session } from '../accounts/index.ts';
+import { Session } from './models.ts';
 
 /** The session cookie's policy (`config.sessionCookie`): SameSite (Lax by default), and Secure whatever the request in
  * production or with SameSite=None; otherwise Secure when the request came over HTTPS. */

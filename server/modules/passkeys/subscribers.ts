@@ -3,8 +3,8 @@ import { removeAccountPasskeys } from './commands/removeAccountPasskeys.ts';
 
 /**
  * The passkeys' part in other flows (declared in the module's record, ./index.ts): an account whose password was
- * reset or that was banned (`account.signInRevoked`, published by the accounts module's updateUser with its
- * sessions ended) loses its passkeys in the same transaction.
+ * reset or that was banned (`account.signInRevoked`, published by the accounts module's updateUser; auth's
+ * subscriber ends its sessions first) loses its passkeys in the same transaction.
  */
 export const subscribers = [
   subscriber({

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountRole, MemberRole } from '../../../server/platform/auth/roles.ts';
-import { hashPassword, randomToken, sha256Hex } from '../../../server/platform/auth/secrets.ts';
-import { Account, Organization, OrganizationMember, Session } from '../../../server/modules/accounts/models.ts';
+import { hashPassword } from '../../../server/platform/auth/secrets.ts';
+import { Account, Organization, OrganizationMember } from '../../../server/modules/accounts/models.ts';
 
 /**
- * The accounts module's rows (accounts, organizations, memberships, sessions), with sensible defaults and missing
+ * The accounts module's rows (accounts, organizations, memberships), with sensible defaults and missing
  * parents created (Outline's `build<Model>`). Each row type of the suite is built in exactly one factories module:
  * `test/modules/<tag>/factories.ts` of the module that owns its table (see test/README.md).
  */
@@ -57,25 +57,4 @@ export async function buildOrganization(overrides: Partial<{ name: string; slug:
 export async function buildMembership(account: Account, role: MemberRole, organization?: Organization) {
   const org = organization ?? (await canonicalOrganization());
   return OrganizationMember.query().insertAndFetch({ ...stamps(), accountId: account.id, organizationId: org.id, role });
-}
-
-/** A session row; returns the cookie token. `activeOrganizationId: null` → a session with no active organization. */
-export async function buildSession(account: Account, activeOrganizationId: string | null, overrides: Partial<{ expiresAt: Date }> = {}) {
-  const token = randomToken(32);
-  await Session.query().insert({
-    ...stamps(),
-    tokenHash: sha256Hex(token),
-    accountId: account.id,
-    activeOrganizationId,
-    expiresAt: overrides.expiresAt ?? new Date(Date.now() + 3600_000),
-  });
-  return token;
-}
-
-/** An account with a membership in the canonical organization and a session there; returns the cookie token. */
-export async function buildMemberSession(role: MemberRole, accountOverrides: Parameters<typeof buildAccount>[0] = {}) {
-  const account = await buildAccount(accountOverrides);
-  const member = await buildMembership(account, role);
-  const token = await buildSession(account, member.organizationId);
-  return { account, token };
 }

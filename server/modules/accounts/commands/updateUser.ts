@@ -5,17 +5,16 @@ import { publish } from '../../../domain/events.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, ValidationFailed, type FieldError } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { revokeSessions } from '../../auth/index.ts';
 import { Account } from '../models.ts';
 import { findAccountOrFail, isUniqueViolation, loginEmail } from '../queries.ts';
 
 export type UpdateUserInput = operations['updateUser']['requestBody']['content']['application/json'];
 
 /**
- * Updates an account (profile, account role, password, ban) in one transaction. A ban or a new password ends
- * the account's sessions in that transaction and publishes `account.signInRevoked`, whose in-transaction
- * subscriber removes the account's passkeys (issue 32 §4.2: a passkey added from a stolen session must not outlive
- * the reset meant to lock its holder out); every process forgets the account's API keys once it commits (a role
+ * Updates an account (profile, account role, password, ban) in one transaction. A ban or a new password
+ * publishes `account.signInRevoked`, whose in-transaction subscribers end the account's sessions (the auth module,
+ * which owns them) and then remove its passkeys (issue 32 §4.2: a passkey added from a stolen session must not
+ * outlive the reset meant to lock its holder out); every process forgets the account's API keys once it commits (a role
  * change or a ban decides whether they work; server/platform/auth/apiKeyCredentials.ts `changed`).
  */
 export async function updateUser(app: AppContext, actor: Actor, accountId: string, body: UpdateUserInput): Promise<Account> {
@@ -51,9 +50,9 @@ export async function updateUser(app: AppContext, actor: Actor, accountId: strin
     }
     try {
       const row = await Account.query(trx).patchAndFetchById(account.id, patch);
-      // A ban or a new password ends every open session of the account, and takes its passkeys with them.
+      // A ban or a new password ends every open session of the account, and takes its passkeys with them (the
+      // event's in-transaction subscribers: auth's, then passkeys').
       if (body.banned === true || body.password !== undefined) {
-        await revokeSessions(account.id, trx);
         await publish({ trx, app, actor, now, afterCommit }, 'account.signInRevoked', { accountId: account.id, reason: body.banned === true ? 'ban' : 'password' });
       }
       // A role change or a ban decides whether the account's API keys still work: every process forgets them

@@ -2,7 +2,8 @@ import type { AppContext } from '../../../platform/context.ts';
 import { Forbidden } from '../../../platform/http/problem.ts';
 import type { AuthContext } from '../../../platform/http/state.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { Account, membershipsOf, OrganizationMember, Session } from '../../accounts/index.ts';
+import { Account, membershipsOf, OrganizationMember } from '../../accounts/index.ts';
+import { Session } from '../models.ts';
 import { sessionAuth } from '../sessions.ts';
 
 /**

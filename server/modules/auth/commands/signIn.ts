@@ -5,7 +5,8 @@ import { Forbidden, InvalidCredentials } from '../../../platform/http/problem.ts
 import type { AuthContext } from '../../../platform/http/state.ts';
 import type { Logger } from '../../../platform/logger.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { Account, loginEmail, membershipsOf, Session, type OrganizationMember } from '../../accounts/index.ts';
+import { Account, loginEmail, membershipsOf, type OrganizationMember } from '../../accounts/index.ts';
+import { Session } from '../models.ts';
 import { openSession, sessionAuth } from '../sessions.ts';
 
 export interface SignInInput {
