@@ -68,6 +68,24 @@ describe('layering: platform → domain → modules, never back', () => {
     expect(wrong).to.deep.equal([]);
   });
 
+  it('accounts < auth and referralPartners < referralCodes < referralLinks < referralCommissions: no import runs back (issue 33)', () => {
+    const modules = path.join(SERVER, 'modules');
+    const chains = [
+      ['accounts', 'auth'],
+      ['referralPartners', 'referralCodes', 'referralLinks', 'referralCommissions'],
+    ];
+    const wrong = chains.flatMap((chain) =>
+      chain.flatMap((earlier, i) =>
+        sources(path.join(modules, earlier)).flatMap((file) =>
+          importsOf(file)
+            .filter((target) => chain.slice(i + 1).some((later) => within(target, `modules/${later}`)))
+            .map((target) => `${rel(file)} → ${rel(target)}`),
+        ),
+      ),
+    );
+    expect(wrong).to.deep.equal([]);
+  });
+
   it('would catch each kind of wrong arrow', () => {
     const fake = (file: string, spec: string) => path.resolve(path.dirname(path.join(SERVER, file)), spec);
     expect(within(fake('platform/http/x.ts', '../../modules/booking/service.ts'), 'platform')).to.equal(false);

@@ -29,8 +29,8 @@ export const handlers = {
     return json(200, await partnerMetrics(call.app.db.knex, call.params.partnerId));
   },
 
-  async getReferralPartnerDirectory() {
-    return json(200, { items: (await directory()).map(presentDirectoryEntry) });
+  async getReferralPartnerDirectory(call) {
+    return json(200, { items: (await directory(call.app.db.knex)).map(presentDirectoryEntry) });
   },
 
   async getReferralPartnerProfile(call) {

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import type { Schema } from '../../platform/http/handler.ts';
 import { NotFound } from '../../platform/http/problem.ts';
-import { ReferralCode } from '../referralCodes/index.ts';
-import { ReferralLink } from '../referralLinks/index.ts';
 import { ReferralPartner } from './models.ts';
 
 /**
  * Reads of referral partners (issue 12; DOMAIN.md "Referral"). The public directory and profile read active
- * partners only, through the allow-list presenters of presenters.ts. The metrics and the profile's stats are
- * set-based SQL over the clicks, the booking module's `reservations` and the commissions.
+ * partners only, through the allow-list presenters of presenters.ts. The metrics, the profile's stats and the
+ * partners' active codes and links are set-based SQL over tables of later modules (the referralCodes and
+ * referralLinks modules' codes, links and clicks, the booking module's `reservations`, the commissions): read
+ * here, never written, so this module imports none of them (issue 33: partners < codes < links < commissions).
  */
 
 export async function findPartnerOrFail(id: string, trx?: Knex): Promise<ReferralPartner> {
@@ -52,28 +52,45 @@ export async function partnerMetrics(knex: Knex, id: string): Promise<Schema<'Pa
 
 // ---- public ---------------------------------------------------------------------------------------------------
 
-/** An active code as the public pages show it. */
-export type PublicCode = Pick<ReferralCode, 'partnerId' | 'code' | 'guestDiscountPercent'>;
-/** An active link as the public pages show it. */
-export type PublicLink = Pick<ReferralLink, 'partnerId' | 'slug' | 'channel' | 'label'>;
+/** An active code as the public pages show it (a row of `referral_codes`). */
+export interface PublicCode {
+  partnerId: string;
+  code: string;
+  guestDiscountPercent: number;
+}
+/** An active link as the public pages show it (a row of `referral_links`). */
+export interface PublicLink {
+  partnerId: string;
+  slug: string;
+  channel: Schema<'Channel'>;
+  label: string | null;
+}
 
-async function activeExtras(partnerIds: string[]): Promise<{ codes: PublicCode[]; links: PublicLink[] }> {
+async function activeExtras(knex: Knex, partnerIds: string[]): Promise<{ codes: PublicCode[]; links: PublicLink[] }> {
   if (partnerIds.length === 0) return { codes: [], links: [] };
-  const codes = await ReferralCode.query().whereIn('partner_id', partnerIds).andWhere('status', 'ACTIVE').orderBy('code').select('partner_id', 'code', 'guest_discount_percent');
-  const links = await ReferralLink.query().whereIn('partner_id', partnerIds).andWhere('status', 'ACTIVE').orderBy('slug').select('partner_id', 'slug', 'channel', 'label');
+  const codes = await knex('referral_codes')
+    .whereIn('partner_id', partnerIds)
+    .andWhere('status', 'ACTIVE')
+    .orderBy('code')
+    .select<PublicCode[]>('partner_id as partnerId', 'code', 'guest_discount_percent as guestDiscountPercent');
+  const links = await knex('referral_links')
+    .whereIn('partner_id', partnerIds)
+    .andWhere('status', 'ACTIVE')
+    .orderBy('slug')
+    .select<PublicLink[]>('partner_id as partnerId', 'slug', 'channel', 'label');
   return { codes, links };
 }
 
-export async function directory() {
+export async function directory(knex: Knex) {
   const partners = await ReferralPartner.query().where({ status: 'ACTIVE' }).orderBy(['name', 'public_slug']);
-  const { codes, links } = await activeExtras(partners.map((p) => p.id));
+  const { codes, links } = await activeExtras(knex, partners.map((p) => p.id));
   return partners.map((partner) => ({ partner, codes: codes.filter((c) => c.partnerId === partner.id), links: links.filter((l) => l.partnerId === partner.id) }));
 }
 
 export async function profile(knex: Knex, slug: string) {
   const partner = await ReferralPartner.query().findOne({ public_slug: slug, status: 'ACTIVE' });
   if (!partner) throw NotFound('No such partner.');
-  const { codes, links } = await activeExtras([partner.id]);
+  const { codes, links } = await activeExtras(knex, [partner.id]);
   const stats = await knex('reservations').where({ referral_partner_id: partner.id }).whereIn('status', COUNTED).first(knex.raw('count(*)::int as bookings'), knex.raw('coalesce(sum(guest_count), 0)::int as guests'));
   return { partner, codes, links, stats: { bookings: Number(stats.bookings), guests: Number(stats.guests) } };
 }
