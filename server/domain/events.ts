@@ -41,6 +41,8 @@ export interface ReservationCancelled extends ReservationStatusChanged {
   by: 'GUEST' | 'STAFF' | 'SYSTEM';
   /** False when the guest hears of it otherwise (a cancelled show event writes its own message) or not at all. */
   notifyGuest: boolean;
+  /** Why, when it was no one's choice about this reservation: its show event was cancelled. */
+  cause?: 'event_cancelled';
 }
 
 export interface DomainEvents {

@@ -1,5 +1,21 @@
 import { subscriber } from '../../domain/events.ts';
-import { queueCancellationEmail, queueHoldExpiredJob } from './commands/guestMessages.ts';
+import { queueCancellationEmail, queueConfirmationEmail, queueHoldExpiredJob, scheduleReminder } from './commands/guestMessages.ts';
+
+/**
+ * The guest's confirmation e-mail (`reservation-confirmation`: the check-in QR, the manage-booking link, an `.ics`)
+ * and its reminder's job (`REMINDER_HOURS_BEFORE` before the show), written in the confirming transaction, first:
+ * a confirmation that rolls back leaves neither, and one that commits always has both.
+ */
+export const confirmationMessage = subscriber({
+  name: 'email.confirmation',
+  event: 'reservation.confirmed',
+  phase: 'in-transaction',
+  order: 5,
+  async handle({ reservationId }, ctx) {
+    await queueConfirmationEmail(ctx, reservationId);
+    await scheduleReminder(ctx, reservationId);
+  },
+});
 
 /**
  * The e-mail module's part of a hold's expiry: in the expiry's transaction, one `email.hold-expired` job for the

@@ -1,4 +1,5 @@
-import { BUSINESS_EVENTS, cancelReservation, captureBusinessEvent, type TransitionContext } from '../../booking/index.ts';
+import { cancelReservation } from '../../booking/index.ts';
+import type { TransitionContext } from '../../../domain/unitOfWork.ts';
 import { queueEventCancellationEmail } from '../../email/index.ts';
 import type { DomainContext, DomainEvents } from '../../../domain/events.ts';
 import { activeReservationIds, paidOf } from '../queries.ts';
@@ -10,7 +11,7 @@ import { activeReservationIds, paidOf } from '../queries.ts';
  * run with it: the payments module requests the refunds of what was paid), and its guest gets the
  * `reservation-cancelled` e-mail through the ledger, addressed to the reservation's contact snapshot
  * (server/modules/email/commands/guestMessages.ts). A re-run finds nothing active left, so it cancels and e-mails nobody
- * again. `reservation cancelled` for each after the commit.
+ * again. `reservation cancelled` for each after the commit (booking's subscriber of `reservation.cancelled`).
  */
 export async function cancelEventReservations({ event }: DomainEvents['showEvent.cancelled'], { trx, app, afterCommit }: DomainContext, now = new Date()) {
   const active = await activeReservationIds(trx, event.id, now);
@@ -21,12 +22,11 @@ export async function cancelEventReservations({ event }: DomainEvents['showEvent
   for (const id of active) {
     // What the guest paid and has not had back, read before the refund effects run.
     const paidVnd = await paidOf(trx, id);
-    const { changed } = await cancelReservation(ctx, id, { by: 'SYSTEM', reason });
+    const { changed } = await cancelReservation(ctx, id, { by: 'SYSTEM', reason, cause: 'event_cancelled' });
     if (!changed) continue;
     cancelled++;
     if (paidVnd > 0) paid++;
     await queueEventCancellationEmail(trx, app, id, paidVnd);
-    afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.reservationCancelled, id, { cancelled_by: 'SYSTEM', cancellation_cause: 'event_cancelled' }));
   }
   return { cancelled, paid, emailed: cancelled };
 }
