@@ -43,6 +43,11 @@ export interface ReservationCancelled extends ReservationStatusChanged {
   notifyGuest: boolean;
   /** Why, when it was no one's choice about this reservation: its show event was cancelled. */
   cause?: 'event_cancelled';
+  /**
+   * With `event_cancelled`: what its guest had paid and not had back, read before this cancellation's refund
+   * requests (the e-mail module's `reservation-cancelled` message says it).
+   */
+  paidVnd?: number;
 }
 
 export interface DomainEvents {

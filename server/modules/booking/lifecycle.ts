@@ -119,12 +119,14 @@ export interface CancelOptions {
   reason?: string | null;
   /**
    * E-mail the guest (default): a `GUEST` cancellation gets `reservation-cancelled-by-guest`, a `STAFF` one
-   * `reservation-cancelled-by-venue` (the staff reason stays internal). `SYSTEM` cancellations write their own
-   * message (a cancelled show event: `reservation-cancelled`).
+   * `reservation-cancelled-by-venue` (the staff reason stays internal). `SYSTEM` cancellations send none of these
+   * (a cancelled show event's guest gets `reservation-cancelled`: the e-mail module's subscriber reads `cause`).
    */
   notifyGuest?: boolean;
   /** Why, when it was no one's choice about this reservation (`event_cancelled`: its show event was cancelled). */
   cause?: 'event_cancelled';
+  /** With `event_cancelled`: what its guest had paid and not had back, read by the caller before the refunds. */
+  paidVnd?: number;
 }
 
 /**
@@ -152,6 +154,7 @@ export async function cancelReservation(ctx: TransitionContext, id: string, opti
     by: options.by,
     notifyGuest,
     ...(options.cause ? { cause: options.cause } : {}),
+    ...(options.paidVnd !== undefined ? { paidVnd: options.paidVnd } : {}),
   });
   return { changed: true, from };
 }

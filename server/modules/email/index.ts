@@ -10,7 +10,7 @@ export function record() {
 }
 
 // ---- what other modules use (they import this module through this file only) ----
-export { queueEventCancellationEmail, queueRefundOutcomeEmail } from './commands/guestMessages.ts';
+export { queueRefundOutcomeEmail } from './commands/guestMessages.ts';
 export { recordEmail } from './commands/recordEmail.ts';
 export { type EmailMessage } from './models.ts';
 export { presentEmailListItem } from './presenters.ts';

@@ -7,8 +7,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 const MODULES = path.join(ROOT, 'server/modules');
 
 /**
- * Issue 33: booking sits before the modules that follow its reservations (payments, e-mail, check-ins…). What they
- * do when a reservation changes is their subscriber of booking's domain events, and booking's table is written by
+ * Issue 33: booking (with reservations, its staff face) sits before the modules that follow its reservations
+ * (payments, e-mail, check-ins…). What they do when a reservation changes is their subscriber of booking's domain
+ * events (the confirmation e-mail of `reservation.confirmed`; a cancelled show event's of `reservation.cancelled`), and booking's table is written by
  * booking alone: a module after it asks booking through its index.ts (`markCheckedIn`). Type-only and dynamic
  * imports count as imports.
  */
@@ -30,8 +31,8 @@ function importsOf(file: string): string[] {
 const WRITES_RESERVATIONS = /\(\s*['"]reservations(?: as \w+)?['"]\s*\)[^;]*?\.(?:update|insert|del|delete|upsert|merge)\(|\bReservation\.query\([^)]*\)[^;]*?\.(?:patch|update|insert|insertAndFetch|patchAndFetchById|delete|deleteById)\(/;
 
 describe('booking: what it imports and who writes its table (issue 33)', () => {
-  it('no file of the booking module imports the e-mail module (the confirmation e-mail is e-mail’s subscriber of reservation.confirmed)', () => {
-    const wrong = sources(path.join(MODULES, 'booking')).flatMap((file) =>
+  it('no file of booking or its staff face (reservations) imports the e-mail module: the guest’s messages are e-mail’s subscribers', () => {
+    const wrong = ['booking', 'reservations'].flatMap((module) => sources(path.join(MODULES, module))).flatMap((file) =>
       importsOf(file)
         .filter((target) => !path.relative(path.join(MODULES, 'email'), target).startsWith('..'))
         .map((target) => `${path.relative(ROOT, file)} → ${path.relative(ROOT, target)}`),

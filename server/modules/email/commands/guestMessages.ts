@@ -28,7 +28,7 @@ import { recordEmail, type RecordEmailDeps } from './recordEmail.ts';
  *   (inline and as a file) and an `.ics` calendar event; the reminder job is scheduled with it.
  * - `reservation-cancelled-by-venue` / `reservation-cancelled-by-guest` (`reservation.cancelled`, staff
  *   or guest): what was cancelled, the refunds the cancellation requested and where each stands.
- * - `reservation-cancelled` (a cancelled show event: reservations/subscribers.ts).
+ * - `reservation-cancelled` (`reservation.cancelled` with `cause: 'event_cancelled'`: a cancelled show event).
  * - `refund-completed` / `refund-failed` (payments `settleRefund`).
  * - `hold-expired` (the `email.hold-expired` job, queued by the hold expiry's subscriber in ../subscribers.ts).
  * - `reservation-reminder` (the `email.reservation-reminder` job, `REMINDER_HOURS_BEFORE` before the show).
@@ -312,7 +312,7 @@ export async function queueCancellationEmail(ctx: MessageContext, id: string, by
   );
 }
 
-/** A show event's cancellation (reservations/subscribers.ts): `paidVnd` read before its refunds were requested. */
+/** A show event's cancellation (../subscribers.ts): `paidVnd` read by the reservations module before its refunds were requested. */
 export async function queueEventCancellationEmail(trx: Knex.Transaction, app: AppContext, id: string, paidVnd: number): Promise<void> {
   const d = await details(trx, app, id);
   await recordEmail(
