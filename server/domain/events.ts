@@ -41,6 +41,13 @@ export interface ReservationCancelled extends ReservationStatusChanged {
   by: 'GUEST' | 'STAFF' | 'SYSTEM';
   /** False when the guest hears of it otherwise (a cancelled show event writes its own message) or not at all. */
   notifyGuest: boolean;
+  /** Why, when it was no one's choice about this reservation: its show event was cancelled. */
+  cause?: 'event_cancelled';
+  /**
+   * With `event_cancelled`: what its guest had paid and not had back, read before this cancellation's refund
+   * requests (the e-mail module's `reservation-cancelled` message says it).
+   */
+  paidVnd?: number;
 }
 
 export interface DomainEvents {

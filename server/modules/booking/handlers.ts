@@ -1,7 +1,7 @@
 import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
 import { bytes, json } from '../../platform/http/handler.ts';
 import { NotFound } from '../../platform/http/problem.ts';
-import { checkInQrPng, checkInQrSvg } from '../email/index.ts';
+import { checkInQrPng, checkInQrSvg } from './qr.ts';
 import { cancelPublicReservation } from './commands/cancelPublicReservation.ts';
 import { captureCustomerLead } from './commands/captureCustomerLead.ts';
 import { createPublicReservation } from './commands/createPublicReservation.ts';

@@ -3,11 +3,12 @@ import { handlers } from './handlers.ts';
 import { jobs } from './jobs.ts';
 import { policy } from './publicPolicy.ts';
 import { bookingServices } from './services.ts';
+import { cancellationBusinessEvent } from './subscribers.ts';
 
 /** The `booking` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
  * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
 export function record() {
-  return { tag: 'booking', handlers, policy, jobs, services: bookingServices } satisfies ModuleRecord;
+  return { tag: 'booking', handlers, policy, jobs, subscribers: [cancellationBusinessEvent], services: bookingServices } satisfies ModuleRecord;
 }
 
 // ---- what other modules use (they import this module through this file only) ----
@@ -18,8 +19,9 @@ export { BUSINESS_EVENTS, captureBusinessEvent } from './events.ts';
 export { type SeatClaimProvider } from './extensions.ts';
 export { type Contact, normalizeEmail } from './inputs.ts';
 export { EXPIRE_HOLDS_QUEUE } from './jobs.ts';
-export { type TransitionActor, type TransitionContext, actorLabel, assertTransition, cancelReservation, confirmReservation, inTransition, markNoShow } from './lifecycle.ts';
+export { assertTransition, cancelReservation, confirmReservation, markCheckedIn, markNoShow } from './lifecycle.ts';
 export { Reservation } from './models.ts';
+export { checkInQrPng, checkInQrSvg } from './qr.ts';
 export {
   type ReservationDetails,
   camelRow,
@@ -29,4 +31,5 @@ export {
   seatsTakenOf,
 } from './queries.ts';
 export { type ReservationStatus, statusAt } from './status.ts';
-export { digest, newAccessToken, openSecret, sealSecret, tokenMatches } from './tokens.ts';
+/** Kept for referralCommissions (left to its own change): the platform's, server/platform/auth/tokens.ts. */
+export { digest } from '../../platform/auth/tokens.ts';

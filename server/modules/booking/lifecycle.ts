@@ -1,14 +1,11 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../../platform/context.ts';
 import { Conflict, NotFound } from '../../platform/http/problem.ts';
-import * as guestMessages from '../email/index.ts';
-import { actorLabel, type Actor } from '../../domain/actors.ts';
-import { publish, type DomainContext, type ReservationStatusChanged } from '../../domain/events.ts';
-import { inUnitOfWork } from '../../platform/unitOfWork.ts';
+import { publish, type ReservationStatusChanged } from '../../domain/events.ts';
+import type { TransitionContext } from '../../domain/unitOfWork.ts';
 import { Reservation } from './models.ts';
 import { eventCapacity, eventStartsAt, lockedReservation, lockShowEvent, seatsTakenOf } from './queries.ts';
 import { statusAt, type ReservationStatus } from './status.ts';
-import { digest, newAccessToken, sealSecret } from './tokens.ts';
+import { digest, newAccessToken, sealSecret } from '../../platform/auth/tokens.ts';
 
 /**
  * A reservation's state machine (DOMAIN.md "Booking") and the transitions every entry point shares (the module's
@@ -21,7 +18,8 @@ import { digest, newAccessToken, sealSecret } from './tokens.ts';
  * locks what it changes; lock order is always show event → reservation → payment, so two commands never wait on
  * each other in a cycle. A transition publishes its domain event (`reservation.confirmed`, `.cancelled`, `.noShow`)
  * in the same transaction; other modules' records subscribe (payments: refund requests on a cancellation; the
- * waiting list: seats freed), see server/domain/events.ts.
+ * waiting list: seats freed; e-mail: the guest's confirmation and cancellation), see server/domain/events.ts. The
+ * unit of work they run in (`inTransition`, `TransitionContext`) is server/domain/unitOfWork.ts.
  */
 
 export const TRANSITIONS: Readonly<Record<ReservationStatus, readonly ReservationStatus[]>> = Object.freeze({
@@ -41,19 +39,6 @@ export function illegalTransition(from: ReservationStatus, to: ReservationStatus
 
 export function assertTransition(from: ReservationStatus, to: ReservationStatus): void {
   if (!canTransition(from, to)) throw illegalTransition(from, to);
-}
-
-/** Who acts: a staff member or key (an actor), the guest with its token, or the system (jobs, callbacks). */
-export type TransitionActor = Actor;
-
-export { actorLabel };
-
-/** The unit of work a transition runs in (the domain events' context: its subscribers get the same). */
-export type TransitionContext = DomainContext;
-
-/** Runs `work` in one unit of work (server/platform/unitOfWork.ts) as `actor`; after-commit tasks run once it has committed. */
-export async function inTransition<T>(app: AppContext, actor: TransitionActor, work: (ctx: TransitionContext) => Promise<T>, now = new Date()): Promise<T> {
-  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, (uow) => work({ ...uow, app, actor }), now);
 }
 
 // ---- what other modules do: domain events ------------------------------------------------------------------
@@ -90,8 +75,10 @@ export interface ConfirmResult {
 }
 
 /**
- * HELD → CONFIRMED: stores a fresh check-in token (hashed), ends the hold, queues the confirmation e-mail
- * (guest's locale, QR of the token) through the ledger and schedules the reminder, in the caller's transaction. Already CONFIRMED or
+ * HELD → CONFIRMED: stores a fresh check-in token (hashed, and sealed), ends the hold and publishes
+ * `reservation.confirmed`, whose subscribers run in the caller's transaction: first the e-mail module's (the
+ * confirmation e-mail in the guest's locale with the QR of the token, through the ledger, and the reminder's job),
+ * then the promo code's and voucher's retakes. Already CONFIRMED or
  * CHECKED_IN: unchanged. A payment that lands after the hold ran out (EXPIRED, or HELD past its expiry) still
  * confirms when the seats are free — the event row is locked and the seats recounted — and is 409
  * `seats_released` otherwise (the payment command then refunds). Staff cannot confirm an expired hold.
@@ -122,19 +109,9 @@ export async function confirmReservation(ctx: TransitionContext, id: string, opt
       checkInTokenSealed: await sealSecret(ctx.trx, checkInToken),
       updatedAt: ctx.now,
     });
-  await queueConfirmationEmail(ctx, id, checkInToken);
-  await guestMessages.scheduleReminder(ctx, id);
+  // The confirmation e-mail and its reminder are the e-mail module's subscriber (first, in this transaction).
   await published(ctx, { reservationId: id, from: row.status, to: 'CONFIRMED', reason: null });
   return { changed: true, status: 'CONFIRMED', checkInToken };
-}
-
-/**
- * The confirmation e-mail (show, venue-time date and times, offer, party, the price as charged and what was paid,
- * the manage-booking link, the QR of `checkInToken` inline and attached, an `.ics`) in the guest's locale, to the
- * reservation's contact snapshot, through the ledger (server/modules/email/commands/guestMessages.ts).
- */
-export async function queueConfirmationEmail(ctx: Pick<TransitionContext, 'trx' | 'app'>, id: string, checkInToken: string): Promise<void> {
-  await guestMessages.queueConfirmationEmail(ctx, id, checkInToken);
 }
 
 export interface CancelOptions {
@@ -142,16 +119,20 @@ export interface CancelOptions {
   reason?: string | null;
   /**
    * E-mail the guest (default): a `GUEST` cancellation gets `reservation-cancelled-by-guest`, a `STAFF` one
-   * `reservation-cancelled-by-venue` (the staff reason stays internal). `SYSTEM` cancellations write their own
-   * message (a cancelled show event: `reservation-cancelled`).
+   * `reservation-cancelled-by-venue` (the staff reason stays internal). `SYSTEM` cancellations send none of these
+   * (a cancelled show event's guest gets `reservation-cancelled`: the e-mail module's subscriber reads `cause`).
    */
   notifyGuest?: boolean;
+  /** Why, when it was no one's choice about this reservation (`event_cancelled`: its show event was cancelled). */
+  cause?: 'event_cancelled';
+  /** With `event_cancelled`: what its guest had paid and not had back, read by the caller before the refunds. */
+  paidVnd?: number;
 }
 
 /**
  * HELD or CONFIRMED → CANCELLED, then `reservation.cancelled`'s subscribers (refund requests for what was paid, the
  * promo code and voucher released, the waiting list, commissions voided, the guest's e-mail — see
- * `CancelOptions.notifyGuest`). The reminder job needs no cancelling:
+ * `CancelOptions.notifyGuest` — and, after commit, the `reservation cancelled` business event). The reminder job needs no cancelling:
  * it finds the reservation cancelled and sends nothing. Already CANCELLED: unchanged (`changed: false`), so retries and a re-run event cancellation
  * are harmless. The cancellation window is the guest entry point's rule, not this one's.
  */
@@ -165,8 +146,26 @@ export async function cancelReservation(ctx: TransitionContext, id: string, opti
     .patch({ status: 'CANCELLED', cancelledAt: ctx.now, cancelledBy: options.by, cancellationReason: options.reason ?? null, holdExpiresAt: null, updatedAt: ctx.now });
   // The guest's e-mail is the e-mail module's subscriber (last, after the refunds this cancellation requests).
   const notifyGuest = options.by !== 'SYSTEM' && options.notifyGuest !== false;
-  await publish(ctx, 'reservation.cancelled', { reservationId: id, from, to: 'CANCELLED', reason: options.reason ?? null, by: options.by, notifyGuest });
+  await publish(ctx, 'reservation.cancelled', {
+    reservationId: id,
+    from,
+    to: 'CANCELLED',
+    reason: options.reason ?? null,
+    by: options.by,
+    notifyGuest,
+    ...(options.cause ? { cause: options.cause } : {}),
+    ...(options.paidVnd !== undefined ? { paidVnd: options.paidVnd } : {}),
+  });
   return { changed: true, from };
+}
+
+/**
+ * CONFIRMED → CHECKED_IN: the door's first accepted entry (the checkIns module's redeem command, which has locked the
+ * row and judged the scan; `from` is the status it read). 409 `illegal_transition` from any other status.
+ */
+export async function markCheckedIn(ctx: Pick<TransitionContext, 'trx' | 'now'>, id: string, from: ReservationStatus): Promise<void> {
+  assertTransition(from, 'CHECKED_IN');
+  await Reservation.query(ctx.trx).findById(id).patch({ status: 'CHECKED_IN', checkedInAt: ctx.now, updatedAt: ctx.now });
 }
 
 /** CONFIRMED → NO_SHOW, only once the event has started (409 `event_not_started` before). */

@@ -1,4 +1,4 @@
-import { BaseModel, RecordModel } from '../../platform/db/model.ts';
+import { BaseModel } from '../../platform/db/model.ts';
 import type { BookingPath } from '../offers/index.ts';
 import type { ReservationStatus } from './status.ts';
 
@@ -57,15 +57,4 @@ export class Reservation extends BaseModel {
   contactPhone!: string | null;
   accessTokenSealed!: string | null;
   checkInTokenSealed!: string | null;
-}
-
-/** Table `sealing_keys`. */
-export class SealingKey extends RecordModel {
-  static override tableName = 'sealing_keys';
-  static override get idColumn() {
-    return "purpose";
-  }
-  purpose!: string;
-  secret!: Buffer;
-  createdAt!: Date;
 }

@@ -9,7 +9,8 @@ import type { ContactSource } from './inputs.ts';
 import { normalizeEmail } from './inputs.ts';
 import { Reservation } from './models.ts';
 import { statusAt } from './status.ts';
-import { digest, normalizeReference, openSecret, tokenMatches } from './tokens.ts';
+import { digest, openSecret, tokenMatches } from '../../platform/auth/tokens.ts';
+import { normalizeReference } from './tokens.ts';
 
 /**
  * The booking module's reads, and its set-based SQL: joins that build a reservation's view, the seats-taken

@@ -18,7 +18,7 @@ export type Target = { id: string } | { token: string };
 
 // ---- the token ----------------------------------------------------------------------------------------------
 
-/** A check-in token as issued: 32 random bytes in base64url (server/modules/booking/tokens.ts `newAccessToken`). */
+/** A check-in token as issued: 32 random bytes in base64url (server/platform/auth/tokens.ts `newAccessToken`). */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /**

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { digest, type ReservationStatus } from '../booking/index.ts';
+import { digest } from '../../platform/auth/tokens.ts';
+import type { ReservationStatus } from '../booking/index.ts';
 // Payments that count as paid; a REFUNDED one counts for nothing (its amount less its refunds is 0).
 import { PAID_STATUSES } from '../payments/index.ts';
 import type { ShowEventStatus } from '../showEvents/index.ts';
@@ -10,8 +11,9 @@ import { CheckIn, type CheckInReason, type CheckInType } from './models.ts';
 /**
  * The door's reads: the reservation as the door sees it (a join over booking's, offers', show events', shows' and
  * tables' tables, none of which exports a model: set-based SQL, mapped to camelCase here), the reservation a
- * target names, and the door's history of a reservation (the `CheckIn` model). Also the two set-based statements
- * the redeem command runs (the reservation's check-in, the attempt recorded once per nonce).
+ * target names, and the door's history of a reservation (the `CheckIn` model). Also the set-based statement the
+ * redeem command runs (the attempt recorded once per nonce); the reservation's check-in is booking's write
+ * (`markCheckedIn`).
  */
 
 // ---- the reservation as the door sees it --------------------------------------------------------------------
@@ -194,11 +196,6 @@ export async function attemptByNonce(knex: Knex, nonce: string): Promise<CheckIn
 }
 
 // ---- the redeem command's statements ------------------------------------------------------------------------
-
-/** The reservation's check-in (booking's table, no exported model). Called by commands/redeemCheckIn.ts only. */
-export async function markCheckedIn(trx: Knex.Transaction, reservationId: string, now: Date): Promise<void> {
-  await trx('reservations').where({ id: reservationId }).update({ status: 'CHECKED_IN', checked_in_at: now, updated_at: now });
-}
 
 export interface AttemptInput {
   reservationId: string | null;

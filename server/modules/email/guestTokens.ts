@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { openSecret, sealSecret } from '../../platform/auth/tokens.ts';
 
 /**
  * A guest's token is the guest's alone (issue 32 §3). Some messages carry a link that works by itself because it
@@ -89,22 +90,18 @@ export function withoutGuestToken(link: string): string {
 
 // ---- the tokens kept sealed beside a ledger row until it is delivered ------------------------------------------
 
-/**
- * The booking module seals a reservation's secrets (booking/tokens.ts: AES-256-GCM under the database's
- * `reservation-secrets` key); the ledger's in-flight tokens use the same sealing. Loaded on first use: the booking
- * module imports this module's index (the confirmation, the QR code), so a static import would be a load-order cycle.
- */
-const booking = () => import('../booking/index.ts');
+// Sealed like a reservation's own secrets (server/platform/auth/tokens.ts: AES-256-GCM under the database's
+// guest-secrets key).
 
 /** `tokens` sealed for `email_messages.guest_tokens_sealed` (null when there are none). */
 export async function sealGuestTokens(knex: Knex, tokens: readonly string[]): Promise<string | null> {
-  return tokens.length ? (await booking()).sealSecret(knex, JSON.stringify(tokens)) : null;
+  return tokens.length ? sealSecret(knex, JSON.stringify(tokens)) : null;
 }
 
 /** The tokens `sealGuestTokens` sealed (none for null), or undefined when they do not open under this database's key. */
 export async function openGuestTokens(knex: Knex, sealed: string | null | undefined): Promise<string[] | undefined> {
   if (!sealed) return [];
-  const opened = await (await booking()).openSecret(knex, sealed);
+  const opened = await openSecret(knex, sealed);
   if (!opened) return undefined;
   try {
     const tokens: unknown = JSON.parse(opened);

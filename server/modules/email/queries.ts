@@ -108,6 +108,7 @@ export interface ReservationForMessage {
   contactName: string | null;
   contactEmail: string;
   accessTokenSealed?: string | null;
+  checkInTokenSealed?: string | null;
   eventSlug: string | null;
   eventStartsAt: Date;
   eventDoorsAt: Date | null;

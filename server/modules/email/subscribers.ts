@@ -1,5 +1,21 @@
 import { subscriber } from '../../domain/events.ts';
-import { queueCancellationEmail, queueHoldExpiredJob } from './commands/guestMessages.ts';
+import { queueCancellationEmail, queueConfirmationEmail, queueEventCancellationEmail, queueHoldExpiredJob, scheduleReminder } from './commands/guestMessages.ts';
+
+/**
+ * The guest's confirmation e-mail (`reservation-confirmation`: the check-in QR, the manage-booking link, an `.ics`)
+ * and its reminder's job (`REMINDER_HOURS_BEFORE` before the show), written in the confirming transaction, first:
+ * a confirmation that rolls back leaves neither, and one that commits always has both.
+ */
+export const confirmationMessage = subscriber({
+  name: 'email.confirmation',
+  event: 'reservation.confirmed',
+  phase: 'in-transaction',
+  order: 5,
+  async handle({ reservationId }, ctx) {
+    await queueConfirmationEmail(ctx, reservationId);
+    await scheduleReminder(ctx, reservationId);
+  },
+});
 
 /**
  * The e-mail module's part of a hold's expiry: in the expiry's transaction, one `email.hold-expired` job for the
@@ -17,16 +33,18 @@ export const holdExpiredMessages = subscriber({
 
 /**
  * The guest's e-mail when a reservation is cancelled by its guest (`reservation-cancelled-by-guest`) or by staff
- * (`reservation-cancelled-by-venue`; the staff reason stays internal), unless the canceller said not to. System
- * cancellations (a cancelled show event) write their own message. In the cancelling transaction, last: the refunds
- * this cancellation requested (payments, order 10) exist, and the message says where each stands.
+ * (`reservation-cancelled-by-venue`; the staff reason stays internal), unless the canceller said not to; when its
+ * show event was cancelled (`cause`), `reservation-cancelled` with what was paid before the refunds (`paidVnd`).
+ * Other system cancellations send nothing. In the cancelling transaction, last: the refunds this cancellation
+ * requested (payments, order 10) exist, and the message says where each stands.
  */
 export const cancellationMessage = subscriber({
   name: 'email.cancellation',
   event: 'reservation.cancelled',
   phase: 'in-transaction',
   order: 90,
-  async handle({ reservationId, by, notifyGuest }, ctx) {
+  async handle({ reservationId, by, notifyGuest, cause, paidVnd }, ctx) {
+    if (cause === 'event_cancelled') return queueEventCancellationEmail(ctx.trx, ctx.app, reservationId, paidVnd ?? 0);
     if (!notifyGuest || by === 'SYSTEM') return;
     await queueCancellationEmail(ctx, reservationId, by, ctx.now);
   },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Eta } from 'eta';
 import { withoutGuestToken } from './guestTokens.ts';
-import { checkInQrPng } from './qr.ts';
+import { checkInQrPng } from '../booking/index.ts';
 
 /**
  * E-mail templates are files under `templates/`: `<name>.<locale>.eta`, each with three sections introduced by

@@ -1,5 +1,5 @@
 import { publish, type DomainEvent, type PaymentOutcomeEvent } from '../../domain/events.ts';
-import type { TransitionContext } from '../booking/index.ts';
+import type { TransitionContext } from '../../domain/unitOfWork.ts';
 
 /**
  * A payment's outcome as a domain event, published by the payments commands inside their transaction, after the

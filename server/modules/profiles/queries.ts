@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { NotFound } from '../../platform/http/problem.ts';
-import { digest, tokenMatches } from '../booking/index.ts';
+import { digest, tokenMatches } from '../../platform/auth/tokens.ts';
 import { GuestProfile, GuestReaction } from './models.ts';
 
 /**

@@ -24,3 +24,14 @@ export class RateLimitRow extends RecordModel {
   points!: number;
   expire!: string | null;
 }
+
+/** Table `sealing_keys`: the database's own keys, one per purpose (server/platform/auth/tokens.ts). */
+export class SealingKey extends RecordModel {
+  static override tableName = 'sealing_keys';
+  static override get idColumn() {
+    return "purpose";
+  }
+  purpose!: string;
+  secret!: Buffer;
+  createdAt!: Date;
+}

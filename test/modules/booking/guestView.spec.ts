@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { checkInQrPng, checkInQrSvg } from '../../../server/modules/email/qr.ts';
-import { digest, openSecret } from '../../../server/modules/booking/tokens.ts';
+import { checkInQrPng, checkInQrSvg } from '../../../server/modules/booking/qr.ts';
+import { digest, openSecret } from '../../../server/platform/auth/tokens.ts';
 import { hold, paymentsSpec } from '../payments/helpers.ts';
 import { catalogCallers, type CatalogCallers } from '../shows/catalog.ts';
 

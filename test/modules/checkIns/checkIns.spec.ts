@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { cancelReservation, inTransition } from '../../../server/modules/booking/lifecycle.ts';
+import { cancelReservation } from '../../../server/modules/booking/lifecycle.ts';
+import { inTransition } from '../../../server/domain/unitOfWork.ts';
 import { doorDay, isDoorDay, normalizeToken } from '../../../server/modules/checkIns/door.ts';
 import { buildApiKey, buildMemberSession, permissionMap } from '../../helpers/factories.ts';
 import { capturedEvents, startFakePostHog, type FakePostHog } from '../../helpers/fakePosthog.ts';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { confirmReservation, inTransition } from '../../../server/modules/booking/lifecycle.ts';
+import { confirmReservation } from '../../../server/modules/booking/lifecycle.ts';
+import { inTransition } from '../../../server/domain/unitOfWork.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { bookableEvent, contact } from '../booking/factories.ts';
 import { buildPayment } from '../payments/factories.ts';

@@ -2,10 +2,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import type { Knex } from 'knex';
 import { simpleParser } from 'mailparser';
 import { createMailer } from '../../../server/platform/integrations/mail.ts';
 import { createLogger } from '../../../server/platform/logger.ts';
-import { inTransition } from '../../../server/modules/booking/lifecycle.ts';
+import { subscriber } from '../../../server/domain/events.ts';
+import { inTransition } from '../../../server/domain/unitOfWork.ts';
+import { checkInQrPng, confirmReservation } from '../../../server/modules/booking/index.ts';
 import { expireHolds } from '../../../server/modules/booking/commands/expireHolds.ts';
 import { HOLD_EXPIRED_QUEUE, manageBookingUrl, REMINDER_QUEUE, sendReminder } from '../../../server/modules/email/commands/guestMessages.ts';
 import { guestMessageJobs } from '../../../server/modules/email/jobs.ts';
@@ -175,6 +178,50 @@ describe('email: guest messages (confirmation, cancellations, refunds, hold expi
 
       expect(parsed.text).to.contain(`Your check-in QR code is attached to this e-mail as check-in-${held.reference}.png`);
       expect(parsed.text).to.contain(`open the attached file ${held.reference}.ics`);
+    });
+
+    // Issue 33: booking no longer calls the e-mail module; the message is the e-mail module's subscriber of
+    // `reservation.confirmed`, first of them and in the confirming transaction (the phase the direct call had).
+    const confirmedWatcher = (name: string, order: number, handle: (reservationId: string, trx: Knex.Transaction) => Promise<void>) =>
+      server.app.context.events.attachForTest(subscriber({ name, event: 'reservation.confirmed', phase: 'in-transaction', order, handle: ({ reservationId }, ctx) => handle(reservationId, ctx.trx) }));
+
+    it('is written by the e-mail module’s subscriber of reservation.confirmed, first, in the confirming transaction; its QR is the token the confirmation made', async () => {
+      const held = await guestHold({ locale: 'en' });
+      const seen: string[] = [];
+      const count = (when: string) => async (reservationId: string, trx: Knex.Transaction) => {
+        const rows = await trx('email_messages').where({ reservation_id: reservationId, template: 'reservation-confirmation' }).select('id');
+        seen.push(`${when}: ${rows.length}`);
+      };
+      const detach = [confirmedWatcher('test.before-email', 1, count('before')), confirmedWatcher('test.after-email', 6, count('after'))];
+      let checkInToken: string | undefined;
+      try {
+        ({ checkInToken } = await inTransition(server.app.context, 'SYSTEM', (ctx) => confirmReservation(ctx, held.id, { by: 'STAFF' })));
+      } finally {
+        for (const off of detach) off();
+      }
+      expect(seen).to.deep.equal(['before: 0', 'after: 1']);
+      const [mail] = await mails(held.id, 'reservation-confirmation');
+      const qr = await knex()('email_attachments').where({ message_id: mail.id, position: 0 }).first('content');
+      expect(Buffer.from(qr.content).equals(await checkInQrPng(checkInToken!))).to.equal(true);
+    });
+
+    it('rolls back with its confirmation: a later subscriber that throws leaves no message and no reminder job', async () => {
+      const held = await guestHold({ locale: 'en' });
+      const off = confirmedWatcher('test.refuse', 6, async () => {
+        throw new Error('refused after the e-mail');
+      });
+      try {
+        await inTransition(server.app.context, 'SYSTEM', (ctx) => confirmReservation(ctx, held.id, { by: 'STAFF' })).then(
+          () => expect.fail('the confirmation should have rolled back'),
+          (err: Error) => expect(err.message).to.equal('refused after the e-mail'),
+        );
+      } finally {
+        off();
+      }
+      expect(await mails(held.id)).to.deep.equal([]);
+      expect((await knex()('reservations').where({ id: held.id }).first('status')).status).to.equal('HELD');
+      const { rows } = (await knex().raw(`select id from pgboss.job where name = ? and data->>'reservationId' = ?`, [REMINDER_QUEUE, held.id])) as { rows: unknown[] };
+      expect(rows).to.deep.equal([]);
     });
 
     it('leaves the manage link out for a reservation whose token was not kept sealed (an older row)', async () => {

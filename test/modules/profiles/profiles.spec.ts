@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { confirmReservation, inTransition } from '../../../server/modules/booking/lifecycle.ts';
+import { confirmReservation } from '../../../server/modules/booking/lifecycle.ts';
+import { inTransition } from '../../../server/domain/unitOfWork.ts';
 import { bookableEvent, contact } from '../booking/factories.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';
 

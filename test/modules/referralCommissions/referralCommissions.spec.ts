@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { paymentsSpec, paidByVnpay, runRefundJob } from '../payments/helpers.ts';
-import { cancelReservation, inTransition } from '../../../server/modules/booking/lifecycle.ts';
+import { cancelReservation } from '../../../server/modules/booking/lifecycle.ts';
+import { inTransition } from '../../../server/domain/unitOfWork.ts';
 import { admin, program, resolve } from '../referralPartners/helpers.ts';
 
 /** Commissions and payouts (issue 12): earned on payment, settled by admins, voided on cancellation/refund, paid in batches. */

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { confirmReservation, inTransition } from '../../../server/modules/booking/lifecycle.ts';
+import { confirmReservation } from '../../../server/modules/booking/lifecycle.ts';
+import { inTransition } from '../../../server/domain/unitOfWork.ts';
 import { expireHolds } from '../../../server/modules/booking/commands/expireHolds.ts';
 import { bookableEvent, contact } from '../booking/factories.ts';
 import { apiKeyWith, catalogSpec, MISSING_ID } from '../shows/catalog.ts';

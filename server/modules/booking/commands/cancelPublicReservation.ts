@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict } from '../../../platform/http/problem.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../events.ts';
-import { cancelReservation, inTransition } from '../lifecycle.ts';
+import { cancelReservation } from '../lifecycle.ts';
+import { inTransition } from '../../../domain/unitOfWork.ts';
 import { cancellationWindowHours, guestReservation, reservationDetails, type ReservationDetails } from '../queries.ts';
 import { cancellableUntil } from '../status.ts';
 
@@ -23,8 +23,8 @@ export async function cancelPublicReservation(app: AppContext, rawReference: str
           throw Conflict('cancellation_window_closed', 'The cancellation window for this event has closed.');
         }
       }
-      const { changed } = await cancelReservation(ctx, found.id, { by: 'GUEST', reason: reason ?? null });
-      if (changed) ctx.afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.reservationCancelled, found.id, { cancelled_by: 'GUEST' }));
+      // `reservation cancelled` (after commit) is the module's subscriber of `reservation.cancelled` (../subscribers.ts).
+      await cancelReservation(ctx, found.id, { by: 'GUEST', reason: reason ?? null });
     },
     now,
   );

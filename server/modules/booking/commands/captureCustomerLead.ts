@@ -4,7 +4,8 @@ import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { queueLeadConversion } from '../../analytics/index.ts';
 import type { LeadInput } from '../inputs.ts';
 import { insertLead, showEventIdBySlug } from '../queries.ts';
-import { digest, newLeadReference } from '../tokens.ts';
+import { digest } from '../../../platform/auth/tokens.ts';
+import { newLeadReference } from '../tokens.ts';
 import { bookContact } from './upsertCustomer.ts';
 
 /** A lead reference is good for this long after its capture. */

@@ -6,7 +6,8 @@ import { priceBooking } from '../adjustments.ts';
 import type { BookingExtensions, SeatClaim } from '../extensions.ts';
 import type { ContactSource, CustomerContact, HoldInput } from '../inputs.ts';
 import { holdSetup, insertHoldCounted, liveLead, lockEventBySlug, referenceTaken, seatsTakenOf, type BookingRules, type HoldOutlookRow, type OfferRow, type ReservationDetails } from '../queries.ts';
-import { digest, newAccessToken, newReservationReference, sealSecret } from '../tokens.ts';
+import { digest, newAccessToken, sealSecret } from '../../../platform/auth/tokens.ts';
+import { newReservationReference } from '../tokens.ts';
 import { bookContact } from './upsertCustomer.ts';
 
 /** The hold createHold is about to write, known before the event's lock: its id and when it runs out. */

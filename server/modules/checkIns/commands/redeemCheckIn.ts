@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../../../platform/context.ts';
 import type { AuthContext } from '../../../platform/auth/context.ts';
 import { Unprocessable } from '../../../platform/http/problem.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
-import { assertTransition, inTransition } from '../../booking/index.ts';
-import { digest } from '../../booking/index.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent, markCheckedIn } from '../../booking/index.ts';
+import { inTransition } from '../../../domain/unitOfWork.ts';
+import { digest } from '../../../platform/auth/tokens.ts';
 import { staffActor } from '../../../domain/actors.ts';
 import { normalizeToken, operatorLabel, refusal, type Target } from '../door.ts';
 import type { CheckIn, CheckInReason, CheckInType } from '../models.ts';
-import { attemptByNonce, doorReservation, insertAttemptOnce, isInside, knownEvent, markCheckedIn, resolveTarget, type DoorReservation } from '../queries.ts';
+import { attemptByNonce, doorReservation, insertAttemptOnce, isInside, knownEvent, resolveTarget, type DoorReservation } from '../queries.ts';
 
 export interface RedeemInput {
   target: Target;
@@ -71,10 +71,7 @@ export async function redeemCheckIn(app: AppContext, input: RedeemInput, auth: A
           reason = refusal(row, input.type, { inside, showEventId: input.showEventId, now, zone: app.config.venueTimezone });
         }
         const checksIn = !reason && input.type === 'ENTRY' && row!.status === 'CONFIRMED';
-        if (checksIn) {
-          assertTransition(row!.status, 'CHECKED_IN');
-          await markCheckedIn(trx, row!.id, now);
-        }
+        if (checksIn) await markCheckedIn(ctx, row!.id, row!.status);
         const inserted = await insertAttemptOnce(trx, {
           reservationId: row?.id ?? null,
           showEventId: input.showEventId ? await knownEvent(trx, input.showEventId) : null,

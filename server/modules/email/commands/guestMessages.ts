@@ -3,7 +3,7 @@ import type { AppContext } from '../../../platform/context.ts';
 import type { JobEngine } from '../../../platform/jobs/index.ts';
 import { Problem } from '../../../platform/http/problem.ts';
 import { siteRoutes } from '../../assistantCatalog/index.ts';
-import { openSecret } from '../../booking/index.ts';
+import { openSecret } from '../../../platform/auth/tokens.ts';
 import { displayName } from '../addresses.ts';
 import {
   eventStartOf,
@@ -23,12 +23,12 @@ import { recordEmail, type RecordEmailDeps } from './recordEmail.ts';
  * The messages a guest gets about their reservation (issue 21 §2), each written to the e-mail ledger (a row and
  * its `email.send` job) inside the transaction of the change it reports, in the reservation's locale:
  *
- * - `reservation-confirmation` (lifecycle.ts `confirmReservation`): show, venue-time date, doors and start, the
+ * - `reservation-confirmation` (`reservation.confirmed`, booking's `confirmReservation`): show, venue-time date, doors and start, the
  *   offer, party size, the price exactly as charged and what was paid, the manage-booking link, the check-in QR
  *   (inline and as a file) and an `.ics` calendar event; the reminder job is scheduled with it.
- * - `reservation-cancelled-by-venue` / `reservation-cancelled-by-guest` (lifecycle.ts `cancelReservation`, staff
+ * - `reservation-cancelled-by-venue` / `reservation-cancelled-by-guest` (`reservation.cancelled`, staff
  *   or guest): what was cancelled, the refunds the cancellation requested and where each stands.
- * - `reservation-cancelled` (a cancelled show event: reservations/subscribers.ts).
+ * - `reservation-cancelled` (`reservation.cancelled` with `cause: 'event_cancelled'`: a cancelled show event).
  * - `refund-completed` / `refund-failed` (payments `settleRefund`).
  * - `hold-expired` (the `email.hold-expired` job, queued by the hold expiry's subscriber in ../subscribers.ts).
  * - `reservation-reminder` (the `email.reservation-reminder` job, `REMINDER_HOURS_BEFORE` before the show).
@@ -160,9 +160,14 @@ const venueLocation = (app: AppContext) => [displayName(app.config.emailFrom), a
 
 // ---- confirmation and reminder --------------------------------------------------------------------------------
 
-/** The confirmation (lifecycle.ts calls it with the check-in token it just made). */
-export async function queueConfirmationEmail(ctx: Pick<MessageContext, 'trx' | 'app'>, id: string, checkInToken: string): Promise<void> {
+/**
+ * The confirmation (the `reservation.confirmed` subscriber, ../subscribers.ts): its QR code is the check-in token
+ * the confirmation just made, read back from the reservation's sealed copy in the confirming transaction.
+ */
+export async function queueConfirmationEmail(ctx: Pick<MessageContext, 'trx' | 'app'>, id: string): Promise<void> {
   const d = await details(ctx.trx, ctx.app, id);
+  const checkInToken = await openSecret(ctx.trx, d.row.checkInTokenSealed);
+  if (!checkInToken) throw new Error(`confirmation e-mail: reservation ${id} has no check-in token that opens`);
   const price = priceOf(d, await netPaid(ctx.trx, id));
   await recordEmail(
     ctx.trx,
@@ -307,7 +312,7 @@ export async function queueCancellationEmail(ctx: MessageContext, id: string, by
   );
 }
 
-/** A show event's cancellation (reservations/subscribers.ts): `paidVnd` read before its refunds were requested. */
+/** A show event's cancellation (../subscribers.ts): `paidVnd` read by the reservations module before its refunds were requested. */
 export async function queueEventCancellationEmail(trx: Knex.Transaction, app: AppContext, id: string, paidVnd: number): Promise<void> {
   const d = await details(trx, app, id);
   await recordEmail(

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound } from '../../../platform/http/problem.ts';
-import { inTransition, type TransitionContext } from '../../booking/index.ts';
+import { inTransition, type TransitionContext } from '../../../domain/unitOfWork.ts';
 import { ON_SITE_GATEWAYS, Payment, Refund } from '../models.ts';
 import { settleRefund } from './settleRefund.ts';
 

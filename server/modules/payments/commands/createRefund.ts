@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../platform/context.ts';
-import { actorLabel, inTransition, type TransitionContext } from '../../booking/index.ts';
+import { actorLabel, inTransition, type TransitionContext } from '../../../domain/unitOfWork.ts';
 import { Refund } from '../models.ts';
 import { claimSeconds, requestRefund } from './requestRefund.ts';
 import { processVnpayRefund } from './sendVnpayRefund.ts';

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
-import { actorLabel, confirmReservation, inTransition, lockedReservation, statusAt, type TransitionActor } from '../../booking/index.ts';
+import { confirmReservation, lockedReservation, statusAt } from '../../booking/index.ts';
+import { actorLabel, inTransition, type TransitionActor } from '../../../domain/unitOfWork.ts';
 import { publishPaymentOutcome } from '../hooks.ts';
 import { Payment } from '../models.ts';
 import { lockEventOfReservation, netPaid } from '../queries.ts';

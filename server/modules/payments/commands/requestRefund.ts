@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
-import type { TransitionContext } from '../../booking/index.ts';
+import type { TransitionContext } from '../../../domain/unitOfWork.ts';
 import { PAID_STATUSES, Payment, Refund } from '../models.ts';
 import { refundable } from '../queries.ts';
 import { settleRefund } from './settleRefund.ts';

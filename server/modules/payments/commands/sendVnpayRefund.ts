@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { VnpayError } from '../../../platform/integrations/vnpay.ts';
 import { raw } from 'objection';
-import { inTransition } from '../../booking/index.ts';
+import { inTransition } from '../../../domain/unitOfWork.ts';
 import { Refund, type RefundStatus } from '../models.ts';
 import { paymentById } from '../queries.ts';
 import { vnpayOf } from '../vnpay.ts';

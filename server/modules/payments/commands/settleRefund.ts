@@ -1,5 +1,6 @@
 import { NotFound } from '../../../platform/http/problem.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent, type TransitionContext } from '../../booking/index.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
+import type { TransitionContext } from '../../../domain/unitOfWork.ts';
 import { queueRefundOutcomeEmail } from '../../email/index.ts';
 import { publishPaymentOutcome, type PaymentOutcome } from '../hooks.ts';
 import { Payment, Refund, type PaymentStatus } from '../models.ts';

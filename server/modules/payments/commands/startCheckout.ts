@@ -1,7 +1,8 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, Unprocessable } from '../../../platform/http/problem.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
-import { inTransition, lockedReservation, statusAt, type ReservationDetails } from '../../booking/index.ts';
+import { lockedReservation, statusAt, type ReservationDetails } from '../../booking/index.ts';
+import { inTransition } from '../../../domain/unitOfWork.ts';
 import { SANDBOX_PATH } from '../sandbox.ts';
 import { Payment, type CheckoutMethod } from '../models.ts';
 import { enabledMethods, netPaid } from '../queries.ts';

@@ -2,7 +2,8 @@ import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { digest, guestReservation, newAccessToken } from '../../booking/index.ts';
+import { digest, newAccessToken } from '../../../platform/auth/tokens.ts';
+import { guestReservation } from '../../booking/index.ts';
 import { GuestProfile } from '../models.ts';
 import { findProfileView, liveProfileCount, lockReservationForProfiles, type ProfileView } from '../queries.ts';
 

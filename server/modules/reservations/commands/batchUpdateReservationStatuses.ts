@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../../platform/context.ts';
 import { Problem, Unprocessable } from '../../../platform/http/problem.ts';
 import { AfterCommit, inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { BUSINESS_EVENTS, cancelReservation, captureBusinessEvent, confirmReservation, markNoShow, Reservation, statusAt, type ReservationStatus, type TransitionActor, type TransitionContext } from '../../booking/index.ts';
+import { cancelReservation, confirmReservation, markNoShow, Reservation, statusAt, type ReservationStatus } from '../../booking/index.ts';
+import type { TransitionActor, TransitionContext } from '../../../domain/unitOfWork.ts';
 import { filteredIds, lockShowEvents, type ReservationFilters } from '../queries.ts';
 
 export const BATCH_TARGETS = ['CONFIRMED', 'CANCELLED', 'NO_SHOW'] as const;
@@ -49,9 +50,7 @@ class DryRunRollback extends Error {
 async function move(ctx: TransitionContext, id: string, input: BatchInput): Promise<boolean> {
   if (input.targetStatus === 'CONFIRMED') return (await confirmReservation(ctx, id, { by: 'STAFF' })).changed;
   if (input.targetStatus === 'NO_SHOW') return (await markNoShow(ctx, id)).changed;
-  const { changed } = await cancelReservation(ctx, id, { by: 'STAFF', reason: input.reason ?? null });
-  if (changed) ctx.afterCommit(() => captureBusinessEvent(ctx.app, BUSINESS_EVENTS.reservationCancelled, id, { cancelled_by: 'STAFF' }));
-  return changed;
+  return (await cancelReservation(ctx, id, { by: 'STAFF', reason: input.reason ?? null })).changed;
 }
 
 async function selection(trx: Knex.Transaction, input: BatchInput, zone: string, now: Date): Promise<string[]> {

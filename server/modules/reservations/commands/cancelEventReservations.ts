@@ -1,5 +1,5 @@
-import { BUSINESS_EVENTS, cancelReservation, captureBusinessEvent, type TransitionContext } from '../../booking/index.ts';
-import { queueEventCancellationEmail } from '../../email/index.ts';
+import { cancelReservation } from '../../booking/index.ts';
+import type { TransitionContext } from '../../../domain/unitOfWork.ts';
 import type { DomainContext, DomainEvents } from '../../../domain/events.ts';
 import { activeReservationIds, paidOf } from '../queries.ts';
 
@@ -7,10 +7,10 @@ import { activeReservationIds, paidOf } from '../queries.ts';
  * The reservations' part of a show event's cancellation flow (DOMAIN.md "Catalog"; the `showEvent.cancelled` event,
  * subscribed in ../subscribers.ts): in the flow's transaction, every active reservation of the event — HELD with its
  * hold running, or CONFIRMED — is cancelled through the state machine by SYSTEM (the registered CANCELLED effects
- * run with it: the payments module requests the refunds of what was paid), and its guest gets the
- * `reservation-cancelled` e-mail through the ledger, addressed to the reservation's contact snapshot
- * (server/modules/email/commands/guestMessages.ts). A re-run finds nothing active left, so it cancels and e-mails nobody
- * again. `reservation cancelled` for each after the commit.
+ * run with it: the payments module requests the refunds of what was paid, and the e-mail module writes its guest's
+ * `reservation-cancelled` e-mail through the ledger, addressed to the reservation's contact snapshot, with what was
+ * paid as read here before the refunds). A re-run finds nothing active left, so it cancels and e-mails nobody
+ * again. `reservation cancelled` for each after the commit (booking's subscriber of `reservation.cancelled`).
  */
 export async function cancelEventReservations({ event }: DomainEvents['showEvent.cancelled'], { trx, app, afterCommit }: DomainContext, now = new Date()) {
   const active = await activeReservationIds(trx, event.id, now);
@@ -21,12 +21,11 @@ export async function cancelEventReservations({ event }: DomainEvents['showEvent
   for (const id of active) {
     // What the guest paid and has not had back, read before the refund effects run.
     const paidVnd = await paidOf(trx, id);
-    const { changed } = await cancelReservation(ctx, id, { by: 'SYSTEM', reason });
+    // Its guest's `reservation-cancelled` e-mail is the e-mail module's subscriber of `reservation.cancelled` (paidVnd).
+    const { changed } = await cancelReservation(ctx, id, { by: 'SYSTEM', reason, cause: 'event_cancelled', paidVnd });
     if (!changed) continue;
     cancelled++;
     if (paidVnd > 0) paid++;
-    await queueEventCancellationEmail(trx, app, id, paidVnd);
-    afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.reservationCancelled, id, { cancelled_by: 'SYSTEM', cancellation_cause: 'event_cancelled' }));
   }
   return { cancelled, paid, emailed: cancelled };
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../platform/context.ts';
-import { BUSINESS_EVENTS, cancelReservation as cancel, captureBusinessEvent, inTransition, type TransitionActor } from '../../booking/index.ts';
+import { cancelReservation as cancel } from '../../booking/index.ts';
+import { inTransition, type TransitionActor } from '../../../domain/unitOfWork.ts';
 
 /**
  * Staff cancel one reservation, HELD/CONFIRMED → CANCELLED whatever the guest's window, through the state machine
@@ -11,8 +12,7 @@ export async function cancelReservation(app: AppContext, actor: TransitionActor,
     app,
     actor,
     async (ctx) => {
-      const { changed } = await cancel(ctx, id, { by: 'STAFF', reason });
-      if (changed) ctx.afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.reservationCancelled, id, { cancelled_by: 'STAFF' }));
+      await cancel(ctx, id, { by: 'STAFF', reason });
     },
     now,
   );

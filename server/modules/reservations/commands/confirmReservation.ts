@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../platform/context.ts';
-import { confirmReservation as confirm, inTransition, type TransitionActor } from '../../booking/index.ts';
+import { confirmReservation as confirm } from '../../booking/index.ts';
+import { inTransition, type TransitionActor } from '../../../domain/unitOfWork.ts';
 
 /**
  * Staff confirm one reservation, HELD → CONFIRMED, through the state machine (the booking module's lifecycle.ts:

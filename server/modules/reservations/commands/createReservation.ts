@@ -1,7 +1,8 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound } from '../../../platform/http/problem.ts';
 import { publish } from '../../../domain/events.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent, confirmReservation, createHold, EXPIRE_HOLDS_QUEUE, inTransition, Reservation, type Contact, type TransitionActor } from '../../booking/index.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent, confirmReservation, createHold, EXPIRE_HOLDS_QUEUE, Reservation, type Contact } from '../../booking/index.ts';
+import { inTransition, type TransitionActor } from '../../../domain/unitOfWork.ts';
 import { assertTable, showEventSlug } from '../queries.ts';
 
 export interface StaffReservationInput {

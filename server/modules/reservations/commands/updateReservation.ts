@@ -2,7 +2,8 @@ import type { PartialModelObject } from 'objection';
 import type { AppContext } from '../../../platform/context.ts';
 import { publish } from '../../../domain/events.ts';
 import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
-import { inTransition, lockedReservation, priceBooking, Reservation, seatsTakenOf, statusAt, type TransitionActor } from '../../booking/index.ts';
+import { lockedReservation, priceBooking, Reservation, seatsTakenOf, statusAt } from '../../booking/index.ts';
+import { inTransition, type TransitionActor } from '../../../domain/unitOfWork.ts';
 import { assertTable, lockShowEvent, offerOf } from '../queries.ts';
 
 export interface ReservationPatch {

@@ -1,6 +1,6 @@
 import { Unprocessable } from '../../../platform/http/problem.ts';
 import type { SeatClaimProvider } from '../../booking/index.ts';
-import { digest } from '../../booking/index.ts';
+import { digest } from '../../../platform/auth/tokens.ts';
 import { WaitlistEntry } from '../models.ts';
 
 const invalidOffer = (detail: string) => Unprocessable('waitlist_offer_invalid', detail, [{ path: 'body/waitlistToken', message: detail, code: 'waitlist_offer_invalid' }]);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { catalogChanged } from '../../catalog/index.ts';
 import type { AppContext } from '../../../platform/context.ts';
-import { digest, newAccessToken } from '../../booking/index.ts';
+import { digest, newAccessToken } from '../../../platform/auth/tokens.ts';
 import { recordEmail } from '../../email/index.ts';
 import { WaitlistEntry } from '../models.ts';
 import type { LockedEvent } from '../queries.ts';
