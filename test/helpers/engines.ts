@@ -66,6 +66,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'modules/assistantCatalog/assistantCatalog.spec.ts',
   'modules/assistantCatalog/demoVenue.spec.ts',
   'modules/auth/principal.spec.ts',
+  'modules/booking/boundaries.spec.ts',
   'modules/booking/guest.spec.ts',
   'modules/booking/guestView.spec.ts',
   'sdk/package.spec.ts',
