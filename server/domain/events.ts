@@ -50,6 +50,9 @@ export interface ReservationCancelled extends ReservationStatusChanged {
   paidVnd?: number;
 }
 
+/** What the public catalog shows that a write changed (the `catalog.changed` payload). */
+export type CatalogEntity = 'show' | 'showEvent' | 'offer' | 'fulfillmentItem' | 'commercialSetup' | 'storageBlob';
+
 export interface DomainEvents {
   /**
    * An account's ways in were revoked (the accounts module's updateUser, issue 32 §4.2): a superuser reset its
@@ -76,6 +79,12 @@ export interface DomainEvents {
    * answers a summary (counts) the reply reports under its name.
    */
   'showEvent.cancelled': { event: CancelledShowEvent; reason: string | null; actor: StaffActor; alreadyCancelled: boolean };
+  /**
+   * Something the public catalog shows was written (issue 33 item 3): a show, an event, an offer, their items, the
+   * commercial setup, a stored image's object. Published by the writing command in its unit of work; the catalog
+   * module forgets its kept answers once the transaction commits (never on a rollback).
+   */
+  'catalog.changed': { entity: CatalogEntity; id?: string | null };
 }
 
 export type DomainEvent = keyof DomainEvents;

@@ -1,10 +1,9 @@
+import type { PriceAdjustment, SeatClaimProvider } from '../domain/bookingExtensions.ts';
 import type { DomainSubscriber } from '../domain/events.ts';
 import type { ContextAdditions, PlatformContext } from '../platform/context.ts';
 import type { OperationHandlers } from '../platform/http/handler.ts';
 import type { PolicyEntry } from '../platform/http/policy.ts';
 import type { QueueDefinition } from '../platform/jobs/types.ts';
-import type { PriceAdjustment } from './booking/adjustments.ts';
-import type { SeatClaimProvider } from './booking/extensions.ts';
 
 /**
  * A module's record (DESIGN.md "Modules"): everything the rest of the server learns about the module, declared in

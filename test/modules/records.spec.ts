@@ -21,6 +21,8 @@ describe('module records and domain events', () => {
     expect(table).to.deep.equal({
       // Issue 32 §4.2: a password reset or a ban ends the account's sessions, then removes its passkeys.
       'account.signInRevoked': ['5 in-transaction auth.end-sessions-on-sign-in-revoked', '10 in-transaction passkeys.remove-on-sign-in-revoked'],
+      // Issue 33: the catalog's own writes (shows, events, offers, their items, the setup, a stored image) as an event.
+      'catalog.changed': [forget('catalog.changed')],
       'hold.placed': [forget('hold.placed')],
       'holds.expired': [
         '10 in-transaction email.hold-expired',

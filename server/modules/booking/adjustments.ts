@@ -1,70 +1,17 @@
 import type { ModelObject } from 'objection';
 import type { Reservation } from './models.ts';
-import type { Knex } from 'knex';
 import { breakdown, type PriceBreakdown } from '../../domain/pricing.ts';
-import type { HoldInput } from './inputs.ts';
+import type { Adjustment, AdjustmentContext, AdjustmentKind, PriceAdjustment, ReservationColumns } from '../../domain/bookingExtensions.ts';
 
 /**
- * What changes a booking's price besides the offer and the commercial setup: a promo code (issue 13), a voucher
- * (issue 13), a referral attribution (issue 12). Each module declares its adjustment in its record
- * (`priceAdjustments`, with an order); a hold (and a staff re-pricing) runs them all, in that order, inside its
- * transaction and prices the booking with the sum
- * (server/domain/pricing.ts `breakdown`):
- *
- * - `discountVnd` comes off the subtotal before the service charge and VAT (promo, referral);
- * - `creditVnd` comes off the total after VAT (a voucher's stored value).
- *
- * An adjustment that refuses the request (an unknown or expired code) throws a 4xx problem; one that does not
- * apply returns null. `columns` are written on the reservation (e.g. `promoCode`); `afterInsert` runs
- * once the row exists, in the same transaction (redemption rows, voucher balance).
+ * The booking's price adjustments: the types other modules declare theirs with live in server/domain/bookingExtensions.ts
+ * (re-exported here for the booking's own files); the booking runs them (`priceBooking`).
  */
-/** What an adjustment may set on the reservation it prices (camelCase, the `Reservation` model's fields). */
-export type ReservationColumns = Partial<
-  Pick<
-    ModelObject<Reservation>,
-    | 'promoCode'
-    | 'voucherCode'
-    | 'referralCode'
-    | 'referralLinkSlug'
-    | 'referralPartnerSlug'
-    | 'referralPartnerId'
-    | 'referralCodeId'
-    | 'referralLinkId'
-    | 'promoDiscountVnd'
-    | 'referralDiscountVnd'
-    | 'voucherCreditVnd'
-  >
->;
+export type { Adjustment, AdjustmentContext, AdjustmentKind, AdjustmentProvider, PriceAdjustment, ReservationColumns } from '../../domain/bookingExtensions.ts';
 
-export type AdjustmentKind = 'promo' | 'referral' | 'voucher';
-
-export interface AdjustmentContext {
-  trx: Knex.Transaction;
-  input: HoldInput;
-  event: { id: string; showId: string; startsAt: Date };
-  offer: { id: string; code: string; showId: string | null; pricePerGuestVnd: number };
-  guestCount: number;
-  subtotalVnd: number;
-  now: Date;
-}
-
-export interface Adjustment {
-  kind: AdjustmentKind;
-  discountVnd?: number;
-  creditVnd?: number;
-  columns?: ReservationColumns;
-  afterInsert?: (reservationId: string) => Promise<void>;
-}
-
-export type AdjustmentProvider = (context: AdjustmentContext) => Promise<Adjustment | null>;
-
-/** One module's price adjustment, as its record declares it. */
-export interface PriceAdjustment {
-  name: string;
-  /** Lower runs first (a refusal of an earlier one is what the guest hears). */
-  order: number;
-  adjust: AdjustmentProvider;
-}
+type Holds<T extends true> = T;
+/** The columns an adjustment may set are the reservation's own: a field the model lacks, or types otherwise, fails tsc here. */
+export type ReservationColumnsFit = Holds<Required<ReservationColumns> extends Pick<ModelObject<Reservation>, keyof ReservationColumns> ? true : false>;
 
 export interface PricedBooking {
   price: PriceBreakdown;

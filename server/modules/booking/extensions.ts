@@ -1,26 +1,7 @@
-import type { Knex } from 'knex';
-import type { PriceAdjustment } from './adjustments.ts';
-import type { HoldInput } from './inputs.ts';
+import type { PriceAdjustment, SeatClaimProvider } from '../../domain/bookingExtensions.ts';
 
-/** Seats a booking brings with it (held for it by another module), and what that module does once it exists. */
-export interface SeatClaim {
-  seats: number;
-  afterInsert(reservationId: string): Promise<void>;
-}
-
-export type SeatClaimer = (trx: Knex.Transaction, input: HoldInput, event: { id: string }, now: Date) => Promise<SeatClaim | null>;
-
-/** A module's claim on a booking's seats, as its record declares it; it runs in the hold's transaction with the event locked. */
-export interface SeatClaimProvider {
-  name: string;
-  claim: SeatClaimer;
-  /**
-   * Whether `claim` may bring seats to this hold (e.g. it carries the module's token). A hold no provider may
-   * claim for is judged before the event's lock too (createHold.ts `outlookBeforeLock`); without `applies`, every
-   * hold is left to the locked count.
-   */
-  applies?(input: HoldInput): boolean;
-}
+/** The types other modules declare a seat claim with live in server/domain/bookingExtensions.ts (re-exported here for the booking's own files). */
+export type { SeatClaim, SeatClaimer, SeatClaimProvider } from '../../domain/bookingExtensions.ts';
 
 /**
  * What other modules bring to a hold, declared in their records (`priceAdjustments`, `seatClaims`) and gathered

@@ -1,12 +1,10 @@
-/** What a booking is made with: the contact, a lead, a hold (the guest's and staff's requests as the commands take them). */
+import type { AnalyticsIds, Contact } from '../../domain/bookingExtensions.ts';
 
-export interface Contact {
-  honorific?: string;
-  name: string;
-  email: string;
-  phone?: string;
-  locale?: string;
-}
+/**
+ * What a booking is made with: the contact, a lead, a hold (the guest's and staff's requests as the commands take
+ * them). The hold and its contact, which other modules' extensions see, live in server/domain/bookingExtensions.ts.
+ */
+export type { AnalyticsIds, Contact, HoldInput } from '../../domain/bookingExtensions.ts';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -26,32 +24,10 @@ export interface CustomerContact {
  */
 export type ContactSource = 'guest' | 'staff';
 
-export interface AnalyticsIds {
-  sessionId?: string;
-  distinctId?: string;
-  localSessionId?: string;
-}
-
 export interface LeadInput extends Contact {
   eventSlug?: string;
   bookingPath?: string;
   guestCount?: number;
   experienceType?: string;
   analytics?: AnalyticsIds;
-}
-
-export interface HoldInput {
-  eventSlug: string;
-  offerCode: string;
-  guestCount: number;
-  leadReference?: string;
-  contact?: Contact;
-  customerNote?: string;
-  locale?: string;
-  analytics?: AnalyticsIds;
-  promoCode?: string;
-  voucherCode?: string;
-  /** The waiting list's offer link token (server/modules/waitlist): books the seats its offer holds. */
-  waitlistToken?: string;
-  referral?: { code?: string; linkSlug?: string; partnerSlug?: string; attributionToken?: string };
 }

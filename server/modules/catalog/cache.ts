@@ -8,10 +8,11 @@ import { localDateRange, localToday } from '../../domain/venueTime.ts';
  * costs two SQL statements; the answers change only when something is written, or when time passes an instant
  * the answer depends on. So each answer (per operation, parameters and locale) is kept with its ETag until either:
  *
- * - a write says so: `catalogChanged(app, trx)` in the writing command's transaction (shows, events, offers, their
- *   items, the commercial setup) or the catalog's subscribers to the domain events that move seats (a hold placed,
- *   confirmed, cancelled, a no-show, holds expired, a reservation resized or moved, a waiting-list offer, a
- *   cancelled event). It reaches every process through the invalidation channel (this one once the transaction
+ * - a write says so: the catalog's subscribers (./services.ts) to `catalog.changed`, which the writing commands
+ *   publish in their transaction (shows, events, offers, their items, the commercial setup, a stored image's
+ *   object), and to the domain events that move seats (a hold placed, confirmed, cancelled, a no-show, holds
+ *   expired, a reservation resized or moved, a cancelled event), call `catalogChanged(app, trx)`; so does a
+ *   waiting-list offer. It reaches every process through the invalidation channel (this one once the transaction
  *   commits; the others by PostgreSQL NOTIFY, sent only if it commits), and clears every kept answer;
  * - the clock reaches the next instant that changes some answer (`nextChange`): a hold's or a waiting-list offer's
  *   expiry (seats free up), an event's start or its booking cut-off (it leaves the lists; it closes), an offer's

@@ -22,9 +22,10 @@ export function catalogServices(platform: PlatformContext): Pick<AppContext, 'ca
 }
 
 /**
- * The domain events that move seats or close an event: each clears every process's kept catalog answers once its
- * transaction commits (in-transaction, so the notification to other processes is sent only if it commits; last,
- * after the subscribers that write).
+ * The domain events that change what the public catalog answers: each clears every process's kept catalog answers
+ * once its transaction commits (in-transaction, so the notification to other processes is sent only if it commits;
+ * last, after the subscribers that write). `catalog.changed` is the catalog's own writes (shows, events, offers,
+ * their items, the commercial setup, a stored image's object); the others move seats or close an event.
  */
 const SEAT_EVENTS: DomainEvent[] = [
   'hold.placed',
@@ -36,12 +37,21 @@ const SEAT_EVENTS: DomainEvent[] = [
   'showEvent.cancelled',
 ];
 
-export const subscribers: DomainSubscriber[] = SEAT_EVENTS.map((event) =>
+export const subscribers: DomainSubscriber[] = [
   subscriber({
-    name: `catalog.forget-answers:${event}`,
-    event,
+    name: 'catalog.forget-answers:catalog.changed',
+    event: 'catalog.changed',
     phase: 'in-transaction',
     order: 1000,
-    handle: (_payload, { trx, app }) => catalogChanged(app, trx, { entity: event }),
+    handle: (payload, { trx, app }) => catalogChanged(app, trx, payload),
   }),
-);
+  ...SEAT_EVENTS.map((event) =>
+    subscriber({
+      name: `catalog.forget-answers:${event}`,
+      event,
+      phase: 'in-transaction',
+      order: 1000,
+      handle: (_payload, { trx, app }) => catalogChanged(app, trx, { entity: event }),
+    }),
+  ),
+];

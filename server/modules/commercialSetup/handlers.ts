@@ -1,5 +1,6 @@
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json } from '../../platform/http/handler.ts';
+import { staffActor } from '../../domain/actors.ts';
 import { updateCommercialSetup } from './commands/updateCommercialSetup.ts';
 import { presentCommercialSetup } from './presenters.ts';
 import { getCommercialSetup } from './queries.ts';
@@ -9,7 +10,7 @@ export const handlers = {
     return json(200, presentCommercialSetup(await getCommercialSetup()));
   },
 
-  async updateCommercialSetup({ app, body }) {
-    return json(200, presentCommercialSetup(await updateCommercialSetup(app, body)));
+  async updateCommercialSetup({ app, auth, body }) {
+    return json(200, presentCommercialSetup(await updateCommercialSetup(app, body, staffActor(auth))));
   },
 } satisfies Partial<OperationHandlers>;

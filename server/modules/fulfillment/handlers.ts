@@ -1,5 +1,6 @@
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json } from '../../platform/http/handler.ts';
+import { staffActor } from '../../domain/actors.ts';
 import { countOutcomes, upsertFulfillmentItems } from './commands/upsertFulfillmentItems.ts';
 import { presentFulfillmentItem } from './presenters.ts';
 import { listFulfillmentItems } from './queries.ts';
@@ -12,8 +13,8 @@ export const handlers = {
     return json(200, { items: page.items.map((item) => presentFulfillmentItem(item, app.config)), total: page.total, limit, offset });
   },
 
-  async upsertFulfillmentItems({ app, body }) {
-    const results = await upsertFulfillmentItems(app, body.items);
+  async upsertFulfillmentItems({ app, auth, body }) {
+    const results = await upsertFulfillmentItems(app, body.items, staffActor(auth));
     return json(200, {
       counts: countOutcomes(results),
       results: results.map(({ code, outcome, item }) => ({ code, outcome, item: presentFulfillmentItem(item, app.config) })),

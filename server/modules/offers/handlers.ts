@@ -1,5 +1,6 @@
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json } from '../../platform/http/handler.ts';
+import { staffActor } from '../../domain/actors.ts';
 import { countOutcomes } from '../fulfillment/index.ts';
 import { createOffer } from './commands/createOffer.ts';
 import { deactivateOffer } from './commands/deactivateOffer.ts';
@@ -20,20 +21,20 @@ export const handlers = {
     return json(200, presentOffer(await findOfferWithItems(params.offerId), app.config));
   },
 
-  async createOffer({ app, body }) {
-    return json(201, presentOffer(await createOffer(app, body), app.config));
+  async createOffer({ app, auth, body }) {
+    return json(201, presentOffer(await createOffer(app, body, staffActor(auth)), app.config));
   },
 
-  async updateOffer({ app, params, body }) {
-    return json(200, presentOffer(await updateOffer(app, params.offerId, body), app.config));
+  async updateOffer({ app, auth, params, body }) {
+    return json(200, presentOffer(await updateOffer(app, params.offerId, body, staffActor(auth)), app.config));
   },
 
-  async deactivateOffer({ app, params }) {
-    return json(200, presentOffer(await deactivateOffer(app, params.offerId), app.config));
+  async deactivateOffer({ app, auth, params }) {
+    return json(200, presentOffer(await deactivateOffer(app, params.offerId, staffActor(auth)), app.config));
   },
 
-  async upsertOffers({ app, body }) {
-    const results = await upsertOffers(app, body.offers);
+  async upsertOffers({ app, auth, body }) {
+    const results = await upsertOffers(app, body.offers, staffActor(auth));
     return json(200, {
       counts: countOutcomes(results),
       results: results.map(({ code, outcome, offer }) => ({ code, outcome, offer: presentOffer(offer, app.config) })),

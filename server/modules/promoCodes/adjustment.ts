@@ -1,6 +1,6 @@
 import { Unprocessable } from '../../platform/http/problem.ts';
 import { subscriber } from '../../domain/events.ts';
-import type { AdjustmentContext, PriceAdjustment } from '../booking/index.ts';
+import type { AdjustmentContext, PriceAdjustment } from '../../domain/bookingExtensions.ts';
 import { redeemPromoCode, Exhausted } from './commands/redeemPromoCode.ts';
 import { releasePromoRedemptions, retakePromoRedemption } from './commands/releasePromoRedemptions.ts';
 import type { PromoCode } from './models.ts';

@@ -37,11 +37,11 @@ export const handlers = {
   },
 
   async createShowEvent(call) {
-    return json(201, present(call, await createShowEvent(call.app, call.body)));
+    return json(201, present(call, await createShowEvent(call.app, call.body, staffActor(call.auth))));
   },
 
   async updateShowEvent(call) {
-    return json(200, present(call, await updateShowEvent(call.app, call.params.eventId, call.body)));
+    return json(200, present(call, await updateShowEvent(call.app, call.params.eventId, call.body, staffActor(call.auth))));
   },
 
   async archiveShowEvent(call) {
@@ -53,15 +53,15 @@ export const handlers = {
   },
 
   async openShowEventSales(call) {
-    return json(200, present(call, await openShowEventSales(call.app, call.params.eventId)));
+    return json(200, present(call, await openShowEventSales(call.app, call.params.eventId, staffActor(call.auth))));
   },
 
   async closeShowEventSales(call) {
-    return json(200, present(call, await closeShowEventSales(call.app, call.params.eventId)));
+    return json(200, present(call, await closeShowEventSales(call.app, call.params.eventId, staffActor(call.auth))));
   },
 
   async completeShowEvent(call) {
-    return json(200, present(call, await completeShowEvent(call.app, call.params.eventId)));
+    return json(200, present(call, await completeShowEvent(call.app, call.params.eventId, staffActor(call.auth))));
   },
 
   async getShowEventLogistics(call) {
@@ -72,10 +72,10 @@ export const handlers = {
   },
 
   async createShowEventBatch(call) {
-    return json(200, await createShowEventBatch(call.app, call.body));
+    return json(200, await createShowEventBatch(call.app, call.body, staffActor(call.auth)));
   },
 
   async backfillEventSlugs(call) {
-    return json(200, await backfillEventSlugs(call.app, { dryRun: call.body.dryRun }));
+    return json(200, await backfillEventSlugs(call.app, { dryRun: call.body.dryRun }, staffActor(call.auth)));
   },
 } satisfies Partial<OperationHandlers>;

@@ -4,7 +4,7 @@ import { fillLocales, type LocalizedText } from '../../domain/localized.ts';
 import type { FulfillmentKind } from '../fulfillment/index.ts';
 import type { BookingPath } from '../offers/index.ts';
 import type { Show } from '../shows/index.ts';
-import { TABLE_ZONES } from '../tables/index.ts';
+import { TABLE_ZONES } from '../../domain/tableZones.ts';
 import type { ShowEvent } from './models.ts';
 import { presentShowEvent } from './presenters.ts';
 import { bookingTotals, offerRows, zoneRows, type OfferItemRow } from './queries.ts';

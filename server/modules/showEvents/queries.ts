@@ -4,7 +4,7 @@ import { NotFound, Unprocessable } from '../../platform/http/problem.ts';
 import type { LocalizedText } from '../../domain/localized.ts';
 import type { FulfillmentKind } from '../fulfillment/index.ts';
 import type { BookingPath } from '../offers/index.ts';
-import type { TableZone } from '../tables/index.ts';
+import type { TableZone } from '../../domain/tableZones.ts';
 import { Show } from '../shows/index.ts';
 import { ShowEvent, type ShowEventStatus } from './models.ts';
 

@@ -1,5 +1,6 @@
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json } from '../../platform/http/handler.ts';
+import { staffActor } from '../../domain/actors.ts';
 import { archiveShow } from './commands/archiveShow.ts';
 import { createShow } from './commands/createShow.ts';
 import { publishShow } from './commands/publishShow.ts';
@@ -20,23 +21,23 @@ export const handlers = {
     return json(200, presentShow(await findShowOrFail(params.showId), app.config));
   },
 
-  async createShow({ app, body }) {
-    return json(201, presentShow(await createShow(app, body), app.config));
+  async createShow({ app, auth, body }) {
+    return json(201, presentShow(await createShow(app, body, staffActor(auth)), app.config));
   },
 
-  async updateShow({ app, params, body }) {
-    return json(200, presentShow(await updateShow(app, params.showId, body), app.config));
+  async updateShow({ app, auth, params, body }) {
+    return json(200, presentShow(await updateShow(app, params.showId, body, staffActor(auth)), app.config));
   },
 
-  async publishShow({ app, params }) {
-    return json(200, presentShow(await publishShow(app, params.showId), app.config));
+  async publishShow({ app, auth, params }) {
+    return json(200, presentShow(await publishShow(app, params.showId, staffActor(auth)), app.config));
   },
 
-  async unpublishShow({ app, params }) {
-    return json(200, presentShow(await unpublishShow(app, params.showId), app.config));
+  async unpublishShow({ app, auth, params }) {
+    return json(200, presentShow(await unpublishShow(app, params.showId, staffActor(auth)), app.config));
   },
 
-  async archiveShow({ app, params }) {
-    return json(200, presentShow(await archiveShow(app, params.showId), app.config));
+  async archiveShow({ app, auth, params }) {
+    return json(200, presentShow(await archiveShow(app, params.showId, staffActor(auth)), app.config));
   },
 } satisfies Partial<OperationHandlers>;

@@ -1,7 +1,8 @@
 import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
-import { catalogChanged } from '../catalog/index.ts';
 import { etagMatches, json, notModified, stream } from '../../platform/http/handler.ts';
 import { NotFound } from '../../platform/http/problem.ts';
+import { staffActor } from '../../domain/actors.ts';
+import { announceObjectsGone } from './commands/announceObjectsGone.ts';
 import { cleanupStorage } from './commands/cleanupStorage.ts';
 import { deleteBlobObject } from './commands/deleteBlobObject.ts';
 import { uploadBlob, uploadInputFrom } from './commands/uploadBlob.ts';
@@ -68,16 +69,16 @@ export const handlers = {
     return json(200, { items: page.objects.map(presentStoreObject), nextStartAfter: page.nextStartAfter ?? null });
   },
 
-  async deleteBlobObject({ app, params }) {
+  async deleteBlobObject({ app, auth, params }) {
     const blob = await deleteBlobObject(app.storage, params.blobId);
     // A show's images leave the public catalog with their object.
-    await catalogChanged(app, undefined, { entity: 'storageBlob', id: params.blobId });
+    await announceObjectsGone(app, staffActor(auth), params.blobId);
     return json(200, presentBlob(blob));
   },
 
-  async cleanupStorage({ app, body }) {
+  async cleanupStorage({ app, auth, body }) {
     const report = await cleanupStorage(app.storage, { dryRun: body.dryRun, graceSeconds: body.graceSeconds });
-    if (!body.dryRun) await catalogChanged(app, undefined, { entity: 'storageBlob' });
+    if (!body.dryRun) await announceObjectsGone(app, staffActor(auth), null);
     return json(200, presentCleanupReport(report));
   },
 

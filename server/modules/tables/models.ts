@@ -1,7 +1,7 @@
 import { BaseModel } from '../../platform/db/model.ts';
+import type { TableZone } from '../../domain/tableZones.ts';
 
-export const TABLE_ZONES = ['STAGE_FRONT', 'VIP', 'MAIN', 'BALCONY'] as const;
-export type TableZone = (typeof TABLE_ZONES)[number];
+export { TABLE_ZONES, type TableZone } from '../../domain/tableZones.ts';
 
 /** A table on the floor (table `venue_tables`). Hard-deleted; rows that point at it keep theirs with null. */
 export class VenueTable extends BaseModel {

@@ -1,6 +1,6 @@
 import { Unprocessable } from '../../platform/http/problem.ts';
 import { subscriber } from '../../domain/events.ts';
-import type { AdjustmentContext, PriceAdjustment } from '../booking/index.ts';
+import type { AdjustmentContext, PriceAdjustment } from '../../domain/bookingExtensions.ts';
 import { effectiveVoucherStatus, normalizeVoucherCode } from './codes.ts';
 import { redeemVoucher, releaseVoucherCredits, retakeVoucherCredit } from './commands/redeemVoucher.ts';
 import { lockVoucherByCode } from './queries.ts';

@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import { expireHolds } from '../../../server/modules/booking/commands/expireHolds.ts';
 import { CatalogCache } from '../../../server/modules/catalog/index.ts';
+import { subscriber } from '../../../server/domain/events.ts';
 import { startTestServer, SUPERUSER_TOKEN, type TestServer } from '../../helpers/server.ts';
 import { bookableEvent, contact } from '../booking/factories.ts';
+import { buildShow } from '../shows/factories.ts';
+import { buildBlob } from '../storage/factories.ts';
 
 /**
  * The public catalog from memory (issue 25 §7, server/modules/catalog/cache.ts): a repeated read costs no SQL and
@@ -211,6 +214,47 @@ describe('public catalog from memory: no stale answer after a write @db', () => 
       await check(() => staffWrite('PATCH', `/api/show-events/${fixture.event.id}`, { capacity: 12 }));
       await check(() => staffWrite('POST', `/api/show-events/${fixture.event.id}/close-sales`));
       await check(() => staffWrite('POST', `/api/show-events/${fixture.event.id}/cancel`, { reason: 'Storm' }));
+    });
+
+    it('the catalog’s own writes publish catalog.changed in their transaction, with the staff actor; a rolled-back one clears nothing', async () => {
+      const seen: Array<{ entity: string; id: string | null; inTransaction: boolean; actor: unknown }> = [];
+      const remove = server.app.context.events.attachForTest(
+        subscriber({
+          name: 'test.catalog-changed',
+          event: 'catalog.changed',
+          phase: 'in-transaction',
+          order: 999,
+          handle: (payload, { trx, actor }) => {
+            seen.push({ entity: payload.entity, id: payload.id ?? null, inTransaction: trx.isTransaction === true, actor: typeof actor === 'string' ? actor : actor.authSource });
+          },
+        }),
+      );
+      try {
+        const image = await buildBlob({ purpose: 'show-image' });
+        await check(() => staffWrite('PATCH', `/api/shows/${fixture.show.id}`, { durationMinutes: 78 }), [0, 1, 2, 3]);
+        await check(() => staffWrite('POST', `/api/show-events/${fixture.event.id}/close-sales`));
+        await check(() => staffWrite('PATCH', `/api/offers/${fixture.offer.id}`, { pricePerGuestVnd: 1_111_000 }), [0, 1, 2, 3]);
+        // A stored object's deletion (no transaction covers the store) is announced in a unit of work of its own.
+        await sameAsDatabase(paths);
+        expect(server.app.context.catalogCache.size).to.be.greaterThan(0);
+        await staffWrite('DELETE', `/api/sudo/storage/blobs/${image.id}/object`);
+        expect(server.app.context.catalogCache.size).to.equal(0);
+        expect(seen).to.deep.equal([
+          { entity: 'show', id: null, inTransaction: true, actor: 'api-token' },
+          { entity: 'showEvent', id: null, inTransaction: true, actor: 'api-token' },
+          { entity: 'offer', id: null, inTransaction: true, actor: 'api-token' },
+          { entity: 'storageBlob', id: image.id, inTransaction: true, actor: 'api-token' },
+        ]);
+        // Refused (another show has the slug): published in the transaction, which rolls back: the answers stay.
+        const other = await buildShow(); // a draft: no public answer names it
+        await sameAsDatabase(paths);
+        const refused = await server.request('PATCH', `/api/shows/${fixture.show.id}`, { headers: staff, body: { slug: other.slug } });
+        expect([refused.status, refused.body.code]).to.deep.equal([409, 'slug_taken']);
+        expect(seen).to.have.length(5);
+        expect((await counted(() => server.request('GET', paths[0]))).statements).to.deep.equal([]);
+      } finally {
+        remove();
+      }
     });
 
     it('an offer’s price, and the commercial setup', async () => {

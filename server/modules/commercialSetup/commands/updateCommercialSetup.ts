@@ -1,7 +1,8 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { ValidationFailed, type FieldError } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { catalogChanged } from '../../catalog/index.ts';
+import type { StaffActor } from '../../../domain/actors.ts';
+import { publish } from '../../../domain/events.ts';
 import { CommercialSetup } from '../models.ts';
 
 export type CommercialSetupPatch = Partial<Pick<CommercialSetup, 'bookingCutoffMinutes' | 'holdMinutes' | 'cancellationWindowHours' | 'serviceChargePercent' | 'vatPercent' | 'paymentGateways' | 'defaultMaxGuests' | 'limitedAvailabilityThreshold'>>;
@@ -10,7 +11,7 @@ export type CommercialSetupPatch = Partial<Pick<CommercialSetup, 'bookingCutoffM
  * Updates the setup. Percentages are `numeric(5,2)`: a third decimal would be rounded away silently, so it is a
  * 400 instead (JSON Schema's `multipleOf: 0.01` cannot say this reliably with binary floats).
  */
-export async function updateCommercialSetup(app: Pick<AppContext, 'db' | 'logger' | 'notifications'>, patch: CommercialSetupPatch): Promise<CommercialSetup> {
+export async function updateCommercialSetup(app: AppContext, patch: CommercialSetupPatch, actor: StaffActor): Promise<CommercialSetup> {
   const errors: FieldError[] = [];
   for (const field of ['serviceChargePercent', 'vatPercent'] as const) {
     const value = patch[field];
@@ -19,8 +20,8 @@ export async function updateCommercialSetup(app: Pick<AppContext, 'db' | 'logger
     }
   }
   if (errors.length) throw ValidationFailed(errors);
-  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
-    await catalogChanged(app, trx, { entity: 'commercialSetup' });
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now, afterCommit }) => {
+    await publish({ trx, app, actor, now, afterCommit }, 'catalog.changed', { entity: 'commercialSetup' });
     return (await CommercialSetup.query(trx).patchAndFetchById(1, patch))!;
   });
 }

@@ -5,7 +5,8 @@ import { Conflict, Unprocessable, type FieldError } from '../../../platform/http
 import { isUniqueViolation } from '../../accounts/index.ts';
 import { localizedErrors, localizedProblem } from '../../../domain/localizedInput.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { catalogChanged } from '../../catalog/index.ts';
+import type { StaffActor } from '../../../domain/actors.ts';
+import { publish } from '../../../domain/events.ts';
 import { FulfillmentItem } from '../models.ts';
 
 export type FulfillmentItemSeed = operations['upsertFulfillmentItems']['requestBody']['content']['application/json']['items'][number];
@@ -19,7 +20,7 @@ const fieldsOf = (seed: FulfillmentItemSeed) => ({ name: seed.name, kind: seed.k
  * rows locked. An entry whose fields all equal the stored row is left alone (`unchanged`), so a second run of the
  * same list writes nothing. Any invalid entry refuses the whole list (422) before anything is written.
  */
-export async function upsertFulfillmentItems(app: Pick<AppContext, 'db' | 'config' | 'logger' | 'notifications'>, seeds: FulfillmentItemSeed[]) {
+export async function upsertFulfillmentItems(app: AppContext, seeds: FulfillmentItemSeed[], actor: StaffActor) {
   const errors: FieldError[] = [];
   const firstIndex = new Map<string, number>();
   seeds.forEach((seed, index) => {
@@ -31,8 +32,8 @@ export async function upsertFulfillmentItems(app: Pick<AppContext, 'db' | 'confi
   if (localeErrors.length) throw localizedProblem(localeErrors);
 
   try {
-    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
-    await catalogChanged(app, trx, { entity: 'fulfillmentItem' });
+    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now, afterCommit }) => {
+      await publish({ trx, app, actor, now, afterCommit }, 'catalog.changed', { entity: 'fulfillmentItem' });
       const existing = new Map(
         (await FulfillmentItem.query(trx).whereIn('code', [...firstIndex.keys()]).forUpdate()).map((item) => [item.code, item]),
       );

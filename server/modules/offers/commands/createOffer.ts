@@ -5,7 +5,8 @@ import { Conflict, type FieldError } from '../../../platform/http/problem.ts';
 import { isUniqueViolation } from '../../accounts/index.ts';
 import { assertLocalized } from '../../../domain/localizedInput.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { catalogChanged } from '../../catalog/index.ts';
+import type { StaffActor } from '../../../domain/actors.ts';
+import { publish } from '../../../domain/events.ts';
 import { Show } from '../../shows/index.ts';
 import { Offer } from '../models.ts';
 import { resolveItems, withItems, type OfferWithItems } from '../queries.ts';
@@ -24,14 +25,14 @@ export async function showErrors(showId: string | null | undefined, trx: Knex.Tr
 }
 
 /** Creates an offer and its items in one transaction; the code's uniqueness is the unique index's (409 `code_taken`). */
-export async function createOffer(app: Pick<AppContext, 'db' | 'config' | 'logger' | 'notifications'>, input: CreateOfferInput): Promise<OfferWithItems> {
+export async function createOffer(app: AppContext, input: CreateOfferInput, actor: StaffActor): Promise<OfferWithItems> {
   assertLocalized({ name: input.name, description: input.description }, app.config);
   const fields = { code: input.code, showId: input.showId ?? null, ...offerFields(input) };
   const ranges = rangeErrors(fields, 'body');
   if (ranges.length) throw invalidOffer(ranges);
   try {
-    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
-    await catalogChanged(app, trx, { entity: 'offer' });
+    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now, afterCommit }) => {
+      await publish({ trx, app, actor, now, afterCommit }, 'catalog.changed', { entity: 'offer' });
       const resolved = await resolveItems(input.items ?? [], trx, 'body/items');
       const errors = [...(await showErrors(fields.showId, trx, 'body/showId')), ...resolved.errors];
       if (errors.length) throw invalidOffer(errors);

@@ -4,7 +4,8 @@ import { isUniqueViolation } from '../../accounts/index.ts';
 import { assertLocalized } from '../../../domain/localizedInput.ts';
 import type { Offer } from '../models.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { catalogChanged } from '../../catalog/index.ts';
+import type { StaffActor } from '../../../domain/actors.ts';
+import { publish } from '../../../domain/events.ts';
 import { findOfferOrFail, resolveItems, withItems, type OfferWithItems } from '../queries.ts';
 import { invalidOffer, rangeErrors } from '../rules.ts';
 import { replaceItems } from './replaceItems.ts';
@@ -17,15 +18,15 @@ export type UpdateOfferInput = operations['updateOffer']['requestBody']['content
  * be afterwards (so a lone `minGuests` above the stored maximum is a 422, not the CHECK's 500). `items`
  * replaces the whole list.
  */
-export async function updateOffer(app: Pick<AppContext, 'db' | 'config' | 'logger' | 'notifications'>, id: string, input: UpdateOfferInput): Promise<OfferWithItems> {
+export async function updateOffer(app: AppContext, id: string, input: UpdateOfferInput, actor: StaffActor): Promise<OfferWithItems> {
   assertLocalized({ name: input.name, description: input.description }, app.config);
   const { items, salesStartsAt, salesEndsAt, ...rest } = input;
   const patch: Partial<Offer> = { ...rest };
   if (salesStartsAt !== undefined) patch.salesStartsAt = salesStartsAt ? new Date(salesStartsAt) : null;
   if (salesEndsAt !== undefined) patch.salesEndsAt = salesEndsAt ? new Date(salesEndsAt) : null;
   try {
-    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
-    await catalogChanged(app, trx, { entity: 'offer' });
+    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now, afterCommit }) => {
+      await publish({ trx, app, actor, now, afterCommit }, 'catalog.changed', { entity: 'offer' });
       const offer = await findOfferOrFail(id, trx, { forUpdate: true });
       const after = { ...offer, ...patch } as Offer;
       const resolved = items ? await resolveItems(items, trx, 'body/items') : undefined;

@@ -7,7 +7,8 @@ import type { UpsertOutcome } from '../../fulfillment/index.ts';
 import { localizedErrors } from '../../../domain/localizedInput.ts';
 import { Offer } from '../models.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { catalogChanged } from '../../catalog/index.ts';
+import type { StaffActor } from '../../../domain/actors.ts';
+import { publish } from '../../../domain/events.ts';
 import { Show } from '../../shows/index.ts';
 import { resolveItems, withItems, type OfferWithItems } from '../queries.ts';
 import { invalidOffer, offerFields, rangeErrors } from '../rules.ts';
@@ -43,7 +44,7 @@ function comparable(offer: Pick<Offer, 'showId' | 'name' | 'description' | 'book
  * Every entry is checked (codes listed twice, locales, guest range, sales window, show and item codes) before
  * anything is written; any problem refuses the whole list with 422 pointing into `body/offers/<i>`.
  */
-export async function upsertOffers(app: Pick<AppContext, 'db' | 'config' | 'logger' | 'notifications'>, seeds: OfferSeed[]): Promise<Array<{ code: string; outcome: UpsertOutcome; offer: OfferWithItems }>> {
+export async function upsertOffers(app: AppContext, seeds: OfferSeed[], actor: StaffActor): Promise<Array<{ code: string; outcome: UpsertOutcome; offer: OfferWithItems }>> {
   const errors: FieldError[] = [];
   const firstIndex = new Map<string, number>();
   const fields = seeds.map((seed, index) => {
@@ -56,8 +57,8 @@ export async function upsertOffers(app: Pick<AppContext, 'db' | 'config' | 'logg
   });
 
   try {
-    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
-    await catalogChanged(app, trx, { entity: 'offer' });
+    return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now, afterCommit }) => {
+      await publish({ trx, app, actor, now, afterCommit }, 'catalog.changed', { entity: 'offer' });
       const showCodes = [...new Set(seeds.flatMap((seed) => (seed.showCode ? [seed.showCode] : [])))];
       const showIds = new Map<string, string>(
         showCodes.length ? (await Show.query(trx).whereIn('code', showCodes).select('id', 'code')).map((show) => [show.code, show.id]) : [],

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { catalogChanged } from '../../catalog/index.ts';
+import type { StaffActor } from '../../../domain/actors.ts';
+import { publish } from '../../../domain/events.ts';
 import { eventSlug } from '../../../domain/venueTime.ts';
 import { eventsWithShowSlugs, lockEventsTable, rewriteSlugs } from '../queries.ts';
 
@@ -24,10 +25,10 @@ export function slugFits(slug: string | null, canonical: string): boolean {
  * are never touched, so a second run changes nothing. The table is locked against writes for the run; the
  * changing rows are cleared first and then set, so a slug moving from one event to another never collides.
  */
-export async function backfillEventSlugs(app: Pick<AppContext, 'db' | 'logger' | 'config' | 'notifications'>, options: { dryRun: boolean }) {
+export async function backfillEventSlugs(app: AppContext, options: { dryRun: boolean }, actor: StaffActor) {
   const zone = app.config.venueTimezone;
-  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
-    await catalogChanged(app, trx, { entity: 'showEvent' });
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now, afterCommit }) => {
+    await publish({ trx, app, actor, now, afterCommit }, 'catalog.changed', { entity: 'showEvent' });
     if (!options.dryRun) await lockEventsTable(trx);
     const events = await eventsWithShowSlugs(trx);
 

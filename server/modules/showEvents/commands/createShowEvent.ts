@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { catalogChanged } from '../../catalog/index.ts';
+import type { StaffActor } from '../../../domain/actors.ts';
+import { publish } from '../../../domain/events.ts';
 import { eventSlug } from '../../../domain/venueTime.ts';
 import { Conflict, Unprocessable } from '../../../platform/http/problem.ts';
 import { Show } from '../../shows/index.ts';
@@ -21,10 +22,10 @@ export interface CreateShowEventInput {
  * Schedules one performance. The show is read with a share lock, so it cannot be archived half-way; the slug
  * is `<show slug>-<local date>-<local hhmm>`, unique, so a show has one event per local minute.
  */
-export async function createShowEvent(app: Pick<AppContext, 'db' | 'logger' | 'config' | 'notifications'>, input: CreateShowEventInput, now = new Date()) {
+export async function createShowEvent(app: AppContext, input: CreateShowEventInput, actor: StaffActor, now = new Date()) {
   const zone = app.config.venueTimezone;
-  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
-    await catalogChanged(app, trx, { entity: 'showEvent' });
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, afterCommit }) => {
+    await publish({ trx, app, actor, now, afterCommit }, 'catalog.changed', { entity: 'showEvent' });
     const show = await Show.query(trx).findById(input.showId).forShare();
     if (!show) throw Unprocessable('unknown_show', 'No show has this id.', [{ path: 'body/showId', message: 'no such show', code: 'not_found' }]);
     if (show.status === 'ARCHIVED') throw Conflict('show_archived', 'The show is archived and takes no new events.');

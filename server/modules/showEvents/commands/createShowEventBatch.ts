@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../../platform/context.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { catalogChanged } from '../../catalog/index.ts';
+import type { StaffActor } from '../../../domain/actors.ts';
+import { publish } from '../../../domain/events.ts';
 import { addDays, atLocal, datesOnWeekdays, eventSlug } from '../../../domain/venueTime.ts';
 import { Conflict, Unprocessable, type FieldError } from '../../../platform/http/problem.ts';
 import { Show } from '../../shows/index.ts';
@@ -67,11 +68,11 @@ async function findShow(trx: Knex.Transaction, input: EventBatchInput): Promise<
  * exists is left untouched and counted unchanged. Each local date and time becomes an instant in the venue's
  * zone on its own day, so the wall-clock time holds across daylight-saving changes. One transaction.
  */
-export async function createShowEventBatch(app: Pick<AppContext, 'db' | 'logger' | 'config' | 'notifications'>, input: EventBatchInput, now = new Date()) {
+export async function createShowEventBatch(app: AppContext, input: EventBatchInput, actor: StaffActor, now = new Date()) {
   const zone = app.config.venueTimezone;
   const days = scheduleDays(input);
-  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
-    await catalogChanged(app, trx, { entity: 'showEvent' });
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, afterCommit }) => {
+    await publish({ trx, app, actor, now, afterCommit }, 'catalog.changed', { entity: 'showEvent' });
     const show = await findShow(trx, input);
     // Two local times can name one instant (a time skipped by a DST change moves forward): one event each.
     const planned = new Map<string, { startsAt: Date; doorsAt: Date | null }>();

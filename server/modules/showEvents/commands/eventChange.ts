@@ -2,16 +2,17 @@ import type { Knex } from 'knex';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { catalogChanged } from '../../catalog/index.ts';
+import type { StaffActor } from '../../../domain/actors.ts';
+import { publish } from '../../../domain/events.ts';
 import { isUniqueViolation } from '../../accounts/index.ts';
 import { Show } from '../../shows/index.ts';
 import { ShowEvent } from '../models.ts';
 import { lockShowEvent } from '../queries.ts';
 
 /** Runs `change` on the locked event in its own transaction; answers the event with its show. */
-export async function changeShowEvent(app: Pick<AppContext, 'db' | 'logger' | 'notifications'>, id: string, change: (trx: Knex.Transaction, event: ShowEvent) => Promise<ShowEvent>) {
-  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
-    await catalogChanged(app, trx, { entity: 'showEvent' });
+export async function changeShowEvent(app: AppContext, id: string, actor: StaffActor, change: (trx: Knex.Transaction, event: ShowEvent) => Promise<ShowEvent>) {
+  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now, afterCommit }) => {
+    await publish({ trx, app, actor, now, afterCommit }, 'catalog.changed', { entity: 'showEvent' });
     const event = await change(trx, await lockShowEvent(trx, id));
     const show = await Show.query(trx).findById(event.showId);
     return { event, show: show! };

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../platform/context.ts';
+import type { StaffActor } from '../../../domain/actors.ts';
 import { eventSlug } from '../../../domain/venueTime.ts';
 import { Show } from '../../shows/index.ts';
 import { ShowEvent } from '../models.ts';
@@ -16,9 +17,9 @@ export interface UpdateShowEventInput {
  * Changes a scheduled event. A new start regenerates the slug (it always names the local start) and moves the
  * doors by the same amount unless the caller sets them too.
  */
-export async function updateShowEvent(app: Pick<AppContext, 'db' | 'logger' | 'config' | 'notifications'>, id: string, input: UpdateShowEventInput) {
+export async function updateShowEvent(app: AppContext, id: string, input: UpdateShowEventInput, actor: StaffActor) {
   const zone = app.config.venueTimezone;
-  return changeShowEvent(app, id, async (trx, event) => {
+  return changeShowEvent(app, id, actor, async (trx, event) => {
     if (event.status !== 'SCHEDULED') throw eventClosed(event);
     const oldStart = new Date(event.startsAt);
     const startsAt = input.startsAt ? new Date(input.startsAt) : oldStart;

@@ -1,5 +1,5 @@
 import { Unprocessable } from '../../../platform/http/problem.ts';
-import type { SeatClaimProvider } from '../../booking/index.ts';
+import type { SeatClaimProvider } from '../../../domain/bookingExtensions.ts';
 import { digest } from '../../../platform/auth/tokens.ts';
 import { WaitlistEntry } from '../models.ts';
 
