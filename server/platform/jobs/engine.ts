@@ -4,12 +4,11 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Config } from '../config.ts';
-import type { AppContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { knexAdapter, poolAdapter, StatementTracker } from './adapter.ts';
 import { observeJob } from '../observability/index.ts';
-import type { EnqueueOptions, JobEngine, JobEngineStartOptions, JobFailure, JobHealth, JobState, JobStats, QueueDefinition, QueueStats } from './types.ts';
+import type { EnqueueOptions, JobApp, JobEngine, JobEngineStartOptions, JobFailure, JobHealth, JobState, JobStats, QueueDefinition, QueueStats } from './types.ts';
 
 /** pg-boss keeps everything in this schema, out of the app's tables (and of the tests' `resetData` truncation). */
 export const JOB_SCHEMA = 'pgboss';
@@ -144,7 +143,7 @@ export class PgBossJobEngine implements JobEngine {
   private state: 'new' | 'starting' | 'started' | 'stopping' | 'stopped' = 'new';
   private starting: Promise<void> | undefined;
   private runWorkers = false;
-  private app: AppContext | undefined;
+  private app: JobApp | undefined;
   private readonly log: Logger;
   private readonly alongside: AlongsideEnqueue[] = [];
   private flushingAlongside = false;
