@@ -7,7 +7,8 @@ import { Conflict, ValidationFailed, type FieldError } from '../../../platform/h
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { revokeSessions } from '../../auth/index.ts';
 import { Account } from '../models.ts';
-import { findAccountOrFail, isUniqueViolation, loginEmail } from '../queries.ts';
+import { findAccountOrFail, loginEmail } from '../queries.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 
 export type UpdateUserInput = operations['updateUser']['requestBody']['content']['application/json'];
 

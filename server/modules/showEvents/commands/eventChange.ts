@@ -3,7 +3,7 @@ import type { AppContext } from '../../../platform/context.ts';
 import { Conflict } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { catalogChanged } from '../../catalog/index.ts';
-import { isUniqueViolation } from '../../accounts/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import { Show } from '../../shows/index.ts';
 import { ShowEvent } from '../models.ts';
 import { lockShowEvent } from '../queries.ts';
