@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Counters of server/platform/http/rateLimit.ts when the server runs on PostgreSQL (shared by every process); the
+ * Counters of server/platform/rateLimit.ts when the server runs on PostgreSQL (shared by every process); the
  * layout rate-limiter-flexible's RateLimiterPostgres reads and writes (`key`, `points`, `expire` in epoch ms),
  * with `key` as text. Created here rather than by the library, so both databases have the same schema.
  */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AccessTokens } from './http/access.ts';
+import type { AccessTokens } from './http/accessLevels.ts';
 
 /** Every environment variable the server reads, typed, with its default. README mirrors this table. */
 export type PolicyMode = 'report' | 'enforce' | 'off';

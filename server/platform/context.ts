@@ -9,7 +9,7 @@ import { CredentialThrottle, type FailedCredential } from './auth/credentialThro
 import { createAnalytics, type Analytics } from './integrations/analytics.ts';
 import { createMailer, type Mailer } from './integrations/mail.ts';
 import { createStorage, type StorageDriver } from './storage/index.ts';
-import { rateLimitStoreFor } from './http/rateLimit.ts';
+import { rateLimitStoreFor } from './rateLimit.ts';
 import { createNotifications, type Notifications } from './db/notifications.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import type { Tracing } from './observability/tracing.ts';
@@ -47,6 +47,11 @@ export interface AppContext {
   metrics: Metrics | undefined;
   /** OpenTelemetry tracing; undefined when off (OTEL_EXPORTER_OTLP_ENDPOINT unset). */
   tracing: Tracing | undefined;
+}
+
+declare module './jobs/types.ts' {
+  /** A job handler's `job.app` is this app's context (the engine is handed it at start). */
+  interface JobApp extends AppContext {}
 }
 
 /** The services the platform itself provides; the rest of `AppContext` is declared by the layers above. */

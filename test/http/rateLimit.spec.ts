@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { addressKey, RATE_LIMIT_TABLE, RateLimit, rateLimitStoreFor } from '../../server/platform/http/rateLimit.ts';
+import { addressKey, RATE_LIMIT_TABLE, RateLimit, rateLimitStoreFor } from '../../server/platform/rateLimit.ts';
 import { testDatabase } from '../helpers/database.ts';
 
-describe('rate limits (server/platform/http/rateLimit.ts)', () => {
+describe('rate limits (server/platform/rateLimit.ts)', () => {
   it('keys IPv4 (also IPv4-mapped) as is and IPv6 by its /64', () => {
     expect(addressKey('10.1.2.3')).to.equal('10.1.2.3');
     expect(addressKey('::ffff:10.1.2.3')).to.equal('10.1.2.3');

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { loadConfig } from '../../server/platform/config.ts';
 import { collectQueues, createJobEngine, type JobContext, type JobEngine } from '../../server/platform/jobs/index.ts';
@@ -366,5 +369,32 @@ describe('jobs: engine lifecycle @db', function () {
     // Neither the engine's sweep nor pg-boss (its maintenance, its time-out of the handler) took the run for lost.
     expect(runs).to.deep.equal([1]);
     expect(row.retry_count).to.equal(0);
+  });
+});
+
+describe('jobs: pg-boss through its public API', () => {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const sources = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const file = path.join(dir, entry.name);
+      return entry.isDirectory() ? sources(file) : /\.tsx?$/.test(entry.name) ? [file] : [];
+    });
+
+  it('no server file imports or requires a private file of pg-boss (only the package itself)', () => {
+    const deep = sources(path.join(root, 'server')).flatMap((file) =>
+      [...fs.readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\(\s*|require\(\s*)['"](pg-boss\/[^'"]+)['"]/g)].map((m) => `${path.relative(root, file)}: ${m[1]}`),
+    );
+    expect(deep).to.deep.equal([]);
+  });
+
+  it('pins the pg-boss version whose job table the engine writes directly (docs/operations.md, "Background jobs")', () => {
+    // The engine reads and writes pg-boss's tables where its API has no call: the heartbeat and the lost-job sweep
+    // (pgboss.job's state, expire_in, started_on, retry_count, retry_limit, start_after, output), the embedded
+    // database's orphans, stats() and health() (pgboss.job, pgboss.version), and `alongside` (pg-boss's multi-job
+    // insert starts with WITH). An upgrade may change any of them without a type error: read those statements in
+    // server/platform/jobs/engine.ts against the new version's plans.js, run test/jobs/ on both databases, then
+    // move this pin.
+    const { version } = JSON.parse(fs.readFileSync(path.join(root, 'node_modules/pg-boss/package.json'), 'utf8')) as { version: string };
+    expect(version, 'pg-boss was upgraded: check the engine\'s direct SQL first (see this test)').to.equal('10.4.2');
   });
 });

@@ -86,6 +86,25 @@ describe('layering: platform → domain → modules, never back', () => {
     expect(wrong).to.deep.equal([]);
   });
 
+  it('server/platform has no import circle (issue 33): its files import one way too', () => {
+    const files = sources(path.join(SERVER, 'platform'));
+    const graph = new Map(files.map((file) => [file, importsOf(file).filter((target) => within(target, 'platform') && fs.existsSync(target))]));
+    // A file on a circle reaches itself.
+    const reaches = (from: string, to: string): boolean => {
+      const seen = new Set<string>();
+      const stack = [...(graph.get(from) ?? [])];
+      while (stack.length) {
+        const next = stack.pop()!;
+        if (next === to) return true;
+        if (seen.has(next)) continue;
+        seen.add(next);
+        stack.push(...(graph.get(next) ?? []));
+      }
+      return false;
+    };
+    expect(files.filter((file) => reaches(file, file)).map(rel)).to.deep.equal([]);
+  });
+
   it('would catch each kind of wrong arrow', () => {
     const fake = (file: string, spec: string) => path.resolve(path.dirname(path.join(SERVER, file)), spec);
     expect(within(fake('platform/http/x.ts', '../../modules/booking/service.ts'), 'platform')).to.equal(false);

@@ -10,4 +10,4 @@ export function record() {
 // ---- what other modules use (they import this module through this file only) ----
 export { Account, OrganizationMember } from './models.ts';
 export { presentPrincipal } from './presenters.ts';
-export { isUniqueViolation, loginEmail, membershipsOf } from './queries.ts';
+export { loginEmail, membershipsOf } from './queries.ts';

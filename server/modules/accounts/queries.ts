@@ -1,4 +1,3 @@
-import { UniqueViolationError } from 'objection';
 import type { Knex } from 'knex';
 import { Account, Organization, OrganizationMember } from './models.ts';
 import type { MemberRole } from '../../platform/auth/roles.ts';
@@ -82,6 +81,3 @@ export async function listMembers(filters: { organizationId?: string; userId?: s
   if (filters.userId) rows.where('organization_members.account_id', filters.userId);
   return rows;
 }
-
-// Objection wraps driver errors: the SQLSTATE is on `nativeError`, not on the thrown error.
-export const isUniqueViolation = (err: unknown) => err instanceof UniqueViolationError || (err as { code?: string })?.code === '23505';

@@ -2,7 +2,7 @@ import type { AppContext, PlatformContext } from '../../platform/context.ts';
 import type { ToolName } from '../../assistant/tools.ts';
 import { AssistantEngine, noteOwnAddress, socketBaseUrl, type AssistantMessage, type AssistantTurn } from '../../assistant/index.ts';
 import type { Call } from '../../platform/http/handler.ts';
-import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/rateLimit.ts';
 
 declare module '../../platform/context.ts' {
   interface AppContext {

@@ -1,6 +1,6 @@
 import type { AuthContext } from '../../platform/auth/context.ts';
 import { Conflict, Unprocessable } from '../../platform/http/problem.ts';
-import { isUniqueViolation } from '../accounts/index.ts';
+import { isUniqueViolation } from '../../platform/db/uniqueViolation.ts';
 import type { Actor, KnowledgeStatus } from './models.ts';
 
 /** Who acts, from the request's credential: an account (its e-mail), an API key (its name), or a superuser token. */

@@ -1,5 +1,5 @@
 import type { AppContext, PlatformContext } from '../../platform/context.ts';
-import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/http/rateLimit.ts';
+import { addressKey, consumeOrThrow, RateLimit, rateLimitStoreFor } from '../../platform/rateLimit.ts';
 
 export interface ProfileLimits {
   writes: RateLimit;

@@ -9,5 +9,4 @@ export function record() {
 }
 
 // ---- what other modules use (they import this module through this file only) ----
-export { isUniqueViolation } from './errors.ts';
 export { type CommissionRule, ReferralPartner } from './models.ts';

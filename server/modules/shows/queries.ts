@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { NotFound, Unprocessable, type FieldError } from '../../platform/http/problem.ts';
-import { isUniqueViolation } from '../accounts/index.ts';
+import { isUniqueViolation } from '../../platform/db/uniqueViolation.ts';
 import { Show, type ShowStatus } from './models.ts';
 
 export interface ShowFilters {

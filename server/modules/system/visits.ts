@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
 import type { AppContext, PlatformContext } from '../../platform/context.ts';
-import { addressKey, consumeOrThrow, RateLimit } from '../../platform/http/rateLimit.ts';
+import { addressKey, consumeOrThrow, RateLimit } from '../../platform/rateLimit.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { VisitCounter } from './models.ts';
 import type { Schema } from '../../platform/http/handler.ts';

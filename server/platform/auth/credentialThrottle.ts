@@ -1,4 +1,4 @@
-import { addressKey, RateLimit, type RateLimitStore } from '../http/rateLimit.ts';
+import { addressKey, RateLimit, type RateLimitStore } from '../rateLimit.ts';
 import { TooManyRequests } from '../http/problem.ts';
 
 /** The kinds of credential whose failures are counted (the metric's `credential` label). */

@@ -1,4 +1,4 @@
-import { addressKey, consumeOrThrow, RateLimit, type RateLimitStore } from '../http/rateLimit.ts';
+import { addressKey, consumeOrThrow, RateLimit, type RateLimitStore } from '../rateLimit.ts';
 
 export interface SignInThrottleOptions {
   /** Consecutive failures one identifier may have from one client address per window. */
@@ -9,7 +9,7 @@ export interface SignInThrottleOptions {
 }
 
 /**
- * Sign-in throttling (server/platform/http/rateLimit.ts underneath, shared by every process on PostgreSQL):
+ * Sign-in throttling (server/platform/rateLimit.ts underneath, shared by every process on PostgreSQL):
  *
  * - per identifier + client address pair, `maxFailures` consecutive failures per window. The lock-out is the
  *   pair's: a stranger guessing elsewhere cannot lock the account's owner out.

@@ -2,7 +2,8 @@ import type Koa from 'koa';
 import { roleAtLeast, type Role } from '../auth/roles.ts';
 import type { CredentialThrottle, FailedCredential } from '../auth/credentialThrottle.ts';
 import { matchDigest, secretList, sha256 } from '../auth/secrets.ts';
-import type { Operation } from './contract.ts';
+import { TOKEN_LEVELS, isTokenLevel, type AccessTokens, type TokenLevel } from './accessLevels.ts';
+import type { Operation } from './operation.ts';
 import { Forbidden, NoActiveMembership, NotFound, Problem, ServiceUnavailable, Unauthenticated } from './problem.ts';
 import type { AppState, AuthContext } from './state.ts';
 
@@ -17,14 +18,7 @@ import type { AppState, AuthContext } from './state.ts';
  *   and the configured one are both hashed, then compared in constant time. An unset secret makes the
  *   operation answer 503 `not_configured`: never open.
  */
-export const HUMAN_LEVELS = ['session', 'staff', 'admin', 'superuser'] as const;
-export const TOKEN_LEVELS = ['service-token', 'chat-webhook-token', 'messaging-verify-token', 'metrics-token'] as const;
-export const ACCESS_LEVELS = ['public', ...HUMAN_LEVELS, ...TOKEN_LEVELS, 'disabled'] as const;
-export type Access = (typeof ACCESS_LEVELS)[number];
-export type TokenLevel = (typeof TOKEN_LEVELS)[number];
-
-/** The configured secrets of the token levels (unset: the level's operations answer 503). */
-export type AccessTokens = Partial<Record<TokenLevel, string>>;
+export { ACCESS_LEVELS, HUMAN_LEVELS, TOKEN_LEVELS, isTokenLevel, type Access, type AccessTokens, type TokenLevel } from './accessLevels.ts';
 
 interface TokenRule {
   /** The environment variable holding the secret (for messages and the README). */
@@ -109,8 +103,6 @@ export function schemesFor(op: Pick<Operation, 'access' | 'apiKey'>): string[] {
 /** The OpenAPI `security` requirement list for an operation: any one of its schemes suffices. */
 export const securityFor = (op: Pick<Operation, 'access' | 'apiKey'>): Array<Record<string, string[]>> =>
   schemesFor(op).map((scheme) => ({ [scheme]: [] }));
-
-export const isTokenLevel = (access: string): access is TokenLevel => (TOKEN_LEVELS as readonly string[]).includes(access);
 
 /**
  * Decides `x-access` (and `x-permission`, `x-api-key`) for a resolved human caller; enforced on every

@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import type Koa from 'koa';
 import type { JsonSchema, MediaType } from './contract.ts';
-import type { UploadedFile } from './handler.ts';
+import type { UploadedFile } from './state.ts';
 import { MalformedBody, PayloadTooLarge, Problem, UnsupportedMediaType, ValidationFailed, type FieldError } from './problem.ts';
 import type { AppState } from './state.ts';
 

@@ -4,21 +4,9 @@ import type Koa from 'koa';
 import type { components, operations } from '../../../sdk/schema.d.ts';
 import type { AppContext } from '../context.ts';
 import type { Logger } from '../logger.ts';
-import type { AppState, AuthContext } from './state.ts';
+import type { AppState, AuthContext, UploadedFile } from './state.ts';
 
-/** One file of a multipart/form-data request, held in memory (never in a temp dir), already size- and type-checked. */
-export interface UploadedFile {
-  /** The form field it came in. */
-  field: string;
-  /** The client's file name (may be empty); never use it as a path. */
-  filename: string;
-  /** The part's declared Content-Type (lower case, no parameters). */
-  contentType: string;
-  /** What the magic bytes say (file-type), when they say anything. */
-  detectedType?: string;
-  size: number;
-  bytes: Buffer;
-}
+export type { UploadedFile } from './state.ts';
 
 /** What a handler receives: validated (coerced, defaulted) input, the caller, and the app's services. */
 export interface Call<P = Record<string, any>, Q = Record<string, any>, B = any> {

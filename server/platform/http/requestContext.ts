@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import { rawLineWriter, type Logger } from '../logger.ts';
-import type { UploadedFile } from './handler.ts';
+import type { UploadedFile } from './state.ts';
 import { ANONYMOUS, type AppState, type AuthContext } from './state.ts';
 
 const INCOMING_ID = /^[\w.:-]{1,128}$/;

@@ -1,8 +1,21 @@
-import type { UploadedFile } from './handler.ts';
 import type { Logger } from '../logger.ts';
 import type { AuthContext } from '../auth/context.ts';
 
 export { ANONYMOUS, type AuthContext, type AuthSource } from '../auth/context.ts';
+
+/** One file of a multipart/form-data request, held in memory (never in a temp dir), already size- and type-checked. */
+export interface UploadedFile {
+  /** The form field it came in. */
+  field: string;
+  /** The client's file name (may be empty); never use it as a path. */
+  filename: string;
+  /** The part's declared Content-Type (lower case, no parameters). */
+  contentType: string;
+  /** What the magic bytes say (file-type), when they say anything. */
+  detectedType?: string;
+  size: number;
+  bytes: Buffer;
+}
 
 export interface AppState {
   requestId: string;

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Config } from '../config.ts';
-import type { AppContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { knexAdapter, poolAdapter, StatementTracker } from './adapter.ts';
 import { observeJob } from '../observability/index.ts';
-import type { EnqueueOptions, JobEngine, JobEngineStartOptions, JobFailure, JobHealth, JobState, JobStats, QueueDefinition, QueueStats } from './types.ts';
+import type { EnqueueOptions, JobApp, JobEngine, JobEngineStartOptions, JobFailure, JobHealth, JobState, JobStats, QueueDefinition, QueueStats } from './types.ts';
 
 /** pg-boss keeps everything in this schema, out of the app's tables (and of the tests' `resetData` truncation). */
 export const JOB_SCHEMA = 'pgboss';
@@ -17,37 +15,23 @@ const STATES: JobState[] = ['created', 'retry', 'active', 'completed', 'cancelle
 /** Connections of the engine's own pool on PostgreSQL: polling workers, maintenance, completions. */
 const POOL_MAX = 4;
 
-// pg-boss completes and fails a worker's job without awaiting the statement; should it fail (database gone),
-// the rejection would be unhandled and end the process. Those two statements are recognized and their failure
-// logged instead: the job stays active and runs again (after a restart on PGlite, after expiry on PostgreSQL).
-const plans = createRequire(import.meta.url)('pg-boss/src/plans.js') as {
-  completeJobs(schema: string): string;
-  failJobsById(schema: string): string;
-  fetchNextJob(schema: string): (options: { includeMetadata?: boolean; priority?: boolean; ignoreStartAfter?: boolean }) => string;
-};
-const UNAWAITED = new Set([plans.completeJobs(JOB_SCHEMA), plans.failJobsById(JOB_SCHEMA)]);
 /**
- * pg-boss's fetch statements (every variant of its options). pg-boss bounds a handler's run by the fetched job's
- * `expireInSeconds` (its stored `expire_in`); with heartbeats that is the silence allowed, not the run's bound, so the
- * engine gives the fetched jobs their queue's whole `expireInSeconds` back (see `heartbeat`).
+ * A queue no one declares: the engine's probes of pg-boss's statements (`learnStatements`) name it, with a job id that
+ * does not exist, so they change nothing.
  */
-const FETCHES = new Set(
-  [false, true].flatMap((includeMetadata) =>
-    [false, true].flatMap((priority) => [false, true].map((ignoreStartAfter) => plans.fetchNextJob(JOB_SCHEMA)({ includeMetadata, priority, ignoreStartAfter }))),
-  ),
-);
-// pg-boss's own normalization of a queue's settings (its defaults filled in), as createQueue/updateQueue apply it.
-const attorney = createRequire(import.meta.url)('pg-boss/src/attorney.js') as { checkQueueArgs(name: string, options: object): Record<string, unknown> };
+const PROBE_QUEUE = 'venue-engine-probe';
+/** The fetch options of every worker (`work`), so that `learnStatements` learns the statement the workers run. */
+const WORKER_FETCH = { includeMetadata: true, batchSize: 1, priority: true } as const;
 
 const QUEUE_FIELDS = ['policy', 'retryLimit', 'retryDelay', 'retryBackoff', 'expireInSeconds', 'retentionMinutes', 'deadLetter'] as const;
 
 /**
- * Whether a queue as stored (pg-boss's getQueues row) already has `settings`: every field they set (after pg-boss's
- * defaults) equal. Fields left unset are kept as they are by updateQueue anyway (its SQL coalesces them).
+ * Whether a queue as stored (a `getQueues()` row, whose fields carry the names and units of `PgBoss.Queue`) already
+ * has `settings`: every field they set equal. Fields left unset are kept as they are by updateQueue anyway.
  */
 export function queueMatches(stored: Record<string, unknown> | undefined, settings: PgBoss.Queue): boolean {
   if (!stored) return false;
-  const wanted = attorney.checkQueueArgs(settings.name, { ...settings });
+  const wanted = settings as Record<(typeof QUEUE_FIELDS)[number], unknown>;
   return QUEUE_FIELDS.every((field) => wanted[field] === undefined || wanted[field] === null || wanted[field] === stored[field]);
 }
 
@@ -144,7 +128,7 @@ export class PgBossJobEngine implements JobEngine {
   private state: 'new' | 'starting' | 'started' | 'stopping' | 'stopped' = 'new';
   private starting: Promise<void> | undefined;
   private runWorkers = false;
-  private app: AppContext | undefined;
+  private app: JobApp | undefined;
   private readonly log: Logger;
   private readonly alongside: AlongsideEnqueue[] = [];
   private flushingAlongside = false;
@@ -153,6 +137,20 @@ export class PgBossJobEngine implements JobEngine {
   private reclaiming: Promise<unknown> | undefined;
   /** The workers being started after `workersAfter` (see boot). */
   private workersStarting: Promise<void> | undefined;
+  /**
+   * pg-boss's statements that complete and fail a job, which its workers run without awaiting them: should one fail
+   * (database gone), the rejection would be unhandled and end the process, so the `db` adapter logs it instead (the
+   * job stays active and runs again: after a restart on PGlite, once lost on PostgreSQL). Learnt by `learnStatements`.
+   */
+  private readonly unawaited = new Set<string>();
+  /**
+   * pg-boss's fetch statement as the workers run it. pg-boss bounds a handler's run by the fetched job's
+   * `expireInSeconds` (its stored `expire_in`); with heartbeats that is the silence allowed, not the run's bound, so
+   * the `db` adapter gives the fetched jobs their queue's whole `expireInSeconds` back (see `heartbeat`).
+   */
+  private readonly fetches = new Set<string>();
+  /** While `learnStatements` probes: where the statements naming PROBE_QUEUE are recorded. */
+  private learning: Set<string> | undefined;
 
   constructor(private readonly options: JobEngineOptions) {
     this.queues = new Map();
@@ -217,8 +215,9 @@ export class PgBossJobEngine implements JobEngine {
     }
     const guarded: PgBoss.Db = {
       executeSql: (text, values) => {
+        if (this.learning && values?.[0] === PROBE_QUEUE) this.learning.add(text);
         const result = adapter.executeSql(text, values);
-        if (FETCHES.has(text)) {
+        if (this.fetches.has(text)) {
           const queue = this.queues.get(String(values?.[0]));
           if (!queue || this.expiryOf(queue) === queue.expireInSeconds) return result;
           // pg-boss's own time-out of the handler: the queue's honest run, not the stored expiry (silence + grace).
@@ -227,7 +226,7 @@ export class PgBossJobEngine implements JobEngine {
             return answer;
           });
         }
-        if (!UNAWAITED.has(text)) return result;
+        if (!this.unawaited.has(text)) return result;
         return result.catch((err: unknown) => {
           this.log.error({ err, jobIds: values?.[1] }, 'could not record the end of a job; it will run again');
           return { rows: [{ count: 0 }] };
@@ -289,6 +288,7 @@ export class PgBossJobEngine implements JobEngine {
     // server already answers, the workers' first polls go one at a time with the event loop free in between, so a
     // request arriving meanwhile waits for one poll, not a dozen.
     const between = options.yieldBetween && db.kind === 'embedded' ? () => this.tracker.drain(2000).then(() => new Promise((resolve) => setImmediate(resolve))) : undefined;
+    await this.learnStatements(boss);
     if (db.kind === 'embedded') await this.failOrphans(boss);
     for (const queue of this.queues.values()) {
       const ids: string[] = [];
@@ -310,6 +310,33 @@ export class PgBossJobEngine implements JobEngine {
       this.reclaimTimer.unref();
     }
     this.log.info({ queues: [...this.queues.keys()], database: db.kind }, 'job workers started');
+  }
+
+  /**
+   * Learns the texts of the statements pg-boss's workers run to complete, fail and fetch jobs (see `unawaited`,
+   * `fetches`) from pg-boss's public calls that run them: `complete`, `fail` and `fetch` (with the workers' options),
+   * each once, on PROBE_QUEUE and a job id that does not exist (no row matches; nothing changes), recorded as they
+   * pass through the engine's `db` adapter. So the engine imports none of pg-boss's private files, and follows its
+   * SQL should an upgrade change it; an upgrade whose calls run no statement, or several, fails here, loudly.
+   */
+  private async learnStatements(boss: PgBoss): Promise<void> {
+    if (this.fetches.size) return;
+    const job = randomUUID();
+    try {
+      this.learning = this.unawaited;
+      await boss.complete(PROBE_QUEUE, job);
+      await boss.fail(PROBE_QUEUE, job);
+      this.learning = this.fetches;
+      await boss.fetch(PROBE_QUEUE, WORKER_FETCH);
+    } finally {
+      this.learning = undefined;
+    }
+    if (this.unawaited.size !== 2 || this.fetches.size !== 1) {
+      const learnt = { unawaited: this.unawaited.size, fetches: this.fetches.size };
+      this.unawaited.clear();
+      this.fetches.clear();
+      throw new Error(`pg-boss's complete, fail and fetch did not each run one statement of their own (${JSON.stringify(learnt)}): the job engine cannot recognize its workers' statements`);
+    }
   }
 
   /** Seconds of silence after which a run on PostgreSQL is lost (its process died or lost the database). */
@@ -425,7 +452,7 @@ export class PgBossJobEngine implements JobEngine {
     let workerId: string | undefined;
     const id = await boss.work<object>(
       queue.name,
-      { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: this.pollingIntervalSeconds },
+      { ...WORKER_FETCH, pollingIntervalSeconds: this.pollingIntervalSeconds },
       ([job]) => {
         const attempt = job.retryCount + 1;
         const log = this.log.child({ queue: queue.name, jobId: job.id, attempt });

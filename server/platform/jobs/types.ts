@@ -1,6 +1,11 @@
 import type { Knex } from 'knex';
-import type { AppContext } from '../context.ts';
 import type { Logger } from '../logger.ts';
+
+/**
+ * The running app's services as a job handler sees them: the app's `AppContext` (server/platform/context.ts fills
+ * this interface in by declaration merging, so the job engine never imports the context that holds it).
+ */
+export interface JobApp {}
 
 /** What a handler learns about the job it runs, besides its data. */
 export interface JobContext {
@@ -14,7 +19,7 @@ export interface JobContext {
   /** A child of the app's logger carrying `queue`, `jobId` and `attempt`. */
   log: Logger;
   /** The running app's services (database, config, integrations), when the engine was started with them. */
-  app: AppContext | undefined;
+  app: JobApp | undefined;
 }
 
 /**
@@ -106,7 +111,7 @@ export interface JobEngineStartOptions {
   /** Poll the queues (default: the configuration's, PROCESS_ROLE). */
   workers?: boolean;
   /** The app the handlers get. */
-  app?: AppContext;
+  app?: JobApp;
   /**
    * Start the workers only once this settles (main.ts: the server listening); `start` resolves as soon as the
    * queues are declared. Without it `start` resolves with the workers polling.

@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import type Koa from 'koa';
 import type { AppState } from '../http/state.ts';
 import type { Logger } from '../logger.ts';
-import type { Tracing } from './tracing.ts';
+import type { Tracing } from './types.ts';
 
 /**
  * The tracing implementation, loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set (./tracing.ts `loadTracing`).

@@ -1,8 +1,8 @@
-import type { Knex } from 'knex';
-import type Koa from 'koa';
 import type { Config } from '../config.ts';
-import type { AppState } from '../http/state.ts';
 import type { Logger } from '../logger.ts';
+import type { Tracing } from './types.ts';
+
+export type { Tracing } from './types.ts';
 
 /**
  * OpenTelemetry tracing (issue 25 §6), off by default and free when off: with OTEL_EXPORTER_OTLP_ENDPOINT unset,
@@ -11,20 +11,8 @@ import type { Logger } from '../logger.ts';
  * request (named by its operation, with the operationId, the status and the request id as attributes), per
  * database statement run inside a request or a job (knex's query events), per job (the engine's worker) and per
  * outbound `fetch` made inside one of those, each a child of the span it runs under (AsyncLocalStorage), sent
- * over OTLP/HTTP to `<endpoint>/v1/traces`.
+ * over OTLP/HTTP to `<endpoint>/v1/traces`. The interface is in ./types.ts (./otel.ts implements it).
  */
-export interface Tracing {
-  /** The request span, first after the request id (the status it records is the error boundary's final one). */
-  middleware: Koa.Middleware<AppState>;
-  /** Runs a job's handler inside its span. */
-  runJob<T>(queue: string, job: { id: string; attempt: number }, run: () => Promise<T>): Promise<T>;
-  /** Spans for `knex`'s statements run under a span; answers the detach. */
-  instrumentDatabase(knex: Knex): () => void;
-  /** Sends the spans ended so far (tests; shutdown). */
-  flush(): Promise<void>;
-  /** Sends what is left and stops (the app's close). */
-  shutdown(): Promise<void>;
-}
 
 /** True once this process has loaded the OpenTelemetry SDK (tests check that an app without tracing never does). */
 export let tracingLoaded = false;

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../platform/context.ts';
 import { Conflict } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { Organization } from '../models.ts';
-import { isUniqueViolation } from '../queries.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 
 export type CreateOrganizationInput = operations['createOrganization']['requestBody']['content']['application/json'];
 

@@ -4,7 +4,8 @@ import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, ValidationFailed } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { Account } from '../models.ts';
-import { isUniqueViolation, loginEmail } from '../queries.ts';
+import { loginEmail } from '../queries.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 
 export type CreateUserInput = operations['createUser']['requestBody']['content']['application/json'];
 

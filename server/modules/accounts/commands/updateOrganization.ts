@@ -3,7 +3,7 @@ import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { Organization } from '../models.ts';
-import { isUniqueViolation } from '../queries.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 
 export type UpdateOrganizationInput = operations['updateOrganization']['requestBody']['content']['application/json'];
 

@@ -6,7 +6,8 @@ import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, ValidationFailed, type FieldError } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { Account } from '../models.ts';
-import { findAccountOrFail, isUniqueViolation, loginEmail } from '../queries.ts';
+import { findAccountOrFail, loginEmail } from '../queries.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 
 export type UpdateUserInput = operations['updateUser']['requestBody']['content']['application/json'];
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { isUniqueViolation } from '../../accounts/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import { normalizeEmail } from '../../booking/index.ts';
 import { Customer } from '../models.ts';
 import { CustomerDeleted, EmailTaken, lockCustomer, noteCustomerEmail } from '../queries.ts';

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, Unprocessable, type FieldError } from '../../../platform/http/problem.ts';
-import { isUniqueViolation } from '../../accounts/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import { localizedErrors, localizedProblem } from '../../../domain/localizedInput.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import type { StaffActor } from '../../../domain/actors.ts';

@@ -2,7 +2,7 @@ import type { operations } from '../../../../sdk/schema.d.ts';
 import type { Knex } from 'knex';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, type FieldError } from '../../../platform/http/problem.ts';
-import { isUniqueViolation } from '../../accounts/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import { assertLocalized } from '../../../domain/localizedInput.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import type { StaffActor } from '../../../domain/actors.ts';

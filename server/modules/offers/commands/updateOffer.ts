@@ -1,6 +1,6 @@
 import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../platform/context.ts';
-import { isUniqueViolation } from '../../accounts/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import { assertLocalized } from '../../../domain/localizedInput.ts';
 import type { Offer } from '../models.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, type FieldError } from '../../../platform/http/problem.ts';
-import { isUniqueViolation } from '../../accounts/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import type { UpsertOutcome } from '../../fulfillment/index.ts';
 import { localizedErrors } from '../../../domain/localizedInput.ts';
 import { Offer } from '../models.ts';

@@ -4,7 +4,7 @@ import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, Problem } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { isUniqueViolation } from '../../accounts/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import { challengeOf, consumeChallenge } from '../challenges.ts';
 import { Passkey } from '../models.ts';
 import { expected } from '../relyingParty.ts';

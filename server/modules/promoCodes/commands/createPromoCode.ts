@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { isUniqueViolation } from '../../accounts/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import { PromoCode } from '../models.ts';
 import { promoCodeFields, type PromoCodeInput } from './promoCodeFields.ts';
 

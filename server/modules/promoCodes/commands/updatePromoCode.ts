@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { isUniqueViolation } from '../../accounts/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import { PromoCode } from '../models.ts';
 import { findPromoCodeOrFail } from '../queries.ts';
 import { CodeTaken } from './createPromoCode.ts';

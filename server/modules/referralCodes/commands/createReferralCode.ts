@@ -2,7 +2,8 @@ import type { AppContext } from '../../../platform/context.ts';
 import type { Schema } from '../../../platform/http/handler.ts';
 import { Conflict, Unprocessable } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { isUniqueViolation, ReferralPartner } from '../../referralPartners/index.ts';
+import { ReferralPartner } from '../../referralPartners/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import { normalizeCode } from '../codeValue.ts';
 import { ReferralCode } from '../models.ts';
 

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import type { Schema } from '../../../platform/http/handler.ts';
 import { NotFound } from '../../../platform/http/problem.ts';
-import { addressKey, consumeOrThrow } from '../../../platform/http/rateLimit.ts';
+import { addressKey, consumeOrThrow } from '../../../platform/rateLimit.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { ReferralCode } from '../../referralCodes/index.ts';
 import { ReferralPartner } from '../../referralPartners/index.ts';

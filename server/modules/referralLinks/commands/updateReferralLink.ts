@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import type { Schema } from '../../../platform/http/handler.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { isUniqueViolation } from '../../referralPartners/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import { normalizeDestination } from '../destinations.ts';
 import type { ReferralLink } from '../models.ts';
 import { findLinkOrFail } from '../queries.ts';

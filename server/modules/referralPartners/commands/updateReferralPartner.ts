@@ -1,7 +1,8 @@
 import type { AppContext } from '../../../platform/context.ts';
 import type { Schema } from '../../../platform/http/handler.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { isUniqueViolation, SLUG_INDEX, SlugTaken } from '../errors.ts';
+import { SLUG_INDEX, SlugTaken } from '../errors.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import type { ReferralPartner } from '../models.ts';
 import { findPartnerOrFail } from '../queries.ts';
 import { partnerFields } from './createReferralPartner.ts';

@@ -4,7 +4,7 @@ import { Conflict } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import type { StaffActor } from '../../../domain/actors.ts';
 import { publish } from '../../../domain/events.ts';
-import { isUniqueViolation } from '../../accounts/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import { Show } from '../../shows/index.ts';
 import { ShowEvent } from '../models.ts';
 import { lockShowEvent } from '../queries.ts';

@@ -1,5 +1,5 @@
 import { Conflict } from '../../../platform/http/problem.ts';
-import { isUniqueViolation } from '../../accounts/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 
 export const CodeTaken = () => Conflict('code_taken', 'Another table has this code.');
 

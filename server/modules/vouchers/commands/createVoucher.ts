@@ -2,7 +2,7 @@ import type { operations } from '../../../../sdk/schema.d.ts';
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, Unprocessable } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { isUniqueViolation } from '../../accounts/index.ts';
+import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
 import { newVoucherCode, normalizeVoucherCode } from '../codes.ts';
 import { Voucher } from '../models.ts';
 

@@ -1,13 +1,15 @@
 import net from 'node:net';
 import type { Knex } from 'knex';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { sha256Hex } from '../auth/secrets.ts';
-import type { Database } from '../db/database.ts';
-import { TooManyRequests } from './problem.ts';
+import { sha256Hex } from './auth/secrets.ts';
+import type { Database } from './db/database.ts';
+import { TooManyRequests } from './http/problem.ts';
 
 /**
- * Fixed-window rate limits over rate-limiter-flexible, for every throttled route (sign-in today; the public
- * write routes — inquiries, waitlist, visits — later). One `RateLimit` per rule; keys are hashed before they
+ * Fixed-window rate limits over rate-limiter-flexible, for whatever is throttled: routes (sign-in, the public
+ * write routes), the credential and sign-in throttles of ./auth, and any job or service that spends a budget. It
+ * knows no request: callers pass the key (an address through `addressKey`, an identifier, …); `consumeOrThrow`'s
+ * refusal is the HTTP 429 problem (Retry-After), which a job treats as any other error. One `RateLimit` per rule; keys are hashed before they
  * reach the store, so the store holds no e-mail address or client address and a key's length is bounded.
  *
  * Stores: in memory for the embedded database (one process owns it anyway), PostgreSQL when `DATABASE_URL` is
