@@ -75,6 +75,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'modules/catalog/demoVenue.spec.ts',
   'modules/catalog/public.spec.ts',
   'modules/catalog/queries.spec.ts',
+  'modules/catalogFamily.spec.ts',
   'modules/chatNotifications/chatNotifications.spec.ts',
   'modules/chatPlatform/realAgent.spec.ts',
   'modules/chatPlatform/turnTyping.spec.ts',
