@@ -1,13 +1,14 @@
 import type { ModuleRecord } from '../record.ts';
 import { handlers } from './handlers.ts';
 import { jobs } from './jobs.ts';
+import { reservationPayable } from './payable.ts';
 import { policy } from './publicPolicy.ts';
 import { bookingServices } from './services.ts';
 
 /** The `booking` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
  * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
 export function record() {
-  return { tag: 'booking', handlers, policy, jobs, services: bookingServices } satisfies ModuleRecord;
+  return { tag: 'booking', handlers, policy, jobs, services: bookingServices, payables: [reservationPayable] } satisfies ModuleRecord;
 }
 
 // ---- what other modules use (they import this module through this file only) ----
@@ -20,6 +21,7 @@ export { type Contact, normalizeEmail } from './inputs.ts';
 export { EXPIRE_HOLDS_QUEUE } from './jobs.ts';
 export { type TransitionActor, type TransitionContext, actorLabel, assertTransition, cancelReservation, confirmReservation, inTransition, markNoShow } from './lifecycle.ts';
 export { Reservation } from './models.ts';
+export { RESERVATION_PAYABLE } from './payable.ts';
 export {
   type ReservationDetails,
   camelRow,
