@@ -8,7 +8,9 @@ import type { Knex } from 'knex';
  *
  * `reservation_id` stays, as the admin routes' `Payment.reservationId` and the readers of that column (the staff's
  * reservation view, check-in, the guest's money, e-mail) need it, but may now be null: a payment for a payable that
- * is no reservation's has none. A reservation's payment keeps it equal to its payable id (checked).
+ * is no reservation's has none. A reservation's payment keeps it equal to its payable id (checked). A row written
+ * the old way, with `reservation_id` alone (fixtures, seed scripts, a writer not yet changed), is a reservation's
+ * payment: a trigger fills its `payable_id` from `reservation_id` (`payable_kind` defaults to `reservation`).
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('payments', (t) => {
@@ -21,9 +23,18 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['payable_kind', 'payable_id', 'created_at']);
     t.check("payable_kind <> 'reservation' or reservation_id = payable_id", [], 'payments_reservation_payable_check');
   });
+  await knex.raw(`
+    create function payments_payable_from_reservation() returns trigger language plpgsql as $$
+    begin
+      if new.payable_id is null then new.payable_id := new.reservation_id; end if;
+      return new;
+    end $$`);
+  await knex.raw('create trigger payments_payable_from_reservation before insert on payments for each row execute function payments_payable_from_reservation()');
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('drop trigger if exists payments_payable_from_reservation on payments');
+  await knex.raw('drop function if exists payments_payable_from_reservation()');
   await knex('payments').whereNot({ payable_kind: 'reservation' }).delete();
   await knex.schema.alterTable('payments', (t) => {
     t.dropChecks(['payments_reservation_payable_check']);

@@ -34,8 +34,13 @@ export interface PayableState {
   /** Whole VND owed in all (payments subtracts what its own rows already brought in, net of refunds). */
   totalVnd: number;
   currency: 'VND';
-  /** The reference the payer knows (a reservation's `VN-…`): the stem of gateway references (`txnRef` and the like). */
+  /** The reference the payer knows (a reservation's `VN-…`). */
   reference: string;
+  /**
+   * The stem of the references payments writes for it (VNPay's `vnp_TxnRef`, a bank transfer's reference, an
+   * on-site payment's): letters and digits (a reservation's code without `VN-`).
+   */
+  txnRefPrefix: string;
   /** What VNPay shows the payer (`vnp_OrderInfo`, ASCII) and what its refunds say (refund `orderInfo`). */
   orderInfo: string;
   refundInfo: string;
@@ -85,6 +90,11 @@ export interface Payable {
   kind: PayableKind;
   /** What its payer calls it, in problem details (`No such reservation.`, `Nothing is due on this reservation.`). */
   noun: string;
+  /**
+   * What the payer is told when choosing to pay at the venue (`PAY_AT_VENUE`), by language; a payable without it is
+   * not offered that method.
+   */
+  payAtVenue?: { en: string; vi: string };
   /**
    * Finds and locks the payable in the payment's transaction, in the owner's lock order (payments locks its own
    * payment row after this); undefined when there is none.

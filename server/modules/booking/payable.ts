@@ -18,6 +18,10 @@ export const RESERVATION_PAYABLE = 'reservation';
 export const reservationPayable: Payable = {
   kind: RESERVATION_PAYABLE,
   noun: 'reservation',
+  payAtVenue: {
+    en: 'Pay in cash or by card at the box office when you arrive, quoting your reservation reference. Your seats are held until the hold ends; the venue confirms your booking once it is paid or confirmed by our staff.',
+    vi: 'Vui lòng thanh toán bằng tiền mặt hoặc thẻ tại quầy vé khi đến, kèm mã đặt chỗ. Chỗ được giữ đến khi hết thời gian giữ chỗ; đặt chỗ được xác nhận khi đã thanh toán hoặc khi nhân viên xác nhận.',
+  },
 
   async lock(ctx, id) {
     const found = await Reservation.query(ctx.trx).findById(id).select('show_event_id');
@@ -66,6 +70,7 @@ function standing(row: Reservation, now: Date): PayableState {
     totalVnd: row.totalVnd,
     currency: 'VND',
     reference,
+    txnRefPrefix: reference.replace(/^VN-/, ''),
     orderInfo: `Thanh toan dat cho ${reference}`,
     refundInfo: `Hoan tien ${reference}`,
     locale: row.locale ?? null,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../platform/context.ts';
 import { NotFound } from '../../platform/http/problem.ts';
-import { payableOf, type PayableRef } from '../../domain/payables.ts';
+import { payableOf, type Payable, type PayableRef } from '../../domain/payables.ts';
 import { PAID_STATUSES, Payment, PaymentCallback, Refund, type CheckoutMethod, type Gateway, type PaymentStatus, type PaymentWithReference, type RefundStatus } from './models.ts';
 import { vnpayOf } from './vnpay.ts';
 
@@ -30,6 +30,9 @@ export async function enabledMethods(knex: Knex, app: AppContext): Promise<Check
   if (gateways.includes('CASH')) methods.push('PAY_AT_VENUE');
   return methods;
 }
+
+/** The methods `payable` may be paid by, of those enabled (paying at the venue only when it says what to tell its payer). */
+export const methodsFor = (payable: Pick<Payable, 'payAtVenue'>, methods: CheckoutMethod[]): CheckoutMethod[] => methods.filter((method) => method !== 'PAY_AT_VENUE' || payable.payAtVenue !== undefined);
 
 /** The payments of a payable (the two columns every payment carries). */
 const ofPayable = (payable: PayableRef) => ({ payable_kind: payable.kind, payable_id: payable.id });
@@ -77,7 +80,7 @@ export async function checkoutOptions(app: AppContext, ref: PayableRef) {
   const implementation = payableOf(app.payables, ref.kind);
   const payable = await implementation.view(knex, ref.id);
   if (!payable) throw NotFound(`No such ${implementation.noun}.`);
-  const methods = await enabledMethods(knex, app);
+  const methods = methodsFor(implementation, await enabledMethods(knex, app));
   const amountDueVnd = Math.max(0, payable.totalVnd - (await netPaid(knex, ref)));
   const open = payable.refusal('checkout') === null;
   return {

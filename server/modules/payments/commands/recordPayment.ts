@@ -52,7 +52,7 @@ export async function recordPayment(app: AppContext, actor: TransitionActor, ref
     const payment = pendingTransfer
       ? ((await Payment.query(ctx.trx).findById(pendingTransfer.id).patch(recorded).returning('*')) as unknown as Payment)
       : await Payment.query(ctx.trx)
-          .insert({ ...recorded, payableKind: ref.kind, payableId: ref.id, reservationId: payable.reservationId, gateway: input.method, txnRef: newOnSiteReference(input.method, payable.reference), createdAt: ctx.now })
+          .insert({ ...recorded, payableKind: ref.kind, payableId: ref.id, reservationId: payable.reservationId, gateway: input.method, txnRef: newOnSiteReference(input.method, payable.txnRefPrefix), createdAt: ctx.now })
           .returning('*');
     await publishPaymentOutcome({ ...ctx, outcome: 'SUCCEEDED', paymentId: payment.id, payable: ref, reservationId: payable.reservationId, gateway: payment.gateway, amountVnd, refundedVnd: 0 });
     const refundReason = await owner.onPaid(ctx, payable, { paymentId: payment.id, amountVnd, via: 'desk', paidBeforeVnd });

@@ -5,7 +5,7 @@ import { inTransition } from '../../booking/index.ts';
 import { trackAfterCommit } from '../hooks.ts';
 import { SANDBOX_PATH } from '../sandbox.ts';
 import { Payment, type CheckoutMethod } from '../models.ts';
-import { enabledMethods, netPaid } from '../queries.ts';
+import { enabledMethods, methodsFor, netPaid } from '../queries.ts';
 import { newTransferReference, newVnpayTxnRef } from '../references.ts';
 import { vnpayOf } from '../vnpay.ts';
 
@@ -29,10 +29,6 @@ export interface CheckoutAnswer {
   payAtVenue?: { instructions: string };
 }
 
-const PAY_AT_VENUE_TEXT: Record<string, string> = {
-  en: 'Pay in cash or by card at the box office when you arrive, quoting your reservation reference. Your seats are held until the hold ends; the venue confirms your booking once it is paid or confirmed by our staff.',
-  vi: 'Vui lòng thanh toán bằng tiền mặt hoặc thẻ tại quầy vé khi đến, kèm mã đặt chỗ. Chỗ được giữ đến khi hết thời gian giữ chỗ; đặt chỗ được xác nhận khi đã thanh toán hoặc khi nhân viên xác nhận.',
-};
 
 /**
  * The payer starts checkout for a payable the caller opened (a reservation: its guest token, checked by the
@@ -51,7 +47,7 @@ export async function startCheckout(app: AppContext, ref: PayableRef, input: Che
       if (!row) throw NotFound(`No such ${payable.noun}.`);
       const refusal = row.refusal('checkout');
       if (refusal) throw Conflict(refusal.code, refusal.detail);
-      const methods = await enabledMethods(ctx.trx, app);
+      const methods = methodsFor(payable, await enabledMethods(ctx.trx, app));
       if (!methods.includes(input.method)) {
         const list = methods.length ? methods.join(', ') : 'none';
         throw Unprocessable('payment_method_unavailable', `${input.method} is not available; enabled methods: ${list}.`, [
@@ -67,7 +63,7 @@ export async function startCheckout(app: AppContext, ref: PayableRef, input: Che
       if (input.method === 'VNPAY') {
         const cap = new Date(now.getTime() + PAYMENT_URL_TTL_MINUTES * 60_000);
         const expiresAt = payBy && payBy < cap ? payBy : cap;
-        const txnRef = newVnpayTxnRef(row.reference);
+        const txnRef = newVnpayTxnRef(row.txnRefPrefix);
         const payment = await Payment.query(ctx.trx)
           .insert({ ...owner, gateway: 'VNPAY', status: 'PENDING', amountVnd, txnRef, expiresAt, createdAt: now, updatedAt: now })
           .returning('*');
@@ -92,13 +88,13 @@ export async function startCheckout(app: AppContext, ref: PayableRef, input: Che
         const payment =
           (await Payment.query(ctx.trx).where({ payable_kind: ref.kind, payable_id: ref.id, gateway: 'BANK_TRANSFER', status: 'PENDING', amount_vnd: amountVnd }).orderBy('created_at').first()) ??
           (await Payment.query(ctx.trx)
-            .insert({ ...owner, gateway: 'BANK_TRANSFER', status: 'PENDING', amountVnd, txnRef: newTransferReference(row.reference), createdAt: now, updatedAt: now })
+            .insert({ ...owner, gateway: 'BANK_TRANSFER', status: 'PENDING', amountVnd, txnRef: newTransferReference(row.txnRefPrefix), createdAt: now, updatedAt: now })
             .returning('*'));
         answer.paymentId = payment.id;
         answer.bankTransfer = { account: { ...app.config.bankTransfer! }, transferReference: payment.txnRef, amountVnd };
       } else {
         const language = (row.locale ?? app.config.defaultLocale).startsWith('vi') ? 'vi' : 'en';
-        answer.payAtVenue = { instructions: PAY_AT_VENUE_TEXT[language] };
+        answer.payAtVenue = { instructions: payable.payAtVenue![language] };
       }
       trackAfterCommit(ctx, payable, ref.id, 'checkoutStarted', { payment_gateway: input.method, amount_vnd: amountVnd });
       return answer;
