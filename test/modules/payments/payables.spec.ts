@@ -60,7 +60,7 @@ const giftVoucherOrders: Payable = {
   },
 };
 
-describe('payments: a second payable (a gift-voucher order defined in this spec)', () => {
+describe('payments: a second payable (a gift-voucher order defined in this spec) @db', () => {
   const spec = paymentsSpec({ payables: [...PAYABLES, giftVoucherOrders] });
   let serial = 0;
   const seen: PaymentOutcomeEvent[] = [];
@@ -158,5 +158,11 @@ describe('payments: a second payable (a gift-voucher order defined in this spec)
     expect(await spec.server.db.knex('payments').where({ id: paymentId }).first()).to.include({ payable_kind: 'reservation', payable_id: held.id, reservation_id: held.id });
     expect(seen.map((e) => [e.payableKind, e.payableId, e.reservationId])).to.deep.equal([['reservation', held.id, held.id]]);
     expect(told).to.deep.equal([]);
+    // A row written the old way (reservation_id alone: fixtures, seed scripts) is the reservation's payment.
+    const [old] = await spec.server.db
+      .knex('payments')
+      .insert({ reservation_id: held.id, gateway: 'CASH', status: 'SUCCEEDED', amount_vnd: 1_000, txn_ref: `OLD${Date.now()}`, succeeded_at: new Date() })
+      .returning(['payable_kind', 'payable_id']);
+    expect(old).to.deep.equal({ payable_kind: 'reservation', payable_id: held.id });
   });
 });
