@@ -21,8 +21,8 @@ export const statusAfterRefund = (amountVnd: number, refundedVnd: number): Payme
 /**
  * A pending refund's final outcome, inside the caller's unit of work (the admin routes', the VNPay refund job's):
  * the refund row, the guest's e-mail about it, and on success the payment's refunded sum and status (then the
- * payment hooks and the payable's `onRefunded`). Locks payment, then refund. A refund that is no longer pending is answered unchanged (and e-mails
- * nobody again). `refund processed` after the commit.
+ * payment hooks and the payable's `onRefunded`). Locks payment, then refund. A refund that is no longer pending is
+ * answered unchanged (and e-mails nobody again). `refund processed` (the payable's `track`) after the commit.
  */
 export async function settleRefund(ctx: TransitionContext, refundId: string, outcome: RefundOutcome): Promise<Refund> {
   const found = await Refund.query(ctx.trx).findById(refundId).select('payment_id');
