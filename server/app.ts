@@ -18,7 +18,8 @@ import type { AppState } from './platform/http/state.ts';
 import type { Analytics } from './platform/integrations/analytics.ts';
 import type { Logger } from './platform/logger.ts';
 import { createDomainEventBus } from './domain/events.ts';
-import { BOOKING_EXTENSIONS, checkModules, handlers as allHandlers, moduleServices, POLICY_REGISTRY, QUEUES, SUBSCRIBERS } from './modules/index.ts';
+import { payablesByKind, type Payable } from './domain/payables.ts';
+import { BOOKING_EXTENSIONS, checkModules, handlers as allHandlers, moduleServices, PAYABLES, POLICY_REGISTRY, QUEUES, SUBSCRIBERS } from './modules/index.ts';
 import type { StorageDriver } from './platform/storage/driver.ts';
 import { observeRequests, type Tracing } from './platform/observability/index.ts';
 
@@ -44,6 +45,8 @@ export interface AppDeps {
    * SDK, so it is asynchronous); shut down with the app.
    */
   tracing?: Tracing;
+  /** What payments can settle; default: the modules' payables (their records' `payables`). Tests add their own. */
+  payables?: readonly Payable[];
 }
 
 export interface App {
@@ -84,7 +87,12 @@ export function createApp(deps: AppDeps): App {
     tracing: deps.tracing,
     // The modules' declared parts of each other's flows (server/modules/index.ts), built once per app.
     additions: (platform) =>
-      ({ ...moduleServices(platform), events: createDomainEventBus(SUBSCRIBERS), bookingExtensions: BOOKING_EXTENSIONS }) as ContextAdditions,
+      ({
+        ...moduleServices(platform),
+        events: createDomainEventBus(SUBSCRIBERS),
+        bookingExtensions: BOOKING_EXTENSIONS,
+        payables: payablesByKind(deps.payables ?? PAYABLES),
+      }) as ContextAdditions,
   });
   const { analytics } = context;
   const koa = new Koa<AppState>({ proxy: deps.config.trustProxy });

@@ -20,10 +20,16 @@ export interface ReservationStatusChanged {
   reason: string | null;
 }
 
-/** A payment's outcome (server/modules/payments): after the payment row changed, in the same transaction. */
+/**
+ * A payment's outcome (server/modules/payments): after the payment row changed, in the same transaction. The
+ * payment settles a payable (server/domain/payables.ts): `payableKind` + `payableId`; `reservationId` is set when
+ * the payable is a reservation's (its subscribers read it), absent otherwise.
+ */
 export interface PaymentOutcomeEvent {
   paymentId: string;
-  reservationId: string;
+  payableKind: string;
+  payableId: string;
+  reservationId?: string;
   gateway: PaymentGateway;
   amountVnd: number;
   refundedVnd: number;

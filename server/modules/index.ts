@@ -3,6 +3,7 @@ import { BASE_POLICY, type PolicyEntry } from '../platform/http/policy.ts';
 import { collectQueues } from '../platform/jobs/registry.ts';
 import type { QueueDefinition } from '../platform/jobs/types.ts';
 import type { DomainSubscriber } from '../domain/events.ts';
+import type { Payable } from '../domain/payables.ts';
 import type { ContextAdditions, PlatformContext } from '../platform/context.ts';
 import type { BookingExtensions } from './booking/extensions.ts';
 import type { ModuleRecord } from './record.ts';
@@ -172,6 +173,9 @@ export const BOOKING_EXTENSIONS: BookingExtensions = {
   priceAdjustments: byOrder(RECORDS.flatMap((record) => [...(record.priceAdjustments ?? [])])),
   seatClaims: RECORDS.flatMap((record) => record.seatClaims ?? []),
 };
+
+/** What the payments module can settle: every module's payables (app.payables holds them by kind). */
+export const PAYABLES: readonly Payable[] = RECORDS.flatMap((record) => record.payables ?? []);
 
 /** Every operation is handled by the module named by its tag, and no module handles another tag's operation. */
 export function checkModules(operations: Array<{ operationId: string; tags: string[] }>, modules: Record<string, Module> = MODULES): string[] {

@@ -1,5 +1,6 @@
 import type { PriceAdjustment, SeatClaimProvider } from '../domain/bookingExtensions.ts';
 import type { DomainSubscriber } from '../domain/events.ts';
+import type { Payable } from '../domain/payables.ts';
 import type { ContextAdditions, PlatformContext } from '../platform/context.ts';
 import type { OperationHandlers } from '../platform/http/handler.ts';
 import type { PolicyEntry } from '../platform/http/policy.ts';
@@ -26,6 +27,8 @@ export interface ModuleRecord {
   priceAdjustments?: readonly PriceAdjustment[];
   /** Seats this module holds for a booking elsewhere (a waiting-list offer), claimed in the hold's transaction. */
   seatClaims?: readonly SeatClaimProvider[];
+  /** What this module sells that the payments module settles (server/domain/payables.ts), one per payable kind. */
+  payables?: readonly Payable[];
   /**
    * The services this module keeps per running app (rate limits, outside systems' clients, caches), built once at boot
    * from the platform's services and put on the app context under the keys the module declares on `AppContext`

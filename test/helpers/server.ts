@@ -16,6 +16,7 @@ import { createLogger } from '../../server/platform/logger.ts';
 import { loadTracing } from '../../server/platform/observability/index.ts';
 import { createClient, type ClientOptions, type VenueClient } from '../../sdk/index.ts';
 import type { Contract } from '../../server/platform/http/contract.ts';
+import type { Payable } from '../../server/domain/payables.ts';
 import { LocalStorage, type StorageDriver } from '../../server/platform/storage/index.ts';
 import { contract as sharedContract, contractMismatch as defaultMismatch, createContractChecker } from './contract.ts';
 import { resetData, testDatabase } from './database.ts';
@@ -74,6 +75,8 @@ export async function startTestServer(
     contract?: Contract;
     storage?: StorageDriver;
     jobs?: TestJobsOptions;
+    /** What payments can settle (default: the modules' payables): a spec adds a payable of its own. */
+    payables?: readonly Payable[];
   } = {},
 ): Promise<TestServer> {
   const db = await testDatabase();
@@ -105,7 +108,7 @@ export async function startTestServer(
   // openapi.yaml is loaded once per run and shared, so its compiled validators are too (server/platform/http/validation.ts).
   // As server/main.ts: the OpenTelemetry SDK only when the config names a collector.
   const tracing = await loadTracing(config, logger);
-  const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry, contract: options.contract ?? sharedContract, storage, jobs, tracing });
+  const app = createApp({ config, db, logger, handlers: options.handlers, registry: options.registry, contract: options.contract ?? sharedContract, storage, jobs, tracing, payables: options.payables });
   await jobs.start({ workers, app: app.context });
   const contractMismatch = options.contract ? createContractChecker(options.contract).mismatch : defaultMismatch;
   const server = http.createServer(app.koa.callback());

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDomainEventBus } from '../../server/domain/events.ts';
-import { BOOKING_EXTENSIONS, POLICY_REGISTRY, QUEUES, RECORDS, SUBSCRIBERS } from '../../server/modules/index.ts';
+import { BOOKING_EXTENSIONS, PAYABLES, POLICY_REGISTRY, QUEUES, RECORDS, SUBSCRIBERS } from '../../server/modules/index.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -63,6 +63,11 @@ describe('module records and domain events', () => {
   it('the booking’s extensions, in their declared order', () => {
     expect(BOOKING_EXTENSIONS.priceAdjustments.map((a) => `${a.order} ${a.name}`)).to.deep.equal(['10 promo-code', '20 voucher', '30 referral']);
     expect(BOOKING_EXTENSIONS.seatClaims.map((c) => c.name)).to.deep.equal(['waitlist-offer']);
+  });
+
+  it('what payments can settle: each payable kind, declared once, by its module', () => {
+    expect(RECORDS.flatMap((record) => (record.payables ?? []).map((payable) => `${record.tag}: ${payable.kind}`))).to.deep.equal(['booking: reservation']);
+    expect(PAYABLES.map((payable) => payable.kind)).to.deep.equal(['reservation']);
   });
 
   it('one record per module folder, named by its tag, and the global tables are the records’ union', () => {

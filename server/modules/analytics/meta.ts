@@ -65,7 +65,8 @@ export const purchaseConversion = subscriber({
   phase: 'in-transaction',
   order: 10,
   async handle(payment, ctx) {
-    if (!metaEnabled(ctx.app)) return;
+    // A reservation's payment only: the pixel's `Purchase` is the booking's (another payable has no pixel event).
+    if (!metaEnabled(ctx.app) || !payment.reservationId) return;
     const reservation = await purchaseFacts(ctx.trx, payment.reservationId);
     if (!reservation) return;
     await queueMetaEvent(

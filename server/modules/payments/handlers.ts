@@ -2,7 +2,7 @@ import type { Call, OperationHandlers } from '../../platform/http/handler.ts';
 import { json, redirect } from '../../platform/http/handler.ts';
 import { NotFound, ValidationFailed } from '../../platform/http/problem.ts';
 import { staffActor } from '../../domain/actors.ts';
-import { guestReservation } from '../booking/index.ts';
+import { guestReservation, RESERVATION_PAYABLE, type ReservationStatus } from '../booking/index.ts';
 import { completeRefund } from './commands/completeRefund.ts';
 import { createRefund } from './commands/createRefund.ts';
 import { recordPayment } from './commands/recordPayment.ts';
@@ -40,13 +40,14 @@ export const handlers = {
   async getCheckoutOptions(call) {
     const row = await guestReservation(call.app.db.knex, call.params.reference, guestToken(call));
     if (!row) throw NoSuchReservation();
-    return json(200, await checkoutOptions(call.app, row), NO_STORE);
+    const options = await checkoutOptions(call.app, { kind: RESERVATION_PAYABLE, id: row.id });
+    return json(200, { ...options, status: options.status as ReservationStatus }, NO_STORE);
   },
 
   async startCheckout(call) {
     const row = await guestReservation(call.app.db.knex, call.params.reference, guestToken(call));
     if (!row) throw NoSuchReservation();
-    return json(201, await startCheckout(call.app, row, call.body, call.ip, baseUrlOf(call)), NO_STORE);
+    return json(201, await startCheckout(call.app, { kind: RESERVATION_PAYABLE, id: row.id }, call.body, call.ip, baseUrlOf(call)), NO_STORE);
   },
 
   vnpaySandboxPage(call) {
@@ -84,7 +85,7 @@ export const handlers = {
   },
 
   async recordPayment(call) {
-    const payment = await recordPayment(call.app, staffActor(call.auth), call.body);
+    const payment = await recordPayment(call.app, staffActor(call.auth), { kind: RESERVATION_PAYABLE, id: call.body.reservationId }, call.body);
     return json(201, presentPayment(await paymentById(call.app.db.knex, payment.id)));
   },
 

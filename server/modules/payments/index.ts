@@ -13,3 +13,5 @@ export function record() {
 
 // ---- what other modules use (they import this module through this file only) ----
 export { PAID_STATUSES } from './models.ts';
+/** A module selling a payable (server/domain/payables.ts) starts its payer's checkout with this, and lists it in its record's `payables`. */
+export { startCheckout, type CheckoutAnswer, type CheckoutInput } from './commands/startCheckout.ts';

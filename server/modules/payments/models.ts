@@ -14,7 +14,11 @@ export const ON_SITE_GATEWAYS: readonly Gateway[] = ['BANK_TRANSFER', 'CASH', 'C
 /** Table `payments`. */
 export class Payment extends BaseModel {
   static override tableName = 'payments';
-  reservationId!: string;
+  /** What the payment settles (server/domain/payables.ts): its kind and id. */
+  payableKind!: string;
+  payableId!: string;
+  /** The reservation it is for, when its payable is a reservation's (the admin routes' `reservationId`); else null. */
+  reservationId!: string | null;
   gateway!: Gateway;
   status!: PaymentStatus;
   amountVnd!: number;
@@ -33,7 +37,7 @@ export class Payment extends BaseModel {
 }
 
 /** A payment with its reservation's reference (the admin routes' row: `reservations.reference` joined in queries.ts). */
-export type PaymentWithReference = Payment & { reservationReference: string };
+export type PaymentWithReference = Payment & { reservationId: string; reservationReference: string };
 
 /** Table `payment_callbacks`. */
 export class PaymentCallback extends RecordModel {

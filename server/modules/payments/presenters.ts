@@ -52,14 +52,18 @@ export function presentCallback(callback: Pick<PaymentCallback, 'kind' | 'signat
   return { kind: callback.kind, signatureValid: callback.signatureValid, outcome: callback.outcome, receivedAt: iso(callback.receivedAt)! };
 }
 
-/** The browser return's verdict as the public site renders it (the reservation's locale only routes the redirect). */
+/**
+ * The browser return's verdict as the public site renders it (the payable's locale only routes the redirect). The
+ * contract names the payable's reference and status as a reservation's (the only payable with a public return
+ * page so far).
+ */
 export function presentReturn(result: ReturnResult): Schema<'VnpayReturnResult'> {
   return {
     valid: result.valid,
     gatewaySuccess: result.gatewaySuccess,
     responseCode: result.responseCode,
     paymentStatus: result.paymentStatus,
-    reservationReference: result.reservationReference,
-    reservationStatus: result.reservationStatus,
+    reservationReference: result.payableReference,
+    reservationStatus: result.payableStatus as Schema<'VnpayReturnResult'>['reservationStatus'],
   };
 }

@@ -1,14 +1,16 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../platform/context.ts';
 import { NotFound } from '../../platform/http/problem.ts';
-import { statusAt, type ReservationDetails, type ReservationStatus } from '../booking/index.ts';
+import { payableOf, type Payable, type PayableRef } from '../../domain/payables.ts';
 import { PAID_STATUSES, Payment, PaymentCallback, Refund, type CheckoutMethod, type Gateway, type PaymentStatus, type PaymentWithReference, type RefundStatus } from './models.ts';
 import { vnpayOf } from './vnpay.ts';
 
 /**
- * Payments (issue 9): the reads. Which methods a guest may use, what a reservation still owes, and the reads of the
- * admin routes. Entity reads go through the models (payments.ts models); set-based SQL (sums, the reservation and
- * commercial-setup tables this module does not own) is here. Writes live in `commands/`.
+ * Payments (issue 9): the reads. Which methods a guest may use, what a payable still owes, and the reads of the
+ * admin routes. Entity reads go through the models (payments.ts models); set-based SQL (sums, the commercial-setup
+ * table this module does not own, the reservation's reference the admin contract shows) is here. Writes live in
+ * `commands/`. A payment is for a payable (`payable_kind`, `payable_id`: server/domain/payables.ts); what payments
+ * needs of it comes from its module's implementation (`app.payables`), never from its tables.
  *
  * Methods at checkout:
  * - `VNPAY`: VNPay configured (VNPAY_TMN_CODE + VNPAY_HASH_SECRET), or the development sandbox on (VNPAY_SANDBOX,
@@ -29,19 +31,25 @@ export async function enabledMethods(knex: Knex, app: AppContext): Promise<Check
   return methods;
 }
 
-/** What the reservation's payments brought in, net of succeeded refunds (whole VND). */
-export async function netPaid(knex: Knex, reservationId: string): Promise<number> {
+/** The methods `payable` may be paid by, of those enabled (paying at the venue only when it says what to tell its payer). */
+export const methodsFor = (payable: Pick<Payable, 'payAtVenue'>, methods: CheckoutMethod[]): CheckoutMethod[] => methods.filter((method) => method !== 'PAY_AT_VENUE' || payable.payAtVenue !== undefined);
+
+/** The payments of a payable (the two columns every payment carries). */
+const ofPayable = (payable: PayableRef) => ({ payable_kind: payable.kind, payable_id: payable.id });
+
+/** What the payable's payments brought in, net of succeeded refunds (whole VND). */
+export async function netPaid(knex: Knex, payable: PayableRef): Promise<number> {
   const row = await knex('payments')
-    .where({ reservation_id: reservationId })
+    .where(ofPayable(payable))
     .whereIn('status', [...PAID_STATUSES, 'REFUNDED'])
     .first(knex.raw('coalesce(sum(amount_vnd - refunded_vnd), 0) as net'));
   return Number(row?.net ?? 0);
 }
 
-/** What the reservation's other payments brought in (every payment but `paymentId`), net of succeeded refunds. */
-export async function netPaidBefore(trx: Knex.Transaction, reservationId: string, paymentId: string): Promise<number> {
+/** What the payable's other payments brought in (every payment but `paymentId`), net of succeeded refunds. */
+export async function netPaidBefore(trx: Knex.Transaction, payable: PayableRef, paymentId: string): Promise<number> {
   const row = await trx('payments')
-    .where({ reservation_id: reservationId })
+    .where(ofPayable(payable))
     .whereNot({ id: paymentId })
     .whereIn('status', ['SUCCEEDED', 'PARTIALLY_REFUNDED', 'REFUNDED'])
     .first(trx.raw('coalesce(sum(amount_vnd - refunded_vnd), 0) as net'));
@@ -54,60 +62,44 @@ export async function refundable(knex: Knex, payment: Pick<Payment, 'id' | 'amou
   return payment.amountVnd - payment.refundedVnd - Number(row?.pending ?? 0);
 }
 
-/** The reservation's paid payments (oldest first): what a cancellation refunds. */
-export async function paidPaymentsOf(trx: Knex.Transaction, reservationId: string): Promise<Payment[]> {
-  return await Payment.query(trx).where({ reservation_id: reservationId }).whereIn('status', PAID_STATUSES).orderBy('created_at').select('id', 'amount_vnd', 'refunded_vnd');
+/** The payable's paid payments (oldest first): what a cancellation refunds. */
+export async function paidPaymentsOf(trx: Knex.Transaction, payable: PayableRef): Promise<Payment[]> {
+  return await Payment.query(trx).where(ofPayable(payable)).whereIn('status', PAID_STATUSES).orderBy('created_at').select('id', 'amount_vnd', 'refunded_vnd');
 }
 
-// ---- the reservation (booking's table, no exported model) -------------------------------------------------------
-
-/**
- * Locks the reservation's show event (`for update`), the first lock of the lifecycle's order (event → reservation →
- * payment); undefined when there is no such reservation.
- */
-export async function lockEventOfReservation(trx: Knex.Transaction, reservationId: string): Promise<string | undefined> {
-  const found = await trx('reservations').where({ id: reservationId }).first('show_event_id');
-  if (!found) return undefined;
-  await trx('show_events').where({ id: found.show_event_id }).forUpdate().first('id');
-  return found.show_event_id;
+/** A VNPay payment by its `vnp_TxnRef`, with what it settles. */
+export async function vnpayPaymentByTxnRef(knex: Knex, txnRef: string): Promise<Pick<Payment, 'id' | 'status' | 'payableKind' | 'payableId'> | undefined> {
+  return await Payment.query(knex).where({ txn_ref: txnRef, gateway: 'VNPAY' }).first().select('id', 'status', 'payable_kind', 'payable_id');
 }
 
-/** The reservation's status and total, as a payment that just arrived needs them. */
-export async function reservationStanding(trx: Knex.Transaction, reservationId: string): Promise<{ status: ReservationStatus; totalVnd: number }> {
-  const row = await trx('reservations').where({ id: reservationId }).first('status', 'total_vnd');
-  return { status: row.status, totalVnd: row.total_vnd };
-}
+// ---- the payer's checkout options ----------------------------------------------------------------------------------
 
-/** A VNPay payment by its `vnp_TxnRef`, with its reservation as the browser's return shows it. */
-export async function vnpayReturnView(knex: Knex, txnRef: string): Promise<{ id: string; status: PaymentStatus; reference: string; reservationStatus: ReservationStatus; holdExpiresAt: Date | null; locale: string | null } | undefined> {
-  const row = await knex('payments as p')
-    .join('reservations as r', 'r.id', 'p.reservation_id')
-    .where({ 'p.txn_ref': txnRef, 'p.gateway': 'VNPAY' })
-    .first('p.id', 'p.status', 'r.reference', 'r.status as reservation_status', 'r.hold_expires_at', 'r.locale');
-  return row ? { id: row.id, status: row.status, reference: row.reference, reservationStatus: row.reservation_status, holdExpiresAt: row.hold_expires_at, locale: row.locale ?? null } : undefined;
-}
-
-// ---- the guest's checkout options ----------------------------------------------------------------------------------
-
-/** What the guest's checkout page shows for a reservation the token opened. */
-export async function checkoutOptions(app: AppContext, row: Pick<ReservationDetails, 'id' | 'reference' | 'status' | 'holdExpiresAt' | 'totalVnd'>, now = new Date()) {
+/** What the payer's checkout page shows for a payable the caller opened (a reservation: its guest token). */
+export async function checkoutOptions(app: AppContext, ref: PayableRef) {
   const knex = app.db.knex;
-  const status = statusAt(row, now);
-  const methods = await enabledMethods(knex, app);
-  const amountDueVnd = Math.max(0, row.totalVnd - (await netPaid(knex, row.id)));
+  const implementation = payableOf(app.payables, ref.kind);
+  const payable = await implementation.view(knex, ref.id);
+  if (!payable) throw NotFound(`No such ${implementation.noun}.`);
+  const methods = methodsFor(implementation, await enabledMethods(knex, app));
+  const amountDueVnd = Math.max(0, payable.totalVnd - (await netPaid(knex, ref)));
+  const open = payable.refusal('checkout') === null;
   return {
-    reference: row.reference,
-    status,
-    payable: status === 'HELD' && amountDueVnd > 0 && methods.length > 0,
+    reference: payable.reference,
+    status: payable.status,
+    payable: open && amountDueVnd > 0 && methods.length > 0,
     amountDueVnd,
-    holdExpiresAt: status === 'HELD' && row.holdExpiresAt ? new Date(row.holdExpiresAt).toISOString() : null,
+    holdExpiresAt: open && payable.payBy ? payable.payBy.toISOString() : null,
     methods,
   };
 }
 
 // ---- reads (admin) -------------------------------------------------------------------------------------------
 
-/** Payments with their reservation's reference (`reservationReference`). */
+/**
+ * Payments with their reservation's reference (`reservationReference`): the admin routes' contract shows a
+ * reservation's payments (`Payment.reservationId` is required), so they list the payments whose payable is a
+ * reservation's (`reservation_id` set) and no other yet.
+ */
 const withReference = (knex: Knex) => Payment.query(knex).alias('p').join('reservations as r', 'r.id', 'p.reservation_id');
 
 export interface PaymentFilters {

@@ -1,4 +1,5 @@
 import { subscriber } from '../../domain/events.ts';
+import { RESERVATION_PAYABLE } from '../booking/index.ts';
 import { requestRefund } from './commands/requestRefund.ts';
 import { paidPaymentsOf, refundable } from './queries.ts';
 
@@ -15,7 +16,7 @@ export const cancellationRefunds = subscriber({
   phase: 'in-transaction',
   order: 10,
   async handle({ reservationId, reason }, ctx) {
-    for (const payment of await paidPaymentsOf(ctx.trx, reservationId)) {
+    for (const payment of await paidPaymentsOf(ctx.trx, { kind: RESERVATION_PAYABLE, id: reservationId })) {
       const left = await refundable(ctx.trx, payment);
       if (left <= 0) continue;
       await requestRefund(ctx, payment.id, {

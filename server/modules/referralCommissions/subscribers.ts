@@ -13,14 +13,15 @@ export const subscribers = [
     event: 'payment.captured',
     phase: 'in-transaction',
     order: 20,
-    handle: ({ reservationId, paymentId }, ctx) => earnCommission(ctx.trx, reservationId, paymentId, ctx.now),
+    // A referral earns on a reservation's payment only (another payable, a gift voucher, has no referral).
+    handle: ({ reservationId, paymentId }, ctx) => (reservationId ? earnCommission(ctx.trx, reservationId, paymentId, ctx.now) : undefined),
   }),
   subscriber({
     name: 'referrals.void-on-refund',
     event: 'payment.refunded',
     phase: 'in-transaction',
     order: 10,
-    handle: ({ reservationId }, ctx) => voidCommission(ctx.trx, reservationId, 'refunded', ctx.now),
+    handle: ({ reservationId }, ctx) => (reservationId ? voidCommission(ctx.trx, reservationId, 'refunded', ctx.now) : undefined),
   }),
   subscriber({
     name: 'referrals.void-on-cancel',

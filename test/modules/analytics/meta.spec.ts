@@ -250,6 +250,7 @@ describe('analytics: Meta Conversions API', () => {
         afterCommit: () => undefined,
         outcome: 'SUCCEEDED' as const,
         paymentId: '00000000-0000-4000-8000-000000000001',
+        payable: { kind: 'reservation', id: reservation.id },
         reservationId: reservation.id,
         gateway: 'VNPAY' as const,
         amountVnd: 3_564_000,

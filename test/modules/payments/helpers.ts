@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { Payable } from '../../../server/domain/payables.ts';
 import type { Config } from '../../../server/platform/config.ts';
 import { createLogger } from '../../../server/platform/logger.ts';
 import { jobs as paymentJobs } from '../../../server/modules/payments/jobs.ts';
@@ -12,7 +13,7 @@ export const PUBLIC_API = 'https://api.venue.test';
 export const BANK = { accountName: 'CONG TY GIAI TRI VENUE', accountNumber: '0071000123456', bankName: 'Vietcombank' };
 
 /** A spec's fake VNPay and server (VNPay configured, bank transfer configured, CASH enabled in the setup). */
-export function paymentsSpec(options: { vnpay?: boolean; bank?: boolean; cash?: boolean; config?: () => Partial<Config> } = {}) {
+export function paymentsSpec(options: { vnpay?: boolean; bank?: boolean; cash?: boolean; config?: () => Partial<Config>; payables?: readonly Payable[] } = {}) {
   const spec = { server: undefined as unknown as TestServer, vnpay: undefined as unknown as FakeVnpay };
   before(async () => {
     spec.vnpay = await startFakeVnpay({ tmnCode: TMN, secret: SECRET });
@@ -30,6 +31,7 @@ export function paymentsSpec(options: { vnpay?: boolean; bank?: boolean; cash?: 
         ...(options.bank === false ? {} : { bankTransfer: BANK }),
         ...options.config?.(),
       },
+      payables: options.payables,
     });
   });
   beforeEach(async () => {

@@ -2,8 +2,8 @@ import type { AppContext } from '../../../platform/context.ts';
 import { VnpayError } from '../../../platform/integrations/vnpay.ts';
 import { raw } from 'objection';
 import { inTransition } from '../../../domain/unitOfWork.ts';
-import { Refund, type RefundStatus } from '../models.ts';
-import { paymentById } from '../queries.ts';
+import { payableOf } from '../../../domain/payables.ts';
+import { Payment, Refund, type RefundStatus } from '../models.ts';
 import { vnpayOf } from '../vnpay.ts';
 import { claimSeconds } from './requestRefund.ts';
 import { settleRefund, type RefundOutcome } from './settleRefund.ts';
@@ -29,7 +29,9 @@ export async function processVnpayRefund(app: AppContext, refundId: string, now 
     if (!row) return { status: 'FAILED' };
     return row.status === 'PENDING' ? { status: 'PENDING', busy: true } : { status: row.status };
   }
-  const payment = await paymentById(knex, claimed.paymentId);
+  const payment = (await Payment.query(knex).findById(claimed.paymentId))!;
+  // What the refund says at VNPay is the payable's (a reservation's: `Hoan tien VN-…`).
+  const payable = await payableOf(app.payables, payment.payableKind).view(knex, payment.payableId);
   let outcome: RefundOutcome;
   try {
     const result = await vnpayOf(app).refund({
@@ -40,7 +42,7 @@ export async function processVnpayRefund(app: AppContext, refundId: string, now 
       transactionDate: new Date(payment.createdAt),
       createdBy: (claimed.requestedBy ?? 'SYSTEM').replace(/\|/g, '').slice(0, 250) || 'SYSTEM',
       ipAddr: '127.0.0.1',
-      orderInfo: `Hoan tien ${payment.reservationReference}`,
+      orderInfo: payable?.refundInfo ?? `Hoan tien ${payment.txnRef}`,
     });
     outcome = result.ok
       ? { status: 'SUCCEEDED', gatewayRefundId: result.transactionNo || null, responseCode: result.responseCode, response: result.raw }

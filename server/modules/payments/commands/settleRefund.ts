@@ -1,8 +1,8 @@
+import { payableOf } from '../../../domain/payables.ts';
 import { NotFound } from '../../../platform/http/problem.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
 import type { TransitionContext } from '../../../domain/unitOfWork.ts';
 import { queueRefundOutcomeEmail } from '../../email/index.ts';
-import { publishPaymentOutcome, type PaymentOutcome } from '../hooks.ts';
+import { publishPaymentOutcome, trackAfterCommit, type PaymentOutcome } from '../hooks.ts';
 import { Payment, Refund, type PaymentStatus } from '../models.ts';
 import { lockPayment } from './requestRefund.ts';
 
@@ -21,8 +21,8 @@ export const statusAfterRefund = (amountVnd: number, refundedVnd: number): Payme
 /**
  * A pending refund's final outcome, inside the caller's unit of work (the admin routes', the VNPay refund job's):
  * the refund row, the guest's e-mail about it, and on success the payment's refunded sum and status (then the
- * payment hooks). Locks payment, then refund. A refund that is no longer pending is answered unchanged (and e-mails
- * nobody again). `refund processed` after the commit.
+ * payment hooks and the payable's `onRefunded`). Locks payment, then refund. A refund that is no longer pending is
+ * answered unchanged (and e-mails nobody again). `refund processed` (the payable's `track`) after the commit.
  */
 export async function settleRefund(ctx: TransitionContext, refundId: string, outcome: RefundOutcome): Promise<Refund> {
   const found = await Refund.query(ctx.trx).findById(refundId).select('payment_id');
@@ -44,29 +44,29 @@ export async function settleRefund(ctx: TransitionContext, refundId: string, out
     })
     .returning('*')) as unknown as Refund;
   // The guest is told either way, in this transaction (refund-completed / refund-failed, email's guestMessages.ts).
-  await queueRefundOutcomeEmail(ctx, refundId);
+  // That message is written about the payment's reservation: a payable that is no reservation's has none.
+  if (payment.reservationId) await queueRefundOutcomeEmail(ctx, refundId);
+  const owner = payableOf(ctx.app.payables, payment.payableKind);
   let finalStatus = payment.status;
   if (outcome.status === 'SUCCEEDED') {
     const refundedVnd = payment.refundedVnd + refund.amountVnd;
     finalStatus = statusAfterRefund(payment.amountVnd, refundedVnd);
     await Payment.query(ctx.trx).findById(payment.id).patch({ refundedVnd, status: finalStatus, updatedAt: ctx.now });
+    const outcomeOf = { paymentId: payment.id, gateway: payment.gateway, amountVnd: payment.amountVnd, refundedVnd };
     await publishPaymentOutcome({
       ...ctx,
+      ...outcomeOf,
       outcome: finalStatus as 'PARTIALLY_REFUNDED' | 'REFUNDED',
-      paymentId: payment.id,
+      payable: { kind: payment.payableKind, id: payment.payableId },
       reservationId: payment.reservationId,
-      gateway: payment.gateway,
-      amountVnd: payment.amountVnd,
-      refundedVnd,
     });
+    await owner.onRefunded?.(ctx, payment.payableId, { ...outcomeOf, refundId, refundVnd: refund.amountVnd });
   }
-  ctx.afterCommit(() =>
-    captureBusinessEvent(ctx.app, BUSINESS_EVENTS.refundProcessed, payment.reservationId, {
-      payment_gateway: payment.gateway,
-      refund_status: outcome.status,
-      final_payment_status: finalStatus,
-      refund_amount_vnd: refund.amountVnd,
-    }),
-  );
+  trackAfterCommit(ctx, owner, payment.payableId, 'refundProcessed', {
+    payment_gateway: payment.gateway,
+    refund_status: outcome.status,
+    final_payment_status: finalStatus,
+    refund_amount_vnd: refund.amountVnd,
+  });
   return settled;
 }

@@ -1,11 +1,11 @@
 import type { AppContext } from '../../../platform/context.ts';
-import { Conflict, Unprocessable } from '../../../platform/http/problem.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
-import { lockedReservation, statusAt, type ReservationDetails } from '../../booking/index.ts';
+import { payableOf, type PayableRef } from '../../../domain/payables.ts';
+import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
 import { inTransition } from '../../../domain/unitOfWork.ts';
+import { trackAfterCommit } from '../hooks.ts';
 import { SANDBOX_PATH } from '../sandbox.ts';
 import { Payment, type CheckoutMethod } from '../models.ts';
-import { enabledMethods, netPaid } from '../queries.ts';
+import { enabledMethods, methodsFor, netPaid } from '../queries.ts';
 import { newTransferReference, newVnpayTxnRef } from '../references.ts';
 import { vnpayOf } from '../vnpay.ts';
 
@@ -29,50 +29,48 @@ export interface CheckoutAnswer {
   payAtVenue?: { instructions: string };
 }
 
-const PAY_AT_VENUE_TEXT: Record<string, string> = {
-  en: 'Pay in cash or by card at the box office when you arrive, quoting your reservation reference. Your seats are held until the hold ends; the venue confirms your booking once it is paid or confirmed by our staff.',
-  vi: 'Vui lòng thanh toán bằng tiền mặt hoặc thẻ tại quầy vé khi đến, kèm mã đặt chỗ. Chỗ được giữ đến khi hết thời gian giữ chỗ; đặt chỗ được xác nhận khi đã thanh toán hoặc khi nhân viên xác nhận.',
-};
 
 /**
- * The guest starts checkout for its reservation (the token was checked by the caller): only a HELD, unexpired
- * reservation with something due, and only an enabled method. See openapi/paths/payments.yaml `startCheckout`.
- * One transaction (the reservation locked); `checkout started` after the commit. `baseUrl` is what VNPay's return
- * URL (and the development sandbox's pay page) are built on: `callbackBaseUrl` of the request.
+ * The payer starts checkout for a payable the caller opened (a reservation: its guest token, checked by the
+ * handler): only a payable that can be paid now (`refusal('checkout')`: a reservation HELD and unexpired) with
+ * something due, and only an enabled method. See openapi/paths/payments.yaml `startCheckout`. One transaction (the
+ * payable locked by its module); `checkout started` after the commit. `baseUrl` is what VNPay's return URL (and the
+ * development sandbox's pay page) are built on: `callbackBaseUrl` of the request.
  */
-export async function startCheckout(app: AppContext, found: Pick<ReservationDetails, 'id'>, input: CheckoutInput, ip: string, baseUrl: string, now = new Date()): Promise<CheckoutAnswer> {
+export async function startCheckout(app: AppContext, ref: PayableRef, input: CheckoutInput, ip: string, baseUrl: string, now = new Date()): Promise<CheckoutAnswer> {
+  const payable = payableOf(app.payables, ref.kind);
   return inTransition(
     app,
     'GUEST',
     async (ctx) => {
-      const row = await lockedReservation(ctx.trx, found.id);
-      const status = statusAt(row, now);
-      if (status === 'EXPIRED') throw Conflict('hold_expired', 'The hold on these seats has run out; make a new booking.');
-      if (status === 'CONFIRMED' || status === 'CHECKED_IN') throw Conflict('reservation_already_confirmed', 'This reservation is already confirmed.');
-      if (status !== 'HELD') throw Conflict('reservation_not_payable', `A ${status.toLowerCase().replace('_', '-')} reservation cannot be paid.`);
-      const methods = await enabledMethods(ctx.trx, app);
+      const row = await payable.lock(ctx, ref.id);
+      if (!row) throw NotFound(`No such ${payable.noun}.`);
+      const refusal = row.refusal('checkout');
+      if (refusal) throw Conflict(refusal.code, refusal.detail);
+      const methods = methodsFor(payable, await enabledMethods(ctx.trx, app));
       if (!methods.includes(input.method)) {
         const list = methods.length ? methods.join(', ') : 'none';
         throw Unprocessable('payment_method_unavailable', `${input.method} is not available; enabled methods: ${list}.`, [
           { path: 'body/method', message: `is not enabled; enabled methods: ${list}`, code: 'payment_method_unavailable' },
         ]);
       }
-      const amountVnd = row.totalVnd - (await netPaid(ctx.trx, row.id));
-      if (amountVnd <= 0) throw Conflict('nothing_to_pay', 'Nothing is due on this reservation.');
-      const holdExpiresAt = row.holdExpiresAt ? new Date(row.holdExpiresAt) : null;
-      const answer: CheckoutAnswer = { method: input.method, reference: row.reference, amountVnd, holdExpiresAt: holdExpiresAt?.toISOString() ?? null, paymentId: null };
+      const amountVnd = row.totalVnd - (await netPaid(ctx.trx, ref));
+      if (amountVnd <= 0) throw Conflict('nothing_to_pay', `Nothing is due on this ${payable.noun}.`);
+      const payBy = row.payBy;
+      const answer: CheckoutAnswer = { method: input.method, reference: row.reference, amountVnd, holdExpiresAt: payBy?.toISOString() ?? null, paymentId: null };
+      const owner = { payableKind: ref.kind, payableId: ref.id, reservationId: row.reservationId };
 
       if (input.method === 'VNPAY') {
         const cap = new Date(now.getTime() + PAYMENT_URL_TTL_MINUTES * 60_000);
-        const expiresAt = holdExpiresAt && holdExpiresAt < cap ? holdExpiresAt : cap;
-        const txnRef = newVnpayTxnRef(row.reference);
+        const expiresAt = payBy && payBy < cap ? payBy : cap;
+        const txnRef = newVnpayTxnRef(row.txnRefPrefix);
         const payment = await Payment.query(ctx.trx)
-          .insert({ reservationId: row.id, gateway: 'VNPAY', status: 'PENDING', amountVnd, txnRef, expiresAt, createdAt: now, updatedAt: now })
+          .insert({ ...owner, gateway: 'VNPAY', status: 'PENDING', amountVnd, txnRef, expiresAt, createdAt: now, updatedAt: now })
           .returning('*');
         const paymentUrl = vnpayOf(app).createPaymentUrl({
           txnRef,
           amountVnd,
-          orderInfo: `Thanh toan dat cho ${row.reference}`,
+          orderInfo: row.orderInfo,
           locale: input.locale ?? ((row.locale ?? app.config.defaultLocale).startsWith('vi') ? 'vn' : 'en'),
           // VNPay wants the guest's address; one it would refuse (none, a proxy's placeholder) is sent as loopback.
           ipAddr: /^(::ffff:)?[0-9A-Fa-f.:]{2,45}$/.test(ip) ? ip : '127.0.0.1',
@@ -86,19 +84,19 @@ export async function startCheckout(app: AppContext, found: Pick<ReservationDeta
         answer.paymentId = payment.id;
         answer.vnpay = { paymentUrl, txnRef, expiresAt: expiresAt.toISOString() };
       } else if (input.method === 'BANK_TRANSFER') {
-        // One pending transfer reference per reservation and amount: asking again quotes the same one.
+        // One pending transfer reference per payable and amount: asking again quotes the same one.
         const payment =
-          (await Payment.query(ctx.trx).where({ reservation_id: row.id, gateway: 'BANK_TRANSFER', status: 'PENDING', amount_vnd: amountVnd }).orderBy('created_at').first()) ??
+          (await Payment.query(ctx.trx).where({ payable_kind: ref.kind, payable_id: ref.id, gateway: 'BANK_TRANSFER', status: 'PENDING', amount_vnd: amountVnd }).orderBy('created_at').first()) ??
           (await Payment.query(ctx.trx)
-            .insert({ reservationId: row.id, gateway: 'BANK_TRANSFER', status: 'PENDING', amountVnd, txnRef: newTransferReference(row.reference), createdAt: now, updatedAt: now })
+            .insert({ ...owner, gateway: 'BANK_TRANSFER', status: 'PENDING', amountVnd, txnRef: newTransferReference(row.txnRefPrefix), createdAt: now, updatedAt: now })
             .returning('*'));
         answer.paymentId = payment.id;
         answer.bankTransfer = { account: { ...app.config.bankTransfer! }, transferReference: payment.txnRef, amountVnd };
       } else {
         const language = (row.locale ?? app.config.defaultLocale).startsWith('vi') ? 'vi' : 'en';
-        answer.payAtVenue = { instructions: PAY_AT_VENUE_TEXT[language] };
+        answer.payAtVenue = { instructions: payable.payAtVenue![language] };
       }
-      ctx.afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.checkoutStarted, row.id, { payment_gateway: input.method, amount_vnd: amountVnd }));
+      trackAfterCommit(ctx, payable, ref.id, 'checkoutStarted', { payment_gateway: input.method, amount_vnd: amountVnd });
       return answer;
     },
     now,

@@ -1,12 +1,10 @@
 import type { AppContext } from '../../../platform/context.ts';
-import { Problem } from '../../../platform/http/problem.ts';
+import { payableOf } from '../../../domain/payables.ts';
 import { ipnResponse, parseVnpayDate, type CallbackQuery, type IpnAnswer } from '../../../platform/integrations/vnpay.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../../booking/index.ts';
-import { confirmReservation, lockedReservation } from '../../booking/index.ts';
 import { inTransition, type TransitionContext } from '../../../domain/unitOfWork.ts';
-import { publishPaymentOutcome } from '../hooks.ts';
+import { publishPaymentOutcome, trackAfterCommit } from '../hooks.ts';
 import { Payment } from '../models.ts';
-import { lockEventOfReservation, netPaidBefore, reservationStanding } from '../queries.ts';
+import { netPaidBefore } from '../queries.ts';
 import { vnpayOf } from '../vnpay.ts';
 import { auditCallback, auditParams } from './auditCallback.ts';
 import { requestRefund } from './requestRefund.ts';
@@ -19,10 +17,12 @@ import { requestRefund } from './requestRefund.ts';
 
 /**
  * The IPN: 97 bad signature, 01 unknown `vnp_TxnRef`, 04 wrong amount, 02 already processed, 00 recorded, 99
- * anything else. Success: payment SUCCEEDED (+ hooks), then the reservation confirmed by the payment; when it
- * cannot take the money (cancelled, seats released, already paid in full) the money stays recorded and a refund
- * of it is requested (the VNPay refund job sends it). Failure code: payment FAILED (+ hooks). Locks in the
- * lifecycle's order: event → reservation → payment. Events after the commit.
+ * anything else. It settles the payment's payable (server/domain/payables.ts; a reservation, a gift-voucher order…)
+ * through its module's implementation, and names none. Success: payment SUCCEEDED (+ hooks), then the payable's
+ * `onPaid` (a reservation is confirmed by the payment); when it cannot take the money (a reservation cancelled,
+ * its seats released, already paid in full) the money stays recorded and a refund of it is requested (the VNPay
+ * refund job sends it). Failure code: payment FAILED (+ hooks, `onPaymentFailed`). Locks: the payable's own (a
+ * reservation's: event → reservation), then the payment. Business events after the commit.
  */
 export async function vnpayIpn(app: AppContext, query: CallbackQuery): Promise<IpnAnswer> {
   const knex = app.db.knex;
@@ -35,7 +35,7 @@ export async function vnpayIpn(app: AppContext, query: CallbackQuery): Promise<I
   let paymentId: string | null = null;
   try {
     return await inTransition(app, 'SYSTEM', async (ctx) => {
-      const found = callback.txnRef ? await Payment.query(ctx.trx).where({ txn_ref: callback.txnRef, gateway: 'VNPAY' }).first().select('id', 'reservation_id') : undefined;
+      const found = callback.txnRef ? await Payment.query(ctx.trx).where({ txn_ref: callback.txnRef, gateway: 'VNPAY' }).first().select('id', 'payable_kind', 'payable_id') : undefined;
       const answer = found ? await applyIpn(ctx, found, callback) : ipnResponse.orderNotFound();
       paymentId = found?.id ?? null;
       await auditCallback(ctx.trx, { kind: 'IPN', paymentId, txnRef: callback.txnRef, params, valid: true, outcome: answer.RspCode });
@@ -50,9 +50,12 @@ export async function vnpayIpn(app: AppContext, query: CallbackQuery): Promise<I
 
 type VerifiedCallback = ReturnType<ReturnType<typeof vnpayOf>['verifyCallback']>;
 
-async function applyIpn(ctx: TransitionContext, found: Pick<Payment, 'id' | 'reservationId'>, callback: VerifiedCallback): Promise<IpnAnswer> {
-  await lockEventOfReservation(ctx.trx, found.reservationId);
-  await lockedReservation(ctx.trx, found.reservationId);
+async function applyIpn(ctx: TransitionContext, found: Pick<Payment, 'id' | 'payableKind' | 'payableId'>, callback: VerifiedCallback): Promise<IpnAnswer> {
+  const owner = payableOf(ctx.app.payables, found.payableKind);
+  const ref = { kind: found.payableKind, id: found.payableId };
+  // The payable's own locks first (a reservation: its show event, then itself), then the payment row.
+  const payable = await owner.lock(ctx, found.payableId);
+  if (!payable) throw new Error(`payment ${found.id}: its ${found.payableKind} ${found.payableId} is gone`);
   const payment = (await Payment.query(ctx.trx).findById(found.id).forUpdate())!;
   if (callback.amountVnd === null || callback.amountVnd !== payment.amountVnd) return ipnResponse.invalidAmount();
   if (payment.status !== 'PENDING') return ipnResponse.alreadyConfirmed();
@@ -65,42 +68,27 @@ async function applyIpn(ctx: TransitionContext, found: Pick<Payment, 'id' | 'res
     gatewayPaidAt: parseVnpayDate(callback.payDate) ?? null,
     updatedAt: ctx.now,
   };
-  const hookContext = { ...ctx, paymentId: payment.id, reservationId: payment.reservationId, gateway: payment.gateway, amountVnd: payment.amountVnd, refundedVnd: 0 };
+  const outcome = { paymentId: payment.id, gateway: payment.gateway, amountVnd: payment.amountVnd, refundedVnd: 0 };
+  const hookContext = { ...ctx, ...outcome, payable: ref, reservationId: payment.reservationId };
 
   if (!callback.success) {
     await Payment.query(ctx.trx).findById(payment.id).patch({ ...gatewayFields, status: 'FAILED', failedAt: ctx.now });
     await publishPaymentOutcome({ ...hookContext, outcome: 'FAILED' });
-    ctx.afterCommit(() =>
-      captureBusinessEvent(ctx.app, BUSINESS_EVENTS.paymentFailed, payment.reservationId, { payment_gateway: 'VNPAY', payment_status: 'FAILED', amount_vnd: payment.amountVnd, gateway_response_code: callback.responseCode ?? null }),
-    );
+    await owner.onPaymentFailed?.(ctx, ref.id, outcome);
+    trackAfterCommit(ctx, owner, ref.id, 'paymentFailed', { payment_gateway: 'VNPAY', payment_status: 'FAILED', amount_vnd: payment.amountVnd, gateway_response_code: callback.responseCode ?? null });
     return ipnResponse.success();
   }
 
   await Payment.query(ctx.trx).findById(payment.id).patch({ ...gatewayFields, status: 'SUCCEEDED', succeededAt: ctx.now });
   await publishPaymentOutcome({ ...hookContext, outcome: 'SUCCEEDED' });
-  ctx.afterCommit(() =>
-    captureBusinessEvent(ctx.app, BUSINESS_EVENTS.paymentCompleted, payment.reservationId, { payment_gateway: 'VNPAY', payment_status: 'SUCCESS', amount_vnd: payment.amountVnd }),
-  );
+  trackAfterCommit(ctx, owner, ref.id, 'paymentCompleted', { payment_gateway: 'VNPAY', payment_status: 'SUCCESS', amount_vnd: payment.amountVnd });
 
-  // The reservation takes the money, or the money goes back: never lost, never kept for nothing.
-  const refundReason = await confirmOrRefundReason(ctx, payment);
+  // The payable takes the money, or the money goes back: never lost, never kept for nothing.
+  const paidBeforeVnd = await netPaidBefore(ctx.trx, ref, payment.id);
+  const refundReason = await owner.onPaid(ctx, payable, { paymentId: payment.id, amountVnd: payment.amountVnd, via: 'gateway', paidBeforeVnd });
   if (refundReason) {
-    ctx.app.logger.warn({ paymentId: payment.id, reservationId: payment.reservationId, reason: refundReason }, 'a VNPay payment cannot be used by its reservation; a refund is requested');
+    ctx.app.logger.warn({ paymentId: payment.id, payableKind: ref.kind, payableId: ref.id, reason: refundReason }, `a VNPay payment cannot be used by its ${owner.noun}; a refund is requested`);
     await requestRefund(ctx, payment.id, { amountVnd: payment.amountVnd, reason: refundReason, requestedBy: 'SYSTEM', onSite: 'pending', vnpayJobDelaySeconds: 0 });
   }
   return ipnResponse.success();
-}
-
-/** Confirms the reservation by this payment; a reason to refund it when the reservation cannot take it. */
-async function confirmOrRefundReason(ctx: TransitionContext, payment: Payment): Promise<string | null> {
-  const reservation = await reservationStanding(ctx.trx, payment.reservationId);
-  if (reservation.status === 'CANCELLED') return 'reservation_cancelled: the reservation was cancelled before the payment arrived';
-  if ((await netPaidBefore(ctx.trx, payment.reservationId, payment.id)) >= reservation.totalVnd) return 'already_paid: the reservation was already paid in full';
-  try {
-    await confirmReservation(ctx, payment.reservationId, { by: 'PAYMENT' });
-    return null;
-  } catch (err) {
-    if (err instanceof Problem && err.status === 409) return `${err.code}: ${err.detail ?? err.message}`;
-    throw err;
-  }
 }
