@@ -105,6 +105,101 @@ describe('layering: platform → domain → modules, never back', () => {
     expect(files.filter((file) => reaches(file, file)).map(rel)).to.deep.equal([]);
   });
 
+  /** A module's folder name, for a file under server/modules/<tag>/ (undefined for the files beside the folders). */
+  const moduleOf = (file: string) => {
+    const r = path.relative(path.join(SERVER, 'modules'), file);
+    return r.startsWith('..') || !r.includes(path.sep) ? undefined : r.split(path.sep)[0];
+  };
+  const moduleFolders = () =>
+    fs.readdirSync(path.join(SERVER, 'modules'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+
+  /** The declared order (docs/architecture.md, the `module-order` block): each module imports only modules before it. */
+  function declaredOrder(): string[] {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+    const block = /```module-order\n([\s\S]*?)```/.exec(doc)?.[1];
+    if (!block) throw new Error('docs/architecture.md has no ```module-order block');
+    return block.split(/[<\s]+/).filter(Boolean);
+  }
+
+  it('two doors: a module\'s module.ts (its record) is imported by server/modules/index.ts only; its index.ts imports no handler, record or operation command (issue 33)', () => {
+    const operations = new Set(
+      [...fs.readFileSync(path.join(ROOT, 'openapi.yaml'), 'utf8').matchAll(/^\s+operationId: (\w+)$/gm)].map((m) => m[1]),
+    );
+    const aggregator = path.join(SERVER, 'modules', 'index.ts');
+    const wrong: string[] = [];
+    for (const file of sources(SERVER)) {
+      for (const target of importsOf(file)) {
+        const tag = moduleOf(target);
+        if (tag && path.relative(path.join(SERVER, 'modules', tag), target) === 'module.ts' && file !== aggregator) wrong.push(`${rel(file)} → ${rel(target)} (a record)`);
+      }
+    }
+    for (const tag of moduleFolders()) {
+      const door = path.join(SERVER, 'modules', tag, 'index.ts');
+      if (!fs.existsSync(door)) continue;
+      for (const target of importsOf(door)) {
+        const inside = path.relative(path.join(SERVER, 'modules', tag), target);
+        const command = /^commands[\\/](\w+)\.ts$/.exec(inside)?.[1];
+        if (inside === 'handlers.ts' || inside === 'module.ts' || (command && operations.has(command))) wrong.push(`${rel(door)} → ${rel(target)}`);
+      }
+    }
+    expect(wrong).to.deep.equal([]);
+  });
+
+  it('the modules import one way, in the order docs/architecture.md declares: no circle, no import back up (issue 33)', () => {
+    const order = declaredOrder();
+    expect([...order].sort(), 'the module-order block names every module folder once').to.deep.equal(moduleFolders());
+    const rank = new Map(order.map((tag, i) => [tag, i]));
+    const wrong = sources(path.join(SERVER, 'modules')).flatMap((file) => {
+      const own = moduleOf(file);
+      if (!own) return [];
+      return importsOf(file)
+        .filter((target) => {
+          const other = moduleOf(target);
+          return other !== undefined && other !== own && rank.get(other)! > rank.get(own)!;
+        })
+        .map((target) => `${rel(file)} → ${rel(target)} (${own} is before ${moduleOf(target)})`);
+    });
+    expect(wrong).to.deep.equal([]);
+  });
+
+  it('no import circle in server/ spans more than one module (a circle inside one module\'s files is its own business)', () => {
+    const files = sources(SERVER);
+    const graph = new Map(files.map((file) => [file, importsOf(file).filter((target) => target.startsWith(SERVER + path.sep) && fs.existsSync(target))]));
+    // Tarjan's strongly connected components.
+    let next = 0;
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const circles: string[][] = [];
+    const visit = (v: string) => {
+      index.set(v, next);
+      low.set(v, next++);
+      stack.push(v);
+      onStack.add(v);
+      for (const w of graph.get(v) ?? []) {
+        if (!index.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) === index.get(v)) {
+        const circle: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          circle.push(w);
+        } while (w !== v);
+        if (circle.length > 1) circles.push(circle);
+      }
+    };
+    for (const file of files) if (!index.has(file)) visit(file);
+    const owner = (file: string) => moduleOf(file) ?? path.relative(SERVER, file).split(path.sep)[0];
+    const spanning = circles.filter((circle) => new Set(circle.map(owner)).size > 1).map((circle) => circle.map(rel).sort().join(', '));
+    expect(spanning).to.deep.equal([]);
+  });
+
   it('would catch each kind of wrong arrow', () => {
     const fake = (file: string, spec: string) => path.resolve(path.dirname(path.join(SERVER, file)), spec);
     expect(within(fake('platform/http/x.ts', '../../modules/booking/service.ts'), 'platform')).to.equal(false);

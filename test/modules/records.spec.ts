@@ -9,7 +9,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /**
  * Module records and domain events (issue 22 items 1–2; DESIGN.md "Modules", "Domain events"). Every module is
- * declared by one record in its index.ts; the global tables are derived from the records; each event's
+ * declared by one record in its module.ts (issue 33: its index.ts is only what other modules may use); the global tables are derived from the records; each event's
  * subscribers run in a declared order — printed here, so adding, removing or reordering an effect is a visible
  * diff in review.
  */
@@ -73,7 +73,7 @@ describe('module records and domain events', () => {
   it('one record per module folder, named by its tag, and the global tables are the records’ union', () => {
     const folders = fs.readdirSync(path.join(ROOT, 'server/modules'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
     expect(RECORDS.map((r) => r.tag).sort()).to.deep.equal(folders);
-    for (const tag of folders) expect(fs.existsSync(path.join(ROOT, 'server/modules', tag, 'index.ts')), `server/modules/${tag}/index.ts`).to.equal(true);
+    for (const tag of folders) expect(fs.existsSync(path.join(ROOT, 'server/modules', tag, 'module.ts')), `server/modules/${tag}/module.ts`).to.equal(true);
     expect(QUEUES.map((q) => q.name).sort()).to.deep.equal(RECORDS.flatMap((r) => (r.jobs ?? []).map((q) => q.name)).sort());
     const declared = RECORDS.flatMap((r) => r.policy ?? []);
     expect(POLICY_REGISTRY.slice(0, declared.length)).to.deep.equal(declared);

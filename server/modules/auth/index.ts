@@ -11,4 +11,4 @@ export function record() {
 
 // ---- what other modules use (they import this module through this file only) ----
 export { RECENT_SIGN_IN_SECONDS, requireRecentSignIn } from './sessions.ts';
-export { startSession } from './commands/signIn.ts';
+export { startSession } from './startSession.ts';

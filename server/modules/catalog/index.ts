@@ -10,7 +10,7 @@ export function record() {
 }
 
 // ---- what other modules use (they import this module through this file only) ----
-export { cacheable, presentation } from './handlers.ts';
+export { cacheable, presentation } from './answers.ts';
 export { CATALOG_TOPIC, CatalogCache, catalogChanged } from './cache.ts';
 export { type Presentation, assetUrl, eventAvailability, offersFor } from './presenters.ts';
 export { type EventRow, MAX_RANGE_DAYS, type OfferRow, type Sales, type ShowRow, dateWindow, findPublicEvent, listPublishedShows, listUpcomingEvents } from './queries.ts';

@@ -1,7 +1,8 @@
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json } from '../../platform/http/handler.ts';
 import { staffActor } from '../../domain/actors.ts';
-import { countOutcomes, upsertFulfillmentItems } from './commands/upsertFulfillmentItems.ts';
+import { upsertFulfillmentItems } from './commands/upsertFulfillmentItems.ts';
+import { countOutcomes } from './outcomes.ts';
 import { presentFulfillmentItem } from './presenters.ts';
 import { listFulfillmentItems } from './queries.ts';
 

@@ -8,5 +8,5 @@ export function record() {
 }
 
 // ---- what other modules use (they import this module through this file only) ----
-export { type UpsertOutcome, countOutcomes } from './commands/upsertFulfillmentItems.ts';
+export { type UpsertOutcome, countOutcomes } from './outcomes.ts';
 export { FulfillmentItem, type FulfillmentKind } from './models.ts';

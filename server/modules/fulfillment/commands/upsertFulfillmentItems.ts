@@ -8,9 +8,9 @@ import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import type { StaffActor } from '../../../domain/actors.ts';
 import { publish } from '../../../domain/events.ts';
 import { FulfillmentItem } from '../models.ts';
+import type { UpsertOutcome } from '../outcomes.ts';
 
 export type FulfillmentItemSeed = operations['upsertFulfillmentItems']['requestBody']['content']['application/json']['items'][number];
-export type UpsertOutcome = 'created' | 'updated' | 'unchanged';
 
 /** The stored form of a seed entry: tags sorted (their order carries no meaning), so equal lists compare equal. */
 const fieldsOf = (seed: FulfillmentItemSeed) => ({ name: seed.name, kind: seed.kind, dietaryTags: [...new Set(seed.dietaryTags ?? [])].sort() });
@@ -56,11 +56,4 @@ export async function upsertFulfillmentItems(app: AppContext, seeds: Fulfillment
     if (isUniqueViolation(err)) throw Conflict('code_taken', 'Another request created one of these codes at the same time; run it again.');
     throw err;
   }
-}
-
-/** `{ created, updated, unchanged }` of a list of outcomes. */
-export function countOutcomes(results: ReadonlyArray<{ outcome: UpsertOutcome }>) {
-  const counts = { created: 0, updated: 0, unchanged: 0 };
-  for (const { outcome } of results) counts[outcome] += 1;
-  return counts;
 }
