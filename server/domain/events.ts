@@ -80,6 +80,11 @@ export interface DomainEvents {
   'payment.partiallyRefunded': PaymentOutcomeEvent;
   'payment.refunded': PaymentOutcomeEvent;
   /**
+   * A refund settled by the gateway's (or staff's) answer, in the settling transaction, before the payment's figures
+   * move: the email module tells the guest of a reservation either way (refund-completed / refund-failed).
+   */
+  'refund.settled': { refundId: string; paymentId: string; status: 'SUCCEEDED' | 'FAILED'; reservationId: string | null };
+  /**
    * The cancellation flow (DOMAIN.md "Catalog"): published with the event row locked and marked CANCELLED, also
    * when it was already (`alreadyCancelled`: a re-run, which must find nothing left to do). Each subscriber
    * answers a summary (counts) the reply reports under its name.

@@ -36,6 +36,8 @@ describe('module records and domain events', () => {
       'payment.failed': ['1100 after-commit system.count-failed-payment'],
       'payment.partiallyRefunded': ['1100 after-commit system.count-partial-refund'],
       'payment.refunded': ['10 in-transaction referrals.void-on-refund', '1100 after-commit system.count-refund'],
+      // Issue 33: the refund's e-mail is the email module's subscriber (payments imports nothing of email).
+      'refund.settled': ['10 in-transaction email.refund-outcome'],
       'reservation.cancelled': [
         '10 in-transaction payments.refunds',
         '20 in-transaction promoCodes.release-on-cancel',

@@ -1,18 +1,7 @@
-import type { ModuleRecord } from '../record.ts';
-import { handlers } from './handlers.ts';
-import { jobs } from './jobs.ts';
-import { reservationPayable } from './payable.ts';
-import { policy } from './publicPolicy.ts';
-import { bookingServices } from './services.ts';
-import { cancellationBusinessEvent } from './subscribers.ts';
-
-/** The `booking` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
- * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
-export function record() {
-  return { tag: 'booking', handlers, policy, jobs, subscribers: [cancellationBusinessEvent], services: bookingServices, payables: [reservationPayable] } satisfies ModuleRecord;
-}
-
-// ---- what other modules use (they import this module through this file only) ----
+/**
+ * The `booking` module's door: what other modules may use (types, reads, services). It imports no handler and no
+ * operation's command; its record is module.ts.
+ */
 export { type Adjustment, type AdjustmentContext, type PriceAdjustment, priceBooking } from './adjustments.ts';
 export { createHold } from './commands/createHold.ts';
 export { upsertCustomer } from './commands/upsertCustomer.ts';

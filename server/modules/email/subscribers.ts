@@ -1,5 +1,5 @@
 import { subscriber } from '../../domain/events.ts';
-import { queueCancellationEmail, queueConfirmationEmail, queueEventCancellationEmail, queueHoldExpiredJob, scheduleReminder } from './commands/guestMessages.ts';
+import { queueCancellationEmail, queueConfirmationEmail, queueEventCancellationEmail, queueHoldExpiredJob, queueRefundOutcomeEmail, scheduleReminder } from './commands/guestMessages.ts';
 
 /**
  * The guest's confirmation e-mail (`reservation-confirmation`: the check-in QR, the manage-booking link, an `.ics`)
@@ -47,5 +47,19 @@ export const cancellationMessage = subscriber({
     if (cause === 'event_cancelled') return queueEventCancellationEmail(ctx.trx, ctx.app, reservationId, paidVnd ?? 0);
     if (!notifyGuest || by === 'SYSTEM') return;
     await queueCancellationEmail(ctx, reservationId, by, ctx.now);
+  },
+});
+
+/**
+ * The guest's e-mail when a refund of their reservation's payment settles (`refund-completed` / `refund-failed`), in
+ * the settling transaction. A payable that is no reservation's (a voucher order) has no such message.
+ */
+export const refundOutcomeMessage = subscriber({
+  name: 'email.refund-outcome',
+  event: 'refund.settled',
+  phase: 'in-transaction',
+  order: 10,
+  async handle({ refundId, reservationId }, ctx) {
+    if (reservationId) await queueRefundOutcomeEmail(ctx, refundId);
   },
 });

@@ -1,12 +1,5 @@
-import type { ModuleRecord } from '../record.ts';
-import { handlers } from './handlers.ts';
-import { policy } from './publicPolicy.ts';
-
-/** The `referralPartners` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
- * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
-export function record() {
-  return { tag: 'referralPartners', handlers, policy } satisfies ModuleRecord;
-}
-
-// ---- what other modules use (they import this module through this file only) ----
+/**
+ * The `referralPartners` module's door: what other modules may use (types, reads, services). It imports no handler and no
+ * operation's command; its record is module.ts.
+ */
 export { type CommissionRule, ReferralPartner } from './models.ts';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { subscriber, type PaymentOutcomeEvent } from '../../../server/domain/events.ts';
 import type { Payable, PayableState } from '../../../server/domain/payables.ts';
 import { PAYABLES } from '../../../server/modules/index.ts';
-import { startCheckout } from '../../../server/modules/payments/index.ts';
+import { checkoutPayable as startCheckout } from '../../../server/modules/payments/index.ts';
 import { asSuperuser } from '../../helpers/server.ts';
 import { callbackFor, ipn, paidByVnpay, paymentsSpec, PUBLIC_API, query, urlParams } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 import { payableOf } from '../../../domain/payables.ts';
 import { NotFound } from '../../../platform/http/problem.ts';
 import type { TransitionContext } from '../../../domain/unitOfWork.ts';
-import { queueRefundOutcomeEmail } from '../../email/index.ts';
+import { publish } from '../../../domain/events.ts';
 import { publishPaymentOutcome, trackAfterCommit, type PaymentOutcome } from '../hooks.ts';
 import { Payment, Refund, type PaymentStatus } from '../models.ts';
 import { lockPayment } from './requestRefund.ts';
@@ -43,9 +43,9 @@ export async function settleRefund(ctx: TransitionContext, refundId: string, out
       updatedAt: ctx.now,
     })
     .returning('*')) as unknown as Refund;
-  // The guest is told either way, in this transaction (refund-completed / refund-failed, email's guestMessages.ts).
-  // That message is written about the payment's reservation: a payable that is no reservation's has none.
-  if (payment.reservationId) await queueRefundOutcomeEmail(ctx, refundId);
+  // The guest is told either way, in this transaction (refund-completed / refund-failed: the email module's subscriber;
+  // payments comes before email and imports nothing of it). A payable that is no reservation's has no such message.
+  await publish(ctx, 'refund.settled', { refundId, paymentId: payment.id, status: outcome.status, reservationId: payment.reservationId ?? null });
   const owner = payableOf(ctx.app.payables, payment.payableKind);
   let finalStatus = payment.status;
   if (outcome.status === 'SUCCEEDED') {

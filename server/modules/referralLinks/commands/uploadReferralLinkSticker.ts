@@ -2,7 +2,7 @@ import type { AppContext } from '../../../platform/context.ts';
 import { Unprocessable } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { assetUrl } from '../../catalog/index.ts';
-import { uploadBlob } from '../../storage/index.ts';
+import { storeBlob } from '../../storage/index.ts';
 import { ReferralLink } from '../models.ts';
 import { findLinkOrFail } from '../queries.ts';
 import { pngDimensions, STICKER_MAX_PX, STICKER_MIN_PX } from '../sticker.ts';
@@ -22,7 +22,7 @@ export async function uploadReferralLinkSticker(app: AppContext, linkId: string,
       ]);
     }
   }
-  const blob = await uploadBlob(app.storage, { purpose: 'sticker', contentType: 'image/png', body: bytes, originalFilename: null, uploadedByAccountId: uploadedBy, field: 'body' });
+  const blob = await storeBlob(app.storage, { purpose: 'sticker', contentType: 'image/png', body: bytes, originalFilename: null, uploadedByAccountId: uploadedBy, field: 'body' });
   return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
     await ReferralLink.query(trx).findById(linkId).patch({ stickerBlobId: blob.id, stickerUrl: `${app.config.publicApiUrl}${assetUrl(blob.key)}` });
     return findLinkOrFail(linkId, trx);

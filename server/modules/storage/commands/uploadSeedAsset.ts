@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { StorageDriver } from '../../../platform/storage/driver.ts';
 import { StorageBlob } from '../models.ts';
-import { uploadBlob } from './uploadBlob.ts';
+import { storeBlob as uploadBlob } from '../storeBlob.ts';
 
 export interface UploadSeedAssetInput {
   contentType: string;

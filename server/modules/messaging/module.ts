@@ -4,8 +4,10 @@ import { jobs } from './jobs.ts';
 import { policy } from './publicPolicy.ts';
 import { messagingServices } from './service.ts';
 
-/** The `messaging` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
- * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+/**
+ * The `messaging` module's record (server/modules/record.ts): its handlers, policy entries, queues, subscribers and
+ * services. Imported by server/modules/index.ts only; what other modules may use is this module's index.ts.
+ */
 export function record() {
   return { tag: 'messaging', handlers, policy, jobs, services: messagingServices } satisfies ModuleRecord;
 }

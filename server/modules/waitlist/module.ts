@@ -6,8 +6,10 @@ import { policy } from './publicPolicy.ts';
 import { waitlistServices } from './services.ts';
 import { subscribers } from './subscribers.ts';
 
-/** The `waitlist` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
- * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+/**
+ * The `waitlist` module's record (server/modules/record.ts): its handlers, policy entries, queues, subscribers and
+ * services. Imported by server/modules/index.ts only; what other modules may use is this module's index.ts.
+ */
 export function record() {
   return { tag: 'waitlist', handlers, policy, jobs, seatClaims: [claimWaitlistOffer], subscribers, services: waitlistServices } satisfies ModuleRecord;
 }

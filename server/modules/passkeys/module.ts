@@ -4,8 +4,10 @@ import { passkeysServices } from './limits.ts';
 import { policy } from './policy.ts';
 import { subscribers } from './subscribers.ts';
 
-/** The `passkeys` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
- * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+/**
+ * The `passkeys` module's record (server/modules/record.ts): its handlers, policy entries, queues, subscribers and
+ * services. Imported by server/modules/index.ts only; what other modules may use is this module's index.ts.
+ */
 export function record() {
   return { tag: 'passkeys', handlers, policy, subscribers, services: passkeysServices } satisfies ModuleRecord;
 }

@@ -3,8 +3,10 @@ import { handlers } from './handlers.ts';
 import { profilesServices } from './limits.ts';
 import { policy } from './publicPolicy.ts';
 
-/** The `profiles` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
- * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+/**
+ * The `profiles` module's record (server/modules/record.ts): its handlers, policy entries, queues, subscribers and
+ * services. Imported by server/modules/index.ts only; what other modules may use is this module's index.ts.
+ */
 export function record() {
   return { tag: 'profiles', handlers, policy, services: profilesServices } satisfies ModuleRecord;
 }

@@ -2,8 +2,10 @@ import type { ModuleRecord } from '../record.ts';
 import { handlers } from './handlers.ts';
 import { subscribers } from './subscribers.ts';
 
-/** The `referralCommissions` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
- * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+/**
+ * The `referralCommissions` module's record (server/modules/record.ts): its handlers, policy entries, queues, subscribers and
+ * services. Imported by server/modules/index.ts only; what other modules may use is this module's index.ts.
+ */
 export function record() {
   return { tag: 'referralCommissions', handlers, subscribers } satisfies ModuleRecord;
 }

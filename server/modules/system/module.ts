@@ -4,8 +4,10 @@ import { policy } from './publicPolicy.ts';
 import { systemServices } from './visits.ts';
 import { METRIC_SUBSCRIBERS, venueMetrics } from './metrics.ts';
 
-/** The `system` module's record (server/modules/record.ts): what the rest of the server knows of it (a function: read once
- * at boot, after every module has loaded, so modules may import each other's index.ts in any order). */
+/**
+ * The `system` module's record (server/modules/record.ts): its handlers, policy entries, queues, subscribers and
+ * services. Imported by server/modules/index.ts only; what other modules may use is this module's index.ts.
+ */
 export type { VenueMetrics } from './metrics.ts';
 
 export function record() {

@@ -1,0 +1,15 @@
+import type { ModuleRecord } from '../record.ts';
+import { handlers } from './handlers.ts';
+import { jobs } from './jobs.ts';
+import { reservationPayable } from './payable.ts';
+import { policy } from './publicPolicy.ts';
+import { bookingServices } from './services.ts';
+import { cancellationBusinessEvent } from './subscribers.ts';
+
+/**
+ * The `booking` module's record (server/modules/record.ts): its handlers, policy entries, queues, subscribers and
+ * services. Imported by server/modules/index.ts only; what other modules may use is this module's index.ts.
+ */
+export function record() {
+  return { tag: 'booking', handlers, policy, jobs, subscribers: [cancellationBusinessEvent], services: bookingServices, payables: [reservationPayable] } satisfies ModuleRecord;
+}

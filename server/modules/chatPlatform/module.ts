@@ -1,0 +1,13 @@
+import type { ModuleRecord } from '../record.ts';
+import { handlers } from './handlers.ts';
+import { jobs } from './jobs.ts';
+import { policy } from './publicPolicy.ts';
+import { chatPlatformServices } from './service.ts';
+
+/**
+ * The `chatPlatform` module's record (server/modules/record.ts): its handlers, policy entries, queues, subscribers and
+ * services. Imported by server/modules/index.ts only; what other modules may use is this module's index.ts.
+ */
+export function record() {
+  return { tag: 'chatPlatform', handlers, policy, jobs, services: chatPlatformServices } satisfies ModuleRecord;
+}
