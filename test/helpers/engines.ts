@@ -100,6 +100,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'modules/profiles/profiles.spec.ts',
   'modules/records.spec.ts',
   'modules/layering.spec.ts',
+  'modules/tableOwners.spec.ts',
   'modules/referralCodes/referralCodes.spec.ts',
   'modules/referralLinks/sticker.spec.ts',
   'modules/referralPartners/referralPartners.spec.ts',
