@@ -96,6 +96,12 @@ export interface DomainEvents {
    * module forgets its kept answers once the transaction commits (never on a rollback).
    */
   'catalog.changed': { entity: CatalogEntity; id?: string | null };
+  /**
+   * Two customers merged (the customers module's mergeCustomers): published in its transaction, after booking's and
+   * the customers module's own rows moved and before the e-mail ledger's; the later modules that file rows under a
+   * customer (waiting list, inquiries) move the duplicate's to the survivor in-transaction.
+   */
+  'customer.merged': { fromCustomerId: string; toCustomerId: string };
 }
 
 export type DomainEvent = keyof DomainEvents;

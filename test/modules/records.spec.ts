@@ -23,6 +23,8 @@ describe('module records and domain events', () => {
       'account.signInRevoked': ['5 in-transaction auth.end-sessions-on-sign-in-revoked', '10 in-transaction passkeys.remove-on-sign-in-revoked'],
       // Issue 33: the catalog's own writes (shows, events, offers, their items, the setup, a stored image) as an event.
       'catalog.changed': [forget('catalog.changed')],
+      // Issue 33: a customer merge moves the later modules' rows of the duplicate through their own subscribers.
+      'customer.merged': ['10 in-transaction waitlist.move-on-customer-merge', '20 in-transaction inquiries.move-on-customer-merge'],
       'hold.placed': [forget('hold.placed')],
       'holds.expired': [
         '10 in-transaction email.hold-expired',

@@ -34,11 +34,6 @@ const EXCEPTIONS: readonly { module: string; table: string; reason: string }[] =
   { module: 'booking', table: 'customers', reason: 'issue 33: not yet moved (guest contact upsert)' },
   { module: 'booking', table: 'customer_emails', reason: 'issue 33: not yet moved (guest contact upsert)' },
   { module: 'booking', table: 'customer_leads', reason: 'issue 33: not yet moved (captureCustomerLead)' },
-  { module: 'customers', table: 'reservations', reason: 'issue 33: not yet moved (merge)' },
-  { module: 'customers', table: 'waitlist_entries', reason: 'issue 33: not yet moved (merge)' },
-  { module: 'customers', table: 'inquiries', reason: 'issue 33: not yet moved (merge)' },
-  { module: 'customers', table: 'email_messages', reason: 'issue 33: not yet moved (merge)' },
-  { module: 'reservations', table: 'reservations', reason: 'issue 33: not yet moved (staff create/update)' },
 ];
 
 type Owner = { module: string; file: string };

@@ -18,6 +18,8 @@ export {
   camelRow,
   guestReservation,
   lockedReservation,
+  moveCustomerReservations,
+  patchReservation,
   reservationQuery,
   seatsTakenOf,
 } from './queries.ts';

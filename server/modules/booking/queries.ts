@@ -341,6 +341,14 @@ export async function referenceTaken(trx: Knex.Transaction, reference: string): 
   return Boolean(await Reservation.query(trx).where('reference', reference).first().select('id'));
 }
 
+/**
+ * Staff's edits of a reservation's own fields (the reservations module's create and update: notes, table, a new
+ * guest count and its price), in the caller's transaction. Booking writes its table; its staff face asks it here.
+ */
+export async function patchReservation(trx: Knex.Transaction, id: string, changes: PartialModelObject<Reservation>): Promise<void> {
+  await Reservation.query(trx).findById(id).patch(changes);
+}
+
 /** The reservation, locked (`for update`); 404 when there is none. */
 export async function lockedReservation(trx: Knex.Transaction, id: string): Promise<Reservation> {
   const reservation = await Reservation.query(trx).findById(id).forUpdate();
@@ -484,4 +492,12 @@ export async function reservationEventRow(knex: Knex, reservationId: string): Pr
     .where('r.id', reservationId)
     .first('r.reference', 'r.total_vnd', 'r.guest_count', 'r.booking_path', 'r.referral_code', 'r.referral_discount_vnd', 'rp.type as referral_partner_type', 'rl.channel as referral_channel', 'r.analytics_distinct_id', 's.code as show_code', 's.slug as show_slug', 'e.starts_at');
   return row ? camelRow<ReservationEventRow>(row) : undefined;
+}
+
+/**
+ * A customer merge's part here (the customers module's mergeCustomers, in its transaction): every reservation of the
+ * duplicate moves to the survivor.
+ */
+export async function moveCustomerReservations(trx: Knex.Transaction, fromCustomerId: string, toCustomerId: string): Promise<void> {
+  await trx('reservations').where({ customer_id: fromCustomerId }).update({ customer_id: toCustomerId });
 }

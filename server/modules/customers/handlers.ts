@@ -1,3 +1,4 @@
+import { staffActor } from '../../domain/actors.ts';
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json, noContent } from '../../platform/http/handler.ts';
 import { listMessages } from '../email/index.ts';
@@ -33,7 +34,7 @@ export const handlers = {
   },
 
   async mergeCustomers(call) {
-    return json(200, presentCustomer(await mergeCustomers(call.app, call.params.customerId, call.body.duplicateCustomerId)));
+    return json(200, presentCustomer(await mergeCustomers(call.app, staffActor(call.auth), call.params.customerId, call.body.duplicateCustomerId)));
   },
 
   async listCustomerEmailMessages(call) {

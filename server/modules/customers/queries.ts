@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
 import { Conflict, NotFound } from '../../platform/http/problem.ts';
+import { publish, type DomainContext } from '../../domain/events.ts';
+import { moveCustomerReservations } from '../booking/index.ts';
+import { moveCustomerMessages } from '../email/index.ts';
 import { likeContaining } from '../shows/index.ts';
 import { Customer, CustomerEmail } from './models.ts';
 
@@ -140,16 +143,19 @@ export async function isCustomersReservation(trx: Knex.Transaction, customerId: 
   return Boolean(await trx('reservations').where({ id: reservationId, customer_id: customerId }).first('id'));
 }
 
-/** The tables whose rows belong to a customer (`customer_id`), moved by a merge. */
-const OWNED = ['reservations', 'customer_leads', 'waitlist_entries', 'inquiries', 'email_messages'] as const;
-
 /**
  * A merge's set-based part (called only from the merge command, in its transaction): every row the duplicate owns
- * moves to the survivor, and the survivor's e-mail history gains every address either had, with the earliest first
- * sighting and the latest last one.
+ * moves to the survivor — its reservations (booking's), its leads, then (`customer.merged`'s in-transaction
+ * subscribers) its waiting-list entries and inquiries, then its e-mail ledger (email's) — and the survivor's e-mail
+ * history gains every address either had, with the earliest first sighting and the latest last one. Each table is
+ * written by its own module (test/modules/tableOwners.spec.ts).
  */
-export async function moveCustomerRows(trx: Knex.Transaction, fromCustomerId: string, toCustomerId: string): Promise<void> {
-  for (const table of OWNED) await trx(table).where({ customer_id: fromCustomerId }).update({ customer_id: toCustomerId });
+export async function moveCustomerRows(ctx: DomainContext, fromCustomerId: string, toCustomerId: string): Promise<void> {
+  const { trx } = ctx;
+  await moveCustomerReservations(trx, fromCustomerId, toCustomerId);
+  await trx('customer_leads').where({ customer_id: fromCustomerId }).update({ customer_id: toCustomerId });
+  await publish(ctx, 'customer.merged', { fromCustomerId, toCustomerId });
+  await moveCustomerMessages(trx, fromCustomerId, toCustomerId);
   await trx.raw(
     `insert into customer_emails (customer_id, email, email_normalized, first_seen_at, last_seen_at)
      select ?, email, email_normalized, first_seen_at, last_seen_at from customer_emails where customer_id = ?

@@ -5,4 +5,4 @@
 export { recordEmail } from './commands/recordEmail.ts';
 export { type EmailMessage } from './models.ts';
 export { presentEmailListItem } from './presenters.ts';
-export { listMessages } from './queries.ts';
+export { listMessages, moveCustomerMessages } from './queries.ts';

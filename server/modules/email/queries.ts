@@ -197,3 +197,11 @@ export async function refundForMessage(trx: Knex.Transaction, refundId: string):
   const row = await trx('refunds as f').join('payments as p', 'p.id', 'f.payment_id').where('f.id', refundId).first('f.status', 'f.amount_vnd', 'p.gateway', 'p.reservation_id');
   return row ? { status: row.status, amountVnd: Number(row.amount_vnd), gateway: row.gateway, reservationId: row.reservation_id } : undefined;
 }
+
+/**
+ * A customer merge's part here (the customers module's mergeCustomers, in its transaction): every message of the
+ * duplicate moves to the survivor.
+ */
+export async function moveCustomerMessages(trx: Knex.Transaction, fromCustomerId: string, toCustomerId: string): Promise<void> {
+  await trx('email_messages').where({ customer_id: fromCustomerId }).update({ customer_id: toCustomerId });
+}

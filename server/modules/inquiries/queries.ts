@@ -57,3 +57,11 @@ export async function listInquiries(knex: Knex, filters: InquiryFilters): Promis
   ]);
   return { items, total };
 }
+
+/**
+ * A customer merge's part here (the customers module's mergeCustomers, in its transaction): every inquiry of the
+ * duplicate moves to the survivor.
+ */
+export async function moveCustomerInquiries(trx: Knex.Transaction, fromCustomerId: string, toCustomerId: string): Promise<void> {
+  await trx('inquiries').where({ customer_id: fromCustomerId }).update({ customer_id: toCustomerId });
+}

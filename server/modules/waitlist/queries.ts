@@ -156,3 +156,11 @@ export async function eventsWithWaitingOf(trx: Knex.Transaction, reservationIds:
   const events: string[] = await trx('reservations').whereIn('id', reservationIds).distinct().pluck('show_event_id');
   return await trx('waitlist_entries').whereIn('show_event_id', events).where('status', 'WAITING').distinct().pluck('show_event_id');
 }
+
+/**
+ * A customer merge's part here (the customers module's mergeCustomers, in its transaction): every waiting-list entry of the
+ * duplicate moves to the survivor.
+ */
+export async function moveCustomerEntries(trx: Knex.Transaction, fromCustomerId: string, toCustomerId: string): Promise<void> {
+  await trx('waitlist_entries').where({ customer_id: fromCustomerId }).update({ customer_id: toCustomerId });
+}

@@ -137,6 +137,30 @@ describe('customers: strangers who know an e-mail address', () => {
     expect((await admin().post(`/api/customers/${before.id}/merge`, { duplicateCustomerId: MISSING_ID })).status).to.equal(404);
   });
 
+  it('a merge moves every row of the duplicate, whichever module owns its table (issue 33: each module moves its own)', async () => {
+    const survivor = await victim('keeper@example.com');
+    const duplicate = await victim('twin@example.com');
+    const open = await bookableEvent();
+    const full = await bookableEvent({ capacity: 2 });
+    const contact = { name: 'Twin', email: 'twin@example.com' };
+    expect((await stranger().post('/api/reservations/customer-lead', { ...contact, eventSlug: open.event.slug })).status).to.equal(201);
+    expect((await stranger().post('/api/public/reservations', { eventSlug: open.event.slug, offerCode: open.offer.code, guestCount: 1, contact })).status).to.equal(201);
+    await stranger().post('/api/public/reservations', { eventSlug: full.event.slug, offerCode: full.offer.code, guestCount: 2, contact: { name: 'Filler', email: 'filler2@example.com' } });
+    expect((await stranger().post('/api/waitlist', { eventSlug: full.event.slug, guestCount: 2, ...contact })).status).to.be.oneOf([200, 201, 202]);
+    expect((await stranger().post('/api/inquiries', { type: 'GENERAL', ...contact, message: 'Hello' })).status).to.equal(201);
+    const knex = spec.server.db.knex;
+    await knex('email_messages').whereRaw('lower(to_address) = ?', ['twin@example.com']).update({ customer_id: duplicate.id });
+    const tables = ['reservations', 'customer_leads', 'waitlist_entries', 'inquiries'];
+    const count = async (table: string, customerId: string) => Number((await knex(table).where({ customer_id: customerId }).count({ n: '*' }).first())!.n);
+    for (const table of tables) expect(await count(table, duplicate.id), `${table} before`).to.be.greaterThan(0);
+    const messages = await count('email_messages', duplicate.id);
+
+    expect((await admin().post(`/api/customers/${survivor.id}/merge`, { duplicateCustomerId: duplicate.id })).status).to.equal(200);
+    for (const table of [...tables, 'email_messages']) expect(await count(table, duplicate.id), `${table} left on the duplicate`).to.equal(0);
+    for (const table of tables) expect(await count(table, survivor.id), `${table} on the survivor`).to.be.greaterThan(0);
+    expect(await count('email_messages', survivor.id)).to.equal(messages);
+  });
+
   it('staff bookings still edit the record', async () => {
     const before = await victim('phone-booking@example.com');
     const open = await bookableEvent();

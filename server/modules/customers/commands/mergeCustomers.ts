@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Unprocessable } from '../../../platform/http/problem.ts';
-import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import type { TransitionActor } from '../../../domain/unitOfWork.ts';
+import { inTransition } from '../../../domain/unitOfWork.ts';
 import { Customer } from '../models.ts';
 import { CustomerDeleted, moveCustomerRows, NoSuchCustomer } from '../queries.ts';
 
@@ -10,19 +11,20 @@ import { CustomerDeleted, moveCustomerRows, NoSuchCustomer } from '../queries.ts
  * ledger rows and e-mail history move to `customerId`, and the duplicate is soft-deleted (its row stays for
  * audit). The surviving record's own fields are unchanged.
  */
-export async function mergeCustomers(app: AppContext, customerId: string, duplicateId: string): Promise<Customer> {
+export async function mergeCustomers(app: AppContext, actor: TransitionActor, customerId: string, duplicateId: string): Promise<Customer> {
   if (customerId === duplicateId) {
     throw Unprocessable('same_customer', 'A customer cannot be merged into itself.', [
       { path: 'body/duplicateCustomerId', message: 'is the customer itself', code: 'same_customer' },
     ]);
   }
-  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now }) => {
+  return inTransition(app, actor, async (ctx) => {
+    const { trx, now } = ctx;
     const rows = await Customer.query(trx).whereIn('id', [customerId, duplicateId]).orderBy('id').forUpdate();
     const survivor = rows.find((row) => row.id === customerId);
     const duplicate = rows.find((row) => row.id === duplicateId);
     if (!survivor || !duplicate) throw NoSuchCustomer();
     if (survivor.isDeleted || duplicate.isDeleted) throw CustomerDeleted();
-    await moveCustomerRows(trx, duplicateId, customerId);
+    await moveCustomerRows(ctx, duplicateId, customerId);
     await Customer.query(trx).findById(duplicateId).patch({ isDeleted: true, deletedAt: now, updatedAt: now });
     return Customer.query(trx).patchAndFetchById(customerId, { updatedAt: now });
   });

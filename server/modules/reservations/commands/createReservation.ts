@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound } from '../../../platform/http/problem.ts';
 import { publish } from '../../../domain/events.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent, confirmReservation, createHold, EXPIRE_HOLDS_QUEUE, Reservation, type Contact } from '../../booking/index.ts';
+import { BUSINESS_EVENTS, captureBusinessEvent, confirmReservation, createHold, EXPIRE_HOLDS_QUEUE, patchReservation, Reservation, type Contact } from '../../booking/index.ts';
 import { inTransition, type TransitionActor } from '../../../domain/unitOfWork.ts';
 import { assertTable, showEventSlug } from '../queries.ts';
 
@@ -42,9 +42,7 @@ export async function createReservation(app: AppContext, actor: TransitionActor,
         'staff',
       );
       await publish(ctx, 'hold.placed', { reservationId, showEventId: input.eventId });
-      await Reservation.query(ctx.trx)
-        .findById(reservationId)
-        .patch({ staffNotes: input.staffNotes ?? null, tableId: input.tableId ?? null, updatedAt: now });
+      await patchReservation(ctx.trx, reservationId, { staffNotes: input.staffNotes ?? null, tableId: input.tableId ?? null, updatedAt: now });
       if (input.confirm) {
         await confirmReservation(ctx, reservationId, { by: 'STAFF' });
       } else {

@@ -2,7 +2,7 @@ import type { PartialModelObject } from 'objection';
 import type { AppContext } from '../../../platform/context.ts';
 import { publish } from '../../../domain/events.ts';
 import { Conflict, NotFound, Unprocessable } from '../../../platform/http/problem.ts';
-import { lockedReservation, priceBooking, Reservation, seatsTakenOf, statusAt } from '../../booking/index.ts';
+import { lockedReservation, patchReservation, priceBooking, Reservation, seatsTakenOf, statusAt } from '../../booking/index.ts';
 import { inTransition, type TransitionActor } from '../../../domain/unitOfWork.ts';
 import { assertTable, lockShowEvent, offerOf } from '../queries.ts';
 
@@ -85,7 +85,7 @@ export async function updateReservation(app: AppContext, actor: TransitionActor,
           ...columns,
         });
       }
-      await Reservation.query(trx).findById(id).patch(changes);
+      await patchReservation(trx, id, changes);
       if (changes.guestCount !== undefined) {
         await publish(ctx, 'reservation.resized', {
           reservationId: id,
