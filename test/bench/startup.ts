@@ -11,6 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +31,17 @@ server.listen(Number(process.env.PORT), '127.0.0.1');
 process.on('SIGTERM', () => server.close(async () => { await db.close(); process.exit(0); }));
 `;
 
-let nextPort = 40_000 + Math.floor(Math.random() * 10_000);
+/** A port the OS says is free now (bound to 0 and released): a guessed one may be taken by another process. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 interface Started {
   ms: number;
@@ -41,7 +52,7 @@ interface Started {
 
 /** Spawns `args` and polls readiness every 5 ms; resolves with the time from spawn to the first 200. */
 async function startAndWait(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<Started> {
-  const port = nextPort++;
+  const port = await freePort();
   let output = '';
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
