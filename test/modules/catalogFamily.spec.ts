@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importsOf, sources } from '../helpers/sources.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MODULES = path.join(ROOT, 'server/modules');
@@ -14,20 +15,6 @@ const MODULES = path.join(ROOT, 'server/modules');
  * either may come first. Type-only imports count, as in layering.spec.ts.
  */
 const ORDER = ['storage', 'fulfillment', 'shows', 'offers', 'showEvents', 'tables', 'catalog'];
-
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(file);
-    return /\.tsx?$/.test(entry.name) ? [file] : [];
-  });
-}
-
-function importsOf(file: string): string[] {
-  const text = fs.readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/g), ...text.matchAll(/import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)].map((m) => m[1]);
-  return specs.map((spec) => path.resolve(path.dirname(file), spec));
-}
 
 /** The module a file belongs to (undefined for server/modules/index.ts, record.ts and the other files beside the folders). */
 const moduleOf = (file: string) => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importsOf, sources } from '../helpers/sources.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVER = path.join(ROOT, 'server');
@@ -12,21 +13,6 @@ const SERVER = path.join(ROOT, 'server');
  * only; a module reaches another module only through that module's `index.ts`. Type-only imports count too: a
  * type is a dependency a reader has to follow.
  */
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(file);
-    return /\.tsx?$/.test(entry.name) ? [file] : [];
-  });
-}
-
-/** Every relative import of `file`, resolved to a path under the project (static and dynamic). */
-function importsOf(file: string): string[] {
-  const text = fs.readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/g), ...text.matchAll(/import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)].map((m) => m[1]);
-  return specs.map((spec) => path.resolve(path.dirname(file), spec));
-}
-
 const within = (file: string, dir: string) => !path.relative(path.join(SERVER, dir), file).startsWith('..');
 const rel = (file: string) => path.relative(ROOT, file);
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sources } from '../helpers/sources.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MODULES = path.join(ROOT, 'server/modules');
@@ -37,14 +38,6 @@ const EXCEPTIONS: readonly { module: string; table: string; reason: string }[] =
 ];
 
 type Owner = { module: string; file: string };
-
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(file);
-    return /\.tsx?$/.test(entry.name) ? [file] : [];
-  });
-}
 
 /** The text with its comments blanked out (strings, template literals and regular code kept as they are). */
 export function stripComments(text: string): string {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importsOf, sources } from '../../helpers/sources.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const MODULES = path.join(ROOT, 'server/modules');
@@ -13,19 +14,6 @@ const MODULES = path.join(ROOT, 'server/modules');
  * booking alone: a module after it asks booking through its index.ts (`markCheckedIn`). Type-only and dynamic
  * imports count as imports.
  */
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(file);
-    return /\.tsx?$/.test(entry.name) ? [file] : [];
-  });
-}
-
-function importsOf(file: string): string[] {
-  const text = fs.readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/g), ...text.matchAll(/import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)].map((m) => m[1]);
-  return specs.map((spec) => path.resolve(path.dirname(file), spec));
-}
 
 /** Statements that write the `reservations` table: knex's builder on it, or the `Reservation` model's writes. */
 const WRITES_RESERVATIONS = /\(\s*['"]reservations(?: as \w+)?['"]\s*\)[^;]*?\.(?:update|insert|del|delete|upsert|merge)\(|\bReservation\.query\([^)]*\)[^;]*?\.(?:patch|update|insert|insertAndFetch|patchAndFetchById|delete|deleteById)\(/;
