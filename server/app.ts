@@ -20,6 +20,7 @@ import type { Logger } from './platform/logger.ts';
 import { createDomainEventBus } from './domain/events.ts';
 import { payablesByKind, type Payable } from './domain/payables.ts';
 import { BOOKING_EXTENSIONS, checkModules, handlers as allHandlers, moduleServices, PAYABLES, POLICY_REGISTRY, QUEUES, SUBSCRIBERS } from './modules/index.ts';
+import { apiKeyStore } from './modules/apiKeys/index.ts';
 import type { StorageDriver } from './platform/storage/driver.ts';
 import { observeRequests, type Tracing } from './platform/observability/index.ts';
 
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps): App {
     analytics: deps.analytics,
     storage: deps.storage,
     tracing: deps.tracing,
+    apiKeyStore: apiKeyStore(deps.db.knex),
     // The modules' declared parts of each other's flows (server/modules/index.ts), built once per app.
     additions: (platform) =>
       ({

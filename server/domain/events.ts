@@ -69,8 +69,10 @@ export interface DomainEvents {
   'reservation.confirmed': ReservationStatusChanged;
   'reservation.cancelled': ReservationCancelled;
   'reservation.noShow': ReservationStatusChanged;
-  /** A hold placed (HELD, seats taken until it expires): the guest's, or staff's phone booking. */
-  'hold.placed': { reservationId: string; showEventId: string };
+  /** A guest checked in at the door (CONFIRMED → CHECKED_IN; the checkIns module's redeem): `operator` is who let them in. */
+  'reservation.checkedIn': ReservationStatusChanged & { operator: string };
+  /** A hold placed (HELD, seats taken until it expires): the guest's (`GUEST`), or staff's phone booking (`STAFF`). */
+  'hold.placed': { reservationId: string; showEventId: string; by: 'GUEST' | 'STAFF' };
   /** A live reservation's seats changed without a status change: its guest count, or moved to another event. */
   'reservation.resized': { reservationId: string; fromShowEventId: string; toShowEventId: string; fromGuests: number; toGuests: number };
   /** Holds past their expiry, marked EXPIRED in bulk by the expiry run (no per-row transition). */
@@ -97,11 +99,18 @@ export interface DomainEvents {
    */
   'catalog.changed': { entity: CatalogEntity; id?: string | null };
   /**
-   * Two customers merged (the customers module's mergeCustomers): published in its transaction, after booking's and
-   * the customers module's own rows moved and before the e-mail ledger's; the later modules that file rows under a
-   * customer (waiting list, inquiries) move the duplicate's to the survivor in-transaction.
+   * Two customers merged (the customers module's mergeCustomers): published in its transaction, after booking's rows
+   * (reservations, leads, e-mail history) moved and before the e-mail ledger's; the later modules that file rows under
+   * a customer (waiting list, inquiries) move the duplicate's to the survivor in-transaction.
    */
   'customer.merged': { fromCustomerId: string; toCustomerId: string };
+  /**
+   * A waiting-list entry was offered seats (NOTIFIED: its party's seats are held for it until the offer runs out),
+   * by staff or by the run that follows freed seats; in the offering transaction.
+   */
+  'waitlist.offered': { entryId: string; showEventId: string; offerExpiresAt: Date };
+  /** An open offer stopped holding its seats before it ran out or was taken: staff archived the entry. */
+  'waitlist.offerWithdrawn': { entryId: string };
 }
 
 export type DomainEvent = keyof DomainEvents;

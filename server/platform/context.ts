@@ -3,7 +3,7 @@ import type { Database } from './db/database.ts';
 import type { Contract } from './http/contract.ts';
 import type { JobEngine } from './jobs/types.ts';
 import type { Logger } from './logger.ts';
-import { ApiKeyCredentials } from './auth/apiKeyCredentials.ts';
+import { ApiKeyCredentials, type ApiKeyStore } from './auth/apiKeyCredentials.ts';
 import { SignInThrottle } from './auth/throttle.ts';
 import { CredentialThrottle, type FailedCredential } from './auth/credentialThrottle.ts';
 import { createAnalytics, type Analytics } from './integrations/analytics.ts';
@@ -76,10 +76,12 @@ export function createAppContext(deps: {
   notifications?: Notifications;
   /** The app's tracing (server/platform/observability/tracing.ts `loadTracing`), when on. */
   tracing?: Tracing;
+  /** Where API keys are read and their uses counted (the apiKeys module's rows: server/modules/apiKeys/store.ts). */
+  apiKeyStore: ApiKeyStore;
   /** Built from the platform's services, once per app (the modules' services: rate limits, outside clients, …). */
   additions: (platform: PlatformContext) => ContextAdditions;
 }): AppContext {
-  const { additions, ...given } = deps;
+  const { additions, apiKeyStore, ...given } = deps;
   const { config, logger } = given;
   const notifications = deps.notifications ?? createNotifications(deps.db, logger, config.databaseUrl);
   const metrics = createMetrics({ enabled: config.metrics.enabled, db: deps.db, logger });
@@ -110,7 +112,7 @@ export function createAppContext(deps: {
       rateLimitStoreFor(deps.db),
     ),
     notifications,
-    credentials: new ApiKeyCredentials(deps.db.knex, deps.logger, deps.config.apiKeyCacheMs, deps.config.apiKeyUsageFlushMs, Date.now, notifications),
+    credentials: new ApiKeyCredentials(apiKeyStore, deps.logger, deps.config.apiKeyCacheMs, deps.config.apiKeyUsageFlushMs, Date.now, notifications),
     startedAt: Date.now(),
     metrics,
     tracing: deps.tracing,

@@ -25,7 +25,8 @@ describe('module records and domain events', () => {
       'catalog.changed': [forget('catalog.changed')],
       // Issue 33: a customer merge moves the later modules' rows of the duplicate through their own subscribers.
       'customer.merged': ['10 in-transaction waitlist.move-on-customer-merge', '20 in-transaction inquiries.move-on-customer-merge'],
-      'hold.placed': [forget('hold.placed')],
+      // Issue 33: the business events a hold and a check-in send are booking's subscribers, not the commands' own calls.
+      'hold.placed': [forget('hold.placed'), '1200 after-commit booking.business-event-created'],
       'holds.expired': [
         '10 in-transaction email.hold-expired',
         '20 in-transaction promoCodes.release-on-expiry',
@@ -51,6 +52,7 @@ describe('module records and domain events', () => {
         '1100 after-commit system.count-cancellation',
         '1200 after-commit booking.business-event-cancelled',
       ],
+      'reservation.checkedIn': ['1200 after-commit booking.business-event-checked-in'],
       'reservation.confirmed': [
         '5 in-transaction email.confirmation',
         '10 in-transaction promoCodes.retake-on-confirm',
@@ -61,6 +63,9 @@ describe('module records and domain events', () => {
       'reservation.noShow': [forget('reservation.noShow'), '1100 after-commit system.count-no-show'],
       'reservation.resized': [forget('reservation.resized')],
       'showEvent.cancelled': ['10 in-transaction reservations', '20 in-transaction waitlist', forget('showEvent.cancelled')],
+      // Issue 33: an offer holds seats (and an archived one frees them): the waiting list publishes, the catalog forgets.
+      'waitlist.offerWithdrawn': [forget('waitlist.offerWithdrawn')],
+      'waitlist.offered': [forget('waitlist.offered')],
     });
   });
 

@@ -10,7 +10,8 @@ export { type SeatClaimProvider } from './extensions.ts';
 export { type Contact, normalizeEmail } from './inputs.ts';
 export { EXPIRE_HOLDS_QUEUE } from './jobs.ts';
 export { assertTransition, cancelReservation, confirmReservation, markCheckedIn, markNoShow } from './lifecycle.ts';
-export { Reservation } from './models.ts';
+export { type CustomerChanges, moveCustomerContacts, patchCustomer, softDeleteCustomer } from './contacts.ts';
+export { Customer, CustomerEmail, Reservation } from './models.ts';
 export { checkInQrPng, checkInQrSvg } from './qr.ts';
 export { RESERVATION_PAYABLE } from './payable.ts';
 export {

@@ -161,11 +161,13 @@ export async function cancelReservation(ctx: TransitionContext, id: string, opti
 
 /**
  * CONFIRMED → CHECKED_IN: the door's first accepted entry (the checkIns module's redeem command, which has locked the
- * row and judged the scan; `from` is the status it read). 409 `illegal_transition` from any other status.
+ * row and judged the scan; `from` is the status it read; `operator` who let the guest in), publishing
+ * `reservation.checkedIn`. 409 `illegal_transition` from any other status.
  */
-export async function markCheckedIn(ctx: Pick<TransitionContext, 'trx' | 'now'>, id: string, from: ReservationStatus): Promise<void> {
+export async function markCheckedIn(ctx: TransitionContext, id: string, from: ReservationStatus, operator: string): Promise<void> {
   assertTransition(from, 'CHECKED_IN');
   await Reservation.query(ctx.trx).findById(id).patch({ status: 'CHECKED_IN', checkedInAt: ctx.now, updatedAt: ctx.now });
+  await publish(ctx, 'reservation.checkedIn', { reservationId: id, from, to: 'CHECKED_IN', reason: null, operator });
 }
 
 /** CONFIRMED → NO_SHOW, only once the event has started (409 `event_not_started` before). */

@@ -1,4 +1,4 @@
-import { BaseModel } from '../../platform/db/model.ts';
+import { BaseModel, RecordModel } from '../../platform/db/model.ts';
 import type { BookingPath } from '../offers/index.ts';
 import type { ReservationStatus } from './status.ts';
 
@@ -57,4 +57,54 @@ export class Reservation extends BaseModel {
   contactPhone!: string | null;
   accessTokenSealed!: string | null;
   checkInTokenSealed!: string | null;
+}
+
+// ---- the guest's contact record (the CRM's customers) ----------------------------------------------------------
+// Booking owns these tables: every hold, lead and join files its contact here (./contacts.ts); the customers module
+// (the staff's CRM, later in the module order) reads them and changes them through booking's door.
+
+/** Table `customers`. */
+export class Customer extends BaseModel {
+  static override tableName = 'customers';
+  honorific!: string | null;
+  name!: string;
+  email!: string;
+  emailNormalized!: string;
+  phone!: string | null;
+  locale!: string | null;
+  isDeleted!: boolean;
+  deletedAt!: Date | null;
+}
+
+/** Table `customer_emails`. */
+export class CustomerEmail extends RecordModel {
+  static override tableName = 'customer_emails';
+  id!: string;
+  customerId!: string;
+  email!: string;
+  emailNormalized!: string;
+  firstSeenAt!: Date;
+  lastSeenAt!: Date;
+}
+
+/** Table `customer_leads`. */
+export class CustomerLead extends RecordModel {
+  static override tableName = 'customer_leads';
+  id!: string;
+  customerId!: string;
+  referenceHash!: Buffer;
+  showEventId!: string | null;
+  bookingPath!: string | null;
+  guestCount!: number | null;
+  experienceType!: string | null;
+  analyticsSessionId!: string | null;
+  analyticsDistinctId!: string | null;
+  analyticsLocalSessionId!: string | null;
+  expiresAt!: Date;
+  createdAt!: Date;
+  honorific!: string | null;
+  name!: string;
+  email!: string;
+  phone!: string | null;
+  locale!: string | null;
 }

@@ -4,12 +4,12 @@ import { jobs } from './jobs.ts';
 import { reservationPayable } from './payable.ts';
 import { policy } from './publicPolicy.ts';
 import { bookingServices } from './services.ts';
-import { cancellationBusinessEvent } from './subscribers.ts';
+import { cancellationBusinessEvent, checkedInBusinessEvent, createdBusinessEvent } from './subscribers.ts';
 
 /**
  * The `booking` module's record (server/modules/record.ts): its handlers, policy entries, queues, subscribers and
  * services. Imported by server/modules/index.ts only; what other modules may use is this module's index.ts.
  */
 export function record() {
-  return { tag: 'booking', handlers, policy, jobs, subscribers: [cancellationBusinessEvent], services: bookingServices, payables: [reservationPayable] } satisfies ModuleRecord;
+  return { tag: 'booking', handlers, policy, jobs, subscribers: [createdBusinessEvent, checkedInBusinessEvent, cancellationBusinessEvent], services: bookingServices, payables: [reservationPayable] } satisfies ModuleRecord;
 }

@@ -3,6 +3,6 @@
  * operation's command; its record is module.ts.
  */
 export { cacheable, presentation } from './answers.ts';
-export { CATALOG_TOPIC, CatalogCache, catalogChanged } from './cache.ts';
+export { CATALOG_TOPIC, CatalogCache } from './cache.ts';
 export { type Presentation, assetUrl, eventAvailability, offersFor } from './presenters.ts';
 export { type EventRow, MAX_RANGE_DAYS, type OfferRow, type Sales, type ShowRow, dateWindow, findPublicEvent, listPublishedShows, listUpcomingEvents } from './queries.ts';

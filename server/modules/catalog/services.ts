@@ -35,6 +35,8 @@ const SEAT_EVENTS: DomainEvent[] = [
   'reservation.resized',
   'holds.expired',
   'showEvent.cancelled',
+  'waitlist.offered',
+  'waitlist.offerWithdrawn',
 ];
 
 export const subscribers: DomainSubscriber[] = [

@@ -1,7 +1,7 @@
 import { pickLocale } from '../../domain/localized.ts';
 import type { Schema } from '../../platform/http/handler.ts';
 import { iso } from '../presenting.ts';
-import type { Customer, CustomerEmail } from './models.ts';
+import type { Customer, CustomerEmail } from '../booking/index.ts';
 import type { CustomerBooking } from './queries.ts';
 
 export function presentCustomer(customer: Customer): Schema<'Customer'> {

@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
 import { Conflict, NotFound } from '../../platform/http/problem.ts';
 import { publish, type DomainContext } from '../../domain/events.ts';
-import { moveCustomerReservations } from '../booking/index.ts';
+import { Customer, CustomerEmail, moveCustomerContacts, moveCustomerReservations } from '../booking/index.ts';
 import { moveCustomerMessages } from '../email/index.ts';
 import { likeContaining } from '../shows/index.ts';
-import { Customer, CustomerEmail } from './models.ts';
 
 /** One reservation of a customer as its history shows it (reservations, events and shows joined). */
 export interface CustomerBooking {
@@ -120,15 +119,6 @@ export async function customerDetail(knex: Knex, id: string) {
   };
 }
 
-/** Puts `email` into the customer's e-mail history (first sighting now, or a later sighting of an address it had). */
-export async function noteCustomerEmail(trx: Knex.Transaction, customerId: string, email: string, emailNormalized: string): Promise<void> {
-  await trx.raw(
-    `insert into customer_emails (customer_id, email, email_normalized) values (?, ?, ?)
-     on conflict (customer_id, email_normalized) do update set last_seen_at = now(), email = excluded.email`,
-    [customerId, email, emailNormalized],
-  );
-}
-
 /** The contact a reservation was booked with, and whose it is (`undefined` when there is no such reservation). */
 export async function bookedContactOf(
   trx: Knex.Transaction,
@@ -145,23 +135,14 @@ export async function isCustomersReservation(trx: Knex.Transaction, customerId: 
 
 /**
  * A merge's set-based part (called only from the merge command, in its transaction): every row the duplicate owns
- * moves to the survivor — its reservations (booking's), its leads, then (`customer.merged`'s in-transaction
- * subscribers) its waiting-list entries and inquiries, then its e-mail ledger (email's) — and the survivor's e-mail
- * history gains every address either had, with the earliest first sighting and the latest last one. Each table is
- * written by its own module (test/modules/tableOwners.spec.ts).
+ * moves to the survivor — its reservations, its leads and its e-mail history (booking's: the survivor's history
+ * gains every address either had), then (`customer.merged`'s in-transaction subscribers) its waiting-list entries and
+ * inquiries, then its e-mail ledger (email's). Each table is written by its own module (test/modules/tableOwners.spec.ts).
  */
 export async function moveCustomerRows(ctx: DomainContext, fromCustomerId: string, toCustomerId: string): Promise<void> {
   const { trx } = ctx;
   await moveCustomerReservations(trx, fromCustomerId, toCustomerId);
-  await trx('customer_leads').where({ customer_id: fromCustomerId }).update({ customer_id: toCustomerId });
+  await moveCustomerContacts(trx, fromCustomerId, toCustomerId);
   await publish(ctx, 'customer.merged', { fromCustomerId, toCustomerId });
   await moveCustomerMessages(trx, fromCustomerId, toCustomerId);
-  await trx.raw(
-    `insert into customer_emails (customer_id, email, email_normalized, first_seen_at, last_seen_at)
-     select ?, email, email_normalized, first_seen_at, last_seen_at from customer_emails where customer_id = ?
-     on conflict (customer_id, email_normalized) do update set
-       first_seen_at = least(customer_emails.first_seen_at, excluded.first_seen_at),
-       last_seen_at = greatest(customer_emails.last_seen_at, excluded.last_seen_at)`,
-    [toCustomerId, fromCustomerId],
-  );
 }

@@ -1,3 +1,4 @@
+import { staffActor } from '../../domain/actors.ts';
 import type { OperationHandlers } from '../../platform/http/handler.ts';
 import { json, noContent } from '../../platform/http/handler.ts';
 import { archiveWaitlistEntry } from './commands/archiveWaitlistEntry.ts';
@@ -33,12 +34,12 @@ const current = {
   },
 
   async notifyWaitlistEntry(call) {
-    await notifyWaitlistEntry(call.app, call.params.entryId);
+    await notifyWaitlistEntry(call.app, staffActor(call.auth), call.params.entryId);
     return json(200, presentEntry(await findEntryOrFail(call.app.db.knex, call.params.entryId)));
   },
 
   async archiveWaitlistEntry(call) {
-    await archiveWaitlistEntry(call.app, call.params.entryId);
+    await archiveWaitlistEntry(call.app, staffActor(call.auth), call.params.entryId);
     return noContent();
   },
 } satisfies Partial<OperationHandlers>;

@@ -2,9 +2,19 @@ import type { Knex } from 'knex';
 import type { AuthContext } from './context.ts';
 import type { Logger } from '../logger.ts';
 import type { Notifications, Payload } from '../db/notifications.ts';
-import { isBanInForce, type AccountRole } from './roles.ts';
+import type { AccountRole } from './roles.ts';
 import { sha256Hex } from './secrets.ts';
-import { flattenPermissions, type PermissionMap } from './permissions.ts';
+
+/**
+ * Where API keys are kept (the apiKeys module's tables, server/modules/apiKeys/store.ts): the platform resolves and
+ * counts keys on the request path, the module owns the rows.
+ */
+export interface ApiKeyStore {
+  /** The working key with this SHA-256 hash and its owner (undefined when there is none, or it is disabled or its owner cannot use it). */
+  find(hash: string): Promise<ApiKeyIdentity | undefined>;
+  /** Adds `count` uses to the key and moves its last use forward to `lastUsedAt` (never back). */
+  recordUses(id: string, count: number, lastUsedAt: Date): Promise<void>;
+}
 
 /** What an accepted API key resolves to. */
 export interface ApiKeyIdentity {
@@ -74,7 +84,7 @@ export class ApiKeyCredentials {
   private generation = 0;
 
   constructor(
-    private readonly knex: Knex,
+    private readonly store: ApiKeyStore,
     private readonly logger: Logger,
     private readonly cacheMs: number,
     private readonly flushMs: number,
@@ -112,7 +122,7 @@ export class ApiKeyCredentials {
     let entry = this.remembered(hash, now);
     if (!entry) {
       const generation = this.generation;
-      const identity = await this.load(hash);
+      const identity = await this.store.find(hash);
       if (!identity) return undefined;
       entry = { identity, auth: toAuthContext(identity), until: now + this.cacheMs };
       if (this.cacheMs > 0 && generation === this.generation) {
@@ -158,30 +168,6 @@ export class ApiKeyCredentials {
     this.cache.clear();
   }
 
-  private async load(hash: string): Promise<ApiKeyIdentity | undefined> {
-    const row = await this.knex('api_keys as k')
-      .join('accounts as a', 'a.id', 'k.account_id')
-      .where('k.key_hash', hash)
-      .first<{
-        id: string; name: string; start: string; enabled: boolean; expires_at: Date | null; permissions: PermissionMap | string;
-        account_id: string; email: string; account_name: string; account_role: AccountRole; banned: boolean; ban_expires_at: Date | null;
-      } | undefined>('k.id', 'k.name', 'k.start', 'k.enabled', 'k.expires_at', 'k.permissions', 'k.account_id', 'a.email', 'a.name as account_name', 'a.role as account_role', 'a.banned', 'a.ban_expires_at');
-    if (!row || !row.enabled) return undefined;
-    // Only a SUPERUSER account can own a working key; a banned owner's keys stop with the ban.
-    if (row.account_role !== 'SUPERUSER' || isBanInForce(row.banned, row.ban_expires_at)) return undefined;
-    return {
-      id: row.id,
-      name: row.name,
-      start: row.start,
-      expiresAt: row.expires_at ? new Date(row.expires_at) : null,
-      permissions: flattenPermissions(typeof row.permissions === 'string' ? JSON.parse(row.permissions) : row.permissions),
-      accountId: row.account_id,
-      email: row.email,
-      accountName: row.account_name,
-      accountRole: row.account_role,
-    };
-  }
-
   private recordUse(id: string): void {
     const entry = this.pending.get(id);
     const at = Date.now();
@@ -213,12 +199,7 @@ export class ApiKeyCredentials {
     for (const [id, { count, lastUsedAt: at }] of batch) {
       const lastUsedAt = new Date(at);
       try {
-        await this.knex('api_keys')
-          .where('id', id)
-          .update({
-            request_count: this.knex.raw('request_count + ?', [count]),
-            last_used_at: this.knex.raw('greatest(coalesce(last_used_at, ?), ?)', [lastUsedAt, lastUsedAt]),
-          });
+        await this.store.recordUses(id, count, lastUsedAt);
       } catch (err) {
         this.logger.warn({ err, apiKeyId: id, count }, 'api key usage update failed; kept for the next flush');
         const later = this.pending.get(id);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { upsertCustomerByEmail } from '../../../server/modules/booking/queries.ts';
+import { upsertCustomerByEmail } from '../../../server/modules/booking/contacts.ts';
 import { FreshRead, SeatGate } from '../../../server/modules/booking/seatGate.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { bookableEvent, contact } from './factories.ts';

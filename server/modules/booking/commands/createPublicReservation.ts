@@ -4,7 +4,6 @@ import type { AppContext } from '../../../platform/context.ts';
 import { forgetAnswer, lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../../platform/db/idempotency.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { publish } from '../../../domain/events.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent } from '../events.ts';
 import type { HoldInput } from '../inputs.ts';
 import { EXPIRE_HOLDS_QUEUE } from '../jobs.ts';
 import { confirmReservation } from '../lifecycle.ts';
@@ -44,10 +43,10 @@ async function remembered(knex: Knex, key: string, hash: Buffer, now: Date): Pro
  * transaction-scoped advisory lock, so concurrent requests with one key run one after the other: the first writes
  * the reservation and remembers its answer (sealed, see tokens.ts) in the same transaction; the others, and any
  * later one within 24 h, get that answer and write nothing. Only a successful answer is remembered: a refused
- * request (sold out, validation) writes nothing, so a retry with the same key tries again. A new hold's
- * `reservation created` business event is sent once it has committed (awaited: the answer waits for it), outside
- * the booking gate; it cannot fail the answer (captureBusinessEvent logs its failures and never rejects: the hold
- * exists, so the guest gets its 201).
+ * request (sold out, validation) writes nothing, so a retry with the same key tries again. A new hold publishes
+ * `hold.placed`; booking's after-commit subscriber sends the `reservation created` business event, which cannot fail
+ * the answer (captureBusinessEvent logs its failures and never rejects: the hold exists, so the guest gets its 201;
+ * it reads the database only when analytics is on).
  *
  * `throttle` (the address's hold budget, 429) is spent by the requests that reach the hold's transaction: a
  * replay, and a refusal the check before the lock is certain of (sold out, not enough seats), write nothing and
@@ -89,7 +88,7 @@ export async function createPublicReservation(
         };
         const hold = await createHold(app.bookingExtensions, trx, input, now, 'guest', enqueueExpiry);
         const { reservationId, accessToken, cancellationWindowHours } = hold;
-        await publish({ trx, app, actor: 'GUEST', now, afterCommit }, 'hold.placed', { reservationId, showEventId: hold.view.showEventId });
+        await publish({ trx, app, actor: 'GUEST', now, afterCommit }, 'hold.placed', { reservationId, showEventId: hold.view.showEventId, by: 'GUEST' });
         let view = hold.view;
         if (view.totalVnd === 0) {
           // Nothing to pay (a voucher covers it all): there is no checkout to wait for, so the booking is confirmed
@@ -132,7 +131,5 @@ export async function createPublicReservation(
         },
         hold: holdInTransaction,
       });
-  // After the commit: nothing here may turn the hold into an error (captureBusinessEvent never rejects).
-  if (answer.reservationId) await captureBusinessEvent(app, BUSINESS_EVENTS.reservationCreated, answer.reservationId);
   return answer;
 }

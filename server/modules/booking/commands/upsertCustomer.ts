@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Contact, ContactSource, CustomerContact } from '../inputs.ts';
-import { upsertCustomerByEmail } from '../queries.ts';
+import { upsertCustomerByEmail } from '../contacts.ts';
 
 /**
  * The live CRM customer of the contact's normalized e-mail. None yet: one is created with the contact. One

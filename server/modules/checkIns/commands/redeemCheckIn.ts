@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../../../platform/context.ts';
 import type { AuthContext } from '../../../platform/auth/context.ts';
 import { Unprocessable } from '../../../platform/http/problem.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent, markCheckedIn } from '../../booking/index.ts';
+import { markCheckedIn } from '../../booking/index.ts';
 import { inTransition } from '../../../domain/unitOfWork.ts';
 import { digest } from '../../../platform/auth/tokens.ts';
 import { staffActor } from '../../../domain/actors.ts';
@@ -49,7 +49,8 @@ function requestHash(input: RedeemInput): Buffer {
  * (door.ts `refusal`), a first ENTRY moves the reservation CONFIRMED → CHECKED_IN through the lifecycle's
  * rule, and the attempt is recorded whatever its answer. Two requests racing with one nonce: the second either
  * waits on the lock and finds the first's row, or loses the unique insert, rolls back and answers the first's.
- * `operator check-in completed` is sent after commit, for a check-in only (not a refusal, a re-entry or an exit).
+ * A check-in publishes `reservation.checkedIn` (booking's subscriber sends `operator check-in completed` after the
+ * commit), so a refusal, a re-entry or an exit sends nothing.
  */
 export async function redeemCheckIn(app: AppContext, input: RedeemInput, auth: AuthContext, now = new Date()): Promise<RedeemOutcome> {
   const hash = requestHash(input);
@@ -71,7 +72,7 @@ export async function redeemCheckIn(app: AppContext, input: RedeemInput, auth: A
           reason = refusal(row, input.type, { inside, showEventId: input.showEventId, now, zone: app.config.venueTimezone });
         }
         const checksIn = !reason && input.type === 'ENTRY' && row!.status === 'CONFIRMED';
-        if (checksIn) await markCheckedIn(ctx, row!.id, row!.status);
+        if (checksIn) await markCheckedIn(ctx, row!.id, row!.status, operator);
         const inserted = await insertAttemptOnce(trx, {
           reservationId: row?.id ?? null,
           showEventId: input.showEventId ? await knownEvent(trx, input.showEventId) : null,
@@ -84,7 +85,6 @@ export async function redeemCheckIn(app: AppContext, input: RedeemInput, auth: A
           operator,
         });
         if (!inserted) throw new NonceTaken();
-        if (checksIn) ctx.afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.operatorCheckInCompleted, row!.id, { checked_in_by: operator }));
         return { checkIn: inserted, reservation: row ? await doorReservation(trx, row.id) : undefined, replayed: false };
       },
       now,

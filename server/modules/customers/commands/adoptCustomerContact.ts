@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Unprocessable } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { Customer } from '../models.ts';
+import { type Customer, patchCustomer } from '../../booking/index.ts';
 import { bookedContactOf, CustomerDeleted, lockCustomer } from '../queries.ts';
 
 export type AdoptableField = 'honorific' | 'name' | 'phone';
@@ -24,6 +24,6 @@ export async function adoptCustomerContact(app: AppContext, customerId: string, 
     }
     const changes: Partial<Pick<Customer, AdoptableField>> = {};
     for (const field of fields) Object.assign(changes, { [field]: booked[field] });
-    return Customer.query(trx).patchAndFetchById(customerId, changes);
+    return patchCustomer(trx, customerId, changes);
   });
 }

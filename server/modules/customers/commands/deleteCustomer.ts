@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
-import { Customer } from '../models.ts';
+import { softDeleteCustomer } from '../../booking/index.ts';
 import { findCustomerOrFail } from '../queries.ts';
 
 /** Soft delete: the row, its reservations and e-mail history stay; deleting again changes nothing. */
@@ -8,6 +8,6 @@ export async function deleteCustomer(app: AppContext, id: string): Promise<void>
   await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, now }) => {
     const customer = await findCustomerOrFail(trx, id);
     if (customer.isDeleted) return;
-    await Customer.query(trx).patch({ isDeleted: true, deletedAt: now, updatedAt: now }).where({ id, is_deleted: false });
+    await softDeleteCustomer(trx, id, now);
   });
 }

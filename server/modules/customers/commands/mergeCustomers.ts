@@ -2,7 +2,7 @@ import type { AppContext } from '../../../platform/context.ts';
 import { Unprocessable } from '../../../platform/http/problem.ts';
 import type { TransitionActor } from '../../../domain/unitOfWork.ts';
 import { inTransition } from '../../../domain/unitOfWork.ts';
-import { Customer } from '../models.ts';
+import { Customer, patchCustomer, softDeleteCustomer } from '../../booking/index.ts';
 import { CustomerDeleted, moveCustomerRows, NoSuchCustomer } from '../queries.ts';
 
 /**
@@ -25,7 +25,7 @@ export async function mergeCustomers(app: AppContext, actor: TransitionActor, cu
     if (!survivor || !duplicate) throw NoSuchCustomer();
     if (survivor.isDeleted || duplicate.isDeleted) throw CustomerDeleted();
     await moveCustomerRows(ctx, duplicateId, customerId);
-    await Customer.query(trx).findById(duplicateId).patch({ isDeleted: true, deletedAt: now, updatedAt: now });
-    return Customer.query(trx).patchAndFetchById(customerId, { updatedAt: now });
+    await softDeleteCustomer(trx, duplicateId, now);
+    return patchCustomer(trx, customerId, { updatedAt: now });
   });
 }

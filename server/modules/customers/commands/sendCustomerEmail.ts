@@ -3,7 +3,7 @@ import { Unprocessable } from '../../../platform/http/problem.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import type { EmailMessage } from '../../email/index.ts';
 import { recordEmail } from '../../email/index.ts';
-import { Customer } from '../models.ts';
+import { Customer } from '../../booking/index.ts';
 import { CustomerDeleted, isCustomersReservation, NoSuchCustomer } from '../queries.ts';
 
 export interface CustomerEmailInput {

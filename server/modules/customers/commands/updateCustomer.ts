@@ -1,9 +1,8 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { isUniqueViolation } from '../../../platform/db/uniqueViolation.ts';
-import { normalizeEmail } from '../../booking/index.ts';
-import { Customer } from '../models.ts';
-import { CustomerDeleted, EmailTaken, lockCustomer, noteCustomerEmail } from '../queries.ts';
+import { type Customer, type CustomerChanges, normalizeEmail, patchCustomer } from '../../booking/index.ts';
+import { CustomerDeleted, EmailTaken, lockCustomer } from '../queries.ts';
 
 export interface CustomerPatch {
   honorific?: string | null;
@@ -22,7 +21,7 @@ export async function updateCustomer(app: AppContext, id: string, patch: Custome
     return await inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx }) => {
       const current = await lockCustomer(trx, id);
       if (current.isDeleted) throw CustomerDeleted();
-      const changes: Partial<Pick<Customer, 'honorific' | 'name' | 'phone' | 'locale' | 'email' | 'emailNormalized'>> = {};
+      const changes: CustomerChanges = {};
       if (patch.honorific !== undefined) changes.honorific = patch.honorific;
       if (patch.name !== undefined) changes.name = patch.name.trim();
       if (patch.phone !== undefined) changes.phone = patch.phone;
@@ -32,9 +31,7 @@ export async function updateCustomer(app: AppContext, id: string, patch: Custome
         changes.email = email;
         changes.emailNormalized = normalizeEmail(email);
       }
-      const updated = await Customer.query(trx).patchAndFetchById(id, changes);
-      if (patch.email !== undefined) await noteCustomerEmail(trx, id, updated.email, updated.emailNormalized);
-      return updated;
+      return patchCustomer(trx, id, changes);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw EmailTaken();

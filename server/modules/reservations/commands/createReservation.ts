@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Conflict, NotFound } from '../../../platform/http/problem.ts';
 import { publish } from '../../../domain/events.ts';
-import { BUSINESS_EVENTS, captureBusinessEvent, confirmReservation, createHold, EXPIRE_HOLDS_QUEUE, patchReservation, Reservation, type Contact } from '../../booking/index.ts';
+import { confirmReservation, createHold, EXPIRE_HOLDS_QUEUE, patchReservation, Reservation, type Contact } from '../../booking/index.ts';
 import { inTransition, type TransitionActor } from '../../../domain/unitOfWork.ts';
 import { assertTable, showEventSlug } from '../queries.ts';
 
@@ -22,7 +22,8 @@ export interface StaffReservationInput {
  * range and the free seats checked, the price computed, the customer upserted by e-mail with staff's contact), the staff's notes and
  * table, and — when staff say so — the confirmation (check-in token, confirmation e-mail), all in one
  * transaction. A hold left HELD gets its expiry job, as the guest's does. The access token createHold makes is
- * not shown to anyone (staff act with their own credentials). `reservation created` after the commit.
+ * not shown to anyone (staff act with their own credentials). `hold.placed` (by STAFF): booking's subscriber sends
+ * `reservation created` after the commit.
  */
 export async function createReservation(app: AppContext, actor: TransitionActor, input: StaffReservationInput, now = new Date()): Promise<string> {
   return inTransition(
@@ -41,7 +42,7 @@ export async function createReservation(app: AppContext, actor: TransitionActor,
         // A phone booking: staff's contact edits the customer record (a guest's never does).
         'staff',
       );
-      await publish(ctx, 'hold.placed', { reservationId, showEventId: input.eventId });
+      await publish(ctx, 'hold.placed', { reservationId, showEventId: input.eventId, by: 'STAFF' });
       await patchReservation(ctx.trx, reservationId, { staffNotes: input.staffNotes ?? null, tableId: input.tableId ?? null, updatedAt: now });
       if (input.confirm) {
         await confirmReservation(ctx, reservationId, { by: 'STAFF' });
@@ -49,7 +50,6 @@ export async function createReservation(app: AppContext, actor: TransitionActor,
         const held = await Reservation.query(ctx.trx).findById(reservationId).select('hold_expires_at');
         await app.jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId }, { trx: ctx.trx, startAfter: new Date(held!.holdExpiresAt!) });
       }
-      ctx.afterCommit(() => captureBusinessEvent(app, BUSINESS_EVENTS.reservationCreated, reservationId, { created_by: 'STAFF' }));
       return reservationId;
     },
     now,

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../platform/context.ts';
-import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { inTransition } from '../../../domain/unitOfWork.ts';
 import { seatsTakenOf } from '../../booking/index.ts';
 import { WaitlistEntry } from '../models.ts';
 import { lockEvent } from '../queries.ts';
@@ -11,9 +11,11 @@ import { offerSeats } from './offerSeats.ts';
  * Answers how many were notified.
  */
 export async function notifyNextWaiting(app: AppContext, eventId: string, now = new Date()): Promise<number> {
-  return inUnitOfWork(
-    { knex: app.db.knex, logger: app.logger },
-    async ({ trx }) => {
+  return inTransition(
+    app,
+    'SYSTEM',
+    async (ctx) => {
+      const { trx } = ctx;
       const event = await lockEvent(trx, eventId);
       if (!event || event.status !== 'SCHEDULED' || !event.salesOpen || new Date(event.startsAt) <= now) return 0;
       let free = event.capacity - (await seatsTakenOf(trx, event.id, now));
@@ -25,7 +27,7 @@ export async function notifyNextWaiting(app: AppContext, eventId: string, now = 
       let notified = 0;
       for (const entry of waiting) {
         if (entry.guestCount > free) continue;
-        await offerSeats(trx, app, event, entry, now);
+        await offerSeats(ctx, event, entry);
         free -= entry.guestCount;
         notified++;
       }

@@ -1,6 +1,4 @@
-import type { Knex } from 'knex';
-import { catalogChanged } from '../../catalog/index.ts';
-import type { AppContext } from '../../../platform/context.ts';
+import { publish, type DomainContext } from '../../../domain/events.ts';
 import { digest, newAccessToken } from '../../../platform/auth/tokens.ts';
 import { recordEmail } from '../../email/index.ts';
 import { WaitlistEntry } from '../models.ts';
@@ -15,15 +13,16 @@ import { WAITLIST_EXPIRE_OFFERS_QUEUE } from '../queues.ts';
  * cancellation, an expired hold, an expired offer), as pretix does. Each runs in one transaction with the event
  * row locked (lock order: event → entries), so two runs never offer the same seats twice.
  *
- * This is their shared write, in the caller's transaction: marks one entry NOTIFIED with a new token and expiry,
- * e-mails the link, schedules the offer's expiry.
+ * This is their shared write, in the caller's unit of work: marks one entry NOTIFIED with a new token and expiry,
+ * publishes `waitlist.offered` (the offer holds its seats: the catalog forgets its kept answers), e-mails the link,
+ * schedules the offer's expiry.
  */
-export async function offerSeats(trx: Knex.Transaction, app: AppContext, event: LockedEvent, entry: WaitlistEntry, now: Date): Promise<void> {
+export async function offerSeats(ctx: DomainContext, event: LockedEvent, entry: WaitlistEntry): Promise<void> {
+  const { trx, app, now } = ctx;
   const token = newAccessToken();
   const expiresAt = new Date(now.getTime() + app.config.waitlistOfferHours * 3_600_000);
   await WaitlistEntry.query(trx).findById(entry.id).patch({ status: 'NOTIFIED', offerTokenHash: digest(token), offerExpiresAt: expiresAt, notifiedAt: now, updatedAt: now });
-  // The offer holds its seats: the public availability changes.
-  await catalogChanged(app, trx, { entity: 'waitlistEntry', id: entry.id });
+  await publish(ctx, 'waitlist.offered', { entryId: entry.id, showEventId: event.id, offerExpiresAt: expiresAt });
   const locale = entry.locale ?? app.config.defaultLocale;
   const url = new URL(app.config.waitlistOfferUrl);
   url.searchParams.set('event', event.slug);
