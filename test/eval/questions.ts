@@ -20,6 +20,7 @@ import {
   vndAmounts,
   type Verdict,
 } from './checks.ts';
+import { SET_LANGUAGES, type SetLanguage } from './set.ts';
 import { addDays, eventsOn, showBySlug, type EventFact, type KnowledgeDoc, type Locale, type ShowFact, type Venue } from './venue.ts';
 
 /**
@@ -28,8 +29,9 @@ import { addDays, eventsOn, showBySlug, type EventFact, type KnowledgeDoc, type 
  * read from the API answers in ./venue.ts (or asked of the API here: availability for a party, booking options
  * with `guests`). The choice among candidates is made with a seeded PRNG, so a seed always gives the same set.
  */
-export const LANGUAGES = ['en', 'vi', 'vi-ascii', 'mixed'] as const;
-export type Language = (typeof LANGUAGES)[number];
+// The languages are the written sets' (./set.ts): both sets are reported over the same four.
+export const LANGUAGES = SET_LANGUAGES;
+export type Language = SetLanguage;
 
 export const CATEGORIES = [
   'whatsOn',
