@@ -27,6 +27,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'browser/storefront.spec.ts',
   'cli/devSecrets.spec.ts',
   'engines.spec.ts',
+  'eval/testSet.spec.ts',
   'cli/seeder.spec.ts',
   'docs/configuration.spec.ts',
   'docs/links.spec.ts',
