@@ -5,7 +5,7 @@ import { checkInQrPng, checkInQrSvg } from './qr.ts';
 import { cancelPublicReservation } from './commands/cancelPublicReservation.ts';
 import { captureCustomerLead } from './commands/captureCustomerLead.ts';
 import { createPublicReservation } from './commands/createPublicReservation.ts';
-import { presentGuestReservation } from './presenters.ts';
+import { guestTextLocale, presentGuestReservation } from './presenters.ts';
 import { cancellationWindowHours, guestMoney, guestReservation, guestTicketToken } from './queries.ts';
 import { throttle } from './services.ts';
 
@@ -15,10 +15,10 @@ const NoSuchReservation = () => NotFound('No such reservation, or the token does
 const TOKEN_HEADER = 'x-reservation-token';
 const token = (call: Call) => call.header(TOKEN_HEADER) || undefined;
 
-async function presentation(call: Call) {
+async function presentation(call: Call, textLocale?: string) {
   const windowHours = await cancellationWindowHours(call.app.db.knex);
-  const { siteLocales, defaultLocale } = call.app.config;
-  return { siteLocales, defaultLocale, cancellationWindowHours: windowHours, now: new Date() };
+  const { siteLocales, defaultLocale, bankTransfer } = call.app.config;
+  return { siteLocales, defaultLocale, cancellationWindowHours: windowHours, now: new Date(), textLocale, bankAccount: bankTransfer };
 }
 
 export const handlers = {
@@ -43,7 +43,8 @@ export const handlers = {
     const { knex } = call.app.db;
     const reservation = await guestReservation(knex, call.params.reference, token(call));
     if (!reservation) throw NoSuchReservation();
-    return json(200, presentGuestReservation(reservation, await guestMoney(knex, reservation.id), await presentation(call)), { 'Cache-Control': 'no-store' });
+    const p = await presentation(call, call.query.locale);
+    return json(200, presentGuestReservation(reservation, await guestMoney(knex, reservation.id), p), { 'Cache-Control': 'no-store', 'Content-Language': guestTextLocale(reservation.locale, p) });
   },
 
   async getPublicReservationTicket(call) {

@@ -8,6 +8,7 @@ import { Conflict, NotFound } from '../../platform/http/problem.ts';
 import type { ContactSource } from './inputs.ts';
 import { normalizeEmail } from './inputs.ts';
 import { Reservation } from './models.ts';
+import type { PayLaterRules } from './payLater.ts';
 import { statusAt } from './status.ts';
 import { digest, openSecret, tokenMatches } from '../../platform/auth/tokens.ts';
 import { normalizeReference } from './tokens.ts';
@@ -54,6 +55,38 @@ export async function bookingRules(knex: Knex): Promise<BookingRules> {
 export async function cancellationWindowHours(knex: Knex): Promise<number> {
   const setup = await knex('commercial_setup').where({ id: 1 }).first('cancellation_window_hours');
   return Number(setup.cancellation_window_hours);
+}
+
+/**
+ * What paying later does for a booking of the event `showEventId` (./payLater.ts): the setup's pay-later rules and
+ * booking cut-off with the event's start, in one statement.
+ */
+export async function payLaterRules(knex: Knex, showEventId: string): Promise<PayLaterRules> {
+  const row = await knex('show_events as e')
+    .crossJoin(knex.raw('commercial_setup as c'))
+    .where('e.id', showEventId)
+    .andWhere('c.id', 1)
+    .first(
+      'e.starts_at',
+      'c.booking_cutoff_minutes',
+      'c.pay_at_venue_max_guests',
+      'c.pay_at_venue_max_days_ahead',
+      'c.pay_at_venue_over_limit',
+      'c.pay_at_venue_approval_hours',
+      'c.bank_transfer_hold_hours',
+      'c.bank_transfer_reminder_hours',
+    );
+  const nullable = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return {
+    eventStartsAt: new Date(row.starts_at),
+    bookingCutoffMinutes: Number(row.booking_cutoff_minutes),
+    payAtVenueMaxGuests: nullable(row.pay_at_venue_max_guests),
+    payAtVenueMaxDaysAhead: nullable(row.pay_at_venue_max_days_ahead),
+    payAtVenueOverLimit: row.pay_at_venue_over_limit,
+    payAtVenueApprovalHours: Number(row.pay_at_venue_approval_hours),
+    bankTransferHoldHours: Number(row.bank_transfer_hold_hours),
+    bankTransferReminderHours: Number(row.bank_transfer_reminder_hours),
+  };
 }
 
 // ---- show events and offers ---------------------------------------------------------------------------------
@@ -442,7 +475,7 @@ export async function guestTicketToken(knex: Knex, reservation: ReservationDetai
 
 /** A reservation's payments and refunds, as far as its guest may see them (see `presentGuestMoney`). */
 export interface GuestMoney {
-  payments: Array<{ gateway: string; status: string; amountVnd: number; refundedVnd: number; createdAt: Date; succeededAt: Date | null }>;
+  payments: Array<{ gateway: string; status: string; amountVnd: number; refundedVnd: number; txnRef: string; createdAt: Date; succeededAt: Date | null }>;
   refunds: Array<{ amountVnd: number; status: string; createdAt: Date; completedAt: Date | null }>;
 }
 
@@ -455,7 +488,7 @@ export async function guestMoney(knex: Knex, reservationId: string): Promise<Gue
     knex('payments')
       .where('reservation_id', reservationId)
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .select('gateway', 'status', 'amount_vnd', 'refunded_vnd', 'created_at', 'succeeded_at'),
+      .select('gateway', 'status', 'amount_vnd', 'refunded_vnd', 'txn_ref', 'created_at', 'succeeded_at'),
     knex('refunds as f')
       .join('payments as p', 'p.id', 'f.payment_id')
       .where('p.reservation_id', reservationId)

@@ -3,7 +3,7 @@ import type { Mailer } from '../../platform/integrations/mail.ts';
 import type { QueueDefinition } from '../../platform/jobs/types.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { deliverEmail, type DeliveryOutcome } from './commands/deliverEmail.ts';
-import { HOLD_EXPIRED_QUEUE, REMINDER_QUEUE, sendHoldExpired, sendReminder } from './commands/guestMessages.ts';
+import { HOLD_EXPIRED_QUEUE, REMINDER_QUEUE, sendHoldExpired, sendReminder, sendTransferReminder, TRANSFER_REMINDER_QUEUE } from './commands/guestMessages.ts';
 import { EMAIL_SEND_QUEUE, type EmailSendJobData } from './commands/recordEmail.ts';
 
 /**
@@ -73,7 +73,8 @@ export const definitions: JobDefinition<any>[] = [emailSend];
 /**
  * The guest messages written by a job rather than by the command that causes them (commands/guestMessages.ts): the
  * reminder (queued at confirmation with `startAfter`; it checks again that it is still due and true, and sends
- * once per reservation) and the hold-expired message (queued by the hold expiry). Both only write ledger rows;
+ * once per reservation), the hold-expired message (queued by the hold expiry) and the bank transfer's reminder
+ * (queued with its details, issue 34 §1). Each only writes ledger rows;
  * `email.send` sends them.
  */
 export const guestMessageJobs: QueueDefinition[] = [
@@ -100,6 +101,21 @@ export const guestMessageJobs: QueueDefinition[] = [
       if (!job.app) throw new Error(`${HOLD_EXPIRED_QUEUE}: the job engine was started without the app's services`);
       const written = await sendHoldExpired(job.app, data.reservationIds ?? []);
       return { written };
+    },
+  },
+  {
+    // The bank transfer's reminder (issue 34 §1), queued with its details at `remindAt`; it checks again that the
+    // transfer is still owed, and sends once per reservation.
+    name: TRANSFER_REMINDER_QUEUE,
+    retryLimit: 5,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    async handler(data: { reservationId: string }, job) {
+      if (!job.app) throw new Error(`${TRANSFER_REMINDER_QUEUE}: the job engine was started without the app's services`);
+      const outcome = await sendTransferReminder(job.app, data.reservationId);
+      job.log.info({ reservationId: data.reservationId, outcome }, 'bank transfer reminder');
+      return { outcome };
     },
   },
 ];
