@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AppContext } from '../../platform/context.ts';
 import type { Mailer } from '../../platform/integrations/mail.ts';
 import type { QueueDefinition } from '../../platform/jobs/types.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -78,19 +79,7 @@ export const definitions: JobDefinition<any>[] = [emailSend];
  * `email.send` sends them.
  */
 export const guestMessageJobs: QueueDefinition[] = [
-  {
-    name: REMINDER_QUEUE,
-    retryLimit: 5,
-    retryDelay: 60,
-    retryBackoff: true,
-    expireInSeconds: 60,
-    async handler(data: { reservationId: string }, job) {
-      if (!job.app) throw new Error(`${REMINDER_QUEUE}: the job engine was started without the app's services`);
-      const outcome = await sendReminder(job.app, data.reservationId);
-      job.log.info({ reservationId: data.reservationId, outcome }, 'reservation reminder');
-      return { outcome };
-    },
-  },
+  reservationMessageJob(REMINDER_QUEUE, sendReminder, 'reservation reminder'),
   {
     name: HOLD_EXPIRED_QUEUE,
     retryLimit: 5,
@@ -103,21 +92,26 @@ export const guestMessageJobs: QueueDefinition[] = [
       return { written };
     },
   },
-  {
-    // The bank transfer's reminder (issue 34 §1), queued with its details at `remindAt`; it checks again that the
-    // transfer is still owed, and sends once per reservation.
-    name: TRANSFER_REMINDER_QUEUE,
+  // The bank transfer's reminder (issue 34 §1), queued with its details at `remindAt`; it checks again that the
+  // transfer is still owed, and sends once per reservation.
+  reservationMessageJob(TRANSFER_REMINDER_QUEUE, sendTransferReminder, 'bank transfer reminder'),
+];
+
+/** A job that writes one reservation's message when its moment comes, if still due (`send` checks and says). */
+function reservationMessageJob(name: string, send: (app: AppContext, reservationId: string) => Promise<string>, what: string): QueueDefinition {
+  return {
+    name,
     retryLimit: 5,
     retryDelay: 60,
     retryBackoff: true,
     expireInSeconds: 60,
     async handler(data: { reservationId: string }, job) {
-      if (!job.app) throw new Error(`${TRANSFER_REMINDER_QUEUE}: the job engine was started without the app's services`);
-      const outcome = await sendTransferReminder(job.app, data.reservationId);
-      job.log.info({ reservationId: data.reservationId, outcome }, 'bank transfer reminder');
+      if (!job.app) throw new Error(`${name}: the job engine was started without the app's services`);
+      const outcome = await send(job.app, data.reservationId);
+      job.log.info({ reservationId: data.reservationId, outcome }, what);
       return { outcome };
     },
-  },
-];
+  };
+}
 
 export const jobs: QueueDefinition[] = [...definitions.map(forEngine), ...guestMessageJobs];
