@@ -1692,6 +1692,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The party's price before the hold (total with service charge and VAT), as the hold would charge it.
+         * @description Prices the hold's own body without taking seats: the same event and offer checks as
+         *     `createPublicReservation` (404 no such event; 409 `event_not_bookable`, `sales_closed`, `booking_closed`,
+         *     `offer_sales_closed`; 422 `offer_unavailable`, and `guest_count_out_of_range` outside the offer's
+         *     `minGuests`–`maxGuests`, which the public catalog lists with each offer), then the same pricing: offer price ×
+         *     guests, the promo code's and a referral code's guest discount off the subtotal (their refusals as the hold's),
+         *     service charge and VAT from the commercial setup, whole VND. A hold made at once with the same body charges
+         *     `price.totalVnd`; a voucher's credit comes off only at the hold (its balance: `checkVoucherBalance`), and
+         *     whether the party still fits is the hold's to say. Nothing is written or kept. A POST so the codes stay out of
+         *     URLs and logs; `no-store`. Rate-limited per client address (60 per 10 minutes; 429 with `Retry-After`).
+         */
+        post: operations["quoteReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/reservations": {
         parameters: {
             query?: never;
@@ -6531,6 +6559,93 @@ export interface components {
          */
         LeadReference: string;
         /**
+         * @description The offer's code (one of the event's offers on sale, as the public catalog lists them).
+         * @example DINNER-SHOW
+         */
+        offerCode: string;
+        /**
+         * @description A promo code (`/api/promo-codes`), matched case-insensitively: its discount comes off the subtotal.
+         *     422 `promo_code_invalid` (unknown, inactive, outside its window), `promo_code_not_applicable` (another
+         *     show or offer); 409 `promo_code_exhausted` (its maximum of redemptions reached).
+         */
+        promoCode: components["schemas"]["ShortCode"];
+        /**
+         * @description What to price — the fields of the hold's body (`ReservationCreate`) that change its price.
+         * @example {
+         *       "eventSlug": "saigon-cabaret-2026-12-05-1930",
+         *       "offerCode": "DINNER-SHOW",
+         *       "guestCount": 4,
+         *       "promoCode": "SPRING10"
+         *     }
+         */
+        QuoteRequest: {
+            eventSlug: components["schemas"]["PublicSlug"];
+            offerCode: components["schemas"]["offerCode"];
+            guestCount: components["schemas"]["GuestCount-2"];
+            promoCode?: components["schemas"]["promoCode"];
+            /** @description As the hold's `referral`; only what can change the price (a guest-discount code). */
+            referral?: {
+                code?: components["schemas"]["ShortCode"];
+                /** @description The signed token of the resolution. */
+                attributionToken?: string;
+            };
+        };
+        /** @description Whole VND computed on the server from the offer and the commercial setup at creation (kept as quoted). */
+        ReservationPrice: {
+            /** @enum {string} */
+            currency: "VND";
+            pricePerGuestVnd: number;
+            subtotalVnd: number;
+            /** @description Off the subtotal before service charge and VAT (promo code, referral discount). */
+            discountVnd: number;
+            serviceChargeVnd: number;
+            vatVnd: number;
+            /** @description Paid by a voucher, off the total after VAT: totalVnd = subtotal − discount + service charge + VAT − voucher credit. */
+            voucherCreditVnd: number;
+            totalVnd: number;
+            serviceChargePercent: number;
+            vatPercent: number;
+        };
+        /**
+         * @description The party's price as the hold would charge it now (`ReservationPrice`: `voucherCreditVnd` is 0 here), with the
+         *     reductions by source and the codes as applied (null: none applied).
+         * @example {
+         *       "eventSlug": "saigon-cabaret-2026-12-05-1930",
+         *       "offerCode": "DINNER-SHOW",
+         *       "guestCount": 4,
+         *       "price": {
+         *         "currency": "VND",
+         *         "pricePerGuestVnd": 1500000,
+         *         "subtotalVnd": 6000000,
+         *         "discountVnd": 600000,
+         *         "serviceChargeVnd": 270000,
+         *         "vatVnd": 453600,
+         *         "voucherCreditVnd": 0,
+         *         "totalVnd": 6123600,
+         *         "serviceChargePercent": 5,
+         *         "vatPercent": 8
+         *       },
+         *       "promoDiscountVnd": 600000,
+         *       "referralDiscountVnd": 0,
+         *       "promoCode": "SPRING10",
+         *       "referralCode": null
+         *     }
+         */
+        BookingQuote: {
+            eventSlug: string;
+            offerCode: string;
+            guestCount: number;
+            price: components["schemas"]["ReservationPrice"];
+            /** @description The promo code's part of `price.discountVnd`. */
+            promoDiscountVnd: number;
+            /** @description The referral code's guest discount (the rest of `price.discountVnd`). */
+            referralDiscountVnd: number;
+            /** @description The promo code as applied (normalized). */
+            promoCode: string | null;
+            /** @description The referral code whose guest discount applies, when one does. */
+            referralCode: string | null;
+        };
+        /**
          * @description The guest's contact. The booking keeps it as its own snapshot (what the guest's answers and e-mails show).
          *     It files the booking under the CRM customer of its normalized e-mail, creating one when there is none; an
          *     existing customer's record is never changed by a guest's contact (staff see it per booking and may adopt it).
@@ -6624,22 +6739,6 @@ export interface components {
             name: string;
             email: string;
             phone: string | null;
-        };
-        /** @description Whole VND computed on the server from the offer and the commercial setup at creation (kept as quoted). */
-        ReservationPrice: {
-            /** @enum {string} */
-            currency: "VND";
-            pricePerGuestVnd: number;
-            subtotalVnd: number;
-            /** @description Off the subtotal before service charge and VAT (promo code, referral discount). */
-            discountVnd: number;
-            serviceChargeVnd: number;
-            vatVnd: number;
-            /** @description Paid by a voucher, off the total after VAT: totalVnd = subtotal − discount + service charge + VAT − voucher credit. */
-            voucherCreditVnd: number;
-            totalVnd: number;
-            serviceChargePercent: number;
-            vatPercent: number;
         };
         /**
          * @description How a payment was (or is being) made.
@@ -13389,6 +13488,40 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    quoteReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The quote. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingQuote"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];

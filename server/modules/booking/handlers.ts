@@ -7,6 +7,7 @@ import { captureCustomerLead } from './commands/captureCustomerLead.ts';
 import { createPublicReservation } from './commands/createPublicReservation.ts';
 import { guestTextLocale, presentGuestReservation } from './presenters.ts';
 import { cancellationWindowHours, guestMoney, guestReservation, guestTicketToken } from './queries.ts';
+import { quoteBooking } from './quote.ts';
 import { throttle } from './services.ts';
 
 /** Unknown reference, wrong token, missing token: one answer, so nothing says whether a reference exists. */
@@ -37,6 +38,11 @@ export const handlers = {
     const spend = () => throttle(call.app.bookingLimits.holds, call.ip);
     const answer = await createPublicReservation(call.app, call.body, key, { siteLocales, defaultLocale }, { throttle: spend });
     return json(201, answer.body, { 'Cache-Control': 'no-store', ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
+  },
+
+  async quoteReservation(call) {
+    await throttle(call.app.bookingLimits.quotes, call.ip);
+    return json(200, await quoteBooking(call.app, call.body), { 'Cache-Control': 'no-store' });
   },
 
   async getPublicReservation(call) {

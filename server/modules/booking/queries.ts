@@ -107,13 +107,18 @@ export interface LockedEvent {
 }
 
 /** The event of `slug` with its show, the event row locked (`for update`: concurrent holds on one event queue here). */
-export async function lockEventBySlug(trx: Knex.Transaction, slug: string): Promise<LockedEvent | undefined> {
-  const { rows } = (await trx.raw(
+export const lockEventBySlug = (trx: Knex.Transaction, slug: string) => eventBySlug(trx, slug, true);
+
+/**
+ * The event of `slug` with its show; with `lock`, its row locked (`for update of e`) — a hold's — else a snapshot
+ * (a quote's, ./quote.ts: it takes no seat).
+ */
+export async function eventBySlug(knex: Knex, slug: string, lock = false): Promise<LockedEvent | undefined> {
+  const { rows } = (await knex.raw(
     `select e.id, e.show_id, e.slug, e.starts_at, e.doors_at, e.capacity, e.sales_open, e.status, s.status as show_status,
             s.slug as show_slug, s.code as show_code, s.title as show_title
        from show_events e join shows s on s.id = e.show_id
-      where e.slug = ?
-      for update of e`,
+      where e.slug = ?${lock ? '\n      for update of e' : ''}`,
     [slug],
   )) as { rows: Array<Record<string, unknown>> };
   return rows[0] ? camelRow<LockedEvent>(rows[0]) : undefined;
