@@ -1692,6 +1692,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The party's price before the hold (total with service charge and VAT), as the hold would charge it.
+         * @description Prices the hold's own body without taking seats: the same event and offer checks as
+         *     `createPublicReservation` (404 no such event; 409 `event_not_bookable`, `sales_closed`, `booking_closed`,
+         *     `offer_sales_closed`; 422 `offer_unavailable`, and `guest_count_out_of_range` outside the offer's
+         *     `minGuests`–`maxGuests`, which the public catalog lists with each offer), then the same pricing: offer price ×
+         *     guests, the promo code's and a referral code's guest discount off the subtotal (their refusals as the hold's),
+         *     service charge and VAT from the commercial setup, whole VND. A hold made at once with the same body charges
+         *     `price.totalVnd`; a voucher's credit comes off only at the hold (its balance: `checkVoucherBalance`), and
+         *     whether the party still fits is the hold's to say. Nothing is written or kept. A POST so the codes stay out of
+         *     URLs and logs; `no-store`. Rate-limited per client address (60 per 10 minutes; 429 with `Retry-After`).
+         */
+        post: operations["quoteReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/reservations": {
         parameters: {
             query?: never;
@@ -1750,8 +1778,11 @@ export interface paths {
          * The guest reads their reservation with its access token.
          * @description The reservation of `reference` when `x-reservation-token` opens it: the contact it was booked with, the
          *     event and offer, the price breakdown, the payment summary (paid, refunded, due, method, state) and its
-         *     refunds. The check-in QR is `GET …/ticket`. An unknown reference, a wrong token and a missing one are the
-         *     same 404, so nothing says whether a reference exists. Not cached (`no-store`).
+         *     refunds, and what paying later left outstanding (`payLater`: the transfer and its deadline, staff's
+         *     approval, or the amount due at the door, with instructions). The check-in QR is `GET …/ticket`. An unknown
+         *     reference, a wrong token and a missing one are the same 404, so nothing says whether a reference exists.
+         *     Not cached (`no-store`). Text (the show's title, the offer's name, `payLater.instructions`) is in `locale`
+         *     when given, else in the reservation's own locale; `Content-Language` says which.
          */
         get: operations["getPublicReservation"];
         put?: never;
@@ -1979,7 +2010,11 @@ export interface paths {
          * @description Methods: `VNPAY` when VNPay is configured (`VNPAY_TMN_CODE`, `VNPAY_HASH_SECRET`) and the commercial
          *     setup's `paymentGateways` holds `VNPAY`; `BANK_TRANSFER` when the venue's bank account is configured
          *     (`BANK_TRANSFER_ACCOUNT_NAME`, `BANK_TRANSFER_ACCOUNT_NUMBER`, `BANK_TRANSFER_BANK`); `PAY_AT_VENUE` when the
-         *     commercial setup's `paymentGateways` holds `CASH`. Unknown reference, wrong or missing token: the same 404.
+         *     commercial setup's `paymentGateways` holds `CASH` and this booking is within the venue's pay-at-the-venue
+         *     caps, or above them when the venue approves such bookings itself (`payAtVenueOverLimit` `STAFF_APPROVAL`);
+         *     above them when it refuses them, `PAY_AT_VENUE` is listed in `unavailable` with `pay_at_venue_over_limit`.
+         *     `payAtVenue` and `bankTransfer` say what choosing each would do (confirmed at once, or held until when).
+         *     Unknown reference, wrong or missing token: the same 404.
          */
         get: operations["getCheckoutOptions"];
         put?: never;
@@ -1996,11 +2031,26 @@ export interface paths {
          *       at most 15 minutes ahead. The IPN confirms the reservation. With the development sandbox on
          *       (`VNPAY_SANDBOX`, no VNPay account) the URL is this server's simulated pay page (`vnpaySandboxPage`).
          *     - `BANK_TRANSFER`: the venue's account, the amount and a transfer reference to quote (one `PENDING`
-         *       payment per reservation and amount: asking again answers the same reference). Staff record the transfer
-         *       once it arrives (`POST /api/payments`), which confirms the reservation.
-         *     - `PAY_AT_VENUE`: instructions only. Nothing is recorded; the reservation stays `HELD` until staff confirm
-         *       it or record the payment, and its hold runs out as any other.
-         *     `checkout started` is sent after the commit (gateway, amount, no personal data).
+         *       payment per reservation and amount: asking again answers the same reference), and the seats are **held
+         *       until the transfer deadline** (`bankTransfer.payBy` = `holdExpiresAt`): the commercial setup's
+         *       `bankTransferHoldHours` from the booking, never past the booking cut-off, never shorter than the hold
+         *       already was. The guest is e-mailed the account, reference, amount and deadline (`bank-transfer-details`),
+         *       and reminded `bankTransferReminderHours` before the deadline while nothing has arrived
+         *       (`bank-transfer-reminder`). Staff record the transfer once it arrives (`POST /api/payments`, method
+         *       `BANK_TRANSFER`: it settles this pending payment), which confirms the reservation; unpaid at the deadline,
+         *       the hold lapses (`EXPIRED`, the `hold-expired` e-mail). Choosing it again answers the same deadline.
+         *     - `PAY_AT_VENUE`: nothing is recorded or charged. Within the venue's caps (the commercial setup's
+         *       `payAtVenueMaxGuests`, `payAtVenueMaxDaysAhead`; null: none) the reservation is **`CONFIRMED` at once**
+         *       (`payAtVenue.outcome` `CONFIRMED`): check-in QR, and the confirmation e-mail saying the amount due at the
+         *       door, which staff collect and record (`POST /api/payments`). Above a cap, the setup's `payAtVenueOverLimit`
+         *       decides: `REFUSE` — 422 `pay_at_venue_over_limit` (`detail` names the caps; the guest pays another way);
+         *       `STAFF_APPROVAL` — `payAtVenue.outcome` `AWAITING_APPROVAL`: the seats stay `HELD` until `payAtVenue.payBy`
+         *       (`payAtVenueApprovalHours` from the booking, never past the cut-off), the guest is e-mailed so
+         *       (`pay-at-venue-pending`), staff confirm it (`POST /api/reservations/{reservationId}/confirm`) or cancel it,
+         *       else it lapses.
+         *     `instructions` (in `bankTransfer` / `payAtVenue`) are in `instructionsLocale`: `locale` when given (`vn` →
+         *     Vietnamese), else the reservation's. The guest's reservation (`getPublicReservation`) says the same in
+         *     `payLater`. `checkout started` is sent after the commit (gateway, amount, no personal data).
          */
         post: operations["startCheckout"];
         delete?: never;
@@ -3633,7 +3683,7 @@ export interface paths {
         head?: never;
         /**
          * Change a partner's identity, status, public slug, contact fields, commercial terms or notes.
-         * @description A taken public slug is 409 `slug_taken`.
+         * @description A taken public slug is 409 `slug_taken`; a description translation in a locale the site does not have (or its default one) is 422 `unknown_locale`.
          */
         patch: operations["updateReferralPartner"];
         trace?: never;
@@ -3698,7 +3748,9 @@ export interface paths {
          * An active partner's public profile.
          * @description The safe summary, earning rules written from the commission rule in the guest's locale (`locale` query, else
          *     the default site locale), aggregate stats (bookings, guests), active codes and active links. A partner that
-         *     is not active is 404, as is an unknown slug.
+         *     is not active is 404, as is an unknown slug. The description is in the locale asked for whenever the partner
+         *     has text in it (`locale=vi` never answers English when a Vietnamese description exists), else in the
+         *     default locale; `descriptionLocale` (and `Content-Language`) say which locale it is in.
          */
         get: operations["getReferralPartnerProfile"];
         put?: never;
@@ -3998,7 +4050,7 @@ export interface components {
          * @description A code a handler answers; the operations that may answer it declare it in `x-problem-codes`.
          * @enum {string}
          */
-        OperationProblemCode: "account_banned" | "amount_exceeds_balance" | "assistant_unavailable" | "batch_too_large" | "booking_closed" | "botcheck_failed" | "botcheck_required" | "botcheck_unavailable" | "browser_not_allowed" | "cancellation_window_closed" | "cannot_delete_self" | "canonical_organization" | "canonical_show" | "code_taken" | "contact_required" | "customer_deleted" | "date_out_of_range" | "date_range_too_long" | "default_locale_required" | "doors_after_start" | "duplicate_code" | "duplicate_item" | "email_taken" | "entry_converted" | "entry_not_waiting" | "event_cancelled" | "event_closed" | "event_completed" | "event_exists" | "event_not_bookable" | "event_not_started" | "event_started" | "event_time_out_of_range" | "expiry_in_past" | "guest_count_out_of_range" | "guest_range" | "hold_expired" | "idempotency_key_reused" | "illegal_transition" | "inquiry_archived" | "invalid_attribution_token" | "invalid_code" | "invalid_credentials" | "invalid_date" | "invalid_date_range" | "invalid_destination" | "invalid_discount" | "invalid_mode" | "invalid_png" | "invalid_range" | "invalid_recipient" | "invalid_signature" | "invalid_window" | "jobs_unavailable" | "knowledge_archived" | "last_canonical_owner" | "max_below_redemptions" | "messaging_rejected" | "messaging_unavailable" | "no_message_text" | "no_question" | "no_ticket" | "nonce_reused" | "not_a_member" | "not_enough_seats" | "nothing_to_pay" | "object_deleted" | "offer_sales_closed" | "offer_unavailable" | "organization_has_members" | "owner_not_superuser" | "party_full" | "passkey_already_registered" | "passkey_challenge_invalid" | "passkey_counter_regressed" | "passkey_not_recognized" | "passkey_response_malformed" | "passkey_verification_failed" | "payment_method_unavailable" | "payment_not_refundable" | "profile_deleted" | "promo_code_exhausted" | "promo_code_invalid" | "promo_code_not_applicable" | "range_too_long" | "reauthentication_required" | "refund_exceeds_remaining" | "refund_not_pending" | "refund_via_gateway" | "reservation_already_confirmed" | "reservation_not_active" | "reservation_not_cancellable" | "reservation_not_customers" | "reservation_not_editable" | "reservation_not_payable" | "reset_refused" | "sales_closed" | "sales_window" | "same_customer" | "seats_available" | "seats_released" | "selection_required" | "show_archived" | "show_not_started" | "slug_taken" | "sold_out" | "sticker_dimensions" | "ticket_unavailable" | "too_many_reservations" | "topic_taken" | "unknown_assignee" | "unknown_blob" | "unknown_event" | "unknown_fulfillment_item" | "unknown_lead" | "unknown_locale" | "unknown_offer" | "unknown_partner" | "unknown_reservation" | "unknown_show" | "unknown_table" | "voucher_balance_insufficient" | "voucher_empty" | "voucher_expired" | "voucher_invalid" | "waitlist_offer_invalid" | "waitlist_party_too_large";
+        OperationProblemCode: "account_banned" | "amount_exceeds_balance" | "assistant_unavailable" | "batch_too_large" | "booking_closed" | "botcheck_failed" | "botcheck_required" | "botcheck_unavailable" | "browser_not_allowed" | "cancellation_window_closed" | "cannot_delete_self" | "canonical_organization" | "canonical_show" | "code_taken" | "contact_required" | "customer_deleted" | "date_out_of_range" | "date_range_too_long" | "default_locale_required" | "doors_after_start" | "duplicate_code" | "duplicate_item" | "email_taken" | "entry_converted" | "entry_not_waiting" | "event_cancelled" | "event_closed" | "event_completed" | "event_exists" | "event_not_bookable" | "event_not_started" | "event_started" | "event_time_out_of_range" | "expiry_in_past" | "guest_count_out_of_range" | "guest_range" | "hold_expired" | "idempotency_key_reused" | "illegal_transition" | "inquiry_archived" | "invalid_attribution_token" | "invalid_code" | "invalid_credentials" | "invalid_date" | "invalid_date_range" | "invalid_destination" | "invalid_discount" | "invalid_mode" | "invalid_png" | "invalid_range" | "invalid_recipient" | "invalid_signature" | "invalid_window" | "jobs_unavailable" | "knowledge_archived" | "last_canonical_owner" | "max_below_redemptions" | "messaging_rejected" | "messaging_unavailable" | "no_message_text" | "no_question" | "no_ticket" | "nonce_reused" | "not_a_member" | "not_enough_seats" | "nothing_to_pay" | "object_deleted" | "offer_sales_closed" | "offer_unavailable" | "organization_has_members" | "owner_not_superuser" | "party_full" | "passkey_already_registered" | "passkey_challenge_invalid" | "passkey_counter_regressed" | "passkey_not_recognized" | "passkey_response_malformed" | "passkey_verification_failed" | "pay_at_venue_over_limit" | "payment_method_unavailable" | "payment_not_refundable" | "profile_deleted" | "promo_code_exhausted" | "promo_code_invalid" | "promo_code_not_applicable" | "range_too_long" | "reauthentication_required" | "refund_exceeds_remaining" | "refund_not_pending" | "refund_via_gateway" | "reservation_already_confirmed" | "reservation_not_active" | "reservation_not_cancellable" | "reservation_not_customers" | "reservation_not_editable" | "reservation_not_payable" | "reset_refused" | "sales_closed" | "sales_window" | "same_customer" | "seats_available" | "seats_released" | "selection_required" | "show_archived" | "show_not_started" | "slug_taken" | "sold_out" | "sticker_dimensions" | "ticket_unavailable" | "too_many_reservations" | "topic_taken" | "unknown_assignee" | "unknown_blob" | "unknown_event" | "unknown_fulfillment_item" | "unknown_lead" | "unknown_locale" | "unknown_offer" | "unknown_partner" | "unknown_reservation" | "unknown_show" | "unknown_table" | "voucher_balance_insufficient" | "voucher_empty" | "voucher_expired" | "voucher_invalid" | "waitlist_offer_invalid" | "waitlist_party_too_large";
         /** @description The code of one entry of a problem's `errors[]`; a schema keyword or request-path check, or a problem code (the problem's own, on the field it is about). */
         FieldErrorCode: components["schemas"]["GenericFieldErrorCode"] | components["schemas"]["ProblemCode"];
         /**
@@ -4600,7 +4652,8 @@ export interface components {
             offset: number;
         };
         /**
-         * @description The one commercial setup every quoted price and booking rule derives from.
+         * @description The one commercial setup every quoted price and booking rule derives from, with what paying later does
+         *     (`payAtVenue…`, `bankTransfer…`: see `startCheckout`).
          * @example {
          *       "bookingCutoffMinutes": 120,
          *       "holdMinutes": 15,
@@ -4613,6 +4666,12 @@ export interface components {
          *       ],
          *       "defaultMaxGuests": 10,
          *       "limitedAvailabilityThreshold": 10,
+         *       "payAtVenueMaxGuests": 8,
+         *       "payAtVenueMaxDaysAhead": 30,
+         *       "payAtVenueOverLimit": "STAFF_APPROVAL",
+         *       "payAtVenueApprovalHours": 48,
+         *       "bankTransferHoldHours": 24,
+         *       "bankTransferReminderHours": 6,
          *       "updatedAt": "2026-11-20T09:00:00.000Z"
          *     }
          */
@@ -4625,6 +4684,12 @@ export interface components {
             paymentGateways: components["schemas"]["PaymentGateways"];
             defaultMaxGuests: components["schemas"]["DefaultMaxGuests"];
             limitedAvailabilityThreshold: components["schemas"]["LimitedAvailabilityThreshold"];
+            payAtVenueMaxGuests: components["schemas"]["PayAtVenueMaxGuests"];
+            payAtVenueMaxDaysAhead: components["schemas"]["PayAtVenueMaxDaysAhead"];
+            payAtVenueOverLimit: components["schemas"]["PayAtVenueOverLimit"];
+            payAtVenueApprovalHours: components["schemas"]["PayAtVenueApprovalHours"];
+            bankTransferHoldHours: components["schemas"]["BankTransferHoldHours"];
+            bankTransferReminderHours: components["schemas"]["BankTransferReminderHours"];
             updatedAt: components["schemas"]["Timestamp"];
         };
         /**
@@ -5061,11 +5126,14 @@ export interface components {
         };
         /**
          * @description The started checkout. `VNPAY`: `vnpay.paymentUrl` (send the guest's browser there) and its expiry.
-         *     `BANK_TRANSFER`: the account and the `transferReference` to quote in the transfer's description.
-         *     `PAY_AT_VENUE`: instructions; nothing is charged online.
+         *     `BANK_TRANSFER`: the account, the `transferReference` to quote in the transfer's description and the deadline
+         *     (`bankTransfer.payBy`, also `holdExpiresAt`): the seats are held until then. `PAY_AT_VENUE`: the booking is
+         *     `CONFIRMED` now with the amount due at the door, or (`payAtVenue.outcome` `AWAITING_APPROVAL`) held for staff's
+         *     approval until `payAtVenue.payBy`; nothing is charged online.
          * @example {
          *       "method": "VNPAY",
          *       "reference": "VN-7K2M9Q",
+         *       "status": "HELD",
          *       "amountVnd": 3564000,
          *       "holdExpiresAt": "2026-11-23T10:15:00.000Z",
          *       "paymentId": "6d1f0c3e-8a2d-4e6f-9b7c-1d2e3f4a5b6c",
@@ -5083,11 +5151,13 @@ export interface components {
              * @example VN-7K2M9Q
              */
             reference: string;
+            /** @description The reservation's status after this checkout (`CONFIRMED` once paying at the venue confirmed it, else `HELD`). */
+            status: components["schemas"]["ReservationStatus"] | null;
             /** @description Whole VND to pay. */
             amountVnd: number;
             /**
              * Format: date-time
-             * @description The seats are held until then; a later payment still confirms when seats are free, and is refunded otherwise.
+             * @description The seats are held until then (null once confirmed); a later payment still confirms when seats are free, and is refunded otherwise.
              */
             holdExpiresAt: string | null;
             /**
@@ -5117,9 +5187,27 @@ export interface components {
                  */
                 transferReference: string;
                 amountVnd: number;
+                /**
+                 * Format: date-time
+                 * @description The transfer deadline: the seats are held until then (the same as `holdExpiresAt`).
+                 */
+                payBy: string | null;
+                /** @description What the guest does, in `instructionsLocale`. */
+                instructions: string;
+                instructionsLocale: components["schemas"]["InstructionsLocale"];
             };
             payAtVenue?: {
+                outcome: components["schemas"]["PayAtVenueOutcome"];
+                /** @description What the guest pays at the door (whole VND). */
+                amountDueVnd: number;
+                /**
+                 * Format: date-time
+                 * @description With `AWAITING_APPROVAL`: until when the seats wait for staff; null once confirmed.
+                 */
+                payBy: string | null;
+                /** @description What the guest does, in `instructionsLocale`. */
                 instructions: string;
+                instructionsLocale: components["schemas"]["InstructionsLocale"];
             };
         };
         /**
@@ -5172,7 +5260,8 @@ export interface components {
          *           "paid": true,
          *           "totalVnd": 3630000,
          *           "paidVnd": 3630000,
-         *           "dueVnd": 0
+         *           "dueVnd": 0,
+         *           "payLaterMethod": null
          *         },
          *         "staffNotes": null
          *       },
@@ -5294,6 +5383,7 @@ export interface components {
          *         "balanceVnd": 0,
          *         "items": []
          *       },
+         *       "payLaterMethod": null,
          *       "confirmedAt": "2026-11-23T14:05:00.000Z",
          *       "confirmedBy": "PAYMENT",
          *       "checkedInAt": null,
@@ -5344,6 +5434,13 @@ export interface components {
             customerNote: string | null;
             staffNotes: string | null;
             payments: components["schemas"]["ReservationPayments"];
+            /**
+             * @description How the guest chose to pay later (issue 34 §1): `PAY_AT_VENUE` — confirmed with the amount due at the door,
+             *     or, while `HELD`, waiting for staff's approval (confirm it, or cancel it) until `holdExpiresAt`;
+             *     `BANK_TRANSFER` — while `HELD`, the seats wait for the transfer until `holdExpiresAt` (record it with
+             *     `POST /api/payments`, method `BANK_TRANSFER`); null when the guest chose neither.
+             */
+            payLaterMethod: ("PAY_AT_VENUE" | "BANK_TRANSFER") | null;
             confirmedAt: components["schemas"]["Timestamp"] | null;
             /** @enum {string|null} */
             confirmedBy: "PAYMENT" | "STAFF" | "SYSTEM" | null;
@@ -5959,6 +6056,42 @@ export interface components {
          */
         LimitedAvailabilityThreshold: number;
         /**
+         * @description Paying at the venue confirms a booking of at most this many guests at once (the amount is due at the door);
+         *     null: any party size. Above it, `payAtVenueOverLimit` decides.
+         * @example 8
+         */
+        PayAtVenueMaxGuests: number | null;
+        /**
+         * @description Paying at the venue confirms a booking at once only for a performance starting at most this many days
+         *     (× 24 hours) after the guest chooses it; null: any. Further ahead, `payAtVenueOverLimit` decides.
+         * @example 30
+         */
+        PayAtVenueMaxDaysAhead: number | null;
+        /**
+         * @description Above a pay-at-the-venue cap: `REFUSE` — the method is not offered for that booking (checkout answers 422
+         *     `pay_at_venue_over_limit`); `STAFF_APPROVAL` — the guest may still choose it, the seats stay held
+         *     (`HELD`) for `payAtVenueApprovalHours` and the booking is confirmed when staff confirm it
+         *     (`POST /api/reservations/{reservationId}/confirm`), else it lapses like any hold.
+         * @example STAFF_APPROVAL
+         * @enum {string}
+         */
+        PayAtVenueOverLimit: "REFUSE" | "STAFF_APPROVAL";
+        /**
+         * @description With `STAFF_APPROVAL`: how long, from the booking, its seats wait for staff (never past the booking cut-off).
+         * @example 48
+         */
+        PayAtVenueApprovalHours: number;
+        /**
+         * @description A guest who chooses bank transfer keeps the seats this long from the booking (never past the booking cut-off, never shorter than the hold), while the transfer arrives.
+         * @example 24
+         */
+        BankTransferHoldHours: number;
+        /**
+         * @description The transfer reminder e-mail is sent this many hours before that deadline (0: no reminder; none once the moment has passed).
+         * @example 6
+         */
+        BankTransferReminderHours: number;
+        /**
          * @example {
          *       "serviceChargePercent": 5.5,
          *       "paymentGateways": [
@@ -5976,6 +6109,12 @@ export interface components {
             paymentGateways?: components["schemas"]["PaymentGateways"];
             defaultMaxGuests?: components["schemas"]["DefaultMaxGuests"];
             limitedAvailabilityThreshold?: components["schemas"]["LimitedAvailabilityThreshold"];
+            payAtVenueMaxGuests?: components["schemas"]["PayAtVenueMaxGuests"];
+            payAtVenueMaxDaysAhead?: components["schemas"]["PayAtVenueMaxDaysAhead"];
+            payAtVenueOverLimit?: components["schemas"]["PayAtVenueOverLimit"];
+            payAtVenueApprovalHours?: components["schemas"]["PayAtVenueApprovalHours"];
+            bankTransferHoldHours?: components["schemas"]["BankTransferHoldHours"];
+            bankTransferReminderHours?: components["schemas"]["BankTransferReminderHours"];
         };
         /**
          * @description `SCHEDULED` → `CANCELLED` (the cancellation flow) or `COMPLETED` (after it started). Both ends are final.
@@ -6420,6 +6559,93 @@ export interface components {
          */
         LeadReference: string;
         /**
+         * @description The offer's code (one of the event's offers on sale, as the public catalog lists them).
+         * @example DINNER-SHOW
+         */
+        offerCode: string;
+        /**
+         * @description A promo code (`/api/promo-codes`), matched case-insensitively: its discount comes off the subtotal.
+         *     422 `promo_code_invalid` (unknown, inactive, outside its window), `promo_code_not_applicable` (another
+         *     show or offer); 409 `promo_code_exhausted` (its maximum of redemptions reached).
+         */
+        promoCode: components["schemas"]["ShortCode"];
+        /**
+         * @description What to price — the fields of the hold's body (`ReservationCreate`) that change its price.
+         * @example {
+         *       "eventSlug": "saigon-cabaret-2026-12-05-1930",
+         *       "offerCode": "DINNER-SHOW",
+         *       "guestCount": 4,
+         *       "promoCode": "SPRING10"
+         *     }
+         */
+        QuoteRequest: {
+            eventSlug: components["schemas"]["PublicSlug"];
+            offerCode: components["schemas"]["offerCode"];
+            guestCount: components["schemas"]["GuestCount-2"];
+            promoCode?: components["schemas"]["promoCode"];
+            /** @description As the hold's `referral`; only what can change the price (a guest-discount code). */
+            referral?: {
+                code?: components["schemas"]["ShortCode"];
+                /** @description The signed token of the resolution. */
+                attributionToken?: string;
+            };
+        };
+        /** @description Whole VND computed on the server from the offer and the commercial setup at creation (kept as quoted). */
+        ReservationPrice: {
+            /** @enum {string} */
+            currency: "VND";
+            pricePerGuestVnd: number;
+            subtotalVnd: number;
+            /** @description Off the subtotal before service charge and VAT (promo code, referral discount). */
+            discountVnd: number;
+            serviceChargeVnd: number;
+            vatVnd: number;
+            /** @description Paid by a voucher, off the total after VAT: totalVnd = subtotal − discount + service charge + VAT − voucher credit. */
+            voucherCreditVnd: number;
+            totalVnd: number;
+            serviceChargePercent: number;
+            vatPercent: number;
+        };
+        /**
+         * @description The party's price as the hold would charge it now (`ReservationPrice`: `voucherCreditVnd` is 0 here), with the
+         *     reductions by source and the codes as applied (null: none applied).
+         * @example {
+         *       "eventSlug": "saigon-cabaret-2026-12-05-1930",
+         *       "offerCode": "DINNER-SHOW",
+         *       "guestCount": 4,
+         *       "price": {
+         *         "currency": "VND",
+         *         "pricePerGuestVnd": 1500000,
+         *         "subtotalVnd": 6000000,
+         *         "discountVnd": 600000,
+         *         "serviceChargeVnd": 270000,
+         *         "vatVnd": 453600,
+         *         "voucherCreditVnd": 0,
+         *         "totalVnd": 6123600,
+         *         "serviceChargePercent": 5,
+         *         "vatPercent": 8
+         *       },
+         *       "promoDiscountVnd": 600000,
+         *       "referralDiscountVnd": 0,
+         *       "promoCode": "SPRING10",
+         *       "referralCode": null
+         *     }
+         */
+        BookingQuote: {
+            eventSlug: string;
+            offerCode: string;
+            guestCount: number;
+            price: components["schemas"]["ReservationPrice"];
+            /** @description The promo code's part of `price.discountVnd`. */
+            promoDiscountVnd: number;
+            /** @description The referral code's guest discount (the rest of `price.discountVnd`). */
+            referralDiscountVnd: number;
+            /** @description The promo code as applied (normalized). */
+            promoCode: string | null;
+            /** @description The referral code whose guest discount applies, when one does. */
+            referralCode: string | null;
+        };
+        /**
          * @description The guest's contact. The booking keeps it as its own snapshot (what the guest's answers and e-mails show).
          *     It files the booking under the CRM customer of its normalized e-mail, creating one when there is none; an
          *     existing customer's record is never changed by a guest's contact (staff see it per booking and may adopt it).
@@ -6514,22 +6740,6 @@ export interface components {
             email: string;
             phone: string | null;
         };
-        /** @description Whole VND computed on the server from the offer and the commercial setup at creation (kept as quoted). */
-        ReservationPrice: {
-            /** @enum {string} */
-            currency: "VND";
-            pricePerGuestVnd: number;
-            subtotalVnd: number;
-            /** @description Off the subtotal before service charge and VAT (promo code, referral discount). */
-            discountVnd: number;
-            serviceChargeVnd: number;
-            vatVnd: number;
-            /** @description Paid by a voucher, off the total after VAT: totalVnd = subtotal − discount + service charge + VAT − voucher credit. */
-            voucherCreditVnd: number;
-            totalVnd: number;
-            serviceChargePercent: number;
-            vatPercent: number;
-        };
         /**
          * @description How a payment was (or is being) made.
          * @enum {string}
@@ -6553,6 +6763,65 @@ export interface components {
             refundedVnd: number;
             /** @description The total less what was paid (a refund never makes anything due again). */
             dueVnd: number;
+        };
+        /**
+         * @description The language `instructions` are written in: the one asked for when the venue writes it (`en`, `vi`), else
+         *     English — a guest on another site locale reads English, and is told so here.
+         * @enum {string}
+         */
+        InstructionsLocale: "en" | "vi";
+        BankAccount: {
+            accountName: string;
+            accountNumber: string;
+            bankName: string;
+        };
+        /**
+         * @description Paying later, while something is outstanding (issue 34 §1; see `startCheckout`): the guest chose to pay at
+         *     the venue or by bank transfer and
+         *     - `AWAITING_TRANSFER`: the seats are held until `deadline` (= `holdExpiresAt`) for the transfer of
+         *       `amountDueVnd` to `bankTransfer.account`, quoting `bankTransfer.transferReference`;
+         *     - `AWAITING_APPROVAL`: paying at the venue for this party or date needs the venue's approval; the seats are
+         *       held until `deadline` while staff decide;
+         *     - `DUE_AT_VENUE`: the booking is confirmed and `amountDueVnd` is paid at the box office on arrival (also for a
+         *       booking staff confirmed unpaid).
+         *     `instructions` say it in words, in `instructionsLocale` (the answer's language when the venue writes it:
+         *     `en` or `vi`; else English).
+         * @example {
+         *       "state": "AWAITING_TRANSFER",
+         *       "method": "BANK_TRANSFER",
+         *       "amountDueVnd": 3402000,
+         *       "deadline": "2026-11-24T14:00:00.000Z",
+         *       "instructions": "Transfer the amount due to the venue’s account below, with the transfer reference in the transfer’s description. Your seats are held until the deadline; your booking is confirmed, by e-mail, as soon as the transfer has arrived.",
+         *       "instructionsLocale": "en",
+         *       "bankTransfer": {
+         *         "account": {
+         *           "accountName": "CONG TY GIAI TRI VENUE",
+         *           "accountNumber": "0071000123456",
+         *           "bankName": "Vietcombank"
+         *         },
+         *         "transferReference": "BT7K3Q9PA1B2"
+         *       }
+         *     }
+         */
+        GuestPayLater: {
+            /** @enum {string} */
+            state: "AWAITING_TRANSFER" | "AWAITING_APPROVAL" | "DUE_AT_VENUE";
+            /** @description How the guest chose to pay later; null for a booking staff confirmed unpaid. */
+            method: ("PAY_AT_VENUE" | "BANK_TRANSFER") | null;
+            amountDueVnd: number;
+            /**
+             * Format: date-time
+             * @description While held: until when (the transfer's or the approval's deadline); null once confirmed.
+             */
+            deadline: string | null;
+            instructions: string;
+            instructionsLocale: components["schemas"]["InstructionsLocale"];
+            /** @description With `AWAITING_TRANSFER`: the venue's account and the reference to quote; null otherwise (or when the venue's account is no longer configured). */
+            bankTransfer: {
+                account: components["schemas"]["BankAccount"];
+                /** @example BT7K2M9QX4 */
+                transferReference: string;
+            } | null;
         };
         /**
          * @description `PENDING` (requested: being sent to VNPay, or money to hand back on site) → `SUCCEEDED` | `FAILED`.
@@ -6620,6 +6889,7 @@ export interface components {
          *         "refundedVnd": 0,
          *         "dueVnd": 3402000
          *       },
+         *       "payLater": null,
          *       "refunds": [],
          *       "attribution": {
          *         "promoCode": null,
@@ -6669,6 +6939,8 @@ export interface components {
             };
             price: components["schemas"]["ReservationPrice"];
             payment: components["schemas"]["GuestPayment"];
+            /** @description What is outstanding after the guest chose to pay later (the transfer, staff's approval, money due at the door); null when nothing is. */
+            payLater: components["schemas"]["GuestPayLater"] | null;
             /** @description Refunds of this reservation's payments, oldest first. */
             refunds: components["schemas"]["GuestRefund"][];
             /** @description The codes as the guest sent them (not applied yet). */
@@ -6825,13 +7097,23 @@ export interface components {
         };
         /**
          * @description How the guest pays: `VNPAY` (online, VNPay 2.1 payment page), `BANK_TRANSFER` (to the venue's account,
-         *     quoting a transfer reference; staff record it once received), `PAY_AT_VENUE` (cash or card at the venue,
-         *     recorded by staff).
+         *     quoting a transfer reference; the seats are held until a deadline and staff record the transfer once
+         *     received), `PAY_AT_VENUE` (cash or card at the venue, recorded by staff; the booking is confirmed at once,
+         *     or above the venue's caps waits for staff's approval). See `startCheckout`.
          * @enum {string}
          */
         CheckoutMethod: "VNPAY" | "BANK_TRANSFER" | "PAY_AT_VENUE";
         /**
-         * @description What the guest can pay with now, and how much is due.
+         * @description What choosing to pay at the venue does: `CONFIRMED` — the booking is confirmed at once (check-in QR,
+         *     confirmation e-mail saying what is due at the door); `AWAITING_APPROVAL` — the party or the date is above the
+         *     venue's caps (`payAtVenueMaxGuests`, `payAtVenueMaxDaysAhead` of the commercial setup) and the venue approves
+         *     such bookings itself: the seats stay held (`HELD`) until `payBy` and the booking is confirmed when staff confirm
+         *     it (an e-mail follows), else it lapses (`hold-expired` e-mail).
+         * @enum {string}
+         */
+        PayAtVenueOutcome: "CONFIRMED" | "AWAITING_APPROVAL";
+        /**
+         * @description What the guest can pay with now, how much is due, and what paying later would do.
          * @example {
          *       "reference": "VN-7K2M9Q",
          *       "status": "HELD",
@@ -6840,8 +7122,17 @@ export interface components {
          *       "holdExpiresAt": "2026-11-23T10:15:00.000Z",
          *       "methods": [
          *         "VNPAY",
+         *         "BANK_TRANSFER",
          *         "PAY_AT_VENUE"
-         *       ]
+         *       ],
+         *       "payAtVenue": {
+         *         "outcome": "CONFIRMED",
+         *         "payBy": null
+         *       },
+         *       "bankTransfer": {
+         *         "payBy": "2026-11-24T10:00:00.000Z"
+         *       },
+         *       "unavailable": []
          *     }
          */
         CheckoutOptions: {
@@ -6854,8 +7145,39 @@ export interface components {
             amountDueVnd: number;
             /** Format: date-time */
             holdExpiresAt: string | null;
-            /** @description The enabled methods, in the order the site should offer them. */
+            /**
+             * @description The methods this guest may use now, in the order the site should offer them (enabled for the venue, and
+             *     `PAY_AT_VENUE` only when this booking may be paid at the venue: see `unavailable`).
+             */
             methods: components["schemas"]["CheckoutMethod"][];
+            /** @description While `PAY_AT_VENUE` is offered: what choosing it would do; null otherwise. */
+            payAtVenue: {
+                outcome: components["schemas"]["PayAtVenueOutcome"];
+                /**
+                 * Format: date-time
+                 * @description With `AWAITING_APPROVAL`: until when the seats would wait for staff; null with `CONFIRMED`.
+                 */
+                payBy: string | null;
+            } | null;
+            /** @description While `BANK_TRANSFER` is offered: until when the seats would be held for the transfer; null otherwise. */
+            bankTransfer: {
+                /**
+                 * Format: date-time
+                 * @description The transfer deadline: the commercial setup's `bankTransferHoldHours` from the booking, never past the booking cut-off, never before the hold's end.
+                 */
+                payBy: string | null;
+            } | null;
+            /**
+             * @description Enabled methods this booking may not use, with why, as `startCheckout` would refuse them: today
+             *     `PAY_AT_VENUE` above the venue's caps when the venue refuses those (`pay_at_venue_over_limit`; `detail`
+             *     names the caps, in English — the site words it from the code).
+             */
+            unavailable: {
+                method: components["schemas"]["CheckoutMethod"];
+                /** @example pay_at_venue_over_limit */
+                code: string;
+                detail: string;
+            }[];
         };
         /**
          * @example {
@@ -6872,11 +7194,6 @@ export interface components {
             locale?: "vn" | "en";
             /** @description VNPay `vnp_BankCode` pre-selecting a method (e.g. `VNPAYQR`, `VNBANK`, `INTCARD`); omitted → the guest chooses on VNPay's page. */
             bankCode?: string;
-        };
-        BankAccount: {
-            accountName: string;
-            accountNumber: string;
-            bankName: string;
         };
         /**
          * @description `PENDING` → `SUCCEEDED` | `FAILED`; `SUCCEEDED` → `PARTIALLY_REFUNDED` → `REFUNDED`.
@@ -7091,10 +7408,12 @@ export interface components {
             checkedInAt: components["schemas"]["Timestamp"] | null;
             /**
              * @description `paid` is true when a payment of the reservation succeeded (`SUCCEEDED` or `PARTIALLY_REFUNDED`).
-             *     A reservation confirmed by staff without a payment (pay at the venue) is admitted but not `paid`:
-             *     `dueVnd` is what is left to collect.
+             *     A reservation confirmed without a payment (its guest chose to pay at the venue, or staff confirmed it) is
+             *     admitted but not `paid`: `dueVnd` is what the door collects (then `POST /api/payments`), and
+             *     `payLaterMethod` says how the guest chose to pay later (`PAY_AT_VENUE`, `BANK_TRANSFER`; null otherwise).
              */
             payment: {
+                payLaterMethod: ("PAY_AT_VENUE" | "BANK_TRANSFER") | null;
                 paid: boolean;
                 totalVnd: number;
                 /** @description Succeeded payments less their refunds. */
@@ -9161,6 +9480,17 @@ export interface components {
         /** @enum {string} */
         PartnerType: "HOTEL" | "TOUR_COMPANY" | "CONCIERGE" | "INFLUENCER" | "BAR" | "OTHER";
         /**
+         * @description The public description in the site's other locales (`{"vi": "…"}`), each a locale of `SITE_LOCALES` other than
+         *     the default one (whose text is `description`); another key is 422 `unknown_locale` on
+         *     `body/descriptionTranslations/<locale>`. A write replaces the whole set; an empty text is dropped.
+         * @example {
+         *       "vi": "Khách sạn boutique bên sông."
+         *     }
+         */
+        DescriptionTranslations: {
+            [key: string]: string;
+        };
+        /**
          * @description `PERCENT`: `value`% of the booking's net amount (subtotal less discounts); `FIXED_PER_GUEST`: `value` VND per guest.
          * @example {
          *       "kind": "PERCENT",
@@ -9185,6 +9515,9 @@ export interface components {
          *       "websiteUrl": "https://riverside.example",
          *       "city": "Ho Chi Minh City",
          *       "description": "Boutique hotel by the river.",
+         *       "descriptionTranslations": {
+         *         "vi": "Khách sạn boutique bên sông."
+         *       },
          *       "commissionRule": {
          *         "kind": "PERCENT",
          *         "value": 10
@@ -9207,7 +9540,9 @@ export interface components {
             contactPhone: string | null;
             websiteUrl: string | null;
             city: string | null;
+            /** @description In the site's default locale. */
             description: string | null;
+            descriptionTranslations: components["schemas"]["DescriptionTranslations"];
             commissionRule: components["schemas"]["CommissionRule"];
             payoutDetails: string | null;
             externalPlaceId: string | null;
@@ -9246,7 +9581,9 @@ export interface components {
             /** Format: uri */
             websiteUrl?: string | null;
             city?: string | null;
+            /** @description The public description, in the site's default locale (the first of `SITE_LOCALES`). */
             description?: string | null;
+            descriptionTranslations?: components["schemas"]["DescriptionTranslations"];
             commissionRule: components["schemas"]["CommissionRule"];
             /** @description Bank account or other payout instructions (never public). */
             payoutDetails?: string | null;
@@ -9271,7 +9608,9 @@ export interface components {
             /** Format: uri */
             websiteUrl?: string | null;
             city?: string | null;
+            /** @description The public description, in the site's default locale (the first of `SITE_LOCALES`). */
             description?: string | null;
+            descriptionTranslations?: components["schemas"]["DescriptionTranslations"];
             commissionRule?: components["schemas"]["CommissionRule"];
             /** @description Bank account or other payout instructions (never public). */
             payoutDetails?: string | null;
@@ -9375,6 +9714,7 @@ export interface components {
          *       "websiteUrl": "https://riverside.example",
          *       "city": "Ho Chi Minh City",
          *       "description": "Boutique hotel by the river.",
+         *       "descriptionLocale": "en",
          *       "locale": "en",
          *       "earningRules": [
          *         "10% of every paid booking",
@@ -9409,8 +9749,14 @@ export interface components {
             contactPhone: string | null;
             websiteUrl: string | null;
             city: string | null;
+            /**
+             * @description The partner's description in the locale asked for when the partner wrote one in it, else in the site's default
+             *     locale, else in any locale it has; null when it has none. `descriptionLocale` says which.
+             */
             description: string | null;
-            /** @description The locale the earning rules are written in. */
+            /** @description The locale `description` is in (it differs from the one asked for when the partner has no text in that one); null with no description. */
+            descriptionLocale: string | null;
+            /** @description The locale the earning rules are written in (`en` or `vi`: the one asked for when the venue writes it, else `en`). */
             locale: string;
             /** @description Sentences such as "10% of every paid booking". */
             earningRules: string[];
@@ -13149,6 +13495,40 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    quoteReservation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The quote. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingQuote"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     createPublicReservation: {
         parameters: {
             query?: never;
@@ -13190,7 +13570,10 @@ export interface operations {
     };
     getPublicReservation: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The text's locale (see `PublicLocale`); default the reservation's locale. */
+                locale?: components["schemas"]["PublicLocale"];
+            };
             header?: {
                 /** @description The reservation's access token (never in the URL). */
                 "x-reservation-token"?: components["schemas"]["ReservationToken"];
@@ -13207,6 +13590,8 @@ export interface operations {
                 headers: {
                     /** @description `no-store`. */
                     "Cache-Control"?: string;
+                    /** @description The locale the text is in. */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16650,7 +17035,7 @@ export interface operations {
     getReferralPartnerProfile: {
         parameters: {
             query?: {
-                /** @description The guest's locale (one of SITE_LOCALES; others fall back to the default). */
+                /** @description The guest's locale (one of SITE_LOCALES, e.g. `vi` or `vi-VN`; others fall back to the default). */
                 locale?: string;
             };
             header?: never;
@@ -16665,6 +17050,8 @@ export interface operations {
             /** @description The profile. */
             200: {
                 headers: {
+                    /** @description The locale the description is in (absent when there is none). */
+                    "Content-Language"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -242,4 +242,12 @@ export const DEMO_COMMERCIAL_SETUP = {
   paymentGateways: ['VNPAY', 'CASH'],
   defaultMaxGuests: 10,
   limitedAvailabilityThreshold: 12,
+  // Paying later (issue 34 §1): at the venue, confirmed at once for up to 8 guests a month ahead, larger or later
+  // bookings wait for staff; a bank transfer keeps the seats a day, reminded 6 hours before.
+  payAtVenueMaxGuests: 8,
+  payAtVenueMaxDaysAhead: 30,
+  payAtVenueOverLimit: 'STAFF_APPROVAL',
+  payAtVenueApprovalHours: 48,
+  bankTransferHoldHours: 24,
+  bankTransferReminderHours: 6,
 } as const;

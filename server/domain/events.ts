@@ -75,6 +75,21 @@ export interface DomainEvents {
   'hold.placed': { reservationId: string; showEventId: string; by: 'GUEST' | 'STAFF' };
   /** A live reservation's seats changed without a status change: its guest count, or moved to another event. */
   'reservation.resized': { reservationId: string; fromShowEventId: string; toShowEventId: string; fromGuests: number; toGuests: number };
+  /**
+   * A guest chose to pay later and the hold is kept for it (issue 34 §1, booking's reservation payable): until
+   * `payBy` for the bank transfer to arrive (`BANK_TRANSFER`), or for staff to approve paying at the venue
+   * (`PAY_AT_VENUE`, above the venue's caps). Published once per change of method or deadline, in the checkout's
+   * transaction; the e-mail module tells the guest (and schedules the transfer reminder at `remindAt`). Paying at
+   * the venue within the caps confirms the booking instead (`reservation.confirmed`).
+   */
+  'reservation.paymentDeferred': {
+    reservationId: string;
+    method: 'PAY_AT_VENUE' | 'BANK_TRANSFER';
+    payBy: Date;
+    amountVnd: number;
+    transferReference: string | null;
+    remindAt: Date | null;
+  };
   /** Holds past their expiry, marked EXPIRED in bulk by the expiry run (no per-row transition). */
   'holds.expired': { reservationIds: string[] };
   'payment.captured': PaymentOutcomeEvent;

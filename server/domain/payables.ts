@@ -63,6 +63,40 @@ export interface PayableState {
    * (`Payment.reservationId`) and the readers of that column; null for a payable that is no reservation's.
    */
   reservationId: string | null;
+  /**
+   * What choosing to pay later by `method` would do to it now (issue 34 §1: paying later never loses what was
+   * chosen): its terms, or why the method is refused for it (a 422 with that code). Undefined (or an answer of
+   * null) when the payable has no terms for the method: `PAY_AT_VENUE` is then not offered; `BANK_TRANSFER` is, as
+   * a transfer reference alone (nothing is kept for it).
+   */
+  payLater?(method: DeferredMethod): PayLaterOffer | null;
+}
+
+/** The methods a payer pays later by: at the venue (cash or card, staff record it), or by bank transfer. */
+export type DeferredMethod = 'PAY_AT_VENUE' | 'BANK_TRANSFER';
+
+/**
+ * What choosing to pay later does: `CONFIRMED` — the payable is settled now and the money is due later (at the
+ * venue); `AWAITING_APPROVAL` — it is kept until `payBy` for staff to accept; `AWAITING_PAYMENT` — it is kept until
+ * `payBy` for the money (a transfer) to arrive.
+ */
+export interface PayLaterTerms {
+  outcome: 'CONFIRMED' | 'AWAITING_APPROVAL' | 'AWAITING_PAYMENT';
+  /** Until when it is kept (null once confirmed). */
+  payBy: Date | null;
+  /** What the payer is told, by language (`en`, `vi`). */
+  instructions: { en: string; vi: string };
+}
+
+export type PayLaterOffer = { terms: PayLaterTerms; refusal?: undefined } | { refusal: PayableRefusal; terms?: undefined };
+
+/** What payments tells the payable when its payer chooses to pay later. */
+export interface DeferredPayment {
+  method: DeferredMethod;
+  /** What is due. */
+  amountVnd: number;
+  /** With `BANK_TRANSFER`: the reference the payer quotes (the pending payment's). */
+  transferReference?: string;
 }
 
 /** The payment `onPaid` is told of. */
@@ -91,11 +125,6 @@ export interface Payable {
   /** What its payer calls it, in problem details (`No such reservation.`, `Nothing is due on this reservation.`). */
   noun: string;
   /**
-   * What the payer is told when choosing to pay at the venue (`PAY_AT_VENUE`), by language; a payable without it is
-   * not offered that method.
-   */
-  payAtVenue?: { en: string; vi: string };
-  /**
    * Finds and locks the payable in the payment's transaction, in the owner's lock order (payments locks its own
    * payment row after this); undefined when there is none.
    */
@@ -108,6 +137,12 @@ export interface Payable {
    * recorded and refunds it. Throwing aborts the whole unit of work (nothing is recorded).
    */
   onPaid(ctx: DomainContext, payable: PayableState, payment: PaidPayment): Promise<string | null>;
+  /**
+   * Its payer chose to pay later by a method its state offered terms for (`PayableState.payLater`, checked by
+   * payments after `lock`): the owner applies them (a reservation is confirmed, or its hold kept until the deadline)
+   * and answers the terms it applied and its status after them.
+   */
+  deferPayment?(ctx: DomainContext, payable: PayableState, choice: DeferredPayment): Promise<PayLaterTerms & { status: string | null }>;
   /** A gateway payment of it failed (the row is FAILED, `payment.failed` published). */
   onPaymentFailed?(ctx: DomainContext, payableId: string, payment: PayablePayment): Promise<void>;
   /** A refund of its money succeeded (the payment row shows the new refunded sum). */

@@ -186,7 +186,11 @@ export interface Config {
   reminderHoursBefore: number;
   /** The venue's street address (VENUE_ADDRESS): the confirmation's calendar event location, after the venue name. */
   venueAddress: string | undefined;
-  /** The guest site's page for a waiting-list offer; the e-mailed link is `<url>?event=<slug>&token=<token>`. */
+  /**
+   * The guest site's page for a waiting-list offer (issue 34 §3); the e-mailed link is `<url>?event=<slug>&token=<token>`,
+   * with `{locale}` in it replaced by the guest's locale. Default `<publicSiteUrl>/{locale}/waitlist-offer`; production
+   * refuses one on the API's own origin (server/platform/guardRails.ts).
+   */
   waitlistOfferUrl: string;
   /** Slack/Discord-compatible webhook told of each visit (best effort, from memory); unset → no notification. */
   visitNotificationWebhookUrl: string | undefined;
@@ -278,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
   const posthogApiKey = str(env, 'POSTHOG_API_KEY');
   if (analyticsEnabled && !posthogApiKey) throw new ConfigError('POSTHOG_API_KEY is required when ANALYTICS_ENABLED=true');
   const siteLocales = locales(env);
+  const publicSiteUrl = httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173');
   const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
   const s3Bucket = str(env, 'STORAGE_S3_BUCKET');
   if (storageDriver === 's3' && !s3Bucket) throw new ConfigError('STORAGE_S3_BUCKET is required when STORAGE_DRIVER=s3');
@@ -352,8 +357,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicApiUrlExplicit: str(env, 'PUBLIC_API_URL') !== undefined,
     ...assistant(env),
     bankTransfer: bankTransfer(env),
-    publicSiteUrl: httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173'),
-    webauthn: webauthn(env, origins(env, 'DASHBOARD_ORIGINS'), httpUrl(env, 'PUBLIC_SITE_URL', 'http://localhost:5173')),
+    publicSiteUrl,
+    webauthn: webauthn(env, origins(env, 'DASHBOARD_ORIGINS'), publicSiteUrl),
     botcheckSecretKey: str(env, 'BOTCHECK_SECRET_KEY'),
     botcheckVerifyUrl: httpUrl(env, 'BOTCHECK_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
     botcheckTimeoutMs: int(env, 'BOTCHECK_TIMEOUT_MS', 5_000, 100, 60_000),
@@ -363,7 +368,7 @@ export function loadConfig(env: Env = process.env): Config {
     waitlistOfferHours: int(env, 'WAITLIST_OFFER_HOURS', 24, 1, 336),
     reminderHoursBefore: int(env, 'REMINDER_HOURS_BEFORE', 24, 0, 336),
     venueAddress: str(env, 'VENUE_ADDRESS'),
-    waitlistOfferUrl: httpUrl(env, 'WAITLIST_OFFER_URL', 'http://localhost:3000/waitlist-offer'),
+    waitlistOfferUrl: httpUrl(env, 'WAITLIST_OFFER_URL', `${publicSiteUrl}/{locale}/waitlist-offer`),
     ...visitsAndMeta(env),
     chatApi: {
       baseUrl: httpUrl(env, 'CHAT_API_BASE_URL', 'https://api.manychat.com'),

@@ -22,6 +22,9 @@ const VNPAY_SANDBOX_HOST = /(^|\.)sandbox\.vnpayment\.vn$/i;
  *   passwords it records);
  * - no superuser token store: SUPERUSER_API_TOKENS (or SUPERUSER_API_TOKEN) unset, so nothing could run the
  *   superuser operations (backups of settings, user administration) and nothing is generated in production;
+ * - a waiting-list offer page on the API's own origin (issue 34 §3): WAITLIST_OFFER_URL on PUBLIC_API_URL's origin
+ *   (unless the guest site shares that origin, PUBLIC_SITE_URL), where nothing serves the page the offer e-mail links
+ *   to, so an offered seat could not be claimed;
  * - a weak shared secret (issue 32 §2): every superuser token, SVC_LLM_SERVICE_TOKEN, CHAT_WEBHOOK_TOKEN, METRICS_TOKEN,
  *   MESSAGING_VERIFY_TOKEN and MESSAGING_APP_SECRET that is set must be at least 32 characters and not low-entropy (one
  *   repeated character, a run, a repeated word, common words, an example value: auth/secretStrength.ts). Each is
@@ -51,6 +54,14 @@ export function productionRefusals(config: Config): string[] {
   }
   if (config.superuserApiTokens.some((token) => token.startsWith(DEVELOPMENT_TOKEN_PREFIX))) {
     refusals.push(`SUPERUSER_API_TOKENS: a token starting with "${DEVELOPMENT_TOKEN_PREFIX}" is a generated development token; set tokens of your own`);
+  }
+
+  const offerOrigin = new URL(config.waitlistOfferUrl.split('{locale}').join(config.defaultLocale)).origin;
+  if (offerOrigin === new URL(config.publicApiUrl).origin && offerOrigin !== new URL(config.publicSiteUrl).origin) {
+    refusals.push(
+      `WAITLIST_OFFER_URL: ${config.waitlistOfferUrl} is on the API's own origin (PUBLIC_API_URL), which serves no offer page: the e-mailed link would be a 404; ` +
+        'unset it (the default is <PUBLIC_SITE_URL>/{locale}/waitlist-offer) or set the guest site\'s offer page',
+    );
   }
 
   refusals.push(...weakSecrets(config));

@@ -61,6 +61,8 @@ describe('module records and domain events', () => {
         '1100 after-commit system.count-confirmation',
       ],
       'reservation.noShow': [forget('reservation.noShow'), '1100 after-commit system.count-no-show'],
+      // Issue 34 §1: a guest paying later whose seats are held until a deadline is e-mailed (the seats stay taken: nothing to forget).
+      'reservation.paymentDeferred': ['10 in-transaction email.pay-later'],
       'reservation.resized': [forget('reservation.resized')],
       'showEvent.cancelled': ['10 in-transaction reservations', '20 in-transaction waitlist', forget('showEvent.cancelled')],
       // Issue 33: an offer holds seats (and an archived one frees them): the waiting list publishes, the catalog forgets.

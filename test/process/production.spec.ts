@@ -54,6 +54,21 @@ describe('production guard rails', () => {
     expect(productionRefusals(production({ DASHBOARD_ORIGINS: 'https://dashboard.example.com' }, dataDir))).to.deep.equal([]);
   });
 
+  it('refuses a waiting-list offer page on the API’s own origin (WAITLIST_OFFER_URL), unless the site shares it (issue 34 §3)', () => {
+    const api = { PUBLIC_API_URL: 'https://api.venue.example', PUBLIC_SITE_URL: 'https://venue.example' };
+    // Unset: derived from the site, never refused.
+    expect(production(api, dataDir).waitlistOfferUrl).to.equal('https://venue.example/{locale}/waitlist-offer');
+    expect(productionRefusals(production(api, dataDir))).to.deep.equal([]);
+    const onApi = productionRefusals(production({ ...api, WAITLIST_OFFER_URL: 'https://api.venue.example/waitlist-offer' }, dataDir));
+    expect(onApi).to.have.length(1);
+    expect(onApi[0]).to.match(/^WAITLIST_OFFER_URL: https:\/\/api\.venue\.example\/waitlist-offer is on the API's own origin \(PUBLIC_API_URL\)/);
+    // One origin for the site and the API (a reverse proxy serving both): the site's page is there.
+    const shared = { PUBLIC_API_URL: 'https://venue.example', PUBLIC_SITE_URL: 'https://venue.example', WAITLIST_OFFER_URL: 'https://venue.example/{locale}/waitlist-offer' };
+    expect(productionRefusals(production(shared, dataDir))).to.deep.equal([]);
+    // Outside production nothing is refused.
+    expect(productionRefusals(loadConfig({ DATA_DIR: dataDir, ...api, WAITLIST_OFFER_URL: 'https://api.venue.example/waitlist-offer' }))).to.deep.equal([]);
+  });
+
   it('refuses a missing superuser token store (SUPERUSER_API_TOKENS)', () => {
     const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir });
     expect(() => assertProductionReady(config)).to.throw(ConfigError, /SUPERUSER_API_TOKENS: no superuser token is set/);

@@ -5,8 +5,9 @@ import { checkInQrPng, checkInQrSvg } from './qr.ts';
 import { cancelPublicReservation } from './commands/cancelPublicReservation.ts';
 import { captureCustomerLead } from './commands/captureCustomerLead.ts';
 import { createPublicReservation } from './commands/createPublicReservation.ts';
-import { presentGuestReservation } from './presenters.ts';
+import { guestTextLocale, presentGuestReservation } from './presenters.ts';
 import { cancellationWindowHours, guestMoney, guestReservation, guestTicketToken } from './queries.ts';
+import { quoteBooking } from './quote.ts';
 import { throttle } from './services.ts';
 
 /** Unknown reference, wrong token, missing token: one answer, so nothing says whether a reference exists. */
@@ -15,10 +16,10 @@ const NoSuchReservation = () => NotFound('No such reservation, or the token does
 const TOKEN_HEADER = 'x-reservation-token';
 const token = (call: Call) => call.header(TOKEN_HEADER) || undefined;
 
-async function presentation(call: Call) {
+async function presentation(call: Call, textLocale?: string) {
   const windowHours = await cancellationWindowHours(call.app.db.knex);
-  const { siteLocales, defaultLocale } = call.app.config;
-  return { siteLocales, defaultLocale, cancellationWindowHours: windowHours, now: new Date() };
+  const { siteLocales, defaultLocale, bankTransfer } = call.app.config;
+  return { siteLocales, defaultLocale, cancellationWindowHours: windowHours, now: new Date(), textLocale, bankAccount: bankTransfer };
 }
 
 export const handlers = {
@@ -39,11 +40,17 @@ export const handlers = {
     return json(201, answer.body, { 'Cache-Control': 'no-store', ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}) });
   },
 
+  async quoteReservation(call) {
+    await throttle(call.app.bookingLimits.quotes, call.ip);
+    return json(200, await quoteBooking(call.app, call.body), { 'Cache-Control': 'no-store' });
+  },
+
   async getPublicReservation(call) {
     const { knex } = call.app.db;
     const reservation = await guestReservation(knex, call.params.reference, token(call));
     if (!reservation) throw NoSuchReservation();
-    return json(200, presentGuestReservation(reservation, await guestMoney(knex, reservation.id), await presentation(call)), { 'Cache-Control': 'no-store' });
+    const p = await presentation(call, call.query.locale);
+    return json(200, presentGuestReservation(reservation, await guestMoney(knex, reservation.id), p), { 'Cache-Control': 'no-store', 'Content-Language': guestTextLocale(reservation.locale, p) });
   },
 
   async getPublicReservationTicket(call) {

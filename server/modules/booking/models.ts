@@ -57,6 +57,8 @@ export class Reservation extends BaseModel {
   contactPhone!: string | null;
   accessTokenSealed!: string | null;
   checkInTokenSealed!: string | null;
+  /** How its guest chose to pay later (issue 34 §1, ./payLater.ts): at the venue, by bank transfer, or null. */
+  payLaterMethod!: 'PAY_AT_VENUE' | 'BANK_TRANSFER' | null;
 }
 
 // ---- the guest's contact record (the CRM's customers) ----------------------------------------------------------

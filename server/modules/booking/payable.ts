@@ -1,9 +1,12 @@
 import type { Payable, PayableState } from '../../domain/payables.ts';
+import { publish } from '../../domain/events.ts';
 import { Problem } from '../../platform/http/problem.ts';
 import { BUSINESS_EVENTS, captureBusinessEvent } from './events.ts';
+import { EXPIRE_HOLDS_QUEUE } from './jobs.ts';
 import { confirmReservation } from './lifecycle.ts';
 import { Reservation } from './models.ts';
-import { lockedReservation, lockShowEvent } from './queries.ts';
+import { payLaterTerms, transferReminderAt, type PayLaterRules } from './payLater.ts';
+import { lockedReservation, lockShowEvent, payLaterRules } from './queries.ts';
 import { statusAt } from './status.ts';
 
 /** The payable kind of a reservation (`payments.payable_kind`). */
@@ -18,21 +21,55 @@ export const RESERVATION_PAYABLE = 'reservation';
 export const reservationPayable: Payable = {
   kind: RESERVATION_PAYABLE,
   noun: 'reservation',
-  payAtVenue: {
-    en: 'Pay in cash or by card at the box office when you arrive, quoting your reservation reference. Your seats are held until the hold ends; the venue confirms your booking once it is paid or confirmed by our staff.',
-    vi: 'Vui lòng thanh toán bằng tiền mặt hoặc thẻ tại quầy vé khi đến, kèm mã đặt chỗ. Chỗ được giữ đến khi hết thời gian giữ chỗ; đặt chỗ được xác nhận khi đã thanh toán hoặc khi nhân viên xác nhận.',
-  },
 
   async lock(ctx, id) {
     const found = await Reservation.query(ctx.trx).findById(id).select('show_event_id');
     if (!found) return undefined;
     await lockShowEvent(ctx.trx, found.showEventId);
-    return standing(await lockedReservation(ctx.trx, id), ctx.now);
+    const row = await lockedReservation(ctx.trx, id);
+    return standing(row, ctx.now, await payLaterRules(ctx.trx, row.showEventId));
   },
 
   async view(knex, id) {
     const row = await Reservation.query(knex).findById(id);
-    return row ? standing(row, new Date()) : undefined;
+    return row ? standing(row, new Date(), await payLaterRules(knex, row.showEventId)) : undefined;
+  },
+
+  /**
+   * The guest chose to pay later (issue 34 §1, ./payLater.ts), the reservation locked (`lock`): paying at the venue
+   * within the caps confirms it now (check-in token, the confirmation e-mail saying what is due at the door); above
+   * them with staff approval, and for a bank transfer, the hold is kept until the terms' deadline — the row's
+   * `hold_expires_at`, so availability, the guest's view and the expiry run all read it — with an expiry run
+   * scheduled then, and `reservation.paymentDeferred` published for the guest's e-mail. Choosing again what is
+   * already in force changes nothing and e-mails nobody again.
+   */
+  async deferPayment(ctx, payable, choice) {
+    const offer = payable.payLater?.(choice.method);
+    if (!offer?.terms) throw new Error(`deferPayment: ${choice.method} has no terms for reservation ${payable.id}`);
+    const { terms } = offer;
+    const row = (await Reservation.query(ctx.trx).findById(payable.id).select('pay_later_method', 'hold_expires_at', 'show_event_id'))!;
+    if (terms.outcome === 'CONFIRMED') {
+      await Reservation.query(ctx.trx).findById(payable.id).patch({ payLaterMethod: choice.method, updatedAt: ctx.now });
+      await confirmReservation(ctx, payable.id, { by: 'SYSTEM' });
+      return { ...terms, status: 'CONFIRMED' };
+    }
+    const payBy = terms.payBy!;
+    const unchanged = row.payLaterMethod === choice.method && row.holdExpiresAt !== null && new Date(row.holdExpiresAt).getTime() === payBy.getTime();
+    if (!unchanged) {
+      await Reservation.query(ctx.trx).findById(payable.id).patch({ payLaterMethod: choice.method, holdExpiresAt: payBy, updatedAt: ctx.now });
+      // The expiry run the hold scheduled at its first end finds nothing then; this one marks it when it lapses.
+      if (!row.holdExpiresAt || payBy > new Date(row.holdExpiresAt)) await ctx.app.jobs.enqueue(EXPIRE_HOLDS_QUEUE, { reservationId: payable.id }, { trx: ctx.trx, startAfter: payBy });
+      const rules = await payLaterRules(ctx.trx, row.showEventId);
+      await publish(ctx, 'reservation.paymentDeferred', {
+        reservationId: payable.id,
+        method: choice.method,
+        payBy,
+        amountVnd: choice.amountVnd,
+        transferReference: choice.transferReference ?? null,
+        remindAt: transferReminderAt(terms, rules, ctx.now),
+      });
+    }
+    return { ...terms, status: 'HELD' };
   },
 
   async onPaid(ctx, payable, payment) {
@@ -62,7 +99,7 @@ export const reservationPayable: Payable = {
 };
 
 /** What payments needs of a reservation (`now`: the unit of work's clock, or the read's). */
-function standing(row: Reservation, now: Date): PayableState {
+function standing(row: Reservation, now: Date, rules: PayLaterRules): PayableState {
   const status = statusAt(row, now);
   const reference = row.reference;
   return {
@@ -87,5 +124,6 @@ function standing(row: Reservation, now: Date): PayableState {
       if (status !== 'HELD') return { code: 'reservation_not_payable', detail: `A ${label} reservation cannot be paid.` };
       return null;
     },
+    payLater: (method) => payLaterTerms(method, { guestCount: row.guestCount, createdAt: row.createdAt, holdExpiresAt: row.holdExpiresAt }, rules, now),
   };
 }

@@ -1,5 +1,6 @@
 import { pickLocale } from '../../domain/localized.ts';
 import type { Schema } from '../../platform/http/handler.ts';
+import { instructionsLocale, PAY_LATER_INSTRUCTIONS, payLaterState } from './payLater.ts';
 import type { GuestMoney, ReservationDetails } from './queries.ts';
 import { cancellableUntil, statusAt, type ReservationStatus } from './status.ts';
 
@@ -8,6 +9,18 @@ export interface GuestPresentation {
   siteLocales: readonly string[];
   cancellationWindowHours: number;
   now: Date;
+  /** The text's locale asked for (`?locale=`); default the reservation's own. */
+  textLocale?: string;
+  /** The venue's bank account (BANK_TRANSFER_*), shown with a transfer the guest still owes. */
+  bankAccount?: { accountName: string; accountNumber: string; bankName: string };
+}
+
+/** The locale a guest answer's text is in: the one asked for when the site has it, else the reservation's, else the default. */
+export function guestTextLocale(reservationLocale: string | null, p: Pick<GuestPresentation, 'siteLocales' | 'defaultLocale' | 'textLocale'>): string {
+  const asked = p.textLocale?.toLowerCase().split('-')[0];
+  if (asked && p.siteLocales.includes(asked)) return asked;
+  if (p.textLocale) return p.defaultLocale;
+  return reservationLocale && p.siteLocales.includes(reservationLocale) ? reservationLocale : p.defaultLocale;
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -19,15 +32,17 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
  */
 export function presentGuestReservation(reservation: ReservationDetails, money: GuestMoney, p: GuestPresentation): Schema<'GuestReservation'> {
   const r = reservation;
-  const locale = r.locale && p.siteLocales.includes(r.locale) ? r.locale : p.defaultLocale;
+  const ownLocale = r.locale && p.siteLocales.includes(r.locale) ? r.locale : p.defaultLocale;
+  const locale = guestTextLocale(r.locale, p);
   const status = statusAt(r, p.now);
   const until = cancellableUntil(r.eventStartsAt, p.cancellationWindowHours);
+  const payment = presentGuestPayment(Number(r.totalVnd), status, money);
   return {
     reference: r.reference,
     status,
     holdExpiresAt: status === 'HELD' ? iso(r.holdExpiresAt) : null,
     guestCount: r.guestCount,
-    locale,
+    locale: ownLocale,
     customerNote: r.customerNote,
     // The reservation's own snapshot: what this guest booked with, never the customer record.
     contact: { honorific: r.contactHonorific, name: r.contactName, email: r.contactEmail, phone: r.contactPhone },
@@ -51,7 +66,8 @@ export function presentGuestReservation(reservation: ReservationDetails, money: 
       serviceChargePercent: Number(r.serviceChargePercent),
       vatPercent: Number(r.vatPercent),
     },
-    payment: presentGuestPayment(Number(r.totalVnd), status, money),
+    payment,
+    payLater: presentGuestPayLater(r, status, payment.dueVnd, money, locale, p.bankAccount),
     refunds: money.refunds.map((refund) => ({
       amountVnd: Number(refund.amountVnd),
       status: refund.status as 'PENDING' | 'SUCCEEDED' | 'FAILED',
@@ -88,4 +104,32 @@ export function presentGuestPayment(totalVnd: number, status: ReservationStatus,
   else if (pending.length > 0 && dueVnd > 0) state = 'PENDING';
   else state = dueVnd > 0 ? 'UNPAID' : 'NOTHING_DUE';
   return { state, method: (latest?.gateway ?? null) as Gateway | null, paidVnd, refundedVnd, dueVnd };
+}
+
+/**
+ * What paying later left outstanding (issue 34 §1, ./payLater.ts), as the contract's `GuestPayLater`: the transfer
+ * with its deadline and the venue's account and the reference to quote (the pending transfer payment's), staff's
+ * approval with its deadline, or the amount due at the door; null when nothing is.
+ */
+export function presentGuestPayLater(
+  r: Pick<ReservationDetails, 'payLaterMethod' | 'holdExpiresAt'>,
+  status: ReservationStatus,
+  dueVnd: number,
+  money: GuestMoney,
+  locale: string,
+  bankAccount: GuestPresentation['bankAccount'],
+): Schema<'GuestPayLater'> | null {
+  const state = payLaterState(status, r.payLaterMethod ?? null, dueVnd);
+  if (!state || dueVnd <= 0) return null;
+  const language = instructionsLocale(locale);
+  const transfer = money.payments.filter((payment) => payment.gateway === 'BANK_TRANSFER' && payment.status === 'PENDING').at(-1);
+  return {
+    state,
+    method: r.payLaterMethod ?? null,
+    amountDueVnd: dueVnd,
+    deadline: status === 'HELD' ? iso(r.holdExpiresAt) : null,
+    instructions: PAY_LATER_INSTRUCTIONS[state][language],
+    instructionsLocale: language,
+    bankTransfer: state === 'AWAITING_TRANSFER' && bankAccount && transfer ? { account: { ...bankAccount }, transferReference: transfer.txnRef } : null,
+  };
 }

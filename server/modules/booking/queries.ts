@@ -8,6 +8,7 @@ import { Conflict, NotFound } from '../../platform/http/problem.ts';
 import type { ContactSource } from './inputs.ts';
 import { normalizeEmail } from './inputs.ts';
 import { Reservation } from './models.ts';
+import type { PayLaterRules } from './payLater.ts';
 import { statusAt } from './status.ts';
 import { digest, openSecret, tokenMatches } from '../../platform/auth/tokens.ts';
 import { normalizeReference } from './tokens.ts';
@@ -56,6 +57,38 @@ export async function cancellationWindowHours(knex: Knex): Promise<number> {
   return Number(setup.cancellation_window_hours);
 }
 
+/**
+ * What paying later does for a booking of the event `showEventId` (./payLater.ts): the setup's pay-later rules and
+ * booking cut-off with the event's start, in one statement.
+ */
+export async function payLaterRules(knex: Knex, showEventId: string): Promise<PayLaterRules> {
+  const row = await knex('show_events as e')
+    .crossJoin(knex.raw('commercial_setup as c'))
+    .where('e.id', showEventId)
+    .andWhere('c.id', 1)
+    .first(
+      'e.starts_at',
+      'c.booking_cutoff_minutes',
+      'c.pay_at_venue_max_guests',
+      'c.pay_at_venue_max_days_ahead',
+      'c.pay_at_venue_over_limit',
+      'c.pay_at_venue_approval_hours',
+      'c.bank_transfer_hold_hours',
+      'c.bank_transfer_reminder_hours',
+    );
+  const nullable = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return {
+    eventStartsAt: new Date(row.starts_at),
+    bookingCutoffMinutes: Number(row.booking_cutoff_minutes),
+    payAtVenueMaxGuests: nullable(row.pay_at_venue_max_guests),
+    payAtVenueMaxDaysAhead: nullable(row.pay_at_venue_max_days_ahead),
+    payAtVenueOverLimit: row.pay_at_venue_over_limit,
+    payAtVenueApprovalHours: Number(row.pay_at_venue_approval_hours),
+    bankTransferHoldHours: Number(row.bank_transfer_hold_hours),
+    bankTransferReminderHours: Number(row.bank_transfer_reminder_hours),
+  };
+}
+
 // ---- show events and offers ---------------------------------------------------------------------------------
 
 export interface LockedEvent {
@@ -74,13 +107,18 @@ export interface LockedEvent {
 }
 
 /** The event of `slug` with its show, the event row locked (`for update`: concurrent holds on one event queue here). */
-export async function lockEventBySlug(trx: Knex.Transaction, slug: string): Promise<LockedEvent | undefined> {
-  const { rows } = (await trx.raw(
+export const lockEventBySlug = (trx: Knex.Transaction, slug: string) => eventBySlug(trx, slug, true);
+
+/**
+ * The event of `slug` with its show; with `lock`, its row locked (`for update of e`) — a hold's — else a snapshot
+ * (a quote's, ./quote.ts: it takes no seat).
+ */
+export async function eventBySlug(knex: Knex, slug: string, lock = false): Promise<LockedEvent | undefined> {
+  const { rows } = (await knex.raw(
     `select e.id, e.show_id, e.slug, e.starts_at, e.doors_at, e.capacity, e.sales_open, e.status, s.status as show_status,
             s.slug as show_slug, s.code as show_code, s.title as show_title
        from show_events e join shows s on s.id = e.show_id
-      where e.slug = ?
-      for update of e`,
+      where e.slug = ?${lock ? '\n      for update of e' : ''}`,
     [slug],
   )) as { rows: Array<Record<string, unknown>> };
   return rows[0] ? camelRow<LockedEvent>(rows[0]) : undefined;
@@ -349,7 +387,7 @@ export async function guestTicketToken(knex: Knex, reservation: ReservationDetai
 
 /** A reservation's payments and refunds, as far as its guest may see them (see `presentGuestMoney`). */
 export interface GuestMoney {
-  payments: Array<{ gateway: string; status: string; amountVnd: number; refundedVnd: number; createdAt: Date; succeededAt: Date | null }>;
+  payments: Array<{ gateway: string; status: string; amountVnd: number; refundedVnd: number; txnRef: string; createdAt: Date; succeededAt: Date | null }>;
   refunds: Array<{ amountVnd: number; status: string; createdAt: Date; completedAt: Date | null }>;
 }
 
@@ -362,7 +400,7 @@ export async function guestMoney(knex: Knex, reservationId: string): Promise<Gue
     knex('payments')
       .where('reservation_id', reservationId)
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .select('gateway', 'status', 'amount_vnd', 'refunded_vnd', 'created_at', 'succeeded_at'),
+      .select('gateway', 'status', 'amount_vnd', 'refunded_vnd', 'txn_ref', 'created_at', 'succeeded_at'),
     knex('refunds as f')
       .join('payments as p', 'p.id', 'f.payment_id')
       .where('p.reservation_id', reservationId)

@@ -6,6 +6,7 @@ import { SeatGate } from './seatGate.ts';
 export interface BookingLimits {
   leads: RateLimit;
   holds: RateLimit;
+  quotes: RateLimit;
 }
 
 declare module '../../platform/context.ts' {
@@ -17,13 +18,17 @@ declare module '../../platform/context.ts' {
   }
 }
 
-/** The module's per-app services (its record's `services`). Lead captures: 20 per address per 10 minutes. Holds: 30. */
+/**
+ * The module's per-app services (its record's `services`). Lead captures: 20 per address per 10 minutes. Holds: 30.
+ * Quotes (a guest changing the party size or the offer before holding, issue 34 §3): 60.
+ */
 export function bookingServices(platform: PlatformContext): Pick<AppContext, 'bookingLimits' | 'bookingGate'> {
   const store = rateLimitStoreFor(platform.db);
   return {
     bookingLimits: {
       leads: new RateLimit({ name: 'booking-lead-address', points: 20, windowSeconds: 600 }, store),
       holds: new RateLimit({ name: 'booking-hold-address', points: 30, windowSeconds: 600 }, store),
+      quotes: new RateLimit({ name: 'booking-quote-address', points: 60, windowSeconds: 600 }, store),
     },
     bookingGate: new SeatGate(),
   };

@@ -52,7 +52,7 @@ export function presentDoorReservation(row: DoorReservation, options: PresentOpt
     },
     confirmedBy: row.confirmedBy,
     checkedInAt: iso(row.checkedInAt),
-    payment: { paid: row.paid, totalVnd: row.totalVnd, paidVnd: row.paidVnd, dueVnd: Math.max(0, row.totalVnd - row.paidVnd) },
+    payment: { paid: row.paid, totalVnd: row.totalVnd, paidVnd: row.paidVnd, dueVnd: Math.max(0, row.totalVnd - row.paidVnd), payLaterMethod: row.payLaterMethod },
     staffNotes: row.staffNotes,
   };
 }

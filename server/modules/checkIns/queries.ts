@@ -55,6 +55,8 @@ export interface DoorReservation {
   showTitle: Record<string, string>;
   paid: boolean;
   paidVnd: number;
+  /** How the guest chose to pay later (issue 34 §1): the door collects what is due. */
+  payLaterMethod: 'PAY_AT_VENUE' | 'BANK_TRANSFER' | null;
 }
 
 
@@ -76,6 +78,7 @@ export async function doorReservation(knex: Knex, id: string): Promise<DoorReser
       'r.confirmed_by',
       'r.checked_in_at',
       'r.staff_notes',
+      'r.pay_later_method',
       'r.show_event_id',
       'r.offer_id',
       'o.code as offer_code',
@@ -140,6 +143,7 @@ export async function doorReservation(knex: Knex, id: string): Promise<DoorReser
     showTitle: row.show_title,
     paid: Boolean(row.paid),
     paidVnd: Number(row.paid_vnd),
+    payLaterMethod: row.pay_later_method ?? null,
   };
 }
 

@@ -15,6 +15,14 @@ export class CommercialSetup extends BaseModel {
   paymentGateways!: PaymentGateway[];
   defaultMaxGuests!: number;
   limitedAvailabilityThreshold!: number;
+  /** Paying later (issue 34 §1; migrations/20261207000000_pay_later.ts): the caps of paying at the venue, and what is done above them. */
+  payAtVenueMaxGuests!: number | null;
+  payAtVenueMaxDaysAhead!: number | null;
+  payAtVenueOverLimit!: 'REFUSE' | 'STAFF_APPROVAL';
+  payAtVenueApprovalHours!: number;
+  /** How long a bank transfer keeps the seats, from the booking; its reminder, before that. */
+  bankTransferHoldHours!: number;
+  bankTransferReminderHours!: number;
 
   // numeric arrives as a string from pg.
   override $parseDatabaseJson(json: Record<string, unknown>) {

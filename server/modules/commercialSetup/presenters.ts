@@ -12,6 +12,12 @@ export function presentCommercialSetup(setup: CommercialSetup): Schema<'Commerci
     paymentGateways: [...setup.paymentGateways],
     defaultMaxGuests: setup.defaultMaxGuests,
     limitedAvailabilityThreshold: setup.limitedAvailabilityThreshold,
+    payAtVenueMaxGuests: setup.payAtVenueMaxGuests,
+    payAtVenueMaxDaysAhead: setup.payAtVenueMaxDaysAhead,
+    payAtVenueOverLimit: setup.payAtVenueOverLimit,
+    payAtVenueApprovalHours: setup.payAtVenueApprovalHours,
+    bankTransferHoldHours: setup.bankTransferHoldHours,
+    bankTransferReminderHours: setup.bankTransferReminderHours,
     updatedAt: iso(setup.updatedAt)!,
   };
 }

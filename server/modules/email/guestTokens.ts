@@ -16,6 +16,9 @@ export const GUEST_LINK_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'reservation-confirmation': ['manageUrl'],
   'reservation-reminder': ['manageUrl'],
   'waitlist-offer': ['offerUrl'],
+  'bank-transfer-details': ['manageUrl'],
+  'bank-transfer-reminder': ['manageUrl'],
+  'pay-at-venue-pending': ['manageUrl'],
 };
 
 /** What stands in the ledger for the `index`-th token of a message (0-based). */

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
+import type { AppContext } from '../../platform/context.ts';
 import type { Mailer } from '../../platform/integrations/mail.ts';
 import type { QueueDefinition } from '../../platform/jobs/types.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { deliverEmail, type DeliveryOutcome } from './commands/deliverEmail.ts';
-import { HOLD_EXPIRED_QUEUE, REMINDER_QUEUE, sendHoldExpired, sendReminder } from './commands/guestMessages.ts';
+import { HOLD_EXPIRED_QUEUE, REMINDER_QUEUE, sendHoldExpired, sendReminder, sendTransferReminder, TRANSFER_REMINDER_QUEUE } from './commands/guestMessages.ts';
 import { EMAIL_SEND_QUEUE, type EmailSendJobData } from './commands/recordEmail.ts';
 
 /**
@@ -73,23 +74,12 @@ export const definitions: JobDefinition<any>[] = [emailSend];
 /**
  * The guest messages written by a job rather than by the command that causes them (commands/guestMessages.ts): the
  * reminder (queued at confirmation with `startAfter`; it checks again that it is still due and true, and sends
- * once per reservation) and the hold-expired message (queued by the hold expiry). Both only write ledger rows;
+ * once per reservation), the hold-expired message (queued by the hold expiry) and the bank transfer's reminder
+ * (queued with its details, issue 34 §1). Each only writes ledger rows;
  * `email.send` sends them.
  */
 export const guestMessageJobs: QueueDefinition[] = [
-  {
-    name: REMINDER_QUEUE,
-    retryLimit: 5,
-    retryDelay: 60,
-    retryBackoff: true,
-    expireInSeconds: 60,
-    async handler(data: { reservationId: string }, job) {
-      if (!job.app) throw new Error(`${REMINDER_QUEUE}: the job engine was started without the app's services`);
-      const outcome = await sendReminder(job.app, data.reservationId);
-      job.log.info({ reservationId: data.reservationId, outcome }, 'reservation reminder');
-      return { outcome };
-    },
-  },
+  reservationMessageJob(REMINDER_QUEUE, sendReminder, 'reservation reminder'),
   {
     name: HOLD_EXPIRED_QUEUE,
     retryLimit: 5,
@@ -102,6 +92,26 @@ export const guestMessageJobs: QueueDefinition[] = [
       return { written };
     },
   },
+  // The bank transfer's reminder (issue 34 §1), queued with its details at `remindAt`; it checks again that the
+  // transfer is still owed, and sends once per reservation.
+  reservationMessageJob(TRANSFER_REMINDER_QUEUE, sendTransferReminder, 'bank transfer reminder'),
 ];
+
+/** A job that writes one reservation's message when its moment comes, if still due (`send` checks and says). */
+function reservationMessageJob(name: string, send: (app: AppContext, reservationId: string) => Promise<string>, what: string): QueueDefinition {
+  return {
+    name,
+    retryLimit: 5,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    async handler(data: { reservationId: string }, job) {
+      if (!job.app) throw new Error(`${name}: the job engine was started without the app's services`);
+      const outcome = await send(job.app, data.reservationId);
+      job.log.info({ reservationId: data.reservationId, outcome }, what);
+      return { outcome };
+    },
+  };
+}
 
 export const jobs: QueueDefinition[] = [...definitions.map(forEngine), ...guestMessageJobs];

@@ -130,6 +130,9 @@ export interface ReservationForMessage {
   voucherCreditVnd?: number | string | null;
   voucherCode?: string | null;
   totalVnd: number | string;
+  /** How the guest chose to pay later (issue 34 §1): at the venue, by bank transfer, or null. */
+  payLaterMethod?: 'PAY_AT_VENUE' | 'BANK_TRANSFER' | null;
+  holdExpiresAt?: Date | null;
 }
 
 export async function reservationForMessage(trx: Knex.Transaction, id: string): Promise<ReservationForMessage | undefined> {
@@ -178,6 +181,21 @@ export async function lockReservationForReminder(trx: Knex.Transaction, id: stri
 export async function lockReservationContact(trx: Knex.Transaction, id: string): Promise<{ status: string; contactEmail: string | null } | undefined> {
   const reservation = await trx('reservations').where({ id }).forUpdate().first('status', 'contact_email');
   return reservation ? { status: reservation.status, contactEmail: reservation.contact_email } : undefined;
+}
+
+/** The reservation's pay-later state, its row locked (`for update`): the transfer reminder's checks. */
+export async function lockReservationForTransferReminder(
+  trx: Knex.Transaction,
+  id: string,
+): Promise<{ status: string; payLaterMethod: string | null; holdExpiresAt: Date | null; totalVnd: number } | undefined> {
+  const row = await trx('reservations').where({ id }).forUpdate().first('status', 'pay_later_method', 'hold_expires_at', 'total_vnd');
+  return row ? { status: row.status, payLaterMethod: row.pay_later_method, holdExpiresAt: row.hold_expires_at ? new Date(row.hold_expires_at) : null, totalVnd: Number(row.total_vnd) } : undefined;
+}
+
+/** The reference of the reservation's latest pending bank transfer (what the guest quotes), or null. */
+export async function pendingTransferReference(trx: Knex.Transaction, reservationId: string): Promise<string | null> {
+  const row = await trx('payments').where({ reservation_id: reservationId, gateway: 'BANK_TRANSFER', status: 'PENDING' }).orderBy('created_at', 'desc').first('txn_ref');
+  return row?.txn_ref ?? null;
 }
 
 /** The ids of the reservation's refunds. */

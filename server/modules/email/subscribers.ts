@@ -1,5 +1,5 @@
 import { subscriber } from '../../domain/events.ts';
-import { queueCancellationEmail, queueConfirmationEmail, queueEventCancellationEmail, queueHoldExpiredJob, queueRefundOutcomeEmail, scheduleReminder } from './commands/guestMessages.ts';
+import { queueCancellationEmail, queueConfirmationEmail, queueEventCancellationEmail, queueHoldExpiredJob, queuePayLaterEmail, queueRefundOutcomeEmail, scheduleReminder } from './commands/guestMessages.ts';
 
 /**
  * The guest's confirmation e-mail (`reservation-confirmation`: the check-in QR, the manage-booking link, an `.ics`)
@@ -62,4 +62,17 @@ export const refundOutcomeMessage = subscriber({
   async handle({ refundId, reservationId }, ctx) {
     if (reservationId) await queueRefundOutcomeEmail(ctx, refundId);
   },
+});
+
+/**
+ * The guest chose to pay later and the seats are held until a deadline (issue 34 §1, `reservation.paymentDeferred`,
+ * in the checkout's transaction): the bank transfer's details and deadline, and its reminder's job; or the wait for
+ * staff's approval of paying at the venue.
+ */
+export const payLaterMessage = subscriber({
+  name: 'email.pay-later',
+  event: 'reservation.paymentDeferred',
+  phase: 'in-transaction',
+  order: 10,
+  handle: (deferred, ctx) => queuePayLaterEmail(ctx, deferred),
 });

@@ -71,6 +71,34 @@ export interface ReservationConfirmationData {
   endsAt?: string | Date | null;
   /** The calendar event's LOCATION (venue name and address). */
   location?: string | null;
+  /**
+   * What the guest pays at the door (issue 34 §1: they chose to pay at the venue), integer VND: said first, in
+   * words; 0 or absent when nothing is.
+   */
+  dueAtVenueVnd?: number | null;
+}
+
+/** A guest paying later whose seats are held until a deadline: the transfer's details, or staff's approval to wait for. */
+export interface PayLaterHeldData {
+  guestName: string;
+  showName: string;
+  startsAt: string | Date;
+  partySize: number;
+  reservationReference: string;
+  /** What is due, integer VND. */
+  amountVnd: number;
+  /** Until when the seats are held (the transfer's or the approval's deadline). */
+  payBy: string | Date;
+  /** The manage-booking link (its token redacted in the ledger, ../guestTokens.ts). */
+  manageUrl?: string | null;
+}
+
+/** A bank transfer the guest owes: the venue's account and the reference to quote (`bank-transfer-details`, `bank-transfer-reminder`). */
+export interface BankTransferData extends PayLaterHeldData {
+  bankName: string;
+  accountName: string;
+  accountNumber: string;
+  transferReference: string;
 }
 
 /** One refund as a guest reads it: its amount and where it stands. */
@@ -122,6 +150,8 @@ export interface HoldExpiredData {
   bookAgainUrl: string;
   /** Whether `bookAgainUrl` is this event's own page. */
   sameEvent: boolean;
+  /** Why it lapsed, when the guest had chosen to pay later: the transfer did not arrive, or staff did not approve in time. */
+  reason?: 'transfer' | 'approval' | null;
 }
 
 /** A reminder a configurable time before the show. */
@@ -226,6 +256,9 @@ export interface TemplateDataMap {
   'refund-failed': RefundOutcomeData;
   'hold-expired': HoldExpiredData;
   'reservation-reminder': ReservationReminderData;
+  'bank-transfer-details': BankTransferData;
+  'bank-transfer-reminder': BankTransferData;
+  'pay-at-venue-pending': PayLaterHeldData;
 }
 export type TemplateName = keyof TemplateDataMap;
 
@@ -254,6 +287,7 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
       if (!Number.isSafeInteger(data.totalVnd) || data.totalVnd < 0) throw new TypeError('reservation-confirmation: totalVnd must be a whole number of VND');
       if (Number.isNaN(new Date(data.startsAt).getTime())) throw new TypeError('reservation-confirmation: startsAt must be a date');
       if (data.price) checkPrice(data.price);
+      if (data.dueAtVenueVnd !== undefined && data.dueAtVenueVnd !== null) requireVnd('reservation-confirmation', 'dueAtVenueVnd', data.dueAtVenueVnd);
       const png = await checkInQrPng(data.checkInToken);
       // The QR twice: inline in the HTML (cid:), and as a file a guest can save or print (the text part names it).
       const qrFilename = `check-in-${safeFilePart(data.reservationReference)}.png`;
@@ -320,6 +354,9 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
       return {};
     },
   },
+  'bank-transfer-details': { prepare: async (data) => checkBankTransfer('bank-transfer-details', data) },
+  'bank-transfer-reminder': { prepare: async (data) => checkBankTransfer('bank-transfer-reminder', data) },
+  'pay-at-venue-pending': { prepare: async (data) => checkPayLaterHeld('pay-at-venue-pending', data) },
   'reservation-reminder': {
     async prepare(data) {
       requireText('reservation-reminder', data, ['guestName', 'showName', 'reservationReference']);
@@ -359,6 +396,20 @@ async function checkCancellation(template: string, data: ReservationCancellation
   for (const line of data.refunds) requireVnd(template, 'refunds[].amountVnd', line.amountVnd);
   const refundedVnd = data.refunds.filter((line) => line.state !== 'FAILED').reduce((sum, line) => sum + line.amountVnd, 0);
   return { vars: { refundedVnd } };
+}
+
+function checkPayLaterHeld(template: string, data: PayLaterHeldData) {
+  requireText(template, data, ['guestName', 'showName', 'reservationReference']);
+  requireDate(template, data.startsAt);
+  if (Number.isNaN(new Date(data.payBy).getTime())) throw new TypeError(`${template}: payBy must be a date`);
+  if (!Number.isInteger(data.partySize) || data.partySize < 1) throw new TypeError(`${template}: partySize must be a positive integer`);
+  requireVnd(template, 'amountVnd', data.amountVnd);
+  return {};
+}
+
+function checkBankTransfer(template: string, data: BankTransferData) {
+  requireText(template, data, ['bankName', 'accountName', 'accountNumber', 'transferReference']);
+  return checkPayLaterHeld(template, data);
 }
 
 async function checkRefund(template: string, data: RefundOutcomeData) {

@@ -47,7 +47,8 @@ export const handlers = {
   async startCheckout(call) {
     const row = await guestReservation(call.app.db.knex, call.params.reference, guestToken(call));
     if (!row) throw NoSuchReservation();
-    return json(201, await startCheckout(call.app, { kind: RESERVATION_PAYABLE, id: row.id }, call.body, call.ip, baseUrlOf(call)), NO_STORE);
+    const answer = await startCheckout(call.app, { kind: RESERVATION_PAYABLE, id: row.id }, call.body, call.ip, baseUrlOf(call));
+    return json(201, { ...answer, status: answer.status as ReservationStatus | null }, NO_STORE);
   },
 
   vnpaySandboxPage(call) {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../../platform/context.ts';
 import { NotFound } from '../../platform/http/problem.ts';
-import { payableOf, type Payable, type PayableRef } from '../../domain/payables.ts';
+import { payableOf, type DeferredMethod, type Payable, type PayableRef, type PayableState } from '../../domain/payables.ts';
 import { PAID_STATUSES, Payment, PaymentCallback, Refund, type CheckoutMethod, type Gateway, type PaymentStatus, type PaymentWithReference, type RefundStatus } from './models.ts';
 import { vnpayOf } from './vnpay.ts';
 
@@ -31,8 +31,13 @@ export async function enabledMethods(knex: Knex, app: AppContext): Promise<Check
   return methods;
 }
 
-/** The methods `payable` may be paid by, of those enabled (paying at the venue only when it says what to tell its payer). */
-export const methodsFor = (payable: Pick<Payable, 'payAtVenue'>, methods: CheckoutMethod[]): CheckoutMethod[] => methods.filter((method) => method !== 'PAY_AT_VENUE' || payable.payAtVenue !== undefined);
+/**
+ * The methods `payable` (in its current `state`) may be paid by now, of those enabled: paying at the venue only when
+ * the payable has terms for it (issue 34 §1: a reservation within the venue's caps, or above them with staff
+ * approval) and applies them.
+ */
+export const methodsFor = (payable: Pick<Payable, 'deferPayment'>, state: Pick<PayableState, 'payLater'>, methods: CheckoutMethod[]): CheckoutMethod[] =>
+  methods.filter((method) => method !== 'PAY_AT_VENUE' || (payable.deferPayment !== undefined && state.payLater?.('PAY_AT_VENUE')?.terms !== undefined));
 
 /** The payments of a payable (the two columns every payment carries). */
 const ofPayable = (payable: PayableRef) => ({ payable_kind: payable.kind, payable_id: payable.id });
@@ -74,15 +79,25 @@ export async function vnpayPaymentByTxnRef(knex: Knex, txnRef: string): Promise<
 
 // ---- the payer's checkout options ----------------------------------------------------------------------------------
 
-/** What the payer's checkout page shows for a payable the caller opened (a reservation: its guest token). */
+/**
+ * What the payer's checkout page shows for a payable the caller opened (a reservation: its guest token): the methods
+ * it may use now, the amount due, and what paying later would do (issue 34 §1): paying at the venue confirms at once
+ * or waits for staff's approval until a deadline, a bank transfer keeps it until its deadline; a method refused for
+ * this payable (above the venue's pay-at-the-venue caps) is listed with why.
+ */
 export async function checkoutOptions(app: AppContext, ref: PayableRef) {
   const knex = app.db.knex;
   const implementation = payableOf(app.payables, ref.kind);
   const payable = await implementation.view(knex, ref.id);
   if (!payable) throw NotFound(`No such ${implementation.noun}.`);
-  const methods = methodsFor(implementation, await enabledMethods(knex, app));
+  const enabled = await enabledMethods(knex, app);
+  const methods = methodsFor(implementation, payable, enabled);
   const amountDueVnd = Math.max(0, payable.totalVnd - (await netPaid(knex, ref)));
   const open = payable.refusal('checkout') === null;
+  const offerOf = (method: DeferredMethod) => (open && enabled.includes(method) ? (payable.payLater?.(method) ?? null) : null);
+  const atVenue = methods.includes('PAY_AT_VENUE') ? offerOf('PAY_AT_VENUE')?.terms : undefined;
+  const transfer = methods.includes('BANK_TRANSFER') ? offerOf('BANK_TRANSFER')?.terms : undefined;
+  const refused = offerOf('PAY_AT_VENUE')?.refusal;
   return {
     reference: payable.reference,
     status: payable.status,
@@ -90,6 +105,9 @@ export async function checkoutOptions(app: AppContext, ref: PayableRef) {
     amountDueVnd,
     holdExpiresAt: open && payable.payBy ? payable.payBy.toISOString() : null,
     methods,
+    payAtVenue: atVenue ? { outcome: atVenue.outcome === 'CONFIRMED' ? ('CONFIRMED' as const) : ('AWAITING_APPROVAL' as const), payBy: atVenue.payBy?.toISOString() ?? null } : null,
+    bankTransfer: transfer ? { payBy: transfer.payBy?.toISOString() ?? null } : null,
+    unavailable: refused ? [{ method: 'PAY_AT_VENUE' as const, code: refused.code, detail: refused.detail }] : [],
   };
 }
 

@@ -35,7 +35,10 @@ export const handlers = {
 
   async getReferralPartnerProfile(call) {
     const { siteLocales, defaultLocale, publicSiteUrl } = call.app.config;
-    const locale = call.query.locale && siteLocales.includes(call.query.locale) ? call.query.locale : defaultLocale;
-    return json(200, presentProfile(await profile(call.app.db.knex, call.params.slug), locale, publicSiteUrl));
+    // `vi-VN` reads `vi`; a locale the site does not have reads the default one.
+    const asked = call.query.locale?.toLowerCase().split(/[-_]/)[0];
+    const locale = asked && siteLocales.includes(asked) ? asked : defaultLocale;
+    const body = presentProfile(await profile(call.app.db.knex, call.params.slug), locale, defaultLocale, publicSiteUrl);
+    return json(200, body, body.descriptionLocale ? { 'Content-Language': body.descriptionLocale } : {});
   },
 } satisfies Partial<OperationHandlers>;

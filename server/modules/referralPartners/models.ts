@@ -8,6 +8,7 @@ export type CommissionRule = Schema<'CommissionRule'>;
 /** Table `referral_partners`: a partner, its public slug and contact fields, its commercial terms and private notes. */
 export class ReferralPartner extends BaseModel {
   static override tableName = 'referral_partners';
+  static override jsonAttributes = ['descriptionTranslations'];
   name!: string;
   type!: PartnerType;
   status!: PartnerStatus;
@@ -16,7 +17,10 @@ export class ReferralPartner extends BaseModel {
   contactPhone!: string | null;
   websiteUrl!: string | null;
   city!: string | null;
+  /** The public description in the site's default locale. */
   description!: string | null;
+  /** The public description in the site's other locales (`{"vi": "…"}`; issue 34 §2). */
+  descriptionTranslations!: Record<string, string>;
   commissionKind!: CommissionRule['kind'];
   commissionValue!: number;
   payoutDetails!: string | null;

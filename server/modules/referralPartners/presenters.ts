@@ -16,6 +16,7 @@ export function presentPartner(partner: ReferralPartner): Schema<'Partner'> {
     websiteUrl: partner.websiteUrl,
     city: partner.city,
     description: partner.description,
+    descriptionTranslations: { ...(partner.descriptionTranslations ?? {}) },
     commissionRule: { kind: partner.commissionKind, value: partner.commissionValue },
     payoutDetails: partner.payoutDetails,
     externalPlaceId: partner.externalPlaceId,
@@ -76,15 +77,33 @@ export function earningRules(partner: ReferralPartner, codes: PublicCode[], loca
   return rules;
 }
 
+/**
+ * The partner's description for a guest reading `locale` (issue 34 §2): the text in that locale when the partner
+ * wrote one, else the default locale's (`description`), else any it has; with the locale it is in, so a page can
+ * say it is showing another language. Never an English text when one in the asked locale exists.
+ */
+export function partnerDescription(partner: Pick<ReferralPartner, 'description' | 'descriptionTranslations'>, locale: string, defaultLocale: string): { text: string | null; locale: string | null } {
+  const texts: Record<string, string> = { ...(partner.descriptionTranslations ?? {}) };
+  if (partner.description) texts[defaultLocale] = partner.description;
+  for (const candidate of [locale, defaultLocale, ...Object.keys(texts)]) {
+    if (texts[candidate]?.trim()) return { text: texts[candidate], locale: candidate };
+  }
+  return { text: null, locale: null };
+}
+
 export function presentProfile(
   p: { partner: ReferralPartner; codes: PublicCode[]; links: PublicLink[]; stats: { bookings: number; guests: number } },
   locale: string,
+  defaultLocale: string,
   siteUrl: string,
 ): Schema<'Profile'> {
+  const description = partnerDescription(p.partner, locale, defaultLocale);
   return {
     ...publicContact(p.partner),
-    description: p.partner.description,
-    locale,
+    description: description.text,
+    descriptionLocale: description.locale,
+    // The earning rules are written in English and Vietnamese (`earningRules`): the locale they are in.
+    locale: locale === 'vi' ? 'vi' : 'en',
     earningRules: earningRules(p.partner, p.codes, locale),
     stats: p.stats,
     codes: p.codes.map(presentPublicCode),

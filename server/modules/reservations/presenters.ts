@@ -116,6 +116,7 @@ export function presentStaffReservation(row: StaffReservationDetails, payments: 
     customerNote: row.customerNote,
     staffNotes: row.staffNotes,
     payments: paymentsSummary(row, payments),
+    payLaterMethod: row.payLaterMethod ?? null,
     confirmedAt: iso(row.confirmedAt),
     confirmedBy: row.confirmedBy as 'PAYMENT' | 'STAFF' | 'SYSTEM' | null,
     checkedInAt: iso(row.checkedInAt),

@@ -80,7 +80,7 @@ describe('checkIns: /api/check-ins', () => {
       expect(reservation.offer).to.include({ id: booking.offerId });
       expect(reservation.table).to.include({ code: 'V7', zone: 'VIP' });
       expect(reservation.event).to.include({ id: booking.eventId, status: 'SCHEDULED' });
-      expect(reservation.payment).to.deep.equal({ paid: true, totalVnd: booking.totalVnd, paidVnd: booking.totalVnd, dueVnd: 0 });
+      expect(reservation.payment).to.deep.equal({ paid: true, totalVnd: booking.totalVnd, paidVnd: booking.totalVnd, dueVnd: 0, payLaterMethod: null });
       expect(res.body).to.deep.include({ inside: false, entry: { ok: true, reason: null }, exit: { ok: false, reason: 'not_checked_in' }, history: [] });
       // Issue 32 §4.3 changed this: the contact the booking was made with (name, e-mail, phone) and the CRM record
       // beside it reach the door; nothing else personal (no guest note, no token).
@@ -315,7 +315,7 @@ describe('checkIns: /api/check-ins', () => {
     it('admits a reservation confirmed by staff without a payment (pay at the venue): not paid, the total due', async () => {
       const booking = await doorBooking(spec.server, { confirm: 'STAFF', paid: false });
       const lookup = await staff().get(`/api/check-ins/${booking.id}`);
-      expect(lookup.body.reservation).to.deep.include({ confirmedBy: 'STAFF', payment: { paid: false, totalVnd: booking.totalVnd, paidVnd: 0, dueVnd: booking.totalVnd } });
+      expect(lookup.body.reservation).to.deep.include({ confirmedBy: 'STAFF', payment: { paid: false, totalVnd: booking.totalVnd, paidVnd: 0, dueVnd: booking.totalVnd, payLaterMethod: null } });
       expect(lookup.body.entry).to.deep.equal({ ok: true, reason: null });
       expect((await redeem({ reservationId: booking.id })).body.checkIn.result).to.equal('ok');
     });

@@ -427,12 +427,49 @@ describe('email: guest message templates render in en and vi', () => {
       en: [/hold has expired/, /See our other performances: https:\/\/site\.test\/en\/shows/],
       vi: [/Thời gian giữ chỗ đã hết/, /Xem các buổi diễn khác/],
     },
+    // Issue 34 §1: paying later.
+    'bank-transfer-details': {
+      data: { ...base, amountVnd: 3_402_000, payBy: '2026-11-24T14:00:00Z', bankName: 'Vietcombank', accountName: 'CONG TY VENUE', accountNumber: '0071000123456', transferReference: 'BTABC2341F2E', manageUrl: null },
+      en: [/Your seats are held until Tuesday, 24 November 2026 at 21:00: please transfer 3,402,000 VND/, /Transfer description: BTABC2341F2E/, /Account number: {7}0071000123456/],
+      vi: [/Chỗ của quý khách được giữ đến 21:00, Thứ Ba, 24 tháng 11, 2026: vui lòng chuyển khoản 3\.402\.000\s₫/, /Nội dung chuyển khoản: BTABC2341F2E/, /Ngân hàng: {13}Vietcombank/],
+    },
+    'bank-transfer-reminder': {
+      data: { ...base, amountVnd: 3_402_000, payBy: '2026-11-24T14:00:00Z', bankName: 'Vietcombank', accountName: 'CONG TY VENUE', accountNumber: '0071000123456', transferReference: 'BTABC2341F2E', manageUrl: null },
+      en: [/Reminder: your seats are held until/, /We have not received your bank transfer/, /BTABC2341F2E/],
+      vi: [/Nhắc nhở: chỗ của quý khách được giữ đến/, /Chúng tôi chưa nhận được khoản chuyển khoản/, /BTABC2341F2E/],
+    },
+    'pay-at-venue-pending': {
+      data: { ...base, amountVnd: 3_402_000, payBy: '2026-11-24T14:00:00Z', manageUrl: null },
+      en: [/Awaiting the venue's approval: Saigon Nights/, /we hold your seats until Tuesday, 24 November 2026 at 21:00/, /you pay 3,402,000 VND at the box office/],
+      vi: [/Đang chờ nhà hát chấp thuận: Saigon Nights/, /chúng tôi giữ chỗ đến 21:00, Thứ Ba, 24 tháng 11, 2026/, /thanh toán 3\.402\.000\s₫ tại quầy vé/],
+    },
     'reservation-reminder': {
       data: { ...base, doorsAt: '2026-12-05T12:00:00Z', dueVnd: 0, manageUrl: null },
       en: [/A reminder of your reservation/, /Doors open: {4}19:00/],
       vi: [/Xin nhắc lại/, /Giờ mở cửa: {3}19:00/],
     },
   };
+  it('hold-expired says why when the guest had chosen to pay later (transfer, approval)', async () => {
+    const data = { ...base, bookAgainUrl: `${SITE}/en/shows`, sameEvent: false };
+    const text = async (locale: 'en' | 'vi', reason: 'transfer' | 'approval' | null) => (await renderTemplate('hold-expired', locale, { ...data, reason }, { venueName: 'Venue' })).text;
+    expect(await text('en', 'transfer')).to.contain('but your bank transfer had not reached us by the deadline. The hold has expired');
+    expect(await text('en', 'approval')).to.contain('but the venue could not approve paying at the venue in time.');
+    expect(await text('en', null)).to.contain('but the booking was not completed in time.');
+    expect(await text('vi', 'transfer')).to.contain('chúng tôi chưa nhận được khoản chuyển khoản của quý khách trước hạn');
+    expect(await text('vi', 'approval')).to.contain('nhà hát chưa thể chấp thuận việc thanh toán tại quầy kịp thời');
+  });
+
+  it('the confirmation of a booking paid at the venue says what is due at the door first (en, vi)', async () => {
+    const data = { ...base, totalVnd: 3_402_000, checkInToken: 'x'.repeat(43), dueAtVenueVnd: 3_402_000 };
+    const en = await renderTemplate('reservation-confirmation', 'en', data, { venueName: 'Venue' });
+    expect(en.text).to.match(/confirmed\. We look forward to welcoming you\.\n\nTo pay at the venue: 3,402,000 VND\. Please pay in cash or by card at the box office when you arrive, quoting your reference VN-ABC234\./);
+    expect(en.html).to.contain('<strong>To pay at the venue: 3,402,000 VND.</strong>');
+    const vi = await renderTemplate('reservation-confirmation', 'vi', data, { venueName: 'Venue' });
+    expect(vi.text).to.match(/Thanh toán tại quầy: 3\.402\.000\s₫\. Vui lòng thanh toán bằng tiền mặt hoặc thẻ tại quầy vé khi đến, kèm mã đặt chỗ VN-ABC234\./);
+    const none = await renderTemplate('reservation-confirmation', 'en', { ...data, dueAtVenueVnd: 0 }, { venueName: 'Venue' });
+    expect(none.text).not.to.contain('To pay at the venue');
+  });
+
   for (const [name, spec] of Object.entries(cases)) {
     it(name, async () => {
       for (const locale of ['en', 'vi'] as const) {

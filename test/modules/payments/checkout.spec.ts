@@ -61,23 +61,26 @@ describe('payments: guest checkout and VNPay callbacks', () => {
       ]);
     });
 
-    it('BANK_TRANSFER quotes the account and one transfer reference; PAY_AT_VENUE gives instructions and records nothing', async () => {
+    it('BANK_TRANSFER quotes the account and one transfer reference; PAY_AT_VENUE records no payment and confirms (pay later: payLater.spec.ts)', async () => {
       const held = await hold(spec.server);
       const first = await checkout(spec.server, held, { method: 'BANK_TRANSFER' });
       expect(first.status).to.equal(201);
-      expect(first.body.bankTransfer).to.deep.include({ account: BANK, amountVnd: held.totalVnd });
+      expect(first.body.bankTransfer).to.deep.include({ account: BANK, amountVnd: held.totalVnd, instructionsLocale: 'vi' });
       expect(first.body.bankTransfer.transferReference).to.match(/^BT[0-9A-Z]{10}$/);
+      expect(first.body.bankTransfer.payBy).to.equal(first.body.holdExpiresAt);
       const again = await checkout(spec.server, held, { method: 'BANK_TRANSFER' });
       expect(again.body.bankTransfer.transferReference).to.equal(first.body.bankTransfer.transferReference);
       expect(again.body.paymentId).to.equal(first.body.paymentId);
+      expect(again.body.holdExpiresAt).to.equal(first.body.holdExpiresAt);
 
       const other = await hold(spec.server, { who: 2 });
-      const venue = await checkout(spec.server, other, { method: 'PAY_AT_VENUE' });
+      const venue = await checkout(spec.server, other, { method: 'PAY_AT_VENUE', locale: 'en' });
       expect(venue.status).to.equal(201);
-      expect(venue.body.paymentId).to.equal(null);
-      expect(venue.body.payAtVenue.instructions).to.be.a('string').and.not.be.empty;
+      expect(venue.body).to.include({ paymentId: null, status: 'CONFIRMED', holdExpiresAt: null });
+      expect(venue.body.payAtVenue).to.include({ outcome: 'CONFIRMED', amountDueVnd: other.totalVnd, payBy: null, instructionsLocale: 'en' });
+      expect(venue.body.payAtVenue.instructions).to.match(/^Your booking is confirmed\. Please pay the amount due/);
       expect(await spec.server.db.knex('payments').where({ reservation_id: other.id })).to.have.length(0);
-      expect((await spec.server.db.knex('reservations').where({ id: other.id }).first('status')).status).to.equal('HELD');
+      expect((await spec.server.db.knex('reservations').where({ id: other.id }).first('status')).status).to.equal('CONFIRMED');
     });
 
     it('refuses what cannot be paid: an expired hold (409), a confirmed one (409), a disabled method (422), bad input (400), a wrong token (404)', async () => {

@@ -77,6 +77,54 @@ describe('referralPartners: /api/referral-partners', () => {
     expect((await spec.server.request('GET', '/api/referral-partners/no-such-partner/profile')).status).to.equal(404);
   });
 
+  it('the profile’s description is in the guest’s locale when the partner wrote one, and says which locale it is in (issue 34 §2)', async () => {
+    const made = await admin(spec.server).post('/api/referral-partners/admin', {
+      name: 'Lantern Guesthouse',
+      type: 'HOTEL',
+      status: 'ACTIVE',
+      description: 'A guesthouse in the old quarter.',
+      descriptionTranslations: { vi: 'Nhà nghỉ trong khu phố cổ.' },
+      commissionRule: { kind: 'PERCENT', value: 5 },
+    });
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    expect(made.body.descriptionTranslations).to.deep.equal({ vi: 'Nhà nghỉ trong khu phố cổ.' });
+    const profile = (query: string) => spec.server.request<any>('GET', `/api/referral-partners/${made.body.publicSlug}/profile${query}`);
+
+    for (const query of ['?locale=vi', '?locale=vi-VN', '?locale=VI']) {
+      const vi = await profile(query);
+      expect(vi.body, query).to.include({ description: 'Nhà nghỉ trong khu phố cổ.', descriptionLocale: 'vi', locale: 'vi' });
+      expect(vi.headers.get('content-language')).to.equal('vi');
+    }
+    for (const query of ['', '?locale=en', '?locale=fr']) {
+      const en = await profile(query);
+      expect(en.body, query).to.include({ description: 'A guesthouse in the old quarter.', descriptionLocale: 'en', locale: 'en' });
+      expect(en.headers.get('content-language')).to.equal('en');
+    }
+
+    // No Vietnamese text: the English one, and the answer says so; no description at all: null, no header.
+    await admin(spec.server).patch(`/api/referral-partners/admin/${made.body.id}`, { descriptionTranslations: { vi: '  ' } });
+    expect((await profile('?locale=vi')).body).to.include({ description: 'A guesthouse in the old quarter.', descriptionLocale: 'en', locale: 'vi' });
+    // Only a Vietnamese text: an English reader gets it, marked vi.
+    await admin(spec.server).patch(`/api/referral-partners/admin/${made.body.id}`, { description: null, descriptionTranslations: { vi: 'Chỉ có tiếng Việt.' } });
+    expect((await profile('?locale=en')).body).to.include({ description: 'Chỉ có tiếng Việt.', descriptionLocale: 'vi' });
+    await admin(spec.server).patch(`/api/referral-partners/admin/${made.body.id}`, { descriptionTranslations: {} });
+    const none = await profile('?locale=vi');
+    expect(none.body).to.include({ description: null, descriptionLocale: null });
+    expect(none.headers.get('content-language')).to.equal(null);
+
+    // A translation must be in one of the site's other locales: 422 unknown_locale on the field, nothing written.
+    for (const [translations, path] of [
+      [{ fr: 'Une maison.' }, 'body/descriptionTranslations/fr'],
+      [{ en: 'The default locale is description.' }, 'body/descriptionTranslations/en'],
+    ] as const) {
+      const refused = await admin(spec.server).patch(`/api/referral-partners/admin/${made.body.id}`, { descriptionTranslations: translations, city: 'Huế' });
+      expect(refused.status).to.equal(422);
+      expect(refused.body.code).to.equal('unknown_locale');
+      expect(refused.body.errors[0].path).to.equal(path);
+    }
+    expect((await admin(spec.server).get(`/api/referral-partners/admin/${made.body.id}`)).body).to.include({ city: null });
+  });
+
   it('PII scan: the public pages never show ids, notes, commission values, payout details or external place ids', async () => {
     const secrets = { notes: 'SECRET-NOTE-7731', payoutDetails: 'SECRET-IBAN-99812', externalPlaceId: 'SECRET-PLACE-4410' };
     const { partner, code, link } = await program(spec.server, { commissionRule: { kind: 'FIXED_PER_GUEST', value: 987_654 }, partner: secrets });

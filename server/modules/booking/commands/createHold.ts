@@ -70,19 +70,7 @@ export async function createHold(
   }
   // Seats held for this booking elsewhere (a waiting-list offer) are counted as taken; they are this booking's.
   const claimed = claims.reduce((sum, claim) => sum + claim.seats, 0);
-  const { price, columns, adjustments } = await priceBooking(
-    {
-      trx,
-      input,
-      event: { id: event.id, showId: event.showId, startsAt: event.startsAt },
-      offer: { id: offer.id, code: offer.code, showId: offer.showId, pricePerGuestVnd: offer.pricePerGuestVnd },
-      guestCount: input.guestCount,
-      subtotalVnd: offer.pricePerGuestVnd * input.guestCount,
-      now,
-    },
-    { serviceChargePercent: rules.serviceChargePercent, vatPercent: rules.vatPercent },
-    extensions.priceAdjustments,
-  ).catch(async (refusal: unknown) => {
+  const { price, columns, adjustments } = await priceHold(trx, input, event, offer, rules, extensions, now).catch(async (refusal: unknown) => {
     // The seats are counted with the insert below; a refusal of the price is answered after theirs, so they are
     // counted here first.
     if (refusal instanceof Problem) assertSeatsLeft(event.capacity - ((await seatsTakenOf(trx, event.id, now)) - claimed), input.guestCount);
@@ -152,6 +140,34 @@ export async function createHold(
     offerName: offer.name,
   };
   return { reservationId: reservation.id, accessToken, cancellationWindowHours: rules.cancellationWindowHours, view };
+}
+
+/**
+ * A hold's price: offer × guests, every module's price adjustment (in their order), the setup's service charge and
+ * VAT (`priceBooking`). The hold's, and the quote's before it (../quote.ts), so the two never differ.
+ */
+export function priceHold(
+  trx: Knex.Transaction,
+  input: Pick<HoldInput, 'guestCount'> & Partial<HoldInput>,
+  event: { id: string; showId: string; startsAt: Date },
+  offer: Pick<OfferRow, 'id' | 'code' | 'showId' | 'pricePerGuestVnd'>,
+  rules: Pick<BookingRules, 'serviceChargePercent' | 'vatPercent'>,
+  extensions: Pick<BookingExtensions, 'priceAdjustments'>,
+  now: Date,
+) {
+  return priceBooking(
+    {
+      trx,
+      input: input as HoldInput,
+      event: { id: event.id, showId: event.showId, startsAt: event.startsAt },
+      offer: { id: offer.id, code: offer.code, showId: offer.showId, pricePerGuestVnd: offer.pricePerGuestVnd },
+      guestCount: input.guestCount,
+      subtotalVnd: offer.pricePerGuestVnd * input.guestCount,
+      now,
+    },
+    { serviceChargePercent: rules.serviceChargePercent, vatPercent: rules.vatPercent },
+    extensions.priceAdjustments,
+  );
 }
 
 /** The rows a hold is judged on before its seats: the event (and its show), the setup's cut-off, the offer. */

@@ -5,7 +5,7 @@ import type { StaffActor } from '../../../domain/actors.ts';
 import { publish } from '../../../domain/events.ts';
 import { CommercialSetup } from '../models.ts';
 
-export type CommercialSetupPatch = Partial<Pick<CommercialSetup, 'bookingCutoffMinutes' | 'holdMinutes' | 'cancellationWindowHours' | 'serviceChargePercent' | 'vatPercent' | 'paymentGateways' | 'defaultMaxGuests' | 'limitedAvailabilityThreshold'>>;
+export type CommercialSetupPatch = Partial<Pick<CommercialSetup, 'bookingCutoffMinutes' | 'holdMinutes' | 'cancellationWindowHours' | 'serviceChargePercent' | 'vatPercent' | 'paymentGateways' | 'defaultMaxGuests' | 'limitedAvailabilityThreshold' | 'payAtVenueMaxGuests' | 'payAtVenueMaxDaysAhead' | 'payAtVenueOverLimit' | 'payAtVenueApprovalHours' | 'bankTransferHoldHours' | 'bankTransferReminderHours'>>;
 
 /**
  * Updates the setup. Percentages are `numeric(5,2)`: a third decimal would be rounded away silently, so it is a

@@ -10,7 +10,9 @@ import {
   hasMessage,
   lockReservationContact,
   lockReservationForReminder,
+  lockReservationForTransferReminder,
   netPaid,
+  pendingTransferReference,
   refundForMessage,
   refundsOf,
   reservationForMessage,
@@ -32,6 +34,9 @@ import { recordEmail, type RecordEmailDeps } from './recordEmail.ts';
  * - `refund-completed` / `refund-failed` (payments `settleRefund`).
  * - `hold-expired` (the `email.hold-expired` job, queued by the hold expiry's subscriber in ../subscribers.ts).
  * - `reservation-reminder` (the `email.reservation-reminder` job, `REMINDER_HOURS_BEFORE` before the show).
+ * - `bank-transfer-details` / `pay-at-venue-pending` (`reservation.paymentDeferred`, issue 34 §1: the guest chose to
+ *   pay later and the seats are held until a deadline), and `bank-transfer-reminder` (the `email.transfer-reminder`
+ *   job, the setup's hours before the transfer deadline).
  *
  * Every one is addressed to, and greets, the reservation's own contact snapshot (`reservations.contact_*`), never
  * the CRM customer record (a guest's booking never changes it, and the record may be someone else's knowledge).
@@ -42,6 +47,7 @@ import { recordEmail, type RecordEmailDeps } from './recordEmail.ts';
 
 export const REMINDER_QUEUE = 'email.reservation-reminder';
 export const HOLD_EXPIRED_QUEUE = 'email.hold-expired';
+export const TRANSFER_REMINDER_QUEUE = 'email.transfer-reminder';
 
 export interface MessageContext {
   trx: Knex.Transaction;
@@ -191,6 +197,8 @@ export async function queueConfirmationEmail(ctx: Pick<MessageContext, 'trx' | '
         checkInToken,
         manageUrl: await manageUrlOf(ctx.trx, ctx.app, d),
         location: venueLocation(ctx.app),
+        // Paid at the venue (issue 34 §1): what the door collects, said first.
+        dueAtVenueVnd: d.row.payLaterMethod === 'PAY_AT_VENUE' ? price.dueVnd : 0,
       },
     },
     ledgerDeps(ctx.app),
@@ -263,6 +271,72 @@ export async function sendReminder(app: AppContext, reservationId: string, now =
       },
       ledgerDeps(app),
     );
+    return 'sent';
+  });
+}
+
+// ---- paying later ---------------------------------------------------------------------------------------------
+
+/** What a held pay-later message says: the reservation, what is due and the deadline, with the transfer's details. */
+async function payLaterData(ctx: Pick<MessageContext, 'trx' | 'app'>, d: Details, payBy: Date, amountVnd: number, transferReference: string | null) {
+  const held = {
+    guestName: d.guestName,
+    showName: d.showName,
+    startsAt: d.startsAt,
+    partySize: d.guestCount,
+    reservationReference: d.reference,
+    amountVnd,
+    payBy,
+    manageUrl: await manageUrlOf(ctx.trx, ctx.app, d),
+  };
+  const account = ctx.app.config.bankTransfer;
+  return { held, transfer: account && transferReference ? { ...held, ...account, transferReference } : undefined };
+}
+
+/**
+ * The guest chose to pay later and the seats are held until `payBy` (`reservation.paymentDeferred`, in the
+ * checkout's transaction): a bank transfer's details and deadline (`bank-transfer-details`), its reminder's job at
+ * `remindAt`; or the wait for staff's approval of paying at the venue (`pay-at-venue-pending`).
+ */
+export async function queuePayLaterEmail(
+  ctx: MessageContext,
+  deferred: { reservationId: string; method: 'PAY_AT_VENUE' | 'BANK_TRANSFER'; payBy: Date; amountVnd: number; transferReference: string | null; remindAt: Date | null },
+): Promise<void> {
+  const d = await details(ctx.trx, ctx.app, deferred.reservationId);
+  const { held, transfer } = await payLaterData(ctx, d, deferred.payBy, deferred.amountVnd, deferred.transferReference);
+  const addressed = { to: d.email, locale: d.locale, customerId: d.customerId, reservationId: d.id };
+  if (deferred.method === 'PAY_AT_VENUE') {
+    await recordEmail(ctx.trx, { template: 'pay-at-venue-pending', ...addressed, data: held }, ledgerDeps(ctx.app));
+    return;
+  }
+  // Bank transfer is offered only while the venue's account is configured; a checkout without it has no details to send.
+  if (!transfer) return;
+  await recordEmail(ctx.trx, { template: 'bank-transfer-details', ...addressed, data: transfer }, ledgerDeps(ctx.app));
+  if (deferred.remindAt && deferred.remindAt > ctx.now) {
+    await ctx.app.jobs.enqueue(TRANSFER_REMINDER_QUEUE, { reservationId: d.id }, { trx: ctx.trx, startAfter: deferred.remindAt });
+  }
+}
+
+export type TransferReminderOutcome = 'sent' | 'already_sent' | 'not_awaiting_transfer' | 'paid' | 'no_reservation' | 'not_configured';
+
+/**
+ * The `email.transfer-reminder` job: reminds the guest of the transfer once, and only while it is still owed — the
+ * reservation HELD for a bank transfer, its deadline ahead, something due (staff may have recorded the transfer, or
+ * the guest paid another way, since). Under the reservation's row lock, checked against the ledger (and its unique
+ * index): a job run twice sends once.
+ */
+export async function sendTransferReminder(app: AppContext, reservationId: string, now = new Date()): Promise<TransferReminderOutcome> {
+  return app.db.knex.transaction(async (trx) => {
+    const reservation = await lockReservationForTransferReminder(trx, reservationId);
+    if (!reservation) return 'no_reservation';
+    if (reservation.status !== 'HELD' || reservation.payLaterMethod !== 'BANK_TRANSFER' || !reservation.holdExpiresAt || reservation.holdExpiresAt <= now) return 'not_awaiting_transfer';
+    if (await hasMessage(trx, reservationId, 'bank-transfer-reminder')) return 'already_sent';
+    const dueVnd = reservation.totalVnd - (await netPaid(trx, reservationId));
+    if (dueVnd <= 0) return 'paid';
+    const d = await details(trx, app, reservationId);
+    const { transfer } = await payLaterData({ trx, app }, d, reservation.holdExpiresAt, dueVnd, await pendingTransferReference(trx, reservationId));
+    if (!transfer) return 'not_configured';
+    await recordEmail(trx, { template: 'bank-transfer-reminder', to: d.email, locale: d.locale, customerId: d.customerId, reservationId, data: transfer }, ledgerDeps(app));
     return 'sent';
   });
 }
@@ -390,7 +464,17 @@ export async function sendHoldExpired(app: AppContext, reservationIds: string[],
           locale: d.locale,
           customerId: d.customerId,
           reservationId: id,
-          data: { guestName: d.guestName, showName: d.showName, startsAt: d.startsAt, partySize: d.guestCount, reservationReference: d.reference, bookAgainUrl: again.url, sameEvent: again.sameEvent },
+          data: {
+            guestName: d.guestName,
+            showName: d.showName,
+            startsAt: d.startsAt,
+            partySize: d.guestCount,
+            reservationReference: d.reference,
+            bookAgainUrl: again.url,
+            sameEvent: again.sameEvent,
+            // A guest who chose to pay later learns why the seats went (issue 34 §1).
+            reason: d.row.payLaterMethod === 'BANK_TRANSFER' ? 'transfer' : d.row.payLaterMethod === 'PAY_AT_VENUE' ? 'approval' : null,
+          },
         },
         ledgerDeps(app),
       );

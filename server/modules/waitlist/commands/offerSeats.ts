@@ -6,6 +6,17 @@ import type { LockedEvent } from '../queries.ts';
 import { WAITLIST_EXPIRE_OFFERS_QUEUE } from '../queues.ts';
 
 /**
+ * The guest site's offer page for a guest reading `locale` (issue 34 §3): WAITLIST_OFFER_URL with `{locale}` replaced
+ * by the site locale the guest's is (`vi-VN` → `vi`; one the site lacks → the default), by default
+ * `<PUBLIC_SITE_URL>/<locale>/waitlist-offer`.
+ */
+export function waitlistOfferPage(config: Pick<AppContext['config'], 'waitlistOfferUrl' | 'siteLocales' | 'defaultLocale'>, locale: string): string {
+  const primary = locale.toLowerCase().split(/[-_]/)[0];
+  const siteLocale = config.siteLocales.includes(primary) ? primary : config.defaultLocale;
+  return config.waitlistOfferUrl.split('{locale}').join(encodeURIComponent(siteLocale));
+}
+
+/**
  * Waiting-list offers: an entry is NOTIFIED with a fresh offer token (only its SHA-256 stored) that holds its
  * party's seats for WAITLIST_OFFER_HOURS (the availability expression counts it), and the offer link is
  * e-mailed through the ledger. Staff notify one entry (./notifyWaitlistEntry.ts); the job notifies, in joining
@@ -24,7 +35,7 @@ export async function offerSeats(ctx: DomainContext, event: LockedEvent, entry: 
   await WaitlistEntry.query(trx).findById(entry.id).patch({ status: 'NOTIFIED', offerTokenHash: digest(token), offerExpiresAt: expiresAt, notifiedAt: now, updatedAt: now });
   await publish(ctx, 'waitlist.offered', { entryId: entry.id, showEventId: event.id, offerExpiresAt: expiresAt });
   const locale = entry.locale ?? app.config.defaultLocale;
-  const url = new URL(app.config.waitlistOfferUrl);
+  const url = new URL(waitlistOfferPage(app.config, locale));
   url.searchParams.set('event', event.slug);
   url.searchParams.set('token', token);
   await recordEmail(
