@@ -121,6 +121,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'process/startFast.spec.ts',
   'readme/readme.spec.ts',
   'sdk/client.spec.ts',
+  'sdk/messages.spec.ts',
   'storage/drivers.spec.ts',
   'tui/accounts.spec.ts',
   'tui/apiKeys.spec.ts',
