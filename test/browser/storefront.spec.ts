@@ -25,9 +25,9 @@ import { ARTIFACTS_DIR, axeViolations, buildStorefront, launchBrowser, screensho
 const STAFF_PASSWORD = 'staff-password-1234';
 /** Cloudflare's widget as its always-passes test site key behaves: it solves at once with the dummy token. */
 const FAKE_TURNSTILE_JS = `window.turnstile = { render(el, o) { el.textContent = 'Success!'; setTimeout(() => o.callback(${JSON.stringify(TURNSTILE_DUMMY_TOKEN)}), 10); return 'w0'; } };`;
-/** The test build's patience: "slow" after 1.5 s, given up after 6 s (the defaults are 4 s and 15 s). */
+/** The test build's patience: "slow" after 1.5 s, given up after 10 s (the defaults are 4 s and 15 s). */
 const SLOW_AFTER_MS = 1_500;
-const API_TIMEOUT_MS = 6_000;
+const API_TIMEOUT_MS = 10_000;
 
 const vnd = (amount: number, locale: Locale) => new Intl.NumberFormat(locale === 'vi' ? 'vi-VN' : 'en-US', { style: 'currency', currency: 'VND', maximumFractionDigits: 0 }).format(amount);
 
@@ -148,6 +148,14 @@ describe('browser: the reference storefront, end to end in Chromium', function (
       const text = await visibleText(page, locale);
       expect(foreign(locale).filter(({ pattern }) => pattern.test(text)).map(({ text }) => text), `${name}: UI strings of the other language`).to.deep.equal([]);
       expect(text.match(ENUM_CODES) ?? [], `${name}: enum codes shown`).to.deep.equal([]);
+      // Every control a finger presses is at least 44 px high (issue 34 §4), beyond axe's 24 px target size.
+      const small = await page.$$eval('button, a.button, input:not([type=radio]):not([type=hidden]), select, textarea, summary, .site-header a, .choice', (elements) =>
+        elements
+          .map((e) => ({ e, r: e.getBoundingClientRect() }))
+          .filter(({ r }) => r.width > 0 && r.height > 0 && r.height < 44)
+          .map(({ e, r }) => `${e.tagName.toLowerCase()}.${(e as HTMLElement).className} "${(e as HTMLElement).innerText?.slice(0, 30)}" ${Math.round(r.height)}px`),
+      );
+      expect(small, `${name}: controls under 44 px`).to.deep.equal([]);
       const violations = await axeViolations(page);
       expect(violations, `${name}: axe\n${JSON.stringify(violations, null, 2)}`).to.deep.equal([]);
     });
@@ -214,6 +222,21 @@ describe('browser: the reference storefront, end to end in Chromium', function (
         network.apiDown = false;
         network.apiDelayMs = 0;
         await context?.close();
+      });
+
+      it('fits its header in 360 px without wrapping a label', async () => {
+        await step(page, `${tag} header`, async () => {
+          await page.setViewport({ width: 360, height: 800 });
+          await page.goto(`${site.origin}/${locale}`);
+          await settled(page);
+          const header = await page.$eval('.site-header', (h) => ({
+            overflow: h.scrollWidth > document.documentElement.clientWidth,
+            wrapped: [...h.querySelectorAll('a')].filter((a) => a.getClientRects().length > 1 || a.getBoundingClientRect().height > 48).map((a) => (a as HTMLElement).innerText),
+          }));
+          expect(header).to.deep.equal({ overflow: false, wrapped: [] });
+          await screenshot(page, `${locale}-header-360`);
+        });
+        await page.setViewport({ width, height: width < 600 ? 844 : 900, isMobile: width < 600, hasTouch: width < 600, deviceScaleFactor: 1 });
       });
 
       it('reaches every performance of the calendar, month by month', async () => {
@@ -346,7 +369,8 @@ describe('browser: the reference storefront, end to end in Chromium', function (
           await audit(other.page, locale, 'cancel-dialog');
           await step(other.page, `${tag} cancelled`, async () => {
             await other.page.click('.cancel-confirm');
-            expect(await textOf(other.page, '.status')).to.equal(w.statusWords.CANCELLED);
+            // The refund goes to VNPay's sandbox in the same request: give it time on a busy machine.
+            expect(await textOf(other.page, '.status', new RegExp(`^${escape(w.statusWords.CANCELLED)}$`), 30_000)).to.equal(w.statusWords.CANCELLED);
             const refund = await other.page.$eval('.refunds li', (li) => [li.getAttribute('data-status'), (li as HTMLElement).innerText]);
             expect(refund[1]).to.equal(w.refundLine(vnd(Number(row.total_vnd), locale), w.refundWords[refund[0] as 'PENDING'])); 
           });
@@ -596,99 +620,104 @@ describe('browser: the reference storefront, end to end in Chromium', function (
     });
   }
 
-  it('the door page signs staff in with the session cookie on a listed dashboard origin, looks a guest up by token and checks them in', async () => {
-    const guest = await doorBooking(server);
-    const { page: door, context } = await openTab(1280);
-    const doorSeen = watch(door);
-    await step(door, 'door-sign-in', async () => {
-      await door.goto(`${dashboardSite.origin}/dashboard`);
-      await door.type('input[name=identifier]', 'staff');
-      await door.type('input[name=password]', STAFF_PASSWORD);
-      await door.click('form.sign-in button');
-      expect(await textOf(door, '.signed-in')).to.match(/\(staff\)$/);
-    });
-    await step(door, 'door-check-in', async () => {
-      await door.type('input[name=token]', guest.token);
-      await door.click('button[type=submit]');
-      expect(await textOf(door, '.guest-status')).to.equal('CONFIRMED');
-      await door.click('.guest button');
-      expect(await textOf(door, '.check-in-result')).to.equal('Checked in: CHECKED_IN');
-    });
-    expect((await server.db.knex('reservations').where({ id: guest.id }).first()).status).to.equal('CHECKED_IN');
-    expect(doorSeen.pageErrors).to.deep.equal([]);
-    await context.close();
-  });
-
-  it('the same door page on an origin not listed in DASHBOARD_ORIGINS is refused credentials', async () => {
-    const { page: door, context } = await openTab(1280);
-    const sessionsBefore = await server.db.knex('sessions').count({ n: '*' }).first();
-    await step(door, 'door-unlisted', async () => {
-      await door.goto(`${site.origin}/dashboard`);
-      await door.type('input[name=identifier]', 'staff');
-      await door.type('input[name=password]', STAFF_PASSWORD);
-      await door.click('form.sign-in button');
-      expect(await textOf(door, '[role=alert]')).to.include('refused this page\'s credentials');
-      expect(await door.$('.signed-in')).to.equal(null);
-    });
-    // The preflight of a credentialed call gets no Access-Control-Allow-Credentials: the browser never sends it.
-    const sessionsAfter = await server.db.knex('sessions').count({ n: '*' }).first();
-    expect(Number(sessionsAfter!.n)).to.equal(Number(sessionsBefore!.n));
-    const cookies = await door.cookies(server.baseUrl);
-    expect(cookies.map((c) => c.name)).to.not.include('venue_session');
-    await context.close();
-  });
-
-  it('the door page registers a passkey for signed-in staff and signs in with it (Chromium’s virtual authenticator)', async () => {
-    // WebAuthn needs a host name (an IP address is no relying party): the door page and the API both on
-    // `localhost`, one site, so the SameSite=Lax session cookie rides along on the page's credentialed calls.
-    const door = await serveStatic();
-    const origin = door.origin.replace('127.0.0.1', 'localhost');
-    const api = await startTestServer({
-      config: { dashboardOrigins: [origin], webauthn: { rpId: 'localhost', rpName: 'Venue door', origins: [origin], challengeTtlSeconds: 300 } },
-      keepData: true,
-    });
-    const context = await browser.createBrowserContext();
-    try {
-      door.root = await buildStorefront(api.baseUrl.replace('127.0.0.1', 'localhost'));
-      const tab = await context.newPage();
-      const tabSeen = watch(tab);
-      const cdp = await tab.createCDPSession();
-      await cdp.send('WebAuthn.enable');
-      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  // After the guests' journeys (mocha runs a describe's own tests before its nested describes).
+  describe('the staff door page', () => {
+    it('the door page signs staff in with the session cookie on a listed dashboard origin, looks a guest up by token and checks them in', async () => {
+      const guest = await doorBooking(server);
+      const { page: door, context } = await openTab(1280);
+      const doorSeen = watch(door);
+      await step(door, 'door-sign-in', async () => {
+        await door.goto(`${dashboardSite.origin}/dashboard`);
+        await door.type('input[name=identifier]', 'staff');
+        await door.type('input[name=password]', STAFF_PASSWORD);
+        await door.click('form.sign-in button');
+        expect(await textOf(door, '.signed-in')).to.match(/\(staff\)$/);
       });
-      await step(tab, 'door-passkey-register', async () => {
-        await tab.goto(`${origin}/dashboard`);
-        await tab.type('input[name=identifier]', 'staff');
-        await tab.type('input[name=password]', STAFF_PASSWORD);
-        await tab.click('form.sign-in button');
-        expect(await textOf(tab, '.signed-in')).to.match(/\(staff\)$/);
-        await tab.click('button.passkey-add');
-        expect(await textOf(tab, '.passkey-note')).to.equal('Passkey added: Door device');
+      await step(door, 'door-check-in', async () => {
+        await door.type('input[name=token]', guest.token);
+        await door.click('button[type=submit]');
+        expect(await textOf(door, '.guest-status')).to.equal('CONFIRMED');
+        await door.click('.guest button');
+        expect(await textOf(door, '.check-in-result')).to.equal('Checked in: CHECKED_IN');
       });
-      const [held] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
-      const stored = await api.db.knex('passkeys as p').join('accounts as a', 'a.id', 'p.account_id').where('a.email', 'like', 'staff@%').select('p.label', 'p.counter');
-      expect(stored.map((row) => row.label)).to.deep.equal(['Door device']);
-      expect(held, 'the authenticator holds the passkey').to.not.equal(undefined);
-
-      await step(tab, 'door-passkey-sign-in', async () => {
-        await tab.click('button.sign-out');
-        await tab.waitForSelector('button.passkey-sign-in');
-        expect((await tab.cookies(api.baseUrl.replace('127.0.0.1', 'localhost'))).map((c) => c.name)).to.not.include('venue_session');
-        await tab.click('button.passkey-sign-in');
-        expect(await textOf(tab, '.signed-in')).to.match(/\(staff\)$/);
-      });
-      const after = await api.db.knex('passkeys as p').join('accounts as a', 'a.id', 'p.account_id').where('a.email', 'like', 'staff@%').first('p.counter', 'p.last_used_at');
-      expect(after.last_used_at, 'the sign-in used the stored passkey').to.not.equal(null);
-      expect(tabSeen.pageErrors).to.deep.equal([]);
-    } finally {
+      expect((await server.db.knex('reservations').where({ id: guest.id }).first()).status).to.equal('CHECKED_IN');
+      expect(doorSeen.pageErrors).to.deep.equal([]);
       await context.close();
-      await api.close();
-      await door.close();
-    }
+    });
+
+    it('the same door page on an origin not listed in DASHBOARD_ORIGINS is refused credentials', async () => {
+      const { page: door, context } = await openTab(1280);
+      const sessionsBefore = await server.db.knex('sessions').count({ n: '*' }).first();
+      await step(door, 'door-unlisted', async () => {
+        await door.goto(`${site.origin}/dashboard`);
+        await door.type('input[name=identifier]', 'staff');
+        await door.type('input[name=password]', STAFF_PASSWORD);
+        await door.click('form.sign-in button');
+        expect(await textOf(door, '[role=alert]')).to.include('refused this page\'s credentials');
+        expect(await door.$('.signed-in')).to.equal(null);
+      });
+      // The preflight of a credentialed call gets no Access-Control-Allow-Credentials: the browser never sends it.
+      const sessionsAfter = await server.db.knex('sessions').count({ n: '*' }).first();
+      expect(Number(sessionsAfter!.n)).to.equal(Number(sessionsBefore!.n));
+      const cookies = await door.cookies(server.baseUrl);
+      expect(cookies.map((c) => c.name)).to.not.include('venue_session');
+      await context.close();
+    });
+
+    it('the door page registers a passkey for signed-in staff and signs in with it (Chromium’s virtual authenticator)', async () => {
+      // WebAuthn needs a host name (an IP address is no relying party): the door page and the API both on
+      // `localhost`, one site, so the SameSite=Lax session cookie rides along on the page's credentialed calls.
+      const door = await serveStatic();
+      const origin = door.origin.replace('127.0.0.1', 'localhost');
+      const api = await startTestServer({
+        config: { dashboardOrigins: [origin], webauthn: { rpId: 'localhost', rpName: 'Venue door', origins: [origin], challengeTtlSeconds: 300 } },
+        keepData: true,
+      });
+      const context = await browser.createBrowserContext();
+      try {
+        door.root = await buildStorefront(api.baseUrl.replace('127.0.0.1', 'localhost'));
+        const tab = await context.newPage();
+        const tabSeen = watch(tab);
+        const cdp = await tab.createCDPSession();
+        await cdp.send('WebAuthn.enable');
+        const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+          options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+        });
+        await step(tab, 'door-passkey-register', async () => {
+          await tab.goto(`${origin}/dashboard`);
+          await tab.type('input[name=identifier]', 'staff');
+          await tab.type('input[name=password]', STAFF_PASSWORD);
+          await tab.click('form.sign-in button');
+          expect(await textOf(tab, '.signed-in')).to.match(/\(staff\)$/);
+          await tab.click('button.passkey-add');
+          expect(await textOf(tab, '.passkey-note')).to.equal('Passkey added: Door device');
+        });
+        const [held] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+        const stored = await api.db.knex('passkeys as p').join('accounts as a', 'a.id', 'p.account_id').where('a.email', 'like', 'staff@%').select('p.label', 'p.counter');
+        expect(stored.map((row) => row.label)).to.deep.equal(['Door device']);
+        expect(held, 'the authenticator holds the passkey').to.not.equal(undefined);
+
+        await step(tab, 'door-passkey-sign-in', async () => {
+          await tab.click('button.sign-out');
+          await tab.waitForSelector('button.passkey-sign-in');
+          expect((await tab.cookies(api.baseUrl.replace('127.0.0.1', 'localhost'))).map((c) => c.name)).to.not.include('venue_session');
+          await tab.click('button.passkey-sign-in');
+          expect(await textOf(tab, '.signed-in')).to.match(/\(staff\)$/);
+        });
+        const after = await api.db.knex('passkeys as p').join('accounts as a', 'a.id', 'p.account_id').where('a.email', 'like', 'staff@%').first('p.counter', 'p.last_used_at');
+        expect(after.last_used_at, 'the sign-in used the stored passkey').to.not.equal(null);
+        expect(tabSeen.pageErrors).to.deep.equal([]);
+      } finally {
+        await context.close();
+        await api.close();
+        await door.close();
+      }
+    });
   });
 
-  it('no page of the journey asked anything of another host', () => {
-    expect(strayRequests).to.deep.equal([]);
+  describe('every journey above', () => {
+    it('no page of the journey asked anything of another host', () => {
+      expect(strayRequests).to.deep.equal([]);
+    });
   });
 });

@@ -26,7 +26,7 @@ export function Chat({ locale, open, onClose, opener }: { locale: Locale; open: 
   useEffect(() => {
     if (open) {
       inputRef.current?.focus();
-      panelRef.current?.scrollIntoView?.({ block: 'nearest' });
+      panelRef.current?.scrollIntoView?.({ block: 'end' });
     } else if (wasOpen.current) opener.current?.focus();
     wasOpen.current = open;
   }, [open]);

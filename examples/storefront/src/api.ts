@@ -56,14 +56,10 @@ export async function attempt<T>(call: () => Promise<{ data?: T; error?: unknown
 
 // ---- prices and times, as the guest reads them ------------------------------------------------------------------
 
-const numberLocale = (locale: Locale) => (locale === 'vi' ? 'vi-VN' : 'en-US');
 const dateLocale = (locale: Locale) => (locale === 'vi' ? 'vi-VN' : 'en-GB');
 export const VENUE_TIME_ZONE = (import.meta.env.VITE_VENUE_TIMEZONE as string | undefined) || 'Asia/Ho_Chi_Minh';
 
-/** Whole VND, as the guest reads it: "1.500.000 ₫" (vi) or "₫1,500,000" (en). */
-export function vnd(amount: number, locale: Locale): string {
-  return new Intl.NumberFormat(numberLocale(locale), { style: 'currency', currency: 'VND', maximumFractionDigits: 0 }).format(amount);
-}
+export { vnd } from './format.ts';
 
 /** A performance's date and time: "Wednesday 2 December 2026 · 19:30" / "Thứ Tư, 2 tháng 12, 2026 · 19:30". */
 export function when(iso: string, locale: Locale): string {

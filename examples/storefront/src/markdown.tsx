@@ -1,5 +1,7 @@
+/** @jsxRuntime automatic */
+// (The pragma above: the markdown spec renders this file in Node, where tsx reads the backend's tsconfig, not this one.)
 import type { MouseEvent, ReactNode } from 'react';
-import { vnd } from './api.ts';
+import { vnd } from './format.ts';
 import type { Locale } from './i18n.ts';
 import { navigate } from './router.tsx';
 
