@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
-import { createElement } from 'react';
+import { createElement, type ReactElement } from 'react';
 import { STOREFRONT_DIR } from './helpers.ts';
 
 /**
@@ -15,7 +15,7 @@ describe('browser: the storefront renders the assistant\'s Markdown safely', () 
   before(async () => {
     (globalThis as { window?: unknown }).window ??= { location: { origin: SITE } };
     const require = createRequire(`${STOREFRONT_DIR}package.json`);
-    const { renderToStaticMarkup } = require('react-dom/server') as typeof import('react-dom/server');
+    const { renderToStaticMarkup } = require('react-dom/server') as { renderToStaticMarkup(element: ReactElement): string };
     const { Markdown } = await import('../../examples/storefront/src/markdown.tsx');
     render = (text, locale) => renderToStaticMarkup(createElement(Markdown, { text, locale }));
   });
