@@ -225,18 +225,21 @@ describe('browser: the reference storefront, end to end in Chromium', function (
       });
 
       it('fits its header in 360 px without wrapping a label', async () => {
-        await step(page, `${tag} header`, async () => {
-          await page.setViewport({ width: 360, height: 800 });
-          await page.goto(`${site.origin}/${locale}`);
-          await settled(page);
-          const header = await page.$eval('.site-header', (h) => ({
-            overflow: h.scrollWidth > document.documentElement.clientWidth,
-            wrapped: [...h.querySelectorAll('a')].filter((a) => a.getClientRects().length > 1 || a.getBoundingClientRect().height > 48).map((a) => (a as HTMLElement).innerText),
-          }));
-          expect(header).to.deep.equal({ overflow: false, wrapped: [] });
-          await screenshot(page, `${locale}-header-360`);
-        });
-        await page.setViewport({ width, height: width < 600 ? 844 : 900, isMobile: width < 600, hasTouch: width < 600, deviceScaleFactor: 1 });
+        try {
+          await step(page, `${tag} header`, async () => {
+            await page.setViewport({ width: 360, height: 800, isMobile: true, hasTouch: true });
+            await page.goto(`${site.origin}/${locale}`);
+            await settled(page);
+            const header = await page.$eval('.site-header', (h) => ({
+              overflow: h.scrollWidth > document.documentElement.clientWidth,
+              wrapped: [...h.querySelectorAll('a')].filter((a) => a.getClientRects().length > 1 || a.getBoundingClientRect().height > 48).map((a) => (a as HTMLElement).innerText),
+            }));
+            expect(header).to.deep.equal({ overflow: false, wrapped: [] });
+            await screenshot(page, `${locale}-header-360`);
+          });
+        } finally {
+          await page.setViewport({ width, height: width < 600 ? 844 : 900, isMobile: width < 600, hasTouch: width < 600, deviceScaleFactor: 1 });
+        }
       });
 
       it('reaches every performance of the calendar, month by month', async () => {

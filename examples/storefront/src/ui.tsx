@@ -16,28 +16,29 @@ export type Load<T> =
 /** Loads once per `deps` (and again on `retry()`); never leaves a rejection behind; says when it takes long. */
 export function useLoad<T>(load: () => Promise<{ data?: T; error?: unknown; response?: Response }>, deps: readonly unknown[]): Load<T> {
   const [round, setRound] = useState(0);
-  const [outcome, setOutcome] = useState<Outcome<T> | undefined>();
-  const [slow, setSlow] = useState(false);
+  // The answer is kept with the deps it answers: on the render where the deps change (before the effect runs), the
+  // previous answer is not shown as this one's.
+  const key = JSON.stringify([...deps, round]);
+  const [outcome, setOutcome] = useState<{ key: string; result: Outcome<T> } | undefined>();
+  const [slow, setSlow] = useState<string | undefined>();
   useEffect(() => {
     let live = true;
-    setOutcome(undefined);
-    setSlow(false);
-    const timer = setTimeout(() => live && setSlow(true), SLOW_AFTER_MS);
+    const timer = setTimeout(() => live && setSlow(key), SLOW_AFTER_MS);
     void attempt(load).then((result) => {
       if (!live) return;
       clearTimeout(timer);
-      setOutcome(result);
+      setOutcome({ key, result });
     });
     return () => {
       live = false;
       clearTimeout(timer);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, round]);
+  }, [key]);
   const retry = () => setRound((n) => n + 1);
-  if (!outcome) return { state: 'loading', slow, retry };
-  if (outcome.ok) return { state: 'ready', data: outcome.data, retry, set: (data) => setOutcome({ ok: true, data }) };
-  return { state: 'failed', error: outcome.error, retry };
+  if (!outcome || outcome.key !== key) return { state: 'loading', slow: slow === key, retry };
+  if (outcome.result.ok) return { state: 'ready', data: outcome.result.data, retry, set: (data) => setOutcome({ key, result: { ok: true, data } }) };
+  return { state: 'failed', error: outcome.result.error, retry };
 }
 
 /** While loading: "Loading…", then, past SLOW_AFTER_MS, that the booking system is slow, with a retry. */
