@@ -10,6 +10,22 @@ import type { ProblemCode, ProblemFieldError } from './problems.ts';
 
 export type { components, operations, paths };
 export { isProblem, type FieldErrorCode, type GenericProblemCode, type OperationProblemCode, type ProblemCode, type ProblemFieldError, type ProblemOf } from './problems.ts';
+export {
+  describeProblem,
+  FALLBACK_MESSAGES,
+  FIELD_ERROR_MESSAGES,
+  FIELD_NAMES,
+  fieldLabel,
+  fieldOf,
+  MESSAGE_LOCALES,
+  messageFor,
+  messageLocale,
+  PROBLEM_MESSAGES,
+  type DescribedProblem,
+  type FieldDetail,
+  type FieldProblem,
+  type MessageLocale,
+} from './messages.ts';
 export type Schemas = components['schemas'];
 export type Problem = Schemas['Problem'];
 export type VenueClient = Client<paths> & {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -79,15 +80,16 @@ export function watch(page: Page) {
 }
 
 /**
- * Runs one step of a journey; when it fails, the page's screenshot is saved under the OS's temp folder and its
+ * Runs one step of a journey; when it fails, the page's screenshot is saved in ARTIFACTS_DIR (`failed-…`) and its
  * path printed (and added to the error), so a failure in CI shows what the guest saw.
  */
 export async function step<T>(page: Page, name: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const file = path.join(os.tmpdir(), `venue-browser-${Date.now()}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
+    const file = path.join(ARTIFACTS_DIR, `failed-${Date.now()}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
     try {
+      await fs.mkdir(ARTIFACTS_DIR, { recursive: true });
       await page.screenshot({ path: file as `${string}.png`, fullPage: true });
       console.error(`    [browser] step "${name}" failed at ${page.url()}; screenshot: ${file}`);
       if (error instanceof Error) error.message += `\n(screenshot: ${file}, page: ${page.url()})`;
@@ -112,3 +114,98 @@ export async function textOf(page: Page, selector: string, pattern: RegExp = /\S
   );
   return page.$eval(selector, (element) => (element as HTMLElement).innerText);
 }
+
+// ---- what every page of the storefront is held to (issue 34 §2, §4): its language, axe, a screenshot -----------
+
+/**
+ * Where the browser tests write their screenshots: BROWSER_ARTIFACTS, else test/browser/screenshots/ (ignored by
+ * git; .ci/run prints it and keeps it when the browser leg fails).
+ */
+export const ARTIFACTS_DIR = path.resolve(process.env.BROWSER_ARTIFACTS || fileURLToPath(new URL('./screenshots/', import.meta.url)));
+
+let shots = 0;
+/** A full-page screenshot named after the step, the language and the width, in ARTIFACTS_DIR. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await fs.mkdir(ARTIFACTS_DIR, { recursive: true });
+  const width = page.viewport()?.width ?? 0;
+  const file = path.join(ARTIFACTS_DIR, `${String(++shots).padStart(3, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}-${width}.png`);
+  await page.screenshot({ path: file as `${string}.png`, fullPage: true });
+  return file;
+}
+
+const AXE_SOURCE = fs.readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** The WCAG 2.2 A and AA rules (target-size among them), as axe-core tags them. */
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+}
+
+/** axe-core, injected into the page, over the whole document: its serious and critical violations. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: await AXE_SOURCE });
+  const result = await page.evaluate(
+    (tags) =>
+      (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
+        runOnly: { type: 'tag', values: tags },
+        rules: { 'target-size': { enabled: true } },
+        resultTypes: ['violations'],
+      }),
+    AXE_TAGS,
+  );
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+}
+
+/**
+ * The text a person meets on the page: visible text nodes, and the alt, aria-label, placeholder and title texts
+ * read out for controls; without names that are no one's words to translate (`translate="no"`: references, codes,
+ * partners' names), text a partner wrote in the language it chose (`data-authored`: its description and city; the
+ * API says which language it returned, issue 34 §2) and passages marked as another language (`lang`, e.g. the
+ * language switch).
+ */
+export async function visibleText(page: Page, locale: string): Promise<string> {
+  // A string, not a function: tsx's keepNames would wrap the inner functions in a helper the page does not have.
+  return page.evaluate(`(${VISIBLE_TEXT})(${JSON.stringify(locale)})`) as Promise<string>;
+}
+
+const VISIBLE_TEXT = `function (lang) {
+  function skip(element) {
+    for (let e = element; e; e = e.parentElement) {
+      if (e.getAttribute('translate') === 'no' || e.hasAttribute('data-authored')) return true;
+      const l = e.getAttribute('lang');
+      if (l && e !== document.documentElement && !l.startsWith(lang)) return true;
+      if (e.tagName === 'SCRIPT' || e.tagName === 'STYLE' || e.tagName === 'NOSCRIPT') return true;
+    }
+    return false;
+  }
+  const parts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || skip(parent) || !node.textContent.trim()) continue;
+    const style = getComputedStyle(parent);
+    const readOut = parent.closest('.visually-hidden');
+    if (!readOut && (style.visibility === 'hidden' || style.display === 'none' || parent.getClientRects().length === 0)) continue;
+    parts.push(node.textContent.trim());
+  }
+  for (const element of document.querySelectorAll('[alt], [aria-label], [placeholder], [title]')) {
+    if (skip(element)) continue;
+    for (const attribute of ['alt', 'aria-label', 'placeholder', 'title']) {
+      const value = element.getAttribute(attribute);
+      if (value && value.trim()) parts.push(value.trim());
+    }
+  }
+  // The title names what the page is about: a partner's or a show's name is no UI word.
+  let title = document.title;
+  for (const element of document.querySelectorAll('[translate=no]')) {
+    const name = element.textContent.trim();
+    if (name) title = title.split(name).join(' ');
+  }
+  parts.push(title);
+  return parts.join('\\n');
+}`;

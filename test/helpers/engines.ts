@@ -23,6 +23,7 @@
 export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'browser/crossSite.spec.ts',
   'browser/docs.spec.ts',
+  'browser/markdown.spec.ts',
   'browser/passkeys.spec.ts',
   'browser/storefront.spec.ts',
   'cli/devSecrets.spec.ts',
@@ -122,6 +123,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'process/startFast.spec.ts',
   'readme/readme.spec.ts',
   'sdk/client.spec.ts',
+  'sdk/messages.spec.ts',
   'storage/drivers.spec.ts',
   'tui/accounts.spec.ts',
   'tui/apiKeys.spec.ts',

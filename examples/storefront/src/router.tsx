@@ -1,18 +1,23 @@
 import { useEffect, useState, type AnchorHTMLAttributes } from 'react';
 
-/** A tiny history router: the site's paths are the ones the API links to (`<PUBLIC_SITE_URL>/<locale>/…`). */
+/**
+ * A tiny history router: the site's paths are the ones the API links to (`<PUBLIC_SITE_URL>/<locale>/…`). The
+ * path and query string: a page reads its query (`?event=…`) from `window.location`, and renders again when it changes.
+ */
 export function usePath(): string {
-  const [path, setPath] = useState(() => window.location.pathname);
+  const [path, setPath] = useState(() => window.location.pathname + window.location.search);
   useEffect(() => {
-    const update = () => setPath(window.location.pathname);
+    const update = () => setPath(window.location.pathname + window.location.search);
     window.addEventListener('popstate', update);
     return () => window.removeEventListener('popstate', update);
   }, []);
   return path;
 }
 
-export function navigate(to: string): void {
-  window.history.pushState(null, '', to);
+/** Goes to an in-site path without a reload (`replace`: instead of the current history entry, as a redirect does). */
+export function navigate(to: string, { replace = false }: { replace?: boolean } = {}): void {
+  if (replace) window.history.replaceState(null, '', to);
+  else window.history.pushState(null, '', to);
   window.dispatchEvent(new PopStateEvent('popstate'));
   window.scrollTo(0, 0);
 }

@@ -1,177 +1,374 @@
-import { useEffect, useState } from 'react';
-import { booking as guestBooking, bookingToken, problemText, rememberBooking, vnd, when, type Locale, type Schemas } from '../api.ts';
+import { useEffect, useRef, useState } from 'react';
+import { attempt, booking as guestBooking, bookingToken, forgetCheckout, rememberBooking, rememberCheckout, shortWhen, startedCheckout, vnd, when, type Schemas } from '../api.ts';
+import { words, type CheckoutMethod, type Locale } from '../i18n.ts';
+import { Link } from '../router.tsx';
+import { Await, Dialog, ProblemNotice, useLoad, useTitle } from '../ui.tsx';
 
 type Reservation = Schemas['GuestReservation'];
+type Client = ReturnType<typeof guestBooking>;
 
 /** The token of a booking: the e-mail link's `#token=…` (kept for next time), else the one this browser kept. */
 function tokenFor(reference: string): string | undefined {
   const fromLink = new URLSearchParams(window.location.hash.slice(1)).get('token');
   if (fromLink) {
     rememberBooking(reference, fromLink);
-    window.history.replaceState(null, '', window.location.pathname);
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
     return fromLink;
   }
   return bookingToken(reference);
 }
 
-/**
- * The guest's booking: status, price and payment summary; checkout while held; the QR once confirmed; cancel while
- * the window is open.
- */
+/** `/<locale>/booking/<reference>`: the guest's booking. */
 export function Booking({ locale, reference }: { locale: Locale; reference: string }) {
+  const w = words(locale);
+  useTitle(locale, w.bookingTitle);
   const [token] = useState(() => tokenFor(reference));
-  const [reservation, setReservation] = useState<Reservation>();
-  const [error, setError] = useState<string>();
-  const client = token ? guestBooking(reference, token) : undefined;
-
-  useEffect(() => {
-    client?.get().then(({ data, error }) => (data ? setReservation(data) : setError(problemText(error))));
-  }, [reference, token]);
-
-  if (!client) return <p role="alert">Open this booking from the link in your confirmation e-mail.</p>;
-  if (error) return <p role="alert">{error}</p>;
-  if (!reservation) return <p>…</p>;
-  const r = reservation;
+  if (!token) return <p className="notice notice-info">{w.openFromEmail}</p>;
   return (
-    <section>
-      <h1>
-        Booking <span className="reference">{r.reference}</span>
-      </h1>
-      <p>
-        <strong className="status" data-status={r.status}>
-          {r.status}
-        </strong>{' '}
-        · {r.event.show.title} · {when(r.event.startsAt, locale)} · {r.offer.name} × {r.guestCount}
-      </p>
+    <>
+      <h1>{w.bookingTitle}</h1>
+      <BookingView locale={locale} reference={reference} token={token} />
+    </>
+  );
+}
+
+/**
+ * A booking as its guest manages it: status and payment in words, the price, checkout while held, the QR once
+ * confirmed, cancelling while the window is open; after cancelling, the refund and another date.
+ */
+export function BookingView({ locale, reference, token }: { locale: Locale; reference: string; token: string }) {
+  const [client] = useState(() => guestBooking(reference, token));
+  const load = useLoad(() => client.get(), [reference, token]);
+  return (
+    <Await load={load} locale={locale}>
+      {(r) => <BookingDetails locale={locale} r={r} client={client} onChange={(next) => load.state === 'ready' && load.set(next)} onReload={load.retry} />}
+    </Await>
+  );
+}
+
+function BookingDetails({ locale, r, client, onChange, onReload }: { locale: Locale; r: Reservation; client: Client; onChange: (r: Reservation) => void; onReload: () => void }) {
+  const w = words(locale);
+  const confirmed = r.status === 'CONFIRMED' || r.status === 'CHECKED_IN';
+  return (
+    <div className="booking-view" data-status={r.status}>
+      <section className="panel summary-panel">
+        <p className="status-line">
+          <span className={`badge badge-${r.status.toLowerCase()}`}>
+            <span className="status" data-status={r.status}>
+              {w.statusWords[r.status]}
+            </span>
+          </span>
+        </p>
+        <dl className="details">
+          <div>
+            <dt>{w.reference}</dt>
+            <dd className="reference" translate="no">
+              {r.reference}
+            </dd>
+          </div>
+          <div>
+            <dt>{w.show}</dt>
+            <dd>{r.event.show.title}</dd>
+          </div>
+          <div>
+            <dt>{w.date}</dt>
+            <dd>{when(r.event.startsAt, locale)}</dd>
+          </div>
+          <div>
+            <dt>{w.offer}</dt>
+            <dd>
+              {r.offer.name}, {w.guestsCount(r.guestCount)}
+            </dd>
+          </div>
+          <div>
+            <dt>{w.bookedBy}</dt>
+            <dd translate="no">
+              {r.contact.name}, {r.contact.email}
+            </dd>
+          </div>
+        </dl>
+      </section>
       <PriceSummary r={r} locale={locale} />
-      {r.status === 'HELD' && <Checkout client={client} locale={locale} holdExpiresAt={r.holdExpiresAt} />}
-      {(r.status === 'CONFIRMED' || r.status === 'CHECKED_IN') && <Ticket client={client} />}
-      {r.canCancel && <Cancel client={client} until={r.cancellableUntil} locale={locale} onCancelled={setReservation} />}
-      {r.refunds.length > 0 && (
-        <ul className="refunds">
-          {r.refunds.map((refund, i) => (
-            <li key={i}>
-              Refund {vnd(refund.amountVnd, locale)}: {refund.status}
-            </li>
-          ))}
-        </ul>
+      {r.status === 'HELD' && <Checkout client={client} locale={locale} r={r} onReload={onReload} />}
+      {confirmed && <AwaitingPayment locale={locale} r={r} />}
+      {confirmed && <Ticket client={client} locale={locale} reference={r.reference} />}
+      {r.status === 'CANCELLED' && <Cancelled locale={locale} r={r} />}
+      {r.status === 'EXPIRED' && (
+        <section className="panel expired">
+          <p>{w.expiredText}</p>
+          <p>
+            <Link className="button" href={`/${locale}/shows/${r.event.show.slug}`}>
+              {w.bookAgain}
+            </Link>
+          </p>
+        </section>
       )}
-    </section>
+      {r.canCancel && <Cancel client={client} until={r.cancellableUntil} locale={locale} onCancelled={onChange} />}
+    </div>
   );
 }
 
 function PriceSummary({ r, locale }: { r: Reservation; locale: Locale }) {
+  const w = words(locale);
   const p = r.price;
   const rows: Array<[string, number, string]> = [
-    ['Subtotal', p.subtotalVnd, 'subtotal'],
-    ...(p.discountVnd ? ([[`Discount${r.attribution.promoCode ? ` (${r.attribution.promoCode})` : ''}`, -p.discountVnd, 'discount']] as Array<[string, number, string]>) : []),
-    [`Service charge (${p.serviceChargePercent}%)`, p.serviceChargeVnd, 'service'],
-    [`VAT (${p.vatPercent}%)`, p.vatVnd, 'vat'],
-    ...(p.voucherCreditVnd ? ([[`Voucher${r.attribution.voucherCode ? ` (${r.attribution.voucherCode})` : ''}`, -p.voucherCreditVnd, 'voucher']] as Array<[string, number, string]>) : []),
-    ['Total', p.totalVnd, 'total'],
-    ['Paid', r.payment.paidVnd, 'paid'],
-    ['Due', r.payment.dueVnd, 'due'],
+    [`${w.subtotal} (${r.guestCount} × ${vnd(p.pricePerGuestVnd, locale)})`, p.subtotalVnd, 'subtotal'],
+    ...(p.discountVnd ? ([[`${w.discount}${r.attribution.promoCode ? ` (${r.attribution.promoCode})` : ''}`, -p.discountVnd, 'discount']] as Array<[string, number, string]>) : []),
+    [w.serviceChargePercent(p.serviceChargePercent), p.serviceChargeVnd, 'service'],
+    [w.vatPercent(p.vatPercent), p.vatVnd, 'vat'],
+    ...(p.voucherCreditVnd ? ([[`${w.voucher}${r.attribution.voucherCode ? ` (${r.attribution.voucherCode})` : ''}`, -p.voucherCreditVnd, 'voucher']] as Array<[string, number, string]>) : []),
+    [w.total, p.totalVnd, 'total'],
+    [w.paid, r.payment.paidVnd, 'paid'],
+    [w.due, r.payment.dueVnd, 'due'],
   ];
+  const state = w.paymentWords[r.payment.state];
   return (
-    <table className="summary">
-      <tbody>
-        {rows.map(([label, amount, key]) => (
-          <tr key={key} data-row={key}>
-            <th>{label}</th>
-            <td>{vnd(amount, locale)}</td>
+    <section className="panel" aria-labelledby="price-title">
+      <h2 id="price-title">{w.priceTitle}</h2>
+      <table className="summary">
+        <tbody>
+          {rows.map(([label, amount, key]) => (
+            <tr key={key} data-row={key}>
+              <th scope="row">{label}</th>
+              <td>{vnd(amount, locale)}</td>
+            </tr>
+          ))}
+          <tr data-row="payment">
+            <th scope="row">{w.payment}</th>
+            <td className="payment-state" data-state={r.payment.state}>
+              {r.payment.method ? w.paidWith(state, w.gatewayWords[r.payment.method]) : state}
+            </td>
           </tr>
-        ))}
-        <tr data-row="payment">
-          <th>Payment</th>
-          <td className="payment-state">
-            {r.payment.state}
-            {r.payment.method ? ` (${r.payment.method})` : ''}
-          </td>
-        </tr>
-      </tbody>
-    </table>
+        </tbody>
+      </table>
+    </section>
   );
 }
 
-type Client = ReturnType<typeof guestBooking>;
+/**
+ * Checkout: the enabled methods, each said in words. VNPay sends the browser to the payment page (the development
+ * sandbox under `npm start`); a bank transfer answers the account and the description to quote; paying at the venue
+ * answers the venue's instructions. The booking is read again afterwards: what each method does to the hold is
+ * the API's to decide (issue 34 §1), and this page shows the booking as it then is.
+ */
+function Checkout({ client, locale, r, onReload }: { client: Client; locale: Locale; r: Reservation; onReload: () => void }) {
+  const w = words(locale);
+  const options = useLoad(() => client.checkoutOptions(), [r.reference, r.status]);
+  const [answer, setAnswer] = useState<Schemas['Checkout'] | undefined>(() => startedCheckout(r.reference));
+  const [busy, setBusy] = useState<CheckoutMethod>();
+  const [error, setError] = useState<unknown>();
+  const resultRef = useRef<HTMLDivElement>(null);
 
-/** Checkout: the enabled methods; VNPay sends the browser to the payment page (the development sandbox under `npm start`). */
-function Checkout({ client, locale, holdExpiresAt }: { client: Client; locale: Locale; holdExpiresAt: string | null }) {
-  const [options, setOptions] = useState<Schemas['CheckoutOptions']>();
-  const [answer, setAnswer] = useState<Schemas['Checkout']>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    client.checkoutOptions().then(({ data, error }) => (data ? setOptions(data) : setError(problemText(error))));
-  }, []);
-  async function pay(method: Schemas['CheckoutMethod']) {
-    const { data, error } = await client.startCheckout({ method, locale: locale === 'vi' ? 'vn' : 'en' });
-    if (!data) return setError(problemText(error));
-    if (data.vnpay) window.location.assign(data.vnpay.paymentUrl);
-    else setAnswer(data);
+  async function pay(method: CheckoutMethod) {
+    setBusy(method);
+    setError(undefined);
+    const started = await attempt(() => client.startCheckout({ method, locale: locale === 'vi' ? 'vn' : 'en' }));
+    if (!started.ok) {
+      setBusy(undefined);
+      return setError(started.error);
+    }
+    if (started.data.vnpay) return window.location.assign(started.data.vnpay.paymentUrl);
+    setBusy(undefined);
+    rememberCheckout(started.data);
+    setAnswer(started.data);
+    setTimeout(() => resultRef.current?.focus(), 0);
+    onReload();
   }
-  if (error) return <p role="alert">{error}</p>;
-  if (!options) return null;
+
   return (
-    <div className="checkout">
-      <h2>Checkout</h2>
-      {holdExpiresAt && <p>Your seats are held until {when(holdExpiresAt, locale)}.</p>}
-      <p>
-        Amount due: <strong className="due">{vnd(options.amountDueVnd, locale)}</strong>
-      </p>
-      {options.payable &&
-        options.methods.map((method) => (
-          <button key={method} onClick={() => pay(method)} data-method={method}>
-            {method === 'VNPAY' ? 'Pay with VNPay' : method === 'BANK_TRANSFER' ? 'Bank transfer' : 'Pay at the venue'}
-          </button>
-        ))}
-      {answer?.bankTransfer && (
-        <p>
-          Transfer {vnd(answer.bankTransfer.amountVnd, locale)} to {answer.bankTransfer.account.accountName}, {answer.bankTransfer.account.bankName}{' '}
-          {answer.bankTransfer.account.accountNumber}, reference <code>{answer.bankTransfer.transferReference}</code>.
-        </p>
-      )}
-      {answer?.payAtVenue && <p>{answer.payAtVenue.instructions}</p>}
-    </div>
+    <section className="panel checkout" aria-labelledby="checkout-title">
+      <h2 id="checkout-title">{w.checkoutTitle}</h2>
+      {r.holdExpiresAt && <p className="held-until">{w.heldUntil(shortWhen(r.holdExpiresAt, locale))}</p>}
+      <Await load={options} locale={locale}>
+        {(o) => (
+          <>
+            <p>
+              {w.amountDue}: <strong className="due">{vnd(o.amountDueVnd, locale)}</strong>
+            </p>
+            {answer ? (
+              <div ref={resultRef} tabIndex={-1} className="checkout-result" data-method={answer.method}>
+                {answer.bankTransfer && (
+                  <>
+                    <h3>{w.bankTitle}</h3>
+                    <dl className="details bank-details">
+                      <div>
+                        <dt>{w.accountName}</dt>
+                        <dd translate="no">{answer.bankTransfer.account.accountName}</dd>
+                      </div>
+                      <div>
+                        <dt>{w.accountNumber}</dt>
+                        <dd className="account-number" translate="no">
+                          {answer.bankTransfer.account.accountNumber}
+                        </dd>
+                      </div>
+                      <div>
+                        <dt>{w.bank}</dt>
+                        <dd translate="no">{answer.bankTransfer.account.bankName}</dd>
+                      </div>
+                      <div>
+                        <dt>{w.amount}</dt>
+                        <dd>{vnd(answer.bankTransfer.amountVnd, locale)}</dd>
+                      </div>
+                      <div>
+                        <dt>{w.transferDescription}</dt>
+                        <dd>
+                          <code className="transfer-reference" translate="no">{answer.bankTransfer.transferReference}</code>
+                        </dd>
+                      </div>
+                    </dl>
+                    {(r.holdExpiresAt ?? answer.holdExpiresAt) && <p className="deadline">{w.transferBefore(shortWhen((r.holdExpiresAt ?? answer.holdExpiresAt)!, locale))}</p>}
+                    <p>{w.transferNext}</p>
+                  </>
+                )}
+                {answer.payAtVenue && (
+                  <>
+                    <h3>{w.venueTitle}</h3>
+                    <p className="venue-instructions">{answer.payAtVenue.instructions}</p>
+                    <p>{w.dueAtDoor(vnd(answer.amountVnd, locale))}</p>
+                  </>
+                )}
+                {o.payable && o.methods.length > 1 && (
+                  <button
+                    type="button"
+                    className="button button-secondary"
+                    onClick={() => {
+                      forgetCheckout(r.reference);
+                      setAnswer(undefined);
+                    }}
+                  >
+                    {w.otherMethod}
+                  </button>
+                )}
+              </div>
+            ) : (
+              o.payable && (
+                <ul className="methods">
+                  {o.methods.map((method) => (
+                    <li key={method}>
+                      <button type="button" className={`button ${method === 'VNPAY' ? 'button-primary' : 'button-secondary'}`} onClick={() => void pay(method)} data-method={method} disabled={busy !== undefined}>
+                        {busy === method && method === 'VNPAY' ? w.goingToVnpay : w.methodWords[method]}
+                      </button>
+                      <p className="muted">{w.methodNotes[method]}</p>
+                    </li>
+                  ))}
+                </ul>
+              )
+            )}
+          </>
+        )}
+      </Await>
+      {error !== undefined && <ProblemNotice locale={locale} error={error} />}
+    </section>
+  );
+}
+
+/** A confirmed booking still to be paid (at the venue): what is due at the door. */
+function AwaitingPayment({ locale, r }: { locale: Locale; r: Reservation }) {
+  const w = words(locale);
+  if (r.payment.dueVnd <= 0) return null;
+  const started = startedCheckout(r.reference);
+  return (
+    <section className="panel awaiting-payment">
+      <h2>{started?.method === 'BANK_TRANSFER' ? w.bankTitle : w.venueTitle}</h2>
+      {started?.payAtVenue && <p className="venue-instructions">{started.payAtVenue.instructions}</p>}
+      <p>{w.dueAtDoor(vnd(r.payment.dueVnd, locale))}</p>
+    </section>
   );
 }
 
 /** The check-in QR: fetched with the booking's token (an <img> cannot send the header), shown from a blob URL. */
-function Ticket({ client }: { client: Client }) {
+function Ticket({ client, locale, reference }: { client: Client; locale: Locale; reference: string }) {
+  const w = words(locale);
   const [src, setSrc] = useState<string>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const [round, setRound] = useState(0);
   useEffect(() => {
     let url: string | undefined;
-    client.ticket('png').then(({ data, error }) => {
-      if (data) setSrc((url = URL.createObjectURL(data as Blob)));
-      else setError(problemText(error));
+    let live = true;
+    setError(undefined);
+    void attempt(() => client.ticket('png')).then((answer) => {
+      if (!live) return;
+      if (answer.ok) setSrc((url = URL.createObjectURL(answer.data as Blob)));
+      else setError(answer.error);
     });
     return () => {
+      live = false;
       if (url) URL.revokeObjectURL(url);
     };
-  }, []);
+  }, [round]);
   return (
-    <div className="ticket">
-      <h2>Your ticket</h2>
-      {src && <img src={src} alt="Check-in QR code" width={240} height={240} />}
-      {error && <p role="alert">{error}</p>}
-      <p>Show this code at the door.</p>
-    </div>
+    <section className="panel ticket" aria-labelledby="ticket-title">
+      <h2 id="ticket-title">{w.ticketTitle}</h2>
+      {src && <img src={src} alt={w.ticketAlt(reference)} width={240} height={240} />}
+      {error !== undefined && <ProblemNotice locale={locale} error={error} onRetry={() => setRound((n) => n + 1)} />}
+      <p>{w.ticketNote}</p>
+    </section>
   );
 }
 
+/** Cancelling, behind a dialog that says what happens to the seats and the money. */
 function Cancel({ client, until, locale, onCancelled }: { client: Client; until: string; locale: Locale; onCancelled: (r: Reservation) => void }) {
-  const [error, setError] = useState<string>();
+  const w = words(locale);
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
   async function cancel() {
-    if (!window.confirm('Cancel this booking?')) return;
-    const { data, error } = await client.cancel({ reason: 'Cancelled by the guest on the website' });
-    if (data) onCancelled(data);
-    else setError(problemText(error));
+    setBusy(true);
+    setError(undefined);
+    const answer = await attempt(() => client.cancel({ reason: 'Cancelled by the guest on the website' }));
+    setBusy(false);
+    if (!answer.ok) return setError(answer.error);
+    setOpen(false);
+    onCancelled(answer.data);
   }
   return (
-    <div className="cancel">
-      <p>You can cancel until {when(until, locale)}.</p>
-      <button onClick={cancel}>Cancel booking</button>
-      {error && <p role="alert">{error}</p>}
-    </div>
+    <section className="panel cancel">
+      <p>{w.cancelUntil(shortWhen(until, locale))}</p>
+      <button type="button" className="button button-danger cancel-open" onClick={() => setOpen(true)}>
+        {w.cancelBooking}
+      </button>
+      <Dialog open={open} title={w.cancelDialogTitle} onClose={() => setOpen(false)}>
+        <p>{w.cancelDialogText}</p>
+        {error !== undefined && <ProblemNotice locale={locale} error={error} />}
+        <div className="dialog-actions">
+          <button type="button" className="button button-secondary cancel-keep" onClick={() => setOpen(false)} autoFocus>
+            {w.cancelKeep}
+          </button>
+          <button type="button" className="button button-danger cancel-confirm" onClick={() => void cancel()} disabled={busy}>
+            {busy ? w.cancelling : w.cancelConfirm}
+          </button>
+        </div>
+      </Dialog>
+    </section>
+  );
+}
+
+/** After cancelling: the refund and its state, or that nothing was paid; and another date of the same show. */
+function Cancelled({ locale, r }: { locale: Locale; r: Reservation }) {
+  const w = words(locale);
+  return (
+    <section className="panel cancelled" aria-labelledby="cancelled-title">
+      <h2 id="cancelled-title">{w.cancelledTitle}</h2>
+      {r.refunds.length > 0 ? (
+        <>
+          <h3>{w.refundsTitle}</h3>
+          <ul className="refunds">
+            {r.refunds.map((refund, i) => (
+              <li key={i} data-status={refund.status}>
+                {w.refundLine(vnd(refund.amountVnd, locale), w.refundWords[refund.status])}
+              </li>
+            ))}
+          </ul>
+          <p className="muted">{w.refundTiming}</p>
+        </>
+      ) : (
+        r.payment.paidVnd === 0 && <p>{w.nothingToRefund}</p>
+      )}
+      <p>
+        <Link className="button another-date" href={`/${locale}/shows/${r.event.show.slug}`}>
+          {w.bookAnotherDate(r.event.show.title)}
+        </Link>
+      </p>
+    </section>
   );
 }

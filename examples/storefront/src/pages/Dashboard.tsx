@@ -1,6 +1,7 @@
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { useState, type FormEvent } from 'react';
-import { dashboardApi, problemText, vnd, type Schemas } from '../api.ts';
+import { messageFor } from '@venue/sdk';
+import { dashboardApi, vnd, type Schemas } from '../api.ts';
 
 /**
  * A minimal staff door page: sign in (the session cookie is the browser's, sent with `credentials: 'include'`;
@@ -20,7 +21,7 @@ export function Dashboard() {
     setError(undefined);
     try {
       const { data, error } = await call();
-      if (!data) setError(problemText(error));
+      if (!data) setError(messageFor(error, 'en'));
       return data;
     } catch (err) {
       setError(`The API refused this page's credentials (is this origin in DASHBOARD_ORIGINS?): ${String(err)}`);

@@ -1,44 +1,136 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { isProblem } from '@venue/sdk';
-import { api, problemText, type Locale } from '../api.ts';
-import { t } from '../i18n.ts';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, attempt, when } from '../api.ts';
+import { words, type InquiryType, type Locale } from '../i18n.ts';
+import { Link } from '../router.tsx';
+import { Await, Field, formProblem, NextSteps, ProblemNotice, TextField, useLoad, useTitle, type FormProblem } from '../ui.tsx';
+import { BookingForm, EventHeader } from './EventPage.tsx';
 
 const formOf = (e: FormEvent<HTMLFormElement>) => Object.fromEntries(new FormData(e.currentTarget)) as Record<string, string>;
 
-/** Sold out → the waiting list (`?event=<slug>`). */
+/** A form's send: busy while it runs, its failure kept for the fields and the alert (focused, so it is read out). */
+function useSend(locale: Locale) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<FormProblem & { error: unknown }>();
+  const alertRef = useRef<HTMLDivElement>(null);
+  async function send<T>(call: () => Promise<{ data?: T; error?: unknown; response?: Response }>): Promise<T | undefined> {
+    setBusy(true);
+    setFailure(undefined);
+    const answer = await attempt(call);
+    setBusy(false);
+    if (answer.ok) return answer.data;
+    setFailure({ ...formProblem(answer.error, locale), error: answer.error });
+    setTimeout(() => alertRef.current?.focus(), 0);
+    return undefined;
+  }
+  return { busy, failure, alertRef, send, errors: failure?.byInput ?? {} };
+}
+
+/** `/<locale>/waitlist?event=<slug>`: a sold-out performance's waiting list; once joined, what happens next. */
 export function Waitlist({ locale }: { locale: Locale }) {
+  const w = words(locale);
+  useTitle(locale, w.waitlistTitle);
   const eventSlug = new URLSearchParams(window.location.search).get('event') ?? '';
-  const [done, setDone] = useState(false);
-  const [error, setError] = useState<string>();
+  const event = useLoad(
+    () => (eventSlug ? api.GET('/api/public/show-events/{slug}', { params: { path: { slug: eventSlug }, query: { locale } } }) : Promise.resolve({ data: undefined, error: { status: 404, code: 'unknown_event' } })),
+    [eventSlug, locale],
+  );
+  const [joined, setJoined] = useState<string>();
+  const { busy, failure, alertRef, send, errors } = useSend(locale);
+
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = formOf(e);
-    const { data, error } = await api.POST('/api/waitlist', {
-      body: { eventSlug: form.eventSlug, guestCount: Number(form.guestCount), name: form.name, email: form.email, ...(form.phone ? { phone: form.phone } : {}), locale },
-    });
-    if (data) setDone(true);
-    else setError(isProblem(error, 'seats_available') ? 'Seats are available again: book them directly.' : problemText(error));
+    const body = { eventSlug, guestCount: Number(form.guestCount), name: form.name.trim(), email: form.email.trim(), ...(form.phone?.trim() ? { phone: form.phone.trim() } : {}), locale };
+    if (await send(() => api.POST('/api/waitlist', { body }))) setJoined(body.email);
   }
-  if (done) return <p className="done">You are on the waiting list: we will e-mail you when seats free up.</p>;
+
+  if (!eventSlug) return <p className="notice notice-info">{w.waitlistNoEvent}</p>;
   return (
-    <form onSubmit={submit}>
-      <h1>{t(locale, 'waitlist')}</h1>
-      <input type="hidden" name="eventSlug" value={eventSlug} />
-      <label>
-        {t(locale, 'guests')} <input name="guestCount" type="number" min={1} defaultValue={2} required />
-      </label>
-      <label>
-        {t(locale, 'name')} <input name="name" required />
-      </label>
-      <label>
-        {t(locale, 'email')} <input name="email" type="email" required />
-      </label>
-      <label>
-        {t(locale, 'phone')} <input name="phone" type="tel" />
-      </label>
-      <button type="submit">{t(locale, 'joinWaitlist')}</button>
-      {error && <p role="alert">{error}</p>}
-    </form>
+    <Await load={event} locale={locale}>
+      {(e) =>
+        joined ? (
+          <section className="panel done">
+            <h1>{w.waitlistDoneTitle}</h1>
+            <p className="lead">
+              {e.show.title}, {when(e.startsAt, locale)}
+            </p>
+            <NextSteps locale={locale} steps={w.waitlistNext(joined)}>
+              <p>
+                <Link className="button button-secondary" href={`/${locale}/shows/${e.show.slug}`}>
+                  {w.meanwhile}
+                </Link>
+              </p>
+            </NextSteps>
+          </section>
+        ) : (
+          <form onSubmit={submit} className="panel waitlist" aria-labelledby="waitlist-title">
+            <h1 id="waitlist-title">{w.waitlistTitle}</h1>
+            <p className="lead">{w.waitlistIntro(e.show.title, when(e.startsAt, locale))}</p>
+            <TextField label={w.guests} name="guestCount" type="number" inputMode="numeric" min={1} max={50} defaultValue={2} required error={errors.guestCount} />
+            <TextField label={w.fullName} name="name" required autoComplete="name" maxLength={200} error={errors.name} />
+            <TextField label={w.email} name="email" type="email" required autoComplete="email" maxLength={254} error={errors.email} />
+            <TextField label={w.phoneOptional} name="phone" type="tel" autoComplete="tel" maxLength={40} error={errors.phone} />
+            <button type="submit" className="button button-primary" disabled={busy}>
+              {busy ? w.sending : w.waitlistJoin}
+            </button>
+            <div ref={alertRef} tabIndex={-1} className="form-alert">
+              {failure &&
+                (isProblem(failure.error, 'seats_available') ? (
+                  <div className="notice notice-success" role="alert">
+                    <p>{w.seatsBackOnSale}</p>
+                    <Link className="button" href={`/${locale}/book/${e.slug}`}>
+                      {w.book}
+                    </Link>
+                  </div>
+                ) : (
+                  <ProblemNotice locale={locale} error={failure.error} />
+                ))}
+            </div>
+          </form>
+        )
+      }
+    </Await>
+  );
+}
+
+/**
+ * `/<locale>/waitlist-offer?event=<slug>&token=<token>`: the page the waiting-list offer e-mail links to
+ * (WAITLIST_OFFER_URL). The offer holds seats for the party; the guest books them here with the token (the hold's
+ * `waitlistToken`), then pays on the booking's page like any other booking.
+ */
+export function WaitlistOffer({ locale }: { locale: Locale }) {
+  const w = words(locale);
+  useTitle(locale, w.offerTitle);
+  const params = new URLSearchParams(window.location.search);
+  const eventSlug = params.get('event') ?? '';
+  const token = params.get('token') ?? '';
+  const event = useLoad(
+    () => (eventSlug ? api.GET('/api/public/show-events/{slug}', { params: { path: { slug: eventSlug }, query: { locale } } }) : Promise.resolve({ data: undefined, error: { status: 404, code: 'unknown_event' } })),
+    [eventSlug, locale],
+  );
+  if (!eventSlug || !token) return <p className="notice notice-info offer-missing">{w.offerMissing}</p>;
+  return (
+    <Await load={event} locale={locale}>
+      {(e) => (
+        <>
+          <EventHeader locale={locale} event={e} title={w.offerTitle} />
+          <p className="lead offer-intro">{w.offerIntro(e.show.title, when(e.startsAt, locale))}</p>
+          <p className="muted">{w.offerPartyNote}</p>
+          {e.offers.length ? (
+            <BookingForm locale={locale} event={e} waitlistToken={token} />
+          ) : (
+            <ProblemNotice locale={locale} error={{ status: 409, code: e.cancelled ? 'event_cancelled' : 'event_not_bookable' }}>
+              <p>
+                <Link className="button" href={`/${locale}/shows/${e.show.slug}`}>
+                  {w.chooseAnotherDate}
+                </Link>
+              </p>
+            </ProblemNotice>
+          )}
+        </>
+      )}
+    </Await>
   );
 }
 
@@ -51,15 +143,15 @@ const TURNSTILE_SCRIPT = 'https://challenges.cloudflare.com/turnstile/v0/api.js?
 
 declare global {
   interface Window {
-    turnstile?: { render(element: HTMLElement, options: { sitekey: string; callback(token: string): void; 'error-callback'?(): void }): string };
+    turnstile?: { render(element: HTMLElement, options: { sitekey: string; language?: string; callback(token: string): void; 'error-callback'?(): void }): string };
   }
 }
 
-/** The Turnstile widget: its token once solved. If the script cannot load, the form goes without (the API decides). */
-function useTurnstile(container: React.RefObject<HTMLDivElement | null>): string | undefined {
+/** The Turnstile widget, in the page's language: its token once solved. If the script cannot load, the form goes without (the API decides). */
+function useTurnstile(container: React.RefObject<HTMLDivElement | null>, locale: Locale): string | undefined {
   const [token, setToken] = useState<string>();
   useEffect(() => {
-    const render = () => container.current && window.turnstile?.render(container.current, { sitekey: TURNSTILE_SITE_KEY, callback: setToken });
+    const render = () => container.current && window.turnstile?.render(container.current, { sitekey: TURNSTILE_SITE_KEY, language: locale, callback: setToken });
     if (window.turnstile) return void render();
     const script = document.createElement('script');
     script.src = TURNSTILE_SCRIPT;
@@ -70,61 +162,76 @@ function useTurnstile(container: React.RefObject<HTMLDivElement | null>): string
   return token;
 }
 
-/** Private events and groups: the inquiry form, with Turnstile's bot check. */
+const INQUIRY_TYPES: InquiryType[] = ['PRIVATE_EVENT', 'GROUP_BOOKING', 'CORPORATE', 'GENERAL'];
+
+/** `/<locale>/inquiries`: groups and private events, with Turnstile's bot check; once sent, what happens next. */
 export function Inquiry({ locale }: { locale: Locale }) {
+  const w = words(locale);
+  useTitle(locale, w.inquiryTitle);
   const widget = useRef<HTMLDivElement>(null);
-  const botcheckToken = useTurnstile(widget);
-  const [done, setDone] = useState(false);
-  const [error, setError] = useState<string>();
+  const botcheckToken = useTurnstile(widget, locale);
+  const [sentTo, setSentTo] = useState<string>();
+  const { busy, failure, alertRef, send, errors } = useSend(locale);
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = formOf(e);
-    const { data, error } = await api.POST('/api/inquiries', {
-      body: {
-        type: form.type as 'PRIVATE_EVENT',
-        name: form.name,
-        email: form.email,
-        message: form.message,
-        locale,
-        ...(form.guestCount ? { guestCount: Number(form.guestCount) } : {}),
-        ...(form.preferredDate ? { preferredDate: form.preferredDate } : {}),
-        ...(botcheckToken ? { botcheckToken } : {}),
-      },
-    });
-    if (data) setDone(true);
-    else setError(isProblem(error, 'botcheck_failed', 'botcheck_required') ? 'Please complete the check above and send again.' : problemText(error));
+    const body = {
+      type: form.type as InquiryType,
+      name: form.name.trim(),
+      email: form.email.trim(),
+      message: form.message.trim(),
+      locale,
+      ...(form.phone?.trim() ? { phone: form.phone.trim() } : {}),
+      ...(form.guestCount ? { guestCount: Number(form.guestCount) } : {}),
+      ...(form.preferredDate ? { preferredDate: form.preferredDate } : {}),
+      ...(botcheckToken ? { botcheckToken } : {}),
+    };
+    if (await send(() => api.POST('/api/inquiries', { body }))) setSentTo(body.email);
   }
-  if (done) return <p className="done">Thank you: the team will answer within a day.</p>;
+  if (sentTo) {
+    return (
+      <section className="panel done">
+        <h1>{w.inquiryDoneTitle}</h1>
+        <NextSteps locale={locale} steps={w.inquiryNext(sentTo)}>
+          <p>
+            <Link className="button button-secondary" href={`/${locale}`}>
+              {w.backToProgramme}
+            </Link>
+          </p>
+        </NextSteps>
+      </section>
+    );
+  }
   return (
-    <form onSubmit={submit}>
-      <h1>{t(locale, 'inquiries')}</h1>
-      <label>
-        Type{' '}
-        <select name="type" defaultValue="PRIVATE_EVENT">
-          <option value="PRIVATE_EVENT">Private event</option>
-          <option value="GROUP_BOOKING">Group booking</option>
-          <option value="CORPORATE">Corporate</option>
-          <option value="GENERAL">General</option>
-        </select>
-      </label>
-      <label>
-        {t(locale, 'name')} <input name="name" required />
-      </label>
-      <label>
-        {t(locale, 'email')} <input name="email" type="email" required />
-      </label>
-      <label>
-        {t(locale, 'guests')} <input name="guestCount" type="number" min={1} />
-      </label>
-      <label>
-        Date <input name="preferredDate" type="date" />
-      </label>
-      <label>
-        Message <textarea name="message" required />
-      </label>
-      <div ref={widget} className="turnstile" />
-      <button type="submit">Send</button>
-      {error && <p role="alert">{error}</p>}
+    <form onSubmit={submit} className="panel inquiry" aria-labelledby="inquiry-title">
+      <h1 id="inquiry-title">{w.inquiryTitle}</h1>
+      <p className="lead">{w.inquiryIntro}</p>
+      <Field label={w.inquiryType} error={errors.type}>
+        {(aria) => (
+          <select {...aria} name="type" defaultValue="PRIVATE_EVENT">
+            {INQUIRY_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {w.inquiryTypes[type]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <TextField label={w.fullName} name="name" required autoComplete="name" maxLength={200} error={errors.name} />
+      <TextField label={w.email} name="email" type="email" required autoComplete="email" maxLength={254} error={errors.email} />
+      <TextField label={w.phoneOptional} name="phone" type="tel" autoComplete="tel" maxLength={40} error={errors.phone} />
+      <TextField label={w.guestsOptional} name="guestCount" type="number" inputMode="numeric" min={1} max={2000} error={errors.guestCount} />
+      <TextField label={w.preferredDate} name="preferredDate" type="date" error={errors.preferredDate} />
+      <Field label={w.message} error={errors.message}>
+        {(aria) => <textarea {...aria} name="message" rows={5} required maxLength={4000} />}
+      </Field>
+      <div role="group" aria-label={w.botcheck} ref={widget} className="turnstile" />
+      <button type="submit" className="button button-primary" disabled={busy}>
+        {busy ? w.sending : w.send}
+      </button>
+      <div ref={alertRef} tabIndex={-1} className="form-alert">
+        {failure && <ProblemNotice locale={locale} error={failure.error} />}
+      </div>
     </form>
   );
 }

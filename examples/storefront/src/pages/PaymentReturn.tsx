@@ -1,33 +1,41 @@
-import { useEffect, useState } from 'react';
-import { api, bookingToken, problemText, type Locale, type Schemas } from '../api.ts';
-import { Link } from '../router.tsx';
+import { api, bookingToken } from '../api.ts';
+import { words, type Locale } from '../i18n.ts';
+import { Await, useLoad, useTitle } from '../ui.tsx';
+import { BookingView } from './Booking.tsx';
 
 /**
  * Where VNPay's browser return lands (the API sends it on here with the signed query): the query is forwarded to
- * the API, which verifies it and answers our record of the payment; the IPN has already settled it.
+ * the API, which verifies it and answers our record of the payment; the IPN has already settled it. Then the
+ * booking itself, as its page shows it (issue 34 §3: after payment the return page shows the booking).
  */
 export function PaymentReturn({ locale }: { locale: Locale }) {
-  const [result, setResult] = useState<Schemas['VnpayReturnResult']>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    const query = Object.fromEntries(new URLSearchParams(window.location.search));
-    api.GET('/api/payments/vnpay/return', { params: { query } }).then(({ data, error }) => (data ? setResult(data) : setError(problemText(error))));
-  }, []);
-  if (error) return <p role="alert">{error}</p>;
-  if (!result) return <p>Checking your payment…</p>;
-  const paid = result.valid && result.paymentStatus === 'SUCCEEDED';
-  const reference = result.reservationReference;
+  const w = words(locale);
+  const query = Object.fromEntries(new URLSearchParams(window.location.search));
+  const result = useLoad(() => api.GET('/api/payments/vnpay/return', { params: { query } }), [window.location.search]);
+  useTitle(locale, result.state === 'ready' && result.data.valid && result.data.paymentStatus === 'SUCCEEDED' ? w.paymentReceived : w.checkingPayment);
   return (
-    <section>
-      <h1 className="payment-result" data-paid={paid}>
-        {!result.valid ? 'This payment answer could not be verified' : paid ? 'Payment received' : 'The payment did not go through'}
-      </h1>
-      {result.valid && !paid && <p>VNPay answered code {result.responseCode}. Your seats stay held: you can try again.</p>}
-      {reference && bookingToken(reference) && (
-        <p>
-          <Link href={`/${locale}/booking/${encodeURIComponent(reference)}`}>{paid ? 'See your booking and ticket' : 'Back to your booking'}</Link>
-        </p>
-      )}
-    </section>
+    <Await load={result} locale={locale}>
+      {(r) => {
+        const paid = r.valid && r.paymentStatus === 'SUCCEEDED';
+        const reference = r.reservationReference;
+        const token = reference ? bookingToken(reference) : undefined;
+        return (
+          <>
+            <section className={`notice ${paid ? 'notice-success' : 'notice-problem'}`}>
+              <h1 className="payment-result" data-paid={paid}>
+                {!r.valid ? w.paymentUnverified : paid ? w.paymentReceived : w.paymentFailed}
+              </h1>
+              {paid && <p>{w.confirmationSent}</p>}
+              {r.valid && !paid && (
+                <p>
+                  {w.paymentFailedNote} {r.responseCode ? w.paymentCode(r.responseCode) : ''}
+                </p>
+              )}
+            </section>
+            {reference && token ? <BookingView locale={locale} reference={reference} token={token} /> : reference && <p>{w.bookingElsewhere}</p>}
+          </>
+        );
+      }}
+    </Await>
   );
 }
