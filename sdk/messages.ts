@@ -187,6 +187,7 @@ export const PROBLEM_MESSAGES: { readonly [L in MessageLocale]: Readonly<Record<
     voucher_invalid: 'This voucher code is not valid. Please check it, or book without it.',
     waitlist_offer_invalid: 'This waiting-list offer is no longer valid: it has expired, been used, or is for another performance.',
     waitlist_party_too_large: 'The seats offered to you are fewer than this number of guests. Please lower the number of guests.',
+    pay_at_venue_over_limit: 'Paying at the venue is not available for a party this size or a date this far ahead. Please choose another way to pay.',
   },
   vi: {
     // ---- chung: mọi thao tác đều có thể trả về ----
@@ -346,6 +347,7 @@ export const PROBLEM_MESSAGES: { readonly [L in MessageLocale]: Readonly<Record<
     voucher_invalid: 'Mã phiếu quà tặng không hợp lệ. Vui lòng kiểm tra lại, hoặc đặt chỗ không dùng phiếu.',
     waitlist_offer_invalid: 'Lời mời từ danh sách chờ không còn hiệu lực: đã hết hạn, đã được dùng hoặc dành cho suất diễn khác.',
     waitlist_party_too_large: 'Số chỗ dành cho bạn ít hơn số khách này. Vui lòng giảm số khách.',
+    pay_at_venue_over_limit: 'Thanh toán tại nhà hát không áp dụng cho nhóm đông như vậy hoặc ngày xa như vậy. Vui lòng chọn cách thanh toán khác.',
   },
 };
 

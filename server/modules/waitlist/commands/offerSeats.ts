@@ -1,3 +1,4 @@
+import type { AppContext } from '../../../platform/context.ts';
 import { publish, type DomainContext } from '../../../domain/events.ts';
 import { digest, newAccessToken } from '../../../platform/auth/tokens.ts';
 import { recordEmail } from '../../email/index.ts';
