@@ -173,6 +173,15 @@ describe('assistant: /llm/chat, /api/ai/demo, legacy route (offline model, demo 
       }
     });
 
+    it('paying later says what the booking does (issue 34 §1): at the box office confirmed at once, a transfer holds the seats', async () => {
+      const atVenue = await ask('Can I pay at the venue when I arrive?');
+      expect(atVenue.text).to.include('Pay at the box office: confirmed at once, you pay on arrival');
+      const transfer = await ask('Can I pay by bank transfer?');
+      expect(transfer.text).to.include('Bank transfer: seats held 24 hours');
+      const vi = await ask('Tôi có thể chuyển khoản không?', 'vi');
+      expect(vi.text).to.include('Chuyển khoản: chỗ được giữ 24 giờ');
+    });
+
     it('contact and location, private events', async () => {
       for (const part of quoted('contact-location', 'en')) expect((await ask('Where are you located?')).text).to.include(part);
       const privateEvent = await ask('Can we book the whole venue for a company party?');
