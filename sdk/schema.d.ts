@@ -2960,6 +2960,188 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exports/reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operators' reservations as CSV or XLSX, with the list's filters and order.
+         * @description The rows `GET /api/reservations` would page through with the same filters (`eventId`, `date` — the event's
+         *     local date —, `status` as read, `q`) and `sort`, all of them, streamed in batches. One row per reservation:
+         *     reference, status, the event's start and show, offer, guests, table, the customer record and the contact it
+         *     was booked with, the price breakdown, what was paid (net of refunds) and the balance, codes, the guest's and
+         *     the staff's notes, and its times. No token, hash or analytics id.
+         */
+        get: operations["exportReservations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments by the day their money moved, as CSV or XLSX (reconciliation with VNPay's statement).
+         * @description Each payment once, on the local day its money moved — VNPay's own pay date when VNPay sent one (the date its
+         *     statement lists), else when it succeeded or failed here, else when it was started — earliest first. With the
+         *     transaction reference (`vnp_TxnRef`) and VNPay's transaction number, bank, card type and response code to
+         *     match against the statement's lines; amount, refunded and net, what it paid for (a reservation's reference).
+         */
+        get: operations["exportPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Refunds by the day they ended, as CSV or XLSX (reconciliation with VNPay's statement).
+         * @description Each refund once, on the local day it ended (VNPay answered, or staff handed the money back), or was
+         *     requested while it is pending, earliest first; with its payment's gateway, transaction reference and VNPay
+         *     transaction number, VNPay's refund id and response code, the reason, and the reservation's reference.
+         */
+        get: operations["exportRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The CRM's customers as CSV or XLSX (admin).
+         * @description The customers `GET /api/customers` lists with the same filters (`q`; soft-deleted ones only with
+         *     `includeDeleted=true`), newest first: the record's fields as the CRM shows them (name, honorific, e-mail,
+         *     phone, locale, created, updated, deleted), how many reservations each has and when it last booked. The
+         *     contacts guests typed on bookings are those bookings' (the reservations export has them), not the record's.
+         *     The whole CRM in one file is more than a page of it: Admin+, and API keys need `customers:export`.
+         */
+        get: operations["exportCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Waiting-list entries as CSV or XLSX, with the staff list's filters.
+         * @description The entries `GET /api/waitlist` lists with the same filters (`eventId`, `status`, `q`), in joining order.
+         */
+        get: operations["exportWaitlist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/inquiries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inquiries as CSV or XLSX, with the staff list's filters.
+         * @description The inquiries `GET /api/inquiries` lists with the same filters (`status` — archived ones only when asked for —, `type`, `assigneeId`, `q`), newest first.
+         */
+        get: operations["exportInquiries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/show-events/{eventId}/door-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The door list of one performance, as a printable PDF or XLSX.
+         * @description The performance's confirmed and checked-in bookings, grouped by table or by arrival (`groupBy`): reference,
+         *     the name and phone booked with, party size, offer, dietary needs (the guest profiles' and the guest's note),
+         *     the staff's notes, paid and still due (whole VND), and check-in (time, or a box to tick). The totals on top:
+         *     parties and guests expected and in, paid, due at the door.
+         */
+        get: operations["exportDoorList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/show-events/{eventId}/kitchen-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The kitchen list of one performance, as a printable PDF or XLSX.
+         * @description What to prepare for the performance's confirmed and checked-in bookings: in all (each offer item × guests,
+         *     summed, with its dietary tags; guests per dietary need), then per party, grouped by table or by arrival
+         *     (`groupBy`): party size, offer, items, every guest profile's dietary needs and note, the notes. No money.
+         */
+        get: operations["exportKitchenList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/inquiries": {
         parameters: {
             query?: never;
@@ -8466,12 +8648,58 @@ export interface components {
             expiresAt: components["schemas"]["Timestamp"];
         };
         /**
+         * @description `csv` (default): UTF-8 with a byte-order mark (so Excel reads Vietnamese), comma-separated, CRLF line ends,
+         *     a header row; times are the venue's local wall-clock time (`YYYY-MM-DD HH:mm:ss`), money whole VND; a text that
+         *     starts like a formula (`=`, `+`, `-`, `@`) gets a leading `'`. `xlsx`: one worksheet, typed cells — dates and
+         *     times as spreadsheet dates at the venue's local time (`VENUE_TIMEZONE`), money as integers with a VND number
+         *     format, counts as integers — the header row bold and frozen.
+         * @default csv
+         * @enum {string}
+         */
+        ListFormat: "csv" | "xlsx";
+        /** @description CSV text (RFC 4180), UTF-8 with a byte-order mark. */
+        CsvText: string;
+        /**
+         * Format: binary
+         * @description An Office Open XML workbook (XLSX).
+         */
+        Spreadsheet: string;
+        /**
+         * @description WAITING → NOTIFIED (an offer holds seats until `offerExpiresAt`) → CONVERTED (booked) or EXPIRED.
+         * @enum {string}
+         */
+        WaitlistStatus: "WAITING" | "NOTIFIED" | "CONVERTED" | "EXPIRED";
+        /**
          * @description NEW → IN_PROGRESS → FOLLOWED_UP → CLOSED; any → ARCHIVED.
          * @enum {string}
          */
         InquiryStatus: "NEW" | "IN_PROGRESS" | "FOLLOWED_UP" | "CLOSED" | "ARCHIVED";
         /** @enum {string} */
         InquiryType: "PRIVATE_EVENT" | "GROUP_BOOKING" | "CORPORATE" | "GENERAL";
+        /**
+         * @description `pdf` (default): A4 landscape, ready to print. `xlsx`: the same rows (and, for the kitchen, its totals) as worksheets.
+         * @default pdf
+         * @enum {string}
+         */
+        NightListFormat: "pdf" | "xlsx";
+        /**
+         * @description `table` (default): one group per table, in the floor plan's order, then the parties without a table.
+         *     `arrival`: the parties not checked in yet first (by name), then those checked in, in 15-minute slots of
+         *     their check-in time.
+         * @default table
+         * @enum {string}
+         */
+        NightListGrouping: "table" | "arrival";
+        /**
+         * @description The language of the list's headings and of the show's, offers' and items' names (default the venue's default locale when it is one of these, else `en`).
+         * @enum {string}
+         */
+        NightListLocale: "en" | "vi";
+        /**
+         * Format: binary
+         * @description A PDF document.
+         */
+        Pdf: string;
         /**
          * @example {
          *       "id": "0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
@@ -8656,11 +8884,6 @@ export interface components {
             /** @enum {string} */
             status: "WAITING";
         };
-        /**
-         * @description WAITING → NOTIFIED (an offer holds seats until `offerExpiresAt`) → CONVERTED (booked) or EXPIRED.
-         * @enum {string}
-         */
-        WaitlistStatus: "WAITING" | "NOTIFIED" | "CONVERTED" | "EXPIRED";
         /**
          * @example {
          *       "id": "4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b",
@@ -10401,6 +10624,10 @@ export interface components {
         ContentLength: number;
         /** @description `attachment` with the uploader's file name (RFC 6266). */
         ContentDisposition: string;
+        /** @description `attachment; filename="…"` (RFC 6266); a name with non-ASCII characters is also given as `filename*=UTF-8''…` (RFC 5987), its ASCII fallback in `filename`. */
+        AttachmentDisposition: string;
+        /** @description `no-store`: the file holds personal data, and no cache keeps it. */
+        NoStore: string;
     };
     pathItems: never;
 }
@@ -15597,6 +15824,290 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    exportReservations: {
+        parameters: {
+            query?: {
+                format?: components["schemas"]["ListFormat"];
+                eventId?: string;
+                /** @description The event's local date (`YYYY-MM-DD` in `VENUE_TIMEZONE`). */
+                date?: components["schemas"]["LocalDate-2"];
+                status?: components["schemas"]["ReservationStatus"];
+                /** @description A part of the reference, or the customer's name, e-mail or phone (case-insensitive). */
+                q?: string;
+                sort?: components["schemas"]["ReservationListSort"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed as it is read (no row limit). */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["AttachmentDisposition"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["CsvText"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Spreadsheet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    exportPayments: {
+        parameters: {
+            query?: {
+                format?: components["schemas"]["ListFormat"];
+                /** @description The first local day (`YYYY-MM-DD` in `VENUE_TIMEZONE`) whose money movements are listed. */
+                from?: components["schemas"]["LocalDate-2"];
+                /** @description The last local day listed (inclusive); not before `from` (422 `invalid_date_range`). */
+                to?: components["schemas"]["LocalDate-2"];
+                /** @description Only this gateway. */
+                gateway?: components["schemas"]["PaymentGateway-2"];
+                /** @description Only this status. */
+                status?: components["schemas"]["PaymentStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed as it is read (no row limit). */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["AttachmentDisposition"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["CsvText"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Spreadsheet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    exportRefunds: {
+        parameters: {
+            query?: {
+                format?: components["schemas"]["ListFormat"];
+                /** @description The first local day (`YYYY-MM-DD` in `VENUE_TIMEZONE`) whose money movements are listed. */
+                from?: components["schemas"]["LocalDate-2"];
+                /** @description The last local day listed (inclusive); not before `from` (422 `invalid_date_range`). */
+                to?: components["schemas"]["LocalDate-2"];
+                /** @description Only this status. */
+                status?: components["schemas"]["RefundStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed as it is read (no row limit). */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["AttachmentDisposition"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["CsvText"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Spreadsheet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    exportCustomers: {
+        parameters: {
+            query?: {
+                format?: components["schemas"]["ListFormat"];
+                /** @description Case-insensitive search in name, e-mail, phone and reservation references. */
+                q?: string;
+                /** @description Also list soft-deleted customers (default false). */
+                includeDeleted?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed as it is read (no row limit). */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["AttachmentDisposition"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["CsvText"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Spreadsheet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    exportWaitlist: {
+        parameters: {
+            query?: {
+                format?: components["schemas"]["ListFormat"];
+                /** @description Only entries of this show event. */
+                eventId?: string;
+                /** @description Only entries in this state. */
+                status?: components["schemas"]["WaitlistStatus"];
+                /** @description Case-insensitive search in name and e-mail. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed as it is read (no row limit). */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["AttachmentDisposition"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["CsvText"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Spreadsheet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    exportInquiries: {
+        parameters: {
+            query?: {
+                format?: components["schemas"]["ListFormat"];
+                /** @description Only inquiries in this state (default every state but ARCHIVED). */
+                status?: components["schemas"]["InquiryStatus"];
+                /** @description Only inquiries of this type. */
+                type?: components["schemas"]["InquiryType"];
+                /** @description Only inquiries assigned to this account. */
+                assigneeId?: string;
+                /** @description Case-insensitive search in name, e-mail, phone and message. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed as it is read (no row limit). */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["AttachmentDisposition"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["CsvText"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Spreadsheet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    exportDoorList: {
+        parameters: {
+            query?: {
+                format?: components["schemas"]["NightListFormat"];
+                groupBy?: components["schemas"]["NightListGrouping"];
+                locale?: components["schemas"]["NightListLocale"];
+            };
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["AttachmentDisposition"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["Pdf"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Spreadsheet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    exportKitchenList: {
+        parameters: {
+            query?: {
+                format?: components["schemas"]["NightListFormat"];
+                groupBy?: components["schemas"]["NightListGrouping"];
+                locale?: components["schemas"]["NightListLocale"];
+            };
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["AttachmentDisposition"];
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["Pdf"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Spreadsheet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
     };

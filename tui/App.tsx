@@ -13,13 +13,15 @@ export interface AppProps {
   token?: string;
   /** Accounts per page. */
   pageSize?: number;
+  /** Where downloaded files go (VENUE_DOWNLOAD_DIR); the working directory when not given. */
+  downloadDir?: string;
 }
 
 /**
  * The superuser terminal app: a connect prompt, then a stack of screens over one connection. `q` quits and `?`
  * shows help from anywhere except while a text field has the keyboard.
  */
-export function App({ url = DEFAULT_URL, token = '', pageSize = 10 }: AppProps) {
+export function App({ url = DEFAULT_URL, token = '', pageSize = 10, downloadDir = process.cwd() }: AppProps) {
   const { exit } = useApp();
   const [connection, setConnection] = useState<Connection | null>(null);
   const [credentials, setCredentials] = useState<Credentials>({ url, token });
@@ -42,7 +44,7 @@ export function App({ url = DEFAULT_URL, token = '', pageSize = 10 }: AppProps) 
   });
 
   const setTyping = useCallback((on: boolean) => setTypingFields((count) => Math.max(0, count + (on ? 1 : -1))), []);
-  const shell: Shell = { setTyping, typing, showHelpFor: setTopic, notice, pageSize };
+  const shell: Shell = { setTyping, typing, showHelpFor: setTopic, notice, pageSize, downloadDir };
 
   const disconnect = useCallback(() => {
     setConnection(null);

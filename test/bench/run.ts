@@ -39,6 +39,14 @@
  *                                          vs the same two statements straight through the driver  target ≥ 10
  *       (on the embedded database the app with CATALOG_CACHE_ENTRIES=0 is measured too, for the record).
  *       BENCH_ONLY=C3 runs this row alone.
+ * BENCH_ONLY=exports runs the exports row instead (issue 36 §2; the embedded database, or DATABASE_URL):
+ *
+ *   E1  GET /api/exports/reservations as CSV and as XLSX over BENCH_EXPORT_ROWS (100,000) reservations bulk-seeded
+ *       through SQL (test/bench/exportsSeed.ts), streamed to this process: the app child's peak RSS (Linux VmHWM,
+ *       reset before each phase) while it exports, against its peak while serving reservation list pages (its
+ *       usual work), the time and the bytes; the child's old generation capped at BENCH_EXPORT_HEAP_MB (256; 0: V8's
+ *       default)                                                   target: export peak ≤ usual peak + 64 MB
+ *
  *   S1  a warm `npm start` (node server/start.js) on the embedded database to its first ready answer
  *                                          vs the floor: Node + PGlite opening the same data directory + HTTP  target ≤ 2×
  *       also prints the first start on a fresh data directory (test/bench/startup.ts). BENCH_ONLY=S1 runs it alone.
@@ -120,6 +128,7 @@ interface Child {
   database?: string;
   catalogEvents?: number;
   holds?: HoldBench;
+  exportsSeed?: { customers: number; reservations: number; payments: number };
   cpu(): Promise<{ micros: number; apiKeyRequests?: number; stats?: Record<string, number> }>;
   stop(): Promise<void>;
 }
@@ -137,7 +146,7 @@ const METRICS = process.env.BENCH_METRICS === '1';
 const START_TIMEOUT = num('BENCH_START_TIMEOUT', 60);
 const METRICS_ENV: NodeJS.ProcessEnv = METRICS ? { METRICS_TOKEN: 'bench-metrics-token-0123456789' } : {};
 
-function startChild(kind: TargetKind, given: NodeJS.ProcessEnv): Promise<Child> {
+function startChild(kind: TargetKind, given: NodeJS.ProcessEnv, startTimeout = START_TIMEOUT): Promise<Child> {
   const env = kind === 'app' || kind === 'chat-platform' ? { ...given, ...METRICS_ENV } : given;
   const profileDir = process.env.BENCH_CPU_PROF;
   const profile = (kind === 'app' || kind === 'chat-platform') && profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
@@ -151,7 +160,7 @@ function startChild(kind: TargetKind, given: NodeJS.ProcessEnv): Promise<Child> 
   let nextId = 0;
   const pending = new Map<number, (m: Extract<ChildMessage, { type: 'cpu' }>) => void>();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${kind} server did not start in ${START_TIMEOUT} s (BENCH_START_TIMEOUT)`)), START_TIMEOUT * 1000);
+    const timer = setTimeout(() => reject(new Error(`${kind} server did not start in ${startTimeout} s (BENCH_START_TIMEOUT)`)), startTimeout * 1000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${kind} server exited (code ${code}) before it was ready`));
@@ -173,6 +182,7 @@ function startChild(kind: TargetKind, given: NodeJS.ProcessEnv): Promise<Child> 
           database: message.database,
           catalogEvents: message.catalogEvents,
           holds: message.holds,
+          exportsSeed: message.exportsSeed,
           cpu: () =>
             new Promise((res) => {
               const id = nextId++;
@@ -1000,10 +1010,95 @@ async function analyticsMain(): Promise<void> {
   }
 }
 
+/** The app child's resident memory (Linux /proc): now, and the peak since the last `resetPeak`. */
+function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/** Resets the peak resident size the kernel keeps for `pid` (clear_refs 5, Linux ≥ 4.0); false when it cannot. */
+function resetPeak(pid: number): boolean {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Row E1 (BENCH_ONLY=exports): a 100,000-reservation export streamed, and the exporting server's peak RSS. */
+async function exportsMain(): Promise<void> {
+  if (process.platform !== 'linux') throw new Error('BENCH_ONLY=exports reads the server\'s peak RSS from /proc: Linux only');
+  const started = Date.now();
+  const { randomBytes } = await import('node:crypto');
+  const { EXPORT_ROWS } = await import('./exportsSeed.ts');
+  const token = randomBytes(32).toString('hex');
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'venue-bench-'));
+  // The app child's old generation capped (BENCH_EXPORT_HEAP_MB, 256; 0: V8's default, a few GB here), as a server
+  // deployed with a memory limit runs: uncapped, V8 lets garbage pile up for long before a full collection, and the
+  // peak then says how lazily it collects, not what the export holds (a 100,000-row export: +136 MB uncapped, +3 MB
+  // with 160 MB, same time; 2026-11-28).
+  const heapMb = Number(process.env.BENCH_EXPORT_HEAP_MB ?? 256);
+  const nodeOptions = [process.env.NODE_OPTIONS, heapMb > 0 ? `--max-old-space-size=${heapMb}` : ''].filter(Boolean).join(' ');
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: nodeOptions, NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', BENCH_EXPORTS: '1', SUPERUSER_API_TOKEN: token };
+  delete env.VALIDATE_RESPONSES;
+  console.log(`bench: ${os.cpus().length} cores, node ${process.version}; exports row on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'the embedded database'}, seeding ${EXPORT_ROWS} reservations`);
+  try {
+    const seedStarted = Date.now();
+    // Seeding 100,000 reservations into the embedded database takes a while: a start timeout of its own.
+    const app = await startChild('app', env, Math.max(START_TIMEOUT, 900));
+    const pid = app.process.pid!;
+    console.log(`bench: ready in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s with ${JSON.stringify(app.exportsSeed)}`);
+    const base = `http://127.0.0.1:${app.port}`;
+    const headers = { 'x-api-token': token };
+    /** Reads a whole answer as it streams, keeping only its size and line count. */
+    const drain = async (url: string) => {
+      const t0 = performance.now();
+      const res = await fetch(base + url, { headers });
+      if (!res.ok || !res.body) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+      let bytes = 0;
+      let lines = 0;
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        bytes += chunk.length;
+        for (const byte of chunk) if (byte === 10) lines++;
+      }
+      return { ms: performance.now() - t0, bytes, lines };
+    };
+    const ready = memoryOf(pid);
+    const resettable = resetPeak(pid);
+    // The usual work: the operators' list, page after page (100 rows each), then one event's list.
+    for (let page = 0; page < 30; page++) await drain(`/api/reservations?limit=100&offset=${page * 100}`);
+    const usual = memoryOf(pid);
+    const rows: Array<{ format: string; ms: number; bytes: number; lines: number; peakMb: number }> = [];
+    for (const format of ['csv', 'xlsx']) {
+      resetPeak(pid);
+      const result = await drain(`/api/exports/reservations?format=${format}`);
+      rows.push({ format, ...result, peakMb: memoryOf(pid).peakMb });
+    }
+    const target = usual.peakMb + 64;
+    console.log('');
+    console.log(`E1  ${EXPORT_ROWS} reservations exported, the server's RSS (old generation ${heapMb > 0 ? `capped at ${heapMb} MB` : 'uncapped'}): ready ${ready.rssMb.toFixed(0)} MB, peak serving list pages ${usual.peakMb.toFixed(0)} MB${resettable ? '' : ' (peak not resettable here: every peak is since the start)'}`);
+    for (const row of rows) {
+      const pass = row.peakMb <= target;
+      console.log(
+        `E1  ${row.format.padEnd(5)} peak RSS ${row.peakMb.toFixed(0).padStart(5)} MB  target ≤ ${target.toFixed(0)} MB (usual peak + 64)  ${pass ? 'PASS' : 'MISS'}` +
+          `   (${(row.bytes / 1_048_576).toFixed(1)} MB in ${(row.ms / 1000).toFixed(1)} s${row.format === 'csv' ? `, ${row.lines - 1} data lines` : ''})`,
+      );
+    }
+    const report = { date: new Date().toISOString(), node: process.version, rows: EXPORT_ROWS, heapMb, seeded: app.exportsSeed, ready, usual, exports: rows, seconds: Math.round((Date.now() - started) / 1000) };
+    console.log('');
+    console.log(`BENCH_JSON ${JSON.stringify(report)}`);
+    if (STRICT && rows.some((row) => row.peakMb > target)) process.exitCode = 1;
+  } finally {
+    await cleanup();
+  }
+}
+
 process.on('SIGINT', () => void cleanup().finally(() => process.exit(130)));
 process.on('SIGTERM', () => void cleanup().finally(() => process.exit(143)));
 
-(process.env.BENCH_ONLY === 'analytics' ? analyticsMain() : main()).catch(async (err) => {
+(process.env.BENCH_ONLY === 'analytics' ? analyticsMain() : process.env.BENCH_ONLY === 'exports' ? exportsMain() : main()).catch(async (err) => {
   console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
   await cleanup();
   process.exit(1);

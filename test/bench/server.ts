@@ -18,6 +18,7 @@
  *   `directHold`) through the driver, behind a bare node:http server answering `POST /api/public/reservations`.
  *   The app child seeds the booking rows with BENCH_HOLDS=1.
  *
+ *   With BENCH_EXPORTS=1 it seeds the exports row's reservations (test/bench/exportsSeed.ts).
  * - `visit-sql`: the visit counter's increment (P7) as the app runs it — the day and ISO-week upserts in one
  *   statement (`VISIT_UPSERT`) — straight through `pg` by a bare node:http server answering 202 with the buckets.
  *
@@ -39,7 +40,7 @@ const LIVE_PATH = '/api/system/health/live';
 
 /** Child → parent. */
 export type ChildMessage =
-  | { type: 'ready'; port: number; apiKey?: string; database?: string; catalogEvents?: number; holds?: HoldBench }
+  | { type: 'ready'; port: number; apiKey?: string; database?: string; catalogEvents?: number; holds?: HoldBench; exportsSeed?: { customers: number; reservations: number; payments: number } }
   | { type: 'cpu'; id: number; user: number; system: number; apiKeyRequests?: number; stats?: Record<string, number> }
   | { type: 'error'; message: string };
 
@@ -308,6 +309,9 @@ async function app() {
   // Only the app child that the booking rows (R1, R2) drive seeds their show.
   const holdRows = process.env.BENCH_HOLDS === '1';
   const holds = holdRows ? await seedHoldBench(db.knex) : undefined;
+  // Only the app child of the exports row (E1) seeds its reservations.
+  const exportRows = process.env.BENCH_EXPORTS === '1';
+  const exportsSeed = exportRows ? await (await import('./exportsSeed.ts')).seedExports(db.knex) : undefined;
   // A valid key (enabled, no expiry, owner holds SUPERUSER), written directly as the test factories do.
   const { key, apiKey, owner } = await buildApiKey({ name: 'bench key', permissions: { system: ['read'] } });
   // As server/main.ts: tracing only when OTEL_EXPORTER_OTLP_ENDPOINT is set (metrics follow METRICS_TOKEN: BENCH_METRICS=1).
@@ -319,7 +323,7 @@ async function app() {
   const server = await listen(koa.callback());
   return {
     server,
-    extra: { apiKey: key, database: db.kind, catalogEvents, holds },
+    extra: { apiKey: key, database: db.kind, catalogEvents, holds, exportsSeed },
     apiKeyRequests: async () => {
       const row = await db.knex('api_keys').where('id', apiKey.id).first('request_count');
       return Number(row?.request_count ?? 0);
@@ -331,6 +335,7 @@ async function app() {
         await db.knex('accounts').where('id', owner.id).delete().catch(() => {});
         if (catalog) await removeBenchVenue(db.knex).catch(() => {});
         if (holdRows) await removeHoldBench(db.knex).catch(() => {});
+        if (exportRows) await (await import('./exportsSeed.ts')).removeExportsSeed(db.knex).catch(() => {});
       }
       if (holdRows) await context.jobs.stop().catch(() => {});
       logger.flush();

@@ -132,6 +132,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'tui/jobs.spec.ts',
   'tui/layout.spec.ts',
   'tui/memberships.spec.ts',
+  'tui/nightLists.spec.ts',
   'tui/organizations.spec.ts',
   'tui/terminal.spec.ts',
 ];

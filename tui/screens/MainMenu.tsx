@@ -1,12 +1,13 @@
 import { Box, Text } from 'ink';
 import { Screen } from '../ui/Screen.tsx';
 import { SelectList } from '../ui/SelectList.tsx';
-import { useNavigation } from '../ui/shell.ts';
+import { useNavigation, useShell } from '../ui/shell.ts';
 import { AccountList } from './accounts/AccountList.tsx';
 import { ApiKeyList } from './apiKeys/ApiKeyList.tsx';
 import { MaintenanceMenu } from './maintenance/MaintenanceMenu.tsx';
 import { JobsScreen } from './jobs/JobsScreen.tsx';
 import { MembershipsMenu } from './memberships/MembershipsMenu.tsx';
+import { NightLists } from './nightLists/NightLists.tsx';
 import { OrganizationList } from './organizations/OrganizationList.tsx';
 
 const SECTIONS = [
@@ -15,11 +16,13 @@ const SECTIONS = [
   { key: 'memberships', title: 'Memberships', about: 'attach, list, remove', screen: () => <MembershipsMenu /> },
   { key: 'api-keys', title: 'API keys', about: 'create, rename, permissions, expiry, delete', screen: () => <ApiKeyList /> },
   { key: 'jobs', title: 'Jobs', about: 'queues, counts, last failures', screen: () => <JobsScreen /> },
+  { key: 'night-lists', title: 'Night lists', about: 'a performance’s door and kitchen lists (PDF, XLSX)', screen: (directory: string) => <NightLists directory={directory} /> },
   { key: 'maintenance', title: 'Seed and maintenance', about: 'migrations, seeder, database reset', screen: () => <MaintenanceMenu /> },
 ];
 
 export function MainMenu() {
   const navigation = useNavigation();
+  const { downloadDir } = useShell();
   return (
     <Screen title="Main menu" hints={[['↑/↓', 'move'], ['enter', 'open']]} onBack={navigation.disconnect} backLabel="disconnect">
       <SelectList
@@ -35,7 +38,7 @@ export function MainMenu() {
             </Box>
           ),
         }))}
-        onSelect={(section) => navigation.push(section.screen())}
+        onSelect={(section) => navigation.push(section.screen(downloadDir))}
       />
     </Screen>
   );

@@ -24,6 +24,8 @@ export interface Shell {
   showHelpFor(topic: HelpTopic): void;
   notice?: string;
   pageSize: number;
+  /** Where downloaded files (the night's lists) are saved. */
+  downloadDir: string;
 }
 
 export interface Navigation {

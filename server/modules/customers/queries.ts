@@ -29,17 +29,22 @@ export const NoSuchCustomer = () => NotFound('No such customer.');
 export const EmailTaken = () => Conflict('email_taken', 'Another live customer has this e-mail address.');
 export const CustomerDeleted = () => Conflict('customer_deleted', 'The customer was deleted; it cannot be changed.');
 
-/** Customers newest first (then id); `q` in name, e-mail, phone or one of their reservation references. */
-export async function listCustomers(
-  knex: Knex,
-  filters: { q?: string; includeDeleted: boolean; limit: number; offset: number },
-): Promise<{ items: Customer[]; total: number }> {
-  const base = Customer.query(knex).alias('c');
-  if (!filters.includeDeleted) base.where('c.is_deleted', false);
+export interface CustomerFilters {
+  q?: string;
+  includeDeleted: boolean;
+}
+
+/**
+ * Narrows `query` (over `customers as c`) to the CRM list's customers: live ones unless `includeDeleted`; `q` in
+ * name, e-mail, phone or one of their reservation references. Shared by the list and the exports module's
+ * customers export (through this module's door), so both hold the same people.
+ */
+export function filterCustomers(knex: Knex, query: Knex.QueryBuilder, filters: CustomerFilters): Knex.QueryBuilder {
+  if (!filters.includeDeleted) query.where('c.is_deleted', false);
   const q = filters.q?.trim();
   if (q) {
     const pattern = likeContaining(q);
-    base.where((w) =>
+    query.where((w) =>
       w
         .where('c.name', 'ilike', pattern)
         .orWhere('c.email', 'ilike', pattern)
@@ -47,11 +52,21 @@ export async function listCustomers(
         .orWhereExists(knex('reservations as r').select(knex.raw('1')).whereRaw('r.customer_id = c.id').andWhere('r.reference', 'ilike', pattern)),
     );
   }
-  const [items, total] = await Promise.all([
-    base.clone().select('c.*').orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'asc' }]).limit(filters.limit).offset(filters.offset),
-    base.clone().resultSize(),
+  return query;
+}
+
+/** Customers newest first (then id), as `filterCustomers` chooses them. */
+export async function listCustomers(knex: Knex, filters: CustomerFilters & { limit: number; offset: number }): Promise<{ items: Customer[]; total: number }> {
+  const matching = () => filterCustomers(knex, knex('customers as c'), filters);
+  const [rows, counted] = await Promise.all([
+    matching()
+      .select('c.*')
+      .orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'asc' }])
+      .limit(filters.limit)
+      .offset(filters.offset),
+    matching().count({ n: '*' }).first(),
   ]);
-  return { items, total };
+  return { items: rows.map((row: Record<string, unknown>) => Customer.fromDatabaseJson(row)), total: Number((counted as { n: string | number } | undefined)?.n ?? 0) };
 }
 
 export async function findCustomerOrFail(knex: Knex, id: string): Promise<Customer> {

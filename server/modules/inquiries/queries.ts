@@ -35,27 +35,37 @@ export interface InquiryFilters {
   type?: InquiryType;
   assigneeId?: string;
   q?: string;
-  limit: number;
-  offset: number;
 }
 
-/** Newest first; archived ones only when asked for by status. */
-export async function listInquiries(knex: Knex, filters: InquiryFilters): Promise<{ items: Inquiry[]; total: number }> {
-  const base = Inquiry.query(knex);
-  if (filters.status) base.where('status', filters.status);
-  else base.whereNot('status', 'ARCHIVED');
-  if (filters.type) base.where('type', filters.type);
-  if (filters.assigneeId) base.where('assignee_id', filters.assigneeId);
+/**
+ * Narrows `query` (over `inquiries as i`) by the staff list's filters — archived ones only when asked for by
+ * status; shared with the exports module's inquiries export (through this module's door).
+ */
+export function filterInquiries(query: Knex.QueryBuilder, filters: InquiryFilters): Knex.QueryBuilder {
+  if (filters.status) query.where('i.status', filters.status);
+  else query.whereNot('i.status', 'ARCHIVED');
+  if (filters.type) query.where('i.type', filters.type);
+  if (filters.assigneeId) query.where('i.assignee_id', filters.assigneeId);
   const q = filters.q?.trim();
   if (q) {
     const pattern = likeContaining(q);
-    base.where((w) => w.where('name', 'ilike', pattern).orWhere('email', 'ilike', pattern).orWhere('phone', 'ilike', pattern).orWhere('message', 'ilike', pattern));
+    query.where((w) => w.where('i.name', 'ilike', pattern).orWhere('i.email', 'ilike', pattern).orWhere('i.phone', 'ilike', pattern).orWhere('i.message', 'ilike', pattern));
   }
-  const [items, total] = await Promise.all([
-    base.clone().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'asc' }]).limit(filters.limit).offset(filters.offset),
-    base.clone().resultSize(),
+  return query;
+}
+
+/** Newest first, as `filterInquiries` chooses them. */
+export async function listInquiries(knex: Knex, filters: InquiryFilters & { limit: number; offset: number }): Promise<{ items: Inquiry[]; total: number }> {
+  const matching = () => filterInquiries(knex('inquiries as i'), filters);
+  const [rows, counted] = await Promise.all([
+    matching()
+      .select('i.*')
+      .orderBy([{ column: 'i.created_at', order: 'desc' }, { column: 'i.id', order: 'asc' }])
+      .limit(filters.limit)
+      .offset(filters.offset),
+    matching().count({ n: '*' }).first(),
   ]);
-  return { items, total };
+  return { items: rows.map((row: Record<string, unknown>) => Inquiry.fromDatabaseJson(row)), total: Number((counted as { n: string | number } | undefined)?.n ?? 0) };
 }
 
 /**

@@ -78,9 +78,11 @@ export interface ReservationFilters {
 
 /**
  * Narrows `query` (over `reservations as r` joined to `show_events as e` and `customers as c`) by the filters.
- * Shared by the list and the batch update's filter, so both choose the same rows.
+ * Shared by the list, the batch update's filter and the exports module's reservations export (through this
+ * module's door), so all three choose the same rows. A `date` that is no calendar date is 422 `invalid_date`,
+ * thrown here, while the query is built.
  */
-function applyFilters(query: Knex.QueryBuilder, filters: ReservationFilters, zone: string, now: Date): Knex.QueryBuilder {
+export function filterReservations(query: Knex.QueryBuilder, filters: ReservationFilters, zone: string, now: Date): Knex.QueryBuilder {
   if (filters.eventId) query.where('r.show_event_id', filters.eventId);
   if (filters.date) {
     let day: { start: Date; end: Date };
@@ -112,6 +114,19 @@ function applyFilters(query: Knex.QueryBuilder, filters: ReservationFilters, zon
 
 const filtered = (knex: Knex) => knex('reservations as r').join('show_events as e', 'e.id', 'r.show_event_id').join('customers as c', 'c.id', 'r.customer_id');
 
+/** The list's orders, each total (its last key the id): the exports module reads the same order in batches. */
+export const RESERVATION_ORDERS: Record<ReservationListOptions['sort'], ReadonlyArray<{ column: string; order: 'asc' | 'desc' }>> = {
+  newest: [
+    { column: 'r.created_at', order: 'desc' },
+    { column: 'r.id', order: 'asc' },
+  ],
+  eventTime: [
+    { column: 'e.starts_at', order: 'asc' },
+    { column: 'r.created_at', order: 'desc' },
+    { column: 'r.id', order: 'asc' },
+  ],
+};
+
 export interface ReservationListOptions extends ReservationFilters {
   sort: 'newest' | 'eventTime';
   limit: number;
@@ -119,19 +134,15 @@ export interface ReservationListOptions extends ReservationFilters {
 }
 
 export async function listReservations(knex: Knex, options: ReservationListOptions, zone: string, now = new Date()): Promise<{ items: StaffReservationDetails[]; total: number }> {
-  const base = () => applyFilters(staffReservationQuery(knex), options, zone, now);
-  const counted = applyFilters(filtered(knex), options, zone, now).count({ n: '*' }).first();
-  const order =
-    options.sort === 'eventTime'
-      ? [{ column: 'e.starts_at', order: 'asc' }, { column: 'r.created_at', order: 'desc' }, { column: 'r.id', order: 'asc' }]
-      : [{ column: 'r.created_at', order: 'desc' }, { column: 'r.id', order: 'asc' }];
-  const [items, total] = await Promise.all([base().orderBy(order).limit(options.limit).offset(options.offset), counted]);
+  const base = () => filterReservations(staffReservationQuery(knex), options, zone, now);
+  const counted = filterReservations(filtered(knex), options, zone, now).count({ n: '*' }).first();
+  const [items, total] = await Promise.all([base().orderBy([...RESERVATION_ORDERS[options.sort]]).limit(options.limit).offset(options.offset), counted]);
   return { items: (items as Array<Record<string, unknown>>).map((row) => camelRow<StaffReservationDetails>(row)), total: Number((total as { n: string | number } | undefined)?.n ?? 0) };
 }
 
 /** The ids the batch's filter chooses (event time, then creation, then id), at most `limit`. */
 export async function filteredIds(trx: Knex.Transaction, filters: ReservationFilters, zone: string, now: Date, limit: number): Promise<string[]> {
-  const rows = await applyFilters(filtered(trx), filters, zone, now)
+  const rows = await filterReservations(filtered(trx), filters, zone, now)
     .orderBy([{ column: 'e.starts_at' }, { column: 'r.created_at' }, { column: 'r.id' }])
     .limit(limit)
     .select('r.id');

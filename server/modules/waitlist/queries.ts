@@ -17,38 +17,49 @@ export type WaitlistEntryView = WaitlistEntry & { eventSlug: string; eventStarts
 export const NoSuchEntry = () => NotFound('No such waiting-list entry.');
 
 function entryViews(knex: Knex) {
-  return WaitlistEntry.query(knex)
-    .alias('w')
+  return knex('waitlist_entries as w')
     .join('show_events as e', 'e.id', 'w.show_event_id')
     .leftJoin('reservations as r', 'r.id', 'w.reservation_id')
     .select('w.*', 'e.slug as event_slug', 'e.starts_at as event_starts_at', 'r.reference as reservation_reference');
 }
 
+/** A row of `entryViews` as the model reads it (snake_case → camelCase, as a query through the model would). */
+const asView = (row: Record<string, unknown>) => WaitlistEntry.fromDatabaseJson(row) as WaitlistEntryView;
+
 export async function findEntryOrFail(knex: Knex, id: string): Promise<WaitlistEntryView> {
   const entry = await entryViews(knex).where('w.id', id).first();
   if (!entry) throw NoSuchEntry();
-  return entry as WaitlistEntryView;
+  return asView(entry);
 }
 
-export async function listEntries(
-  knex: Knex,
-  filters: { eventId?: string; status?: WaitlistStatus; q?: string; limit: number; offset: number },
-): Promise<{ items: WaitlistEntryView[]; total: number }> {
-  const base = WaitlistEntry.query(knex).alias('w');
-  if (filters.eventId) base.where('w.show_event_id', filters.eventId);
-  if (filters.status) base.where('w.status', filters.status);
+export interface WaitlistFilters {
+  eventId?: string;
+  status?: WaitlistStatus;
+  q?: string;
+}
+
+/**
+ * Narrows `query` (over `waitlist_entries as w`) by the staff list's filters; shared with the exports module's
+ * waiting-list export (through this module's door), so both hold the same entries.
+ */
+export function filterEntries(query: Knex.QueryBuilder, filters: WaitlistFilters): Knex.QueryBuilder {
+  if (filters.eventId) query.where('w.show_event_id', filters.eventId);
+  if (filters.status) query.where('w.status', filters.status);
   const q = filters.q?.trim();
-  if (q) base.where((w) => w.where('w.name', 'ilike', likeContaining(q)).orWhere('w.email', 'ilike', likeContaining(q)));
-  const ids = base.clone().select('w.id');
-  const [items, total] = await Promise.all([
-    entryViews(knex)
-      .whereIn('w.id', ids)
+  if (q) query.where((w) => w.where('w.name', 'ilike', likeContaining(q)).orWhere('w.email', 'ilike', likeContaining(q)));
+  return query;
+}
+
+export async function listEntries(knex: Knex, filters: WaitlistFilters & { limit: number; offset: number }): Promise<{ items: WaitlistEntryView[]; total: number }> {
+  const matching = () => filterEntries(knex('waitlist_entries as w'), filters);
+  const [rows, counted] = await Promise.all([
+    filterEntries(entryViews(knex), filters)
       .orderBy([{ column: 'w.created_at', order: 'asc' }, { column: 'w.id', order: 'asc' }])
       .limit(filters.limit)
       .offset(filters.offset),
-    base.clone().resultSize(),
+    matching().count({ n: '*' }).first(),
   ]);
-  return { items: items as WaitlistEntryView[], total };
+  return { items: rows.map(asView), total: Number((counted as { n: string | number } | undefined)?.n ?? 0) };
 }
 
 /** A join's entry, as commands/joinWaitlist.ts writes it. */
