@@ -45,6 +45,7 @@ import { record as assistantRecord } from './assistant/module.ts';
 import { record as chatPlatformRecord } from './chatPlatform/module.ts';
 import { record as messagingRecord } from './messaging/module.ts';
 import { record as chatNotificationsRecord } from './chatNotifications/module.ts';
+import { record as webhooksRecord } from './webhooks/module.ts';
 
 /**
  * Every module's record (server/modules/record.ts), one per contract tag (DESIGN.md "Layout": the operations
@@ -92,6 +93,7 @@ const records = {
   chatPlatform: chatPlatformRecord(),
   messaging: messagingRecord(),
   chatNotifications: chatNotificationsRecord(),
+  webhooks: webhooksRecord(),
 };
 
 export const RECORDS: readonly ModuleRecord[] = Object.values(records);
@@ -141,6 +143,7 @@ const typed: OperationHandlers = {
   ...records.chatPlatform.handlers,
   ...records.messaging.handlers,
   ...records.chatNotifications.handlers,
+  ...records.webhooks.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;
