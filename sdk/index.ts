@@ -4,11 +4,11 @@
  * `{ data, error, response }` narrowed by status.
  */
 import createFetchClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { components, operations, paths } from './schema.d.ts';
+import type { components, operations, paths, webhooks } from './schema.d.ts';
 import type { CookieJar } from 'tough-cookie';
 import type { ProblemCode, ProblemFieldError } from './problems.ts';
 
-export type { components, operations, paths };
+export type { components, operations, paths, webhooks };
 export { isProblem, type FieldErrorCode, type GenericProblemCode, type OperationProblemCode, type ProblemCode, type ProblemFieldError, type ProblemOf } from './problems.ts';
 export {
   describeProblem,
@@ -28,6 +28,13 @@ export {
 } from './messages.ts';
 export type Schemas = components['schemas'];
 export type Problem = Schemas['Problem'];
+/**
+ * A webhook body the venue sends to a registered endpoint (the contract's `webhooks`, issue 36 §3), by its `type`:
+ * `WebhookEvent<'reservation.confirmed'>`. Verify it first (`new Webhook(secret).verify(rawBody, headers)` of the
+ * `standardwebhooks` library), then narrow on `type`.
+ */
+export type WebhookEvent<T extends Schemas['WebhookEventType'] = Schemas['WebhookEventType']> = T extends unknown ? WebhookEventOf<T, Schemas['WebhookEvent']> : never;
+type WebhookEventOf<T, E> = E extends { type: infer U } ? (T extends U ? Omit<E, 'type'> & { type: T } : never) : never;
 export type VenueClient = Client<paths> & {
   /** Node only, when a jar was given as `cookies`: the RFC 6265 jar (tough-cookie) the client's requests go through. */
   cookies?: CookieJar;

@@ -188,6 +188,8 @@ export const PROBLEM_MESSAGES: { readonly [L in MessageLocale]: Readonly<Record<
     waitlist_offer_invalid: 'This waiting-list offer is no longer valid: it has expired, been used, or is for another performance.',
     waitlist_party_too_large: 'The seats offered to you are fewer than this number of guests. Please lower the number of guests.',
     pay_at_venue_over_limit: 'Paying at the venue is not available for a party this size or a date this far ahead. Please choose another way to pay.',
+    webhook_endpoint_disabled: 'This webhook endpoint is disabled. Enable it before sending messages to it again.',
+    webhook_url_refused: 'This webhook address is not allowed: use a public http(s) address, not a private, local or internal one.',
   },
   vi: {
     // ---- chung: mọi thao tác đều có thể trả về ----
@@ -348,6 +350,8 @@ export const PROBLEM_MESSAGES: { readonly [L in MessageLocale]: Readonly<Record<
     waitlist_offer_invalid: 'Lời mời từ danh sách chờ không còn hiệu lực: đã hết hạn, đã được dùng hoặc dành cho suất diễn khác.',
     waitlist_party_too_large: 'Số chỗ dành cho bạn ít hơn số khách này. Vui lòng giảm số khách.',
     pay_at_venue_over_limit: 'Thanh toán tại nhà hát không áp dụng cho nhóm đông như vậy hoặc ngày xa như vậy. Vui lòng chọn cách thanh toán khác.',
+    webhook_endpoint_disabled: 'Điểm nhận webhook này đang bị tắt. Hãy bật lại trước khi gửi lại tin nhắn.',
+    webhook_url_refused: 'Địa chỉ webhook này không được phép: hãy dùng một địa chỉ http(s) công khai, không phải địa chỉ nội bộ hay cục bộ.',
   },
 };
 

@@ -4189,8 +4189,304 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhook endpoints, newest first. */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register an endpoint for the event types it wants; answers its signing secret, this once.
+         * @description From then on every event of those types is sent to it after the change that caused it has committed, per the
+         *     Standard Webhooks specification: a POST of `{ type, timestamp, data }` (the contract's `webhooks` section) with
+         *     `webhook-id` (the message's id, the same in every retry), `webhook-timestamp` (Unix seconds of the attempt) and
+         *     `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes;
+         *     several space-separated during a rotation's overlap). A 2xx answer is a delivery; anything else (a redirect
+         *     included: none is followed), a time-out (`WEBHOOK_TIMEOUT_MS`) or a refused address is retried on the schedule
+         *     (`WEBHOOK_RETRY_SCHEDULE_SECONDS`: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), at least once, in order per
+         *     reservation. An endpoint whose every attempt fails for `WEBHOOK_DISABLE_AFTER_HOURS` (24) is disabled and the
+         *     administrators are e-mailed. A URL whose host is a loopback, private, link-local or unique-local address is
+         *     422 `webhook_url_refused` unless `WEBHOOK_ALLOWED_NETWORKS` allows it; so is one with credentials.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        /** One endpoint (never its secret). */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete an endpoint with its messages and their attempts (nothing more is sent to it). */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's URL, event types or description, or turn it off or on.
+         * @description Turning it off fails its pending messages (`endpoint_disabled`); turning it on forgets its failures (the failed
+         *     messages are sent again only when redelivered). A new URL is checked as on creation (422 `webhook_url_refused`).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the endpoint a new signing secret; answers it, this once.
+         * @description For `WEBHOOK_SECRET_OVERLAP_HOURS` (24) every delivery carries two signatures, one with the new secret and one
+         *     with the one it replaces (`previousSecretExpiresAt`), so the receiver can switch to the new secret at its pace;
+         *     after that, only the new one. A rotation during an overlap ends the older one at once.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Messages (one event for one endpoint), newest first, each with its latest attempt. */
+        get: operations["listWebhookMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The message's id (its `webhook-id`). */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        /** One message, the body it sends, and every attempt (status code, latency, the answer's first KiB, error). */
+        get: operations["getWebhookMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/messages/{messageId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The message's id (its `webhook-id`). */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message again now (delivered, failed or still pending), with a fresh retry schedule.
+         * @description The same body and `webhook-id` (receivers deduplicate on it), signed anew. It still waits for an earlier pending
+         *     message of the same reservation. 409 `webhook_endpoint_disabled` while its endpoint is off.
+         */
+        post: operations["redeliverWebhookMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "reservation.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A reservation was confirmed (paid, or confirmed by staff). */
+        post: operations["reservationConfirmedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reservation.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A reservation was cancelled (by the guest, staff, or its show event's cancellation). */
+        post: operations["reservationCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reservation.checked_in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A guest was checked in at the door. */
+        post: operations["reservationCheckedInWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "reservation.no_show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A confirmed reservation was marked a no-show. */
+        post: operations["reservationNoShowWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A payment was captured (VNPay, or recorded at the desk). */
+        post: operations["paymentSucceededWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Part or all of a payment was refunded. */
+        post: operations["paymentRefundedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inquiry.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A guest sent the inquiry form. */
+        post: operations["inquiryReceivedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "waitlist.offer_made": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A waiting-list entry was offered seats. */
+        post: operations["waitlistOfferMadeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "voucher.redeemed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A booking a voucher paid part of was confirmed: the credit is spent. */
+        post: operations["voucherRedeemedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description RFC 9457 problem details. */
@@ -4232,7 +4528,7 @@ export interface components {
          * @description A code a handler answers; the operations that may answer it declare it in `x-problem-codes`.
          * @enum {string}
          */
-        OperationProblemCode: "account_banned" | "amount_exceeds_balance" | "assistant_unavailable" | "batch_too_large" | "booking_closed" | "botcheck_failed" | "botcheck_required" | "botcheck_unavailable" | "browser_not_allowed" | "cancellation_window_closed" | "cannot_delete_self" | "canonical_organization" | "canonical_show" | "code_taken" | "contact_required" | "customer_deleted" | "date_out_of_range" | "date_range_too_long" | "default_locale_required" | "doors_after_start" | "duplicate_code" | "duplicate_item" | "email_taken" | "entry_converted" | "entry_not_waiting" | "event_cancelled" | "event_closed" | "event_completed" | "event_exists" | "event_not_bookable" | "event_not_started" | "event_started" | "event_time_out_of_range" | "expiry_in_past" | "guest_count_out_of_range" | "guest_range" | "hold_expired" | "idempotency_key_reused" | "illegal_transition" | "inquiry_archived" | "invalid_attribution_token" | "invalid_code" | "invalid_credentials" | "invalid_date" | "invalid_date_range" | "invalid_destination" | "invalid_discount" | "invalid_mode" | "invalid_png" | "invalid_range" | "invalid_recipient" | "invalid_signature" | "invalid_window" | "jobs_unavailable" | "knowledge_archived" | "last_canonical_owner" | "max_below_redemptions" | "messaging_rejected" | "messaging_unavailable" | "no_message_text" | "no_question" | "no_ticket" | "nonce_reused" | "not_a_member" | "not_enough_seats" | "nothing_to_pay" | "object_deleted" | "offer_sales_closed" | "offer_unavailable" | "organization_has_members" | "owner_not_superuser" | "party_full" | "passkey_already_registered" | "passkey_challenge_invalid" | "passkey_counter_regressed" | "passkey_not_recognized" | "passkey_response_malformed" | "passkey_verification_failed" | "pay_at_venue_over_limit" | "payment_method_unavailable" | "payment_not_refundable" | "profile_deleted" | "promo_code_exhausted" | "promo_code_invalid" | "promo_code_not_applicable" | "range_too_long" | "reauthentication_required" | "refund_exceeds_remaining" | "refund_not_pending" | "refund_via_gateway" | "reservation_already_confirmed" | "reservation_not_active" | "reservation_not_cancellable" | "reservation_not_customers" | "reservation_not_editable" | "reservation_not_payable" | "reset_refused" | "sales_closed" | "sales_window" | "same_customer" | "seats_available" | "seats_released" | "selection_required" | "show_archived" | "show_not_started" | "slug_taken" | "sold_out" | "sticker_dimensions" | "ticket_unavailable" | "too_many_reservations" | "topic_taken" | "unknown_assignee" | "unknown_blob" | "unknown_event" | "unknown_fulfillment_item" | "unknown_lead" | "unknown_locale" | "unknown_offer" | "unknown_partner" | "unknown_reservation" | "unknown_show" | "unknown_table" | "voucher_balance_insufficient" | "voucher_empty" | "voucher_expired" | "voucher_invalid" | "waitlist_offer_invalid" | "waitlist_party_too_large";
+        OperationProblemCode: "account_banned" | "amount_exceeds_balance" | "assistant_unavailable" | "batch_too_large" | "booking_closed" | "botcheck_failed" | "botcheck_required" | "botcheck_unavailable" | "browser_not_allowed" | "cancellation_window_closed" | "cannot_delete_self" | "canonical_organization" | "canonical_show" | "code_taken" | "contact_required" | "customer_deleted" | "date_out_of_range" | "date_range_too_long" | "default_locale_required" | "doors_after_start" | "duplicate_code" | "duplicate_item" | "email_taken" | "entry_converted" | "entry_not_waiting" | "event_cancelled" | "event_closed" | "event_completed" | "event_exists" | "event_not_bookable" | "event_not_started" | "event_started" | "event_time_out_of_range" | "expiry_in_past" | "guest_count_out_of_range" | "guest_range" | "hold_expired" | "idempotency_key_reused" | "illegal_transition" | "inquiry_archived" | "invalid_attribution_token" | "invalid_code" | "invalid_credentials" | "invalid_date" | "invalid_date_range" | "invalid_destination" | "invalid_discount" | "invalid_mode" | "invalid_png" | "invalid_range" | "invalid_recipient" | "invalid_signature" | "invalid_window" | "jobs_unavailable" | "knowledge_archived" | "last_canonical_owner" | "max_below_redemptions" | "messaging_rejected" | "messaging_unavailable" | "no_message_text" | "no_question" | "no_ticket" | "nonce_reused" | "not_a_member" | "not_enough_seats" | "nothing_to_pay" | "object_deleted" | "offer_sales_closed" | "offer_unavailable" | "organization_has_members" | "owner_not_superuser" | "party_full" | "passkey_already_registered" | "passkey_challenge_invalid" | "passkey_counter_regressed" | "passkey_not_recognized" | "passkey_response_malformed" | "passkey_verification_failed" | "pay_at_venue_over_limit" | "payment_method_unavailable" | "payment_not_refundable" | "profile_deleted" | "promo_code_exhausted" | "promo_code_invalid" | "promo_code_not_applicable" | "range_too_long" | "reauthentication_required" | "refund_exceeds_remaining" | "refund_not_pending" | "refund_via_gateway" | "reservation_already_confirmed" | "reservation_not_active" | "reservation_not_cancellable" | "reservation_not_customers" | "reservation_not_editable" | "reservation_not_payable" | "reset_refused" | "sales_closed" | "sales_window" | "same_customer" | "seats_available" | "seats_released" | "selection_required" | "show_archived" | "show_not_started" | "slug_taken" | "sold_out" | "sticker_dimensions" | "ticket_unavailable" | "too_many_reservations" | "topic_taken" | "unknown_assignee" | "unknown_blob" | "unknown_event" | "unknown_fulfillment_item" | "unknown_lead" | "unknown_locale" | "unknown_offer" | "unknown_partner" | "unknown_reservation" | "unknown_show" | "unknown_table" | "voucher_balance_insufficient" | "voucher_empty" | "voucher_expired" | "voucher_invalid" | "waitlist_offer_invalid" | "waitlist_party_too_large" | "webhook_endpoint_disabled" | "webhook_url_refused";
         /** @description The code of one entry of a problem's `errors[]`; a schema keyword or request-path check, or a problem code (the problem's own, on the field it is about). */
         FieldErrorCode: components["schemas"]["GenericFieldErrorCode"] | components["schemas"]["ProblemCode"];
         /**
@@ -10477,6 +10773,382 @@ export interface components {
              */
             emailMessageId: string | null;
         };
+        /**
+         * Format: uri
+         * @description An `http://` or `https://` URL without credentials. Deliveries never reach loopback, private, link-local or
+         *     unique-local addresses unless the venue allows the network (`WEBHOOK_ALLOWED_NETWORKS`): a literal such address is
+         *     refused here (422 `webhook_url_refused`), a name is checked each time it is called, on the address it resolves to.
+         * @example https://crm.example.com/hooks/venue
+         */
+        WebhookUrl: string;
+        /**
+         * @description What happened. `reservation.confirmed`, `.cancelled`, `.checked_in`, `.no_show`: a reservation's status moved;
+         *     `payment.succeeded`: a payment was captured (online or recorded at the desk); `payment.refunded`: money went back
+         *     (`data.refundKind` says whether all of the payment was refunded or part of it); `inquiry.received`: a guest sent
+         *     the inquiry form; `waitlist.offer_made`: a waiting-list entry was offered seats; `voucher.redeemed`: a booking paid
+         *     with a voucher was confirmed, so the credit it took is spent.
+         * @enum {string}
+         */
+        WebhookEventType: "reservation.confirmed" | "reservation.cancelled" | "reservation.checked_in" | "reservation.no_show" | "payment.succeeded" | "payment.refunded" | "inquiry.received" | "waitlist.offer_made" | "voucher.redeemed";
+        /**
+         * @description An endpoint the venue's other systems receive its events at. The signing secret is never shown here: only once,
+         *     when the endpoint is created and when its secret is rotated.
+         * @example {
+         *       "id": "4f1c2e3d-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "url": "https://crm.example.com/hooks/venue",
+         *       "description": "CRM",
+         *       "eventTypes": [
+         *         "reservation.confirmed",
+         *         "reservation.cancelled"
+         *       ],
+         *       "enabled": true,
+         *       "disabledReason": null,
+         *       "disabledAt": null,
+         *       "failingSince": null,
+         *       "secretRotatedAt": null,
+         *       "previousSecretExpiresAt": null,
+         *       "createdAt": "2026-11-23T10:00:00.000Z",
+         *       "updatedAt": "2026-11-23T10:00:00.000Z"
+         *     }
+         */
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: components["schemas"]["WebhookUrl"];
+            description: string | null;
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            enabled: boolean;
+            /**
+             * @description `MANUAL`: an administrator turned it off; `FAILING`: every attempt failed for `WEBHOOK_DISABLE_AFTER_HOURS` (the admins were e-mailed).
+             * @enum {string|null}
+             */
+            disabledReason: "MANUAL" | "FAILING" | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /**
+             * Format: date-time
+             * @description When its current run of failed attempts began; null after a success.
+             */
+            failingSince: string | null;
+            /** Format: date-time */
+            secretRotatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Until then deliveries are signed with the previous secret too (the overlap after a rotation); null when none.
+             */
+            previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookEndpointPage: {
+            items: components["schemas"]["WebhookEndpoint"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /**
+         * @example {
+         *       "url": "https://crm.example.com/hooks/venue",
+         *       "eventTypes": [
+         *         "reservation.confirmed",
+         *         "payment.succeeded"
+         *       ],
+         *       "description": "CRM"
+         *     }
+         */
+        WebhookEndpointCreate: {
+            url: components["schemas"]["WebhookUrl"];
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            description?: string;
+            /** @default true */
+            enabled: boolean;
+        };
+        /**
+         * @description The endpoint and its signing secret, shown this once.
+         * @example {
+         *       "endpoint": {
+         *         "id": "4f1c2e3d-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+         *         "url": "https://crm.example.com/hooks/venue",
+         *         "description": "CRM",
+         *         "eventTypes": [
+         *           "reservation.confirmed"
+         *         ],
+         *         "enabled": true,
+         *         "disabledReason": null,
+         *         "disabledAt": null,
+         *         "failingSince": null,
+         *         "secretRotatedAt": null,
+         *         "previousSecretExpiresAt": null,
+         *         "createdAt": "2026-11-23T10:00:00.000Z",
+         *         "updatedAt": "2026-11-23T10:00:00.000Z"
+         *       },
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8Ne5T1i6Q9w="
+         *     }
+         */
+        WebhookEndpointWithSecret: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @description `whsec_` and the base64 of 32 random bytes, as Standard Webhooks libraries take it (`new Webhook(secret).verify(body, headers)`). */
+            secret: string;
+        };
+        /**
+         * @description Any of the fields. `enabled: false` turns the endpoint off: its pending messages fail (`endpoint_disabled`) and no
+         *     new ones are written. `enabled: true` turns it back on and forgets its failures; the messages that failed meanwhile
+         *     are not sent again unless redelivered.
+         * @example {
+         *       "enabled": false
+         *     }
+         */
+        WebhookEndpointUpdate: {
+            url?: components["schemas"]["WebhookUrl"];
+            eventTypes?: components["schemas"]["WebhookEventType"][];
+            description?: string | null;
+            enabled?: boolean;
+        };
+        /**
+         * @description `PENDING`: to be delivered (waiting for its turn, or for its next attempt); `SUCCEEDED`: the endpoint answered 2xx; `FAILED`: see `failureReason`.
+         * @enum {string}
+         */
+        WebhookMessageStatus: "PENDING" | "SUCCEEDED" | "FAILED";
+        /**
+         * @description One delivery attempt.
+         * @example {
+         *       "id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "attempt": 2,
+         *       "manual": false,
+         *       "startedAt": "2026-11-23T10:00:05.000Z",
+         *       "latencyMs": 84,
+         *       "statusCode": 503,
+         *       "outcome": "FAILED",
+         *       "error": "the endpoint answered 503",
+         *       "responseExcerpt": "Service Unavailable"
+         *     }
+         */
+        WebhookAttempt: {
+            /** Format: uuid */
+            id: string;
+            attempt: number;
+            /** @description The attempt of a manual redelivery. */
+            manual: boolean;
+            /** Format: date-time */
+            startedAt: string;
+            latencyMs: number;
+            /** @description The endpoint's HTTP status; null when it did not answer (refused address, time-out, network). */
+            statusCode: number | null;
+            /** @enum {string} */
+            outcome: "SUCCEEDED" | "FAILED";
+            /** @description Why it failed: the status, a redirect not followed, a refused address, a time-out, a network error. */
+            error: string | null;
+            /** @description At most the first 1 KiB of the answer. */
+            responseExcerpt: string | null;
+        };
+        /** @description One event for one endpoint, and where its delivery stands. */
+        WebhookMessage: {
+            /**
+             * Format: uuid
+             * @description Also the `webhook-id` of every attempt (receivers deduplicate on it).
+             */
+            id: string;
+            /** Format: uuid */
+            endpointId: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            status: components["schemas"]["WebhookMessageStatus"];
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (PENDING); it may also wait for an earlier message of the same reservation.
+             */
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            lastAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description The last successful delivery.
+             */
+            deliveredAt: string | null;
+            /** Format: date-time */
+            failedAt: string | null;
+            /**
+             * @description `retries_exhausted`: every attempt of the retry schedule failed (about a day); `endpoint_disabled`: the endpoint was turned off while it was pending.
+             * @enum {string|null}
+             */
+            failureReason: "retries_exhausted" | "endpoint_disabled" | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastAttempt: components["schemas"]["WebhookAttempt"] | null;
+        };
+        WebhookMessagePage: {
+            items: components["schemas"]["WebhookMessage"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        /** @description The performance. */
+        WebhookShowEvent: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            startsAt: string;
+            slug: string | null;
+            /** Format: uuid */
+            showId: string;
+            showSlug: string;
+            /** @description The show's title per locale. */
+            showTitle: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * @description The reservation as the change left it. No guest name, e-mail or phone: `customerId` names the guest, whom a
+         *     system with the right API key reads through `GET /api/customers/{customerId}`.
+         */
+        WebhookReservationData: {
+            /** Format: uuid */
+            reservationId: string;
+            /** @example VN-7K3Q9P */
+            reference: string;
+            /** @enum {string} */
+            status: "HELD" | "CONFIRMED" | "CHECKED_IN" | "CANCELLED" | "EXPIRED" | "NO_SHOW";
+            /** @enum {string} */
+            previousStatus: "HELD" | "CONFIRMED" | "CHECKED_IN" | "CANCELLED" | "EXPIRED" | "NO_SHOW";
+            guestCount: number;
+            /** Format: uuid */
+            customerId: string;
+            bookingPath: string;
+            showEvent: components["schemas"]["WebhookShowEvent"];
+            offer: {
+                /** Format: uuid */
+                id: string;
+                code: string;
+            };
+            /** @description Whole VND, as the booking was priced; `paidVnd` is what its payments brought in (net of refunds), `dueVnd` what is left to pay. */
+            amounts: {
+                subtotalVnd: number;
+                discountVnd: number;
+                serviceChargeVnd: number;
+                vatVnd: number;
+                voucherCreditVnd: number;
+                totalVnd: number;
+                paidVnd: number;
+                dueVnd: number;
+            };
+            /** Format: date-time */
+            confirmedAt: string | null;
+            /** Format: date-time */
+            checkedInAt: string | null;
+            /** Format: date-time */
+            cancelledAt: string | null;
+            /** Format: date-time */
+            noShowAt: string | null;
+            /** @enum {string|null} */
+            cancelledBy: "GUEST" | "STAFF" | "SYSTEM" | null;
+        };
+        /** @description A reservation's status moved. `timestamp`: when (the change's own instant, the same in every retry). */
+        WebhookReservationEvent: {
+            /** @enum {string} */
+            type: "reservation.confirmed" | "reservation.cancelled" | "reservation.checked_in" | "reservation.no_show";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["WebhookReservationData"];
+        };
+        /** @description A payment was captured (`payment.succeeded`) or refunded in full or in part (`payment.refunded`). */
+        WebhookPaymentEvent: {
+            /** @enum {string} */
+            type: "payment.succeeded" | "payment.refunded";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                paymentId: string;
+                /** @enum {string} */
+                status: "SUCCEEDED" | "PARTIALLY_REFUNDED" | "REFUNDED";
+                /** @enum {string} */
+                gateway: "VNPAY" | "BANK_TRANSFER" | "CASH" | "CARD_ON_SITE";
+                /** @description The payment's amount. */
+                amountVnd: number;
+                /** @description All that was refunded of it so far. */
+                refundedVnd: number;
+                /**
+                 * @description `payment.refunded` only: whether the whole payment has now been refunded.
+                 * @enum {string|null}
+                 */
+                refundKind: "full" | "partial" | null;
+                /** @description What the payment is for: `reservation` (a gift-voucher order later). */
+                payableKind: string;
+                /** Format: uuid */
+                payableId: string;
+                /** Format: uuid */
+                reservationId: string | null;
+                /** @description The reservation's reference, when it is a reservation's payment. */
+                reference: string | null;
+            };
+        };
+        /** @description A guest sent the inquiry form. No name, e-mail, phone or message: read them through `GET /api/inquiries/{inquiryId}`. */
+        WebhookInquiryEvent: {
+            /** @enum {string} */
+            type: "inquiry.received";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                inquiryId: string;
+                /** @enum {string} */
+                inquiryType: "PRIVATE_EVENT" | "GROUP_BOOKING" | "CORPORATE" | "GENERAL";
+                /** Format: uuid */
+                customerId: string | null;
+                /** Format: date */
+                preferredDate: string | null;
+                guestCount: number | null;
+                locale: string | null;
+            };
+        };
+        /** @description A waiting-list entry was offered seats (they are held for it until `offerExpiresAt`). */
+        WebhookWaitlistOfferEvent: {
+            /** @enum {string} */
+            type: "waitlist.offer_made";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                entryId: string;
+                /** Format: uuid */
+                customerId: string | null;
+                guestCount: number;
+                /** Format: date-time */
+                offerExpiresAt: string;
+                showEvent: components["schemas"]["WebhookShowEvent"];
+            };
+        };
+        /**
+         * @description A booking that a voucher paid part of was confirmed: the credit it took is spent. The voucher's code is never sent
+         *     (it is what pays); `voucherId` names it.
+         */
+        WebhookVoucherRedeemedEvent: {
+            /** @enum {string} */
+            type: "voucher.redeemed";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                voucherId: string;
+                /** @description What this booking took from the voucher. */
+                amountVnd: number;
+                /** @description What is left on the voucher. */
+                remainingVnd: number;
+                /** Format: uuid */
+                reservationId: string;
+                reference: string;
+            };
+        };
+        /** @description Any body the venue sends; `type` says which. */
+        WebhookEvent: components["schemas"]["WebhookReservationEvent"] | components["schemas"]["WebhookPaymentEvent"] | components["schemas"]["WebhookInquiryEvent"] | components["schemas"]["WebhookWaitlistOfferEvent"] | components["schemas"]["WebhookVoucherRedeemedEvent"];
+        /** @description A message, the exact body every attempt sends, and its attempts (oldest first). */
+        WebhookMessageDetail: {
+            message: components["schemas"]["WebhookMessage"];
+            payload: components["schemas"]["WebhookEvent"];
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
     };
     responses: {
         /** @description Malformed input; `errors` names each failing field (`body_too_deep` for JSON nested more than 64 levels). */
@@ -10607,6 +11279,15 @@ export interface components {
         FromParameter: string;
         /** @description Last local date of the range, inclusive; default today. */
         ToParameter: string;
+        /** @description The message's id, the same in every attempt and redelivery of it (deduplicate on it). */
+        WebhookId: string;
+        /** @description When this attempt was signed, in Unix seconds (refuse one too far from your clock, Standard Webhooks says 5 minutes). */
+        WebhookTimestamp: string;
+        /**
+         * @description `v1,<base64 of HMAC-SHA256("<webhook-id>.<webhook-timestamp>.<body>")>` keyed with the bytes of the endpoint's
+         *     secret (the base64 after `whsec_`); during a rotation's overlap two of them, space-separated (either may match).
+         */
+        WebhookSignature: string;
     };
     requestBodies: never;
     headers: {
@@ -18090,6 +18771,565 @@ export interface operations {
                 };
             };
             default: components["responses"]["Unexpected"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Only the enabled (or only the disabled) ones. */
+                enabled?: boolean;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint and its secret (`whsec_…`), shown only now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id. */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint and its new secret (`whsec_…`), shown only now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listWebhookMessages: {
+        parameters: {
+            query?: {
+                /** @description Only this endpoint's. */
+                endpointId?: string;
+                /** @description Only this status. */
+                status?: components["schemas"]["WebhookMessageStatus"];
+                /** @description Only this event type. */
+                eventType?: components["schemas"]["WebhookEventType"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookMessagePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getWebhookMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The message's id (its `webhook-id`). */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookMessageDetail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    redeliverWebhookMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The message's id (its `webhook-id`). */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; the message as it now stands. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    reservationConfirmedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message's id, the same in every attempt and redelivery of it (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in Unix seconds (refuse one too far from your clock, Standard Webhooks says 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 of HMAC-SHA256("<webhook-id>.<webhook-timestamp>.<body>")>` keyed with the bytes of the endpoint's
+                 *     secret (the base64 after `whsec_`); during a rotation's overlap two of them, space-separated (either may match).
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReservationEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer is a delivery; anything else (a 3xx included), or no answer within `WEBHOOK_TIMEOUT_MS`, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reservationCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message's id, the same in every attempt and redelivery of it (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in Unix seconds (refuse one too far from your clock, Standard Webhooks says 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 of HMAC-SHA256("<webhook-id>.<webhook-timestamp>.<body>")>` keyed with the bytes of the endpoint's
+                 *     secret (the base64 after `whsec_`); during a rotation's overlap two of them, space-separated (either may match).
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReservationEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer is a delivery; anything else (a 3xx included), or no answer within `WEBHOOK_TIMEOUT_MS`, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reservationCheckedInWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message's id, the same in every attempt and redelivery of it (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in Unix seconds (refuse one too far from your clock, Standard Webhooks says 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 of HMAC-SHA256("<webhook-id>.<webhook-timestamp>.<body>")>` keyed with the bytes of the endpoint's
+                 *     secret (the base64 after `whsec_`); during a rotation's overlap two of them, space-separated (either may match).
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReservationEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer is a delivery; anything else (a 3xx included), or no answer within `WEBHOOK_TIMEOUT_MS`, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reservationNoShowWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message's id, the same in every attempt and redelivery of it (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in Unix seconds (refuse one too far from your clock, Standard Webhooks says 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 of HMAC-SHA256("<webhook-id>.<webhook-timestamp>.<body>")>` keyed with the bytes of the endpoint's
+                 *     secret (the base64 after `whsec_`); during a rotation's overlap two of them, space-separated (either may match).
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReservationEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer is a delivery; anything else (a 3xx included), or no answer within `WEBHOOK_TIMEOUT_MS`, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentSucceededWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message's id, the same in every attempt and redelivery of it (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in Unix seconds (refuse one too far from your clock, Standard Webhooks says 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 of HMAC-SHA256("<webhook-id>.<webhook-timestamp>.<body>")>` keyed with the bytes of the endpoint's
+                 *     secret (the base64 after `whsec_`); during a rotation's overlap two of them, space-separated (either may match).
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer is a delivery; anything else (a 3xx included), or no answer within `WEBHOOK_TIMEOUT_MS`, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentRefundedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message's id, the same in every attempt and redelivery of it (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in Unix seconds (refuse one too far from your clock, Standard Webhooks says 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 of HMAC-SHA256("<webhook-id>.<webhook-timestamp>.<body>")>` keyed with the bytes of the endpoint's
+                 *     secret (the base64 after `whsec_`); during a rotation's overlap two of them, space-separated (either may match).
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPaymentEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer is a delivery; anything else (a 3xx included), or no answer within `WEBHOOK_TIMEOUT_MS`, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    inquiryReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message's id, the same in every attempt and redelivery of it (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in Unix seconds (refuse one too far from your clock, Standard Webhooks says 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 of HMAC-SHA256("<webhook-id>.<webhook-timestamp>.<body>")>` keyed with the bytes of the endpoint's
+                 *     secret (the base64 after `whsec_`); during a rotation's overlap two of them, space-separated (either may match).
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookInquiryEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer is a delivery; anything else (a 3xx included), or no answer within `WEBHOOK_TIMEOUT_MS`, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    waitlistOfferMadeWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message's id, the same in every attempt and redelivery of it (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in Unix seconds (refuse one too far from your clock, Standard Webhooks says 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 of HMAC-SHA256("<webhook-id>.<webhook-timestamp>.<body>")>` keyed with the bytes of the endpoint's
+                 *     secret (the base64 after `whsec_`); during a rotation's overlap two of them, space-separated (either may match).
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookWaitlistOfferEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer is a delivery; anything else (a 3xx included), or no answer within `WEBHOOK_TIMEOUT_MS`, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    voucherRedeemedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message's id, the same in every attempt and redelivery of it (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in Unix seconds (refuse one too far from your clock, Standard Webhooks says 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 of HMAC-SHA256("<webhook-id>.<webhook-timestamp>.<body>")>` keyed with the bytes of the endpoint's
+                 *     secret (the base64 after `whsec_`); during a rotation's overlap two of them, space-separated (either may match).
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookVoucherRedeemedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer is a delivery; anything else (a 3xx included), or no answer within `WEBHOOK_TIMEOUT_MS`, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

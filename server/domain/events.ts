@@ -126,6 +126,18 @@ export interface DomainEvents {
   'waitlist.offered': { entryId: string; showEventId: string; offerExpiresAt: Date };
   /** An open offer stopped holding its seats before it ran out or was taken: staff archived the entry. */
   'waitlist.offerWithdrawn': { entryId: string };
+  /**
+   * A guest sent the inquiry form (the inquiries module's create command, issue 36 §3), in its transaction: the
+   * inquiry and its CRM customer exist. No contact: a subscriber that needs it reads the inquiry.
+   */
+  'inquiry.received': { inquiryId: string; type: 'PRIVATE_EVENT' | 'GROUP_BOOKING' | 'CORPORATE' | 'GENERAL'; customerId: string | null; preferredDate: string | null; guestCount: number | null; locale: string | null };
+  /**
+   * A booking that a voucher paid part of was confirmed, so the credit it took is spent for good (the vouchers module's
+   * subscriber of `reservation.confirmed`, after taking the credit again when a late payment confirmed an expired
+   * hold; issue 36 §3). `remainingVnd`: what is left on the voucher. A later cancellation gives the credit back
+   * (`reservation.cancelled`).
+   */
+  'voucher.redeemed': { voucherId: string; reservationId: string; amountVnd: number; remainingVnd: number };
 }
 
 export type DomainEvent = keyof DomainEvents;

@@ -46,6 +46,7 @@ import { record as chatPlatformRecord } from './chatPlatform/module.ts';
 import { record as messagingRecord } from './messaging/module.ts';
 import { record as chatNotificationsRecord } from './chatNotifications/module.ts';
 import { record as exportsRecord } from './exports/module.ts';
+import { record as webhooksRecord } from './webhooks/module.ts';
 
 /**
  * Every module's record (server/modules/record.ts), one per contract tag (DESIGN.md "Layout": the operations
@@ -94,6 +95,7 @@ const records = {
   messaging: messagingRecord(),
   chatNotifications: chatNotificationsRecord(),
   exports: exportsRecord(),
+  webhooks: webhooksRecord(),
 };
 
 export const RECORDS: readonly ModuleRecord[] = Object.values(records);
@@ -144,6 +146,7 @@ const typed: OperationHandlers = {
   ...records.messaging.handlers,
   ...records.chatNotifications.handlers,
   ...records.exports.handlers,
+  ...records.webhooks.handlers,
 };
 
 export const handlers = typed as unknown as HandlerMap;

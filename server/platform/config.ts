@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import type { AccessTokens } from './http/accessLevels.ts';
 
@@ -234,6 +235,13 @@ export interface Config {
    * `<endpoint>/v1/traces` over OTLP/HTTP); off, nothing of the OpenTelemetry SDK is loaded.
    */
   tracing: { endpoint: string | undefined; serviceName: string };
+  /**
+   * Webhooks to the venue's other systems (issue 36 §3): the time-out of one delivery, the delays before each retry
+   * (seconds, in order; one attempt more than there are delays), how long an endpoint may fail every attempt before it
+   * is disabled (0: never), how long a rotated secret still signs beside the new one, and the private, loopback,
+   * link-local or unique-local networks deliveries may reach (CIDRs; none by default: those addresses are refused).
+   */
+  webhooks: { timeoutMs: number; retryScheduleSeconds: number[]; disableAfterHours: number; secretOverlapHours: number; allowedNetworks: string[] };
 }
 
 export class ConfigError extends Error {}
@@ -384,6 +392,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     metrics: metricsSettings,
     tracing: tracingSettings(env),
+    webhooks: webhooks(env),
   };
 }
 
@@ -567,6 +576,32 @@ function vnpay(env: Env, nodeEnv: NodeEnv) {
     vnpayPaymentUrl: httpUrl(env, 'VNPAY_PAYMENT_URL', 'https://sandbox.vnpayment.vn/paymentv2/vpcpay.html'),
     vnpayApiUrl: httpUrl(env, 'VNPAY_API_URL', 'https://sandbox.vnpayment.vn/merchant_webapi/api/transaction'),
     vnpayTimeoutMs: int(env, 'VNPAY_TIMEOUT_MS', 10_000, 100, 120_000),
+  };
+}
+
+/** Issue 36 §3: retries for about a day (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts over 27.6 h). */
+function webhooks(env: Env): Config['webhooks'] {
+  const schedule = str(env, 'WEBHOOK_RETRY_SCHEDULE_SECONDS') ?? '5,300,1800,7200,18000,36000,36000';
+  const entries = schedule.split(',').map((entry) => entry.trim());
+  const retryScheduleSeconds = entries.map(Number);
+  if (entries.length > 20 || entries.some((entry) => !/^\d{1,6}$/.test(entry)) || retryScheduleSeconds.some((delay) => delay > 172_800)) {
+    throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE_SECONDS must be at most 20 comma-separated whole numbers of seconds from 0 to 172800, got "${schedule}"`);
+  }
+  const allowedNetworks = (str(env, 'WEBHOOK_ALLOWED_NETWORKS') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const network of allowedNetworks) {
+    const [address, prefix, extra] = network.split('/');
+    const family = net.isIP(address);
+    const bits = prefix === undefined ? (family === 6 ? 128 : 32) : Number(prefix);
+    if (!family || extra !== undefined || (prefix !== undefined && !/^\d{1,3}$/.test(prefix)) || !Number.isInteger(bits) || bits < 0 || bits > (family === 6 ? 128 : 32)) {
+      throw new ConfigError(`WEBHOOK_ALLOWED_NETWORKS: "${network}" is not an address or a CIDR network such as 10.0.0.0/8 or fd00::/8`);
+    }
+  }
+  return {
+    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 500, 60_000),
+    retryScheduleSeconds,
+    disableAfterHours: int(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 24, 0, 720),
+    secretOverlapHours: int(env, 'WEBHOOK_SECRET_OVERLAP_HOURS', 24, 0, 168),
+    allowedNetworks,
   };
 }
 

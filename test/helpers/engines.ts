@@ -118,6 +118,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'modules/tables/tables.spec.ts',
   'modules/waitlist/joinPath.spec.ts',
   'modules/waitlist/waitlist.spec.ts',
+  'modules/webhooks/rules.spec.ts',
   'process/production.spec.ts',
   'process/start.spec.ts',
   'process/startFast.spec.ts',

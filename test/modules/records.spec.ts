@@ -35,10 +35,18 @@ describe('module records and domain events', () => {
         forget('holds.expired'),
         '1100 after-commit system.count-expired-holds',
       ],
-      'payment.captured': ['10 in-transaction analytics.meta-purchase', '20 in-transaction referrals.earn-commission', '1100 after-commit system.count-captured-payment'],
+      // Issue 36 §3: the inquiry form's event, for the webhooks (written in the create command's transaction).
+      'inquiry.received': ['900 in-transaction webhooks.inquiry.received'],
+      // Issue 36 §3: each event a webhook tells of writes its outbox messages late in the publisher's transaction.
+      'payment.captured': [
+        '10 in-transaction analytics.meta-purchase',
+        '20 in-transaction referrals.earn-commission',
+        '900 in-transaction webhooks.payment.succeeded',
+        '1100 after-commit system.count-captured-payment',
+      ],
       'payment.failed': ['1100 after-commit system.count-failed-payment'],
-      'payment.partiallyRefunded': ['1100 after-commit system.count-partial-refund'],
-      'payment.refunded': ['10 in-transaction referrals.void-on-refund', '1100 after-commit system.count-refund'],
+      'payment.partiallyRefunded': ['900 in-transaction webhooks.payment.partially-refunded', '1100 after-commit system.count-partial-refund'],
+      'payment.refunded': ['10 in-transaction referrals.void-on-refund', '900 in-transaction webhooks.payment.refunded', '1100 after-commit system.count-refund'],
       // Issue 33: the refund's e-mail is the email module's subscriber (payments imports nothing of email).
       'refund.settled': ['10 in-transaction email.refund-outcome'],
       'reservation.cancelled': [
@@ -48,26 +56,31 @@ describe('module records and domain events', () => {
         '40 in-transaction waitlist.seats-freed-on-cancel',
         '50 in-transaction referrals.void-on-cancel',
         '90 in-transaction email.cancellation',
+        '900 in-transaction webhooks.reservation.cancelled',
         forget('reservation.cancelled'),
         '1100 after-commit system.count-cancellation',
         '1200 after-commit booking.business-event-cancelled',
       ],
-      'reservation.checkedIn': ['1200 after-commit booking.business-event-checked-in'],
+      'reservation.checkedIn': ['900 in-transaction webhooks.reservation.checked_in', '1200 after-commit booking.business-event-checked-in'],
       'reservation.confirmed': [
         '5 in-transaction email.confirmation',
         '10 in-transaction promoCodes.retake-on-confirm',
+        // Issue 36 §3: before the voucher's retake, which publishes voucher.redeemed: a receiver hears of the confirmation first.
+        '15 in-transaction webhooks.reservation.confirmed',
         '20 in-transaction vouchers.retake-on-confirm',
         forget('reservation.confirmed'),
         '1100 after-commit system.count-confirmation',
       ],
-      'reservation.noShow': [forget('reservation.noShow'), '1100 after-commit system.count-no-show'],
       // Issue 34 §1: a guest paying later whose seats are held until a deadline is e-mailed (the seats stay taken: nothing to forget).
       'reservation.paymentDeferred': ['10 in-transaction email.pay-later'],
+      'reservation.noShow': ['900 in-transaction webhooks.reservation.no_show', forget('reservation.noShow'), '1100 after-commit system.count-no-show'],
       'reservation.resized': [forget('reservation.resized')],
       'showEvent.cancelled': ['10 in-transaction reservations', '20 in-transaction waitlist', forget('showEvent.cancelled')],
       // Issue 33: an offer holds seats (and an archived one frees them): the waiting list publishes, the catalog forgets.
+      // Issue 36 §3: published by the vouchers module's retake-on-confirm once a voucher's credit is spent for good.
+      'voucher.redeemed': ['900 in-transaction webhooks.voucher.redeemed'],
       'waitlist.offerWithdrawn': [forget('waitlist.offerWithdrawn')],
-      'waitlist.offered': [forget('waitlist.offered')],
+      'waitlist.offered': ['900 in-transaction webhooks.waitlist.offer_made', forget('waitlist.offered')],
     });
   });
 

@@ -4,4 +4,4 @@
  */
 export { Account, OrganizationMember } from './models.ts';
 export { presentPrincipal } from './presenters.ts';
-export { loginEmail, membershipsOf } from './queries.ts';
+export { administratorAddresses, loginEmail, membershipsOf } from './queries.ts';

@@ -81,3 +81,17 @@ export async function listMembers(filters: { organizationId?: string; userId?: s
   if (filters.userId) rows.where('organization_members.account_id', filters.userId);
   return rows;
 }
+
+/**
+ * The e-mail addresses of the venue's administrators: every account with an `owner` or `admin` membership whose ban is
+ * not in force, each once (whom the webhooks module tells of an endpoint it disabled, issue 36 §3).
+ */
+export async function administratorAddresses(trx: Knex.Transaction, now: Date): Promise<string[]> {
+  const rows = await Account.query(trx)
+    .distinct('accounts.email')
+    .join('organization_members as m', 'm.account_id', 'accounts.id')
+    .whereIn('m.role', ['owner', 'admin'])
+    .where((q) => q.where('accounts.banned', false).orWhere((expired) => expired.whereNotNull('accounts.ban_expires_at').where('accounts.ban_expires_at', '<=', now)))
+    .orderBy('accounts.email');
+  return rows.map((row) => row.email);
+}

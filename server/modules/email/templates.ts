@@ -239,6 +239,22 @@ export interface ChatTranscriptData {
   messages: Array<{ role: 'user' | 'assistant'; text: string; at?: string }>;
 }
 
+/**
+ * A webhook endpoint disabled after every attempt failed for WEBHOOK_DISABLE_AFTER_HOURS (server/modules/webhooks,
+ * issue 36 §3), to each administrator.
+ */
+export interface WebhookEndpointDisabledData {
+  /** The endpoint's URL without its query string (a receiver's token there stays out of the ledger). */
+  endpointUrl: string;
+  description: string | null;
+  failingSince: string | Date;
+  disabledAt: string | Date;
+  /** The last attempt's error ("the endpoint answered 503", "no answer within 10000 ms", …). */
+  lastError: string;
+  /** Messages that were still to be delivered and failed with it (they can be redelivered once it is on again). */
+  pendingFailed: number;
+}
+
 /** Template name → the data its caller gives. */
 export interface TemplateDataMap {
   'reservation-confirmation': ReservationConfirmationData;
@@ -259,6 +275,7 @@ export interface TemplateDataMap {
   'bank-transfer-details': BankTransferData;
   'bank-transfer-reminder': BankTransferData;
   'pay-at-venue-pending': PayLaterHeldData;
+  'webhook-endpoint-disabled': WebhookEndpointDisabledData;
 }
 export type TemplateName = keyof TemplateDataMap;
 
@@ -362,6 +379,14 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
       requireText('reservation-reminder', data, ['guestName', 'showName', 'reservationReference']);
       requireDate('reservation-reminder', data.startsAt);
       requireVnd('reservation-reminder', 'dueVnd', data.dueVnd);
+      return {};
+    },
+  },
+  'webhook-endpoint-disabled': {
+    async prepare(data) {
+      requireText('webhook-endpoint-disabled', data, ['endpointUrl', 'lastError']);
+      requireDate('webhook-endpoint-disabled', data.failingSince);
+      requireDate('webhook-endpoint-disabled', data.disabledAt);
       return {};
     },
   },

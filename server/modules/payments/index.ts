@@ -5,3 +5,5 @@
 export { PAID_STATUSES } from './models.ts';
 /** A module selling a payable (server/domain/payables.ts) starts its payer's checkout with this, and lists it in its record's `payables`. */
 export { checkoutPayable, type CheckoutAnswer, type CheckoutInput } from './checkout.ts';
+/** What a payable's payments brought in, net of refunds (whole VND). */
+export { netPaid } from './queries.ts';

@@ -1,9 +1,9 @@
 import { Unprocessable } from '../../platform/http/problem.ts';
-import { subscriber } from '../../domain/events.ts';
+import { publish, subscriber } from '../../domain/events.ts';
 import type { AdjustmentContext, PriceAdjustment } from '../../domain/bookingExtensions.ts';
 import { effectiveVoucherStatus, normalizeVoucherCode } from './codes.ts';
 import { redeemVoucher, releaseVoucherCredits, retakeVoucherCredit } from './commands/redeemVoucher.ts';
-import { lockVoucherByCode } from './queries.ts';
+import { liveRedemption, lockVoucherByCode } from './queries.ts';
 
 /**
  * A voucher on a booking (declared in the module's record; server/modules/booking/adjustments.ts): its remaining value pays
@@ -55,6 +55,11 @@ export const subscribers = [
     event: 'reservation.confirmed',
     phase: 'in-transaction',
     order: 20,
-    handle: ({ reservationId }, ctx) => retakeVoucherCredit(ctx.trx, reservationId, ctx.now),
+    async handle({ reservationId }, ctx) {
+      await retakeVoucherCredit(ctx.trx, reservationId, ctx.now);
+      // Confirmed, the booking keeps the credit (until a cancellation gives it back): the voucher is redeemed (issue 36 §3).
+      const redemption = await liveRedemption(ctx.trx, reservationId);
+      if (redemption) await publish(ctx, 'voucher.redeemed', { ...redemption, reservationId });
+    },
   }),
 ];

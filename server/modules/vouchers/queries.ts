@@ -117,3 +117,13 @@ export async function giveVoucherValueBack(trx: Knex.Transaction, voucherId: str
     .whereNot('status', 'EXPIRED')
     .update({ remaining_value_vnd: trx.raw('least(remaining_value_vnd + ?, initial_value_vnd)', [amount]), status: 'ACTIVE', updated_at: now });
 }
+
+/** The live (unreleased) redemption of a reservation, with what is left on its voucher; undefined when it has none. */
+export async function liveRedemption(trx: Knex.Transaction, reservationId: string): Promise<{ voucherId: string; amountVnd: number; remainingVnd: number } | undefined> {
+  const row = await trx('voucher_redemptions as r')
+    .join('vouchers as v', 'v.id', 'r.voucher_id')
+    .where('r.reservation_id', reservationId)
+    .whereNull('r.released_at')
+    .first('r.voucher_id', 'r.amount_vnd', 'v.remaining_value_vnd');
+  return row ? { voucherId: row.voucher_id, amountVnd: Number(row.amount_vnd), remainingVnd: Number(row.remaining_value_vnd) } : undefined;
+}

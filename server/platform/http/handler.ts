@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type Koa from 'koa';
-import type { components, operations } from '../../../sdk/schema.d.ts';
+import type { components, operations, webhooks } from '../../../sdk/schema.d.ts';
 import type { AppContext } from '../context.ts';
 import type { Logger } from '../logger.ts';
 import type { AppState, AuthContext, UploadedFile } from './state.ts';
@@ -83,7 +83,12 @@ export interface Reply<S extends number = number, B = unknown> {
 
 // ---- Types taken from the contract (sdk/schema.d.ts): a contract change that breaks a handler fails tsc. ----
 
-export type OperationId = keyof operations;
+/**
+ * The operations the server answers: those of the contract's `paths`. The `webhooks` section's operations (what the
+ * venue sends to other systems, issue 36 §3) are in `operations` too, but no handler serves them.
+ */
+type WebhookOperation = { [W in keyof webhooks]: webhooks[W]['post'] }[keyof webhooks];
+export type OperationId = { [K in keyof operations]: operations[K] extends WebhookOperation ? never : K }[keyof operations];
 /** A schema of the contract by name: a presenter returns `Schema<'Show'>`, so a field the contract lacks fails tsc. */
 export type Schema<N extends keyof components['schemas']> = components['schemas'][N];
 type Parameters<K extends OperationId> = operations[K]['parameters'];

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { ConfigError, loadConfig, type Config } from '../../../server/platform/config.ts';
 import { startMetricsServer, type MetricsServer } from '../../../server/platform/observability/index.ts';
 import { asSuperuser, startTestServer, type TestServer } from '../../helpers/server.ts';
+import { sample } from '../../helpers/metrics.ts';
 import { checkout, hold } from '../payments/helpers.ts';
 
 /**
@@ -19,17 +20,6 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 function metricsConfig(env: Record<string, string>): Partial<Config> {
   const loaded = loadConfig({ NODE_ENV: 'test', ...env });
   return { metrics: loaded.metrics, accessTokens: { ...loaded.accessTokens } };
-}
-
-/** One sample's value from the exposition text: `name{labels} value`, labels in any order; undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([key, value]) => found[key] === value)) return Number(match[3]);
-  }
-  return undefined;
 }
 
 const pathOf = (url: string) => {

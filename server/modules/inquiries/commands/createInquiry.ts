@@ -1,7 +1,8 @@
 import type { AppContext } from '../../../platform/context.ts';
 import { Problem, ServiceUnavailable } from '../../../platform/http/problem.ts';
 import { TurnstileUnavailable, verifyTurnstileToken } from '../../../platform/integrations/turnstile.ts';
-import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
+import { publish } from '../../../domain/events.ts';
+import { inTransition } from '../../../domain/unitOfWork.ts';
 import { BUSINESS_EVENTS } from '../../booking/index.ts';
 import { upsertCustomer } from '../../booking/index.ts';
 import { recordEmail } from '../../email/index.ts';
@@ -55,13 +56,14 @@ async function checkBot(app: AppContext, token: string | undefined, ip: string, 
 /**
  * A guest's inquiry: the bot check first (nothing is written before it passes), then in one transaction the CRM
  * customer (upserted by e-mail), the inquiry, the acknowledgement to the guest and the notification to
- * VENUE_NOTIFICATIONS_EMAIL (ledger rows; sent by the e-mail job). `inquiry submitted` (with the type only)
- * after the commit.
+ * VENUE_NOTIFICATIONS_EMAIL (ledger rows; sent by the e-mail job), and `inquiry.received` (the venue's other systems'
+ * webhook, issue 36 §3). `inquiry submitted` (with the type only) after the commit.
  */
 export async function createInquiry(app: AppContext, input: InquiryInput, ip: string, idempotencyKey?: string): Promise<Inquiry> {
   const verified = await checkBot(app, input.botcheckToken, ip, idempotencyKey);
   const deps = { enqueue: app.jobs.enqueue.bind(app.jobs), emailFrom: app.config.emailFrom };
-  return inUnitOfWork({ knex: app.db.knex, logger: app.logger }, async ({ trx, afterCommit }) => {
+  return inTransition(app, 'GUEST', async (ctx) => {
+    const { trx, afterCommit } = ctx;
     const customerId = await upsertCustomer(trx, { name: input.name, email: input.email, phone: input.phone, locale: input.locale });
     const inquiry = await Inquiry.query(trx).insertAndFetch({
       type: input.type,
@@ -100,6 +102,14 @@ export async function createInquiry(app: AppContext, input: InquiryInput, ip: st
         deps,
       );
     }
+    await publish(ctx, 'inquiry.received', {
+      inquiryId: inquiry.id,
+      type: inquiry.type,
+      customerId,
+      preferredDate: input.preferredDate ?? null,
+      guestCount: inquiry.guestCount,
+      locale: inquiry.locale,
+    });
     afterCommit(() => {
       if (app.analytics.enabled) app.analytics.capture({ distinctId: `inquiry:${inquiry.id}`, event: BUSINESS_EVENTS.inquirySubmitted, properties: { inquiry_type: input.type } });
     });
