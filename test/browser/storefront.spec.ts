@@ -7,6 +7,7 @@ import { seed } from '../../seed/index.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startFakeTurnstile, TURNSTILE_DUMMY_TOKEN, TURNSTILE_TEST_SECRETS, type FakeTurnstile } from '../helpers/fakeTurnstile.ts';
 import { deliveredNow } from '../helpers/mail.ts';
+import { PNG } from '../http/fixture.ts';
 import { startTestServer, SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
 import { bookableEvent, contact } from '../modules/booking/factories.ts';
 import { doorBooking } from '../modules/checkIns/helpers.ts';
@@ -94,6 +95,15 @@ describe('browser: the reference storefront, end to end in Chromium', function (
       },
     });
     await seed({ baseUrl: server.baseUrl, superuserToken: SUPERUSER_TOKEN, passwords: { admin: 'admin-password-1234', marketing: 'marketing-password-1234', staff: STAFF_PASSWORD }, catalog: 'always' });
+    // Saigon Chronicles gets an image, uploaded as staff do: the pages show it.
+    const upload = new FormData();
+    upload.append('purpose', 'show-image');
+    upload.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'saigon-chronicles.png');
+    const blob = await server.request<any>('POST', '/api/storage/blobs', { rawBody: upload, headers: { 'x-api-token': SUPERUSER_TOKEN } });
+    expect(blob.status, blob.text).to.equal(201);
+    const chronicles = await server.db.knex('shows').where({ slug: 'saigon-chronicles' }).first('id');
+    const patched = await server.request('PATCH', `/api/shows/${chronicles.id}`, { body: { imageBlobIds: [blob.body.id] }, headers: { 'x-api-token': SUPERUSER_TOKEN } });
+    expect(patched.status, patched.text).to.equal(200);
     site.root = dashboardSite.root = await buildStorefront(server.baseUrl, { VITE_SLOW_AFTER_MS: String(SLOW_AFTER_MS), VITE_API_TIMEOUT_MS: String(API_TIMEOUT_MS) });
     apiPort = new URL(server.baseUrl).port;
     browser = await launchBrowser();
@@ -289,9 +299,14 @@ describe('browser: the reference storefront, end to end in Chromium', function (
         await step(page, `${tag} show`, async () => {
           await page.goto(`${site.origin}/${locale}`);
           await settled(page);
+          // The show's image, from the API's asset route.
+          const image = '.show-image:not(.show-image-placeholder)';
+          await page.waitForFunction((sel) => { const img = document.querySelector(sel) as HTMLImageElement | null; return !!img && img.complete && img.naturalWidth > 0; }, {}, `li[data-show="saigon-chronicles"] ${image}`);
+          expect(await page.$eval(`li[data-show="saigon-chronicles"] ${image}`, (img) => img.getAttribute('alt'))).to.equal(show.title);
           await page.click('li[data-show="saigon-chronicles"] h3 a');
           await at(page, `/${locale}/shows/saigon-chronicles`);
           expect(await textOf(page, 'h1')).to.equal(show.title);
+          await page.waitForFunction(() => { const img = document.querySelector('img.show-image-large') as HTMLImageElement | null; return !!img && img.complete && img.naturalWidth > 0; });
           expect(await textOf(page, '.description')).to.equal(show.description);
           expect(await textOf(page, '.facts')).to.include(w.minutes(show.durationMinutes));
           expect(await textOf(page, '.offer-card[data-offer="PRIVATE-EVENT"] .limits')).to.equal(w.partyLimits(20, 120));
