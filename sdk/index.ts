@@ -137,7 +137,8 @@ export function guestReservation(client: VenueClient, { reference, token }: { re
   type Body<P extends keyof paths, M extends 'post'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
   return {
     reference,
-    get: () => client.GET('/api/public/reservations/{reference}', { params }),
+    /** The booking; `locale` words its texts (the pay-later instructions) in the page's language. */
+    get: (query: { locale?: string } = {}) => client.GET('/api/public/reservations/{reference}', { params: { ...params, query } }),
     cancel: (body: Body<'/api/public/reservations/{reference}/cancel', 'post'> = {} as Body<'/api/public/reservations/{reference}/cancel', 'post'>) =>
       client.POST('/api/public/reservations/{reference}/cancel', { params, body }),
     checkoutOptions: () => client.GET('/api/public/reservations/{reference}/checkout', { params }),

@@ -164,9 +164,8 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
 /**
  * The text a person meets on the page: visible text nodes, and the alt, aria-label, placeholder and title texts
  * read out for controls; without names that are no one's words to translate (`translate="no"`: references, codes,
- * partners' names), text a partner wrote in the language it chose (`data-authored`: its description and city; the
- * API says which language it returned, issue 34 §2) and passages marked as another language (`lang`, e.g. the
- * language switch).
+ * partners' names), text a partner wrote as it chose (`data-authored`: its city) and passages marked as another
+ * language (`lang`: the language switch, a partner's description in the language the API returned it, issue 34 §2).
  */
 export async function visibleText(page: Page, locale: string): Promise<string> {
   // A string, not a function: tsx's keepNames would wrap the inner functions in a helper the page does not have.

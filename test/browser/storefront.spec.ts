@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import fs from 'node:fs/promises';
-import type { Browser, BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { FALLBACK_MESSAGES } from '../../sdk/index.ts';
 import { DICTIONARIES, type Dict, type Locale } from '../../examples/storefront/src/i18n.ts';
 import { seed } from '../../seed/index.ts';
+import { loadConfig } from '../../server/platform/config.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startFakeTurnstile, TURNSTILE_DUMMY_TOKEN, TURNSTILE_TEST_SECRETS, type FakeTurnstile } from '../helpers/fakeTurnstile.ts';
 import { deliveredNow } from '../helpers/mail.ts';
@@ -82,8 +83,9 @@ describe('browser: the reference storefront, end to end in Chromium', function (
     turnstile = await startFakeTurnstile();
     server = await startTestServer({
       config: {
-        publicSiteUrl: site.origin,
-        waitlistOfferUrl: `${site.origin}/waitlist-offer`,
+        // The site's address as production reads it: WAITLIST_OFFER_URL keeps its default, derived from it
+        // (`<PUBLIC_SITE_URL>/{locale}/waitlist-offer`), so the waiting-list walk opens the e-mailed link as is.
+        ...(({ publicSiteUrl, waitlistOfferUrl }) => ({ publicSiteUrl, waitlistOfferUrl }))(loadConfig({ NODE_ENV: 'test', PUBLIC_SITE_URL: site.origin })),
         // Only the door page's origin gets credentials: the storefront's guest calls carry none.
         dashboardOrigins: [dashboardSite.origin],
         vnpaySandbox: true,
@@ -288,6 +290,14 @@ describe('browser: the reference storefront, end to end in Chromium', function (
         const { event, offers } = await bookableDemoEvent();
         const dinner = offers.find((o) => o.code === 'SGC-DINNER');
         const throughPartner = tag === 'en-1280';
+        /** The quotes the booking form asked for (POST /api/public/quotes): what it sent and what the API answered. */
+        const asking: Array<Promise<{ request: any; answer: any } | undefined>> = [];
+        const keepQuote = (response: HTTPResponse) => {
+          const request = response.request();
+          if (request.method() !== 'POST' || new URL(response.url()).pathname !== '/api/public/quotes') return;
+          asking.push(response.ok() ? response.json().then((answer) => ({ request: JSON.parse(request.postData() ?? '{}'), answer })) : Promise.resolve(undefined));
+        };
+        let quoted = Number.NaN;
         if (throughPartner) {
           await step(page, `${tag} go-link`, async () => {
             await page.goto(`${site.origin}/go/riverside-lobby`);
@@ -318,6 +328,8 @@ describe('browser: the reference storefront, end to end in Chromium', function (
             await page.click('.calendar .month-next');
             await settled(page);
           }
+          // Every quote the page asks for, with the API's answer (issue 34 §3: the total before the hold is the API's quote).
+          page.on('response', keepQuote);
           await page.click(`.calendar li[data-event="${event.slug}"] a.event-title`);
           await at(page, `/${locale}/book/${event.slug}`);
           await page.waitForSelector('form.booking');
@@ -333,13 +345,20 @@ describe('browser: the reference storefront, end to end in Chromium', function (
           await page.click('.stepper button:last-child');
           await page.waitForFunction(() => (document.querySelector('input[name=guestCount]') as HTMLInputElement).value === '2');
           await page.click('label[data-offer="SGC-DINNER"]');
-          // The party's total before the hold, from the API's pricing (service charge and VAT included).
-          const options = (await server.request<any>('GET', `/api/ai/customer-support/catalog/booking-options?event=${event.slug}&guests=2&locale=${locale}`)).body;
-          const quote = options.offers.find((o: any) => o.code === 'SGC-DINNER').forParty;
-          expect(await textOf(page, '.quote-total', /\d/)).to.equal(vnd(quote.totalVnd, locale));
-          expect(await textOf(page, '.total tr[data-row=vat] td')).to.equal(vnd(quote.vatVnd, locale));
-          expect(quote.totalVnd).to.equal(dinner.perGuest.totalVnd * 2);
+          // The party's total before the hold is the answer of the page's last quote for this party (POST
+          // /api/public/quotes), service charge, VAT and the partner's guest discount included; never an estimate.
+          const total = await textOf(page, '.quote-total', /\d/);
+          const quotes = (await Promise.all(asking)).filter((q) => q !== undefined);
+          const asked = quotes.filter((q) => q.request.offerCode === 'SGC-DINNER' && q.request.guestCount === 2).at(-1);
+          expect(asked, 'the page asked the API for the quote of a party of 2 for the dinner').to.not.equal(undefined);
+          expect(asked!.request.eventSlug).to.equal(event.slug);
+          expect(Boolean(asked!.request.referral?.attributionToken), 'the referral rides along').to.equal(throughPartner);
+          expect(total).to.equal(vnd(asked!.answer.price.totalVnd, locale));
+          expect(await textOf(page, '.total tr[data-row=vat] td')).to.equal(vnd(asked!.answer.price.vatVnd, locale));
+          if (!throughPartner) expect(asked!.answer.price.totalVnd).to.equal(dinner.perGuest.totalVnd * 2);
+          quoted = asked!.answer.price.totalVnd;
         });
+        page.off('response', keepQuote);
         await audit(page, locale, 'performance');
 
         const guestEmail = email('lan');
@@ -352,6 +371,7 @@ describe('browser: the reference storefront, end to end in Chromium', function (
         const row = await server.db.knex('reservations').where({ reference }).first();
         expect(row).to.include({ status: 'HELD', guest_count: 2, locale });
         expect(row.lead_id, 'the lead came first').to.not.equal(null);
+        expect(Number(row.total_vnd), 'the hold charges what the quote said').to.equal(quoted);
         await step(page, `${tag} held`, async () => {
           expect(await textOf(page, 'tr[data-row=subtotal] td')).to.equal(vnd(dinner.perGuest.pricePerGuestVnd * 2, locale));
           if (throughPartner) {
@@ -408,6 +428,9 @@ describe('browser: the reference storefront, end to end in Chromium', function (
       it('pays by bank transfer, or at the venue: what to transfer and by when, what is due at the door', async () => {
         const { event } = await bookableDemoEvent();
         for (const method of ['BANK_TRANSFER', 'PAY_AT_VENUE'] as const) {
+          // Paying later is the booking's own state (issue 34 §1), read again after checkout: a transfer keeps the
+          // seats held until its deadline; paying at the venue (a party of 2, within the demo venue's caps) confirms.
+          const state = method === 'BANK_TRANSFER' ? 'AWAITING_TRANSFER' : 'DUE_AT_VENUE';
           await step(page, `${tag} ${method}`, async () => {
             await page.goto(`${site.origin}/${locale}/book/${event.slug}`);
             await page.waitForSelector('form.booking');
@@ -416,19 +439,35 @@ describe('browser: the reference storefront, end to end in Chromium', function (
             expect(await textOf(page, '.status')).to.equal(w.statusWords.HELD);
             expect(await textOf(page, `button[data-method=${method}]`)).to.equal(w.methodWords[method]);
             await page.click(`button[data-method=${method}]`);
-            await page.waitForSelector(`.checkout-result[data-method=${method}]`);
+            await page.waitForSelector(`.pay-later[data-state=${state}]`);
           });
           const reference = await textOf(page, '.reference');
           const row = await server.db.knex('reservations').where({ reference }).first();
+          const total = vnd(Number(row.total_vnd), locale);
+          // The venue's instructions, in the page's language, marked with it.
+          expect(await page.$eval('.pay-later-instructions', (p) => [p.getAttribute('lang'), p.textContent?.trim() ?? ''])).to.satisfy(
+            ([lang, text]: [string, string]) => lang === locale && text.length > 0,
+          );
           if (method === 'BANK_TRANSFER') {
+            expect(row.status).to.equal('HELD');
+            expect(await textOf(page, '.status')).to.equal(w.statusWords.HELD);
             const payment = await server.db.knex('payments').where({ payable_id: row.id, gateway: 'BANK_TRANSFER' }).first();
             expect(await textOf(page, '.transfer-reference')).to.equal(payment.txn_ref);
             expect(await textOf(page, '.account-number')).to.equal('0071000123456');
-            expect(await textOf(page, '.bank-details')).to.include(vnd(Number(row.total_vnd), locale));
-            expect(await textOf(page, '.deadline')).to.match(new RegExp(escape(w.transferBefore('\u0001').split('\u0001')[0])));
+            expect(await textOf(page, '.bank-details .amount-due')).to.equal(total);
+            // The deadline is the hold's (the demo venue holds the seats 24 h for a transfer), said in the guest's words.
+            expect(row.hold_expires_at, 'the seats are held for the transfer').to.not.equal(null);
+            const [before, after] = w.transferBefore('\u0001').split('\u0001');
+            const deadline = await textOf(page, '.pay-later .deadline');
+            expect(deadline.startsWith(before) && deadline.endsWith(after), deadline).to.equal(true);
+            const time = new Intl.DateTimeFormat(locale === 'vi' ? 'vi-VN' : 'en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'Asia/Ho_Chi_Minh' }).format(new Date(row.hold_expires_at));
+            expect(deadline, 'the deadline shown is the hold\'s').to.include(time);
           } else {
-            expect(await textOf(page, '.venue-instructions')).to.match(/\S/);
-            expect(await textOf(page, '.checkout-result')).to.include(w.dueAtDoor(vnd(Number(row.total_vnd), locale)));
+            expect(row.status).to.equal('CONFIRMED');
+            expect(await textOf(page, '.status', new RegExp(`^${escape(w.statusWords.CONFIRMED)}$`))).to.equal(w.statusWords.CONFIRMED);
+            const venue = await textOf(page, '.pay-later');
+            expect(venue).to.include(w.confirmedPayAtDoor);
+            expect(await textOf(page, '.pay-later .amount-due')).to.equal(w.dueAtDoor(total));
           }
           await audit(page, locale, `checkout-${method.toLowerCase()}`);
         }
@@ -467,7 +506,7 @@ describe('browser: the reference storefront, end to end in Chromium', function (
         expect(cancelled.status).to.equal(200);
         const notified = await server.request('POST', `/api/waitlist/${entry.id}/notify`, { headers: { 'x-api-token': SUPERUSER_TOKEN } });
         expect(notified.status, JSON.stringify(notified.body)).to.equal(200);
-        const offerUrl = await linkFromEmail(waiting, 'waitlist-offer', new RegExp(`${escape(site.origin)}/waitlist-offer\\?[^\\s"<>]+`));
+        const offerUrl = await linkFromEmail(waiting, 'waitlist-offer', new RegExp(`${escape(site.origin)}/${locale}/waitlist-offer\\?[^\\s"<>]+`));
         expect(new URL(offerUrl).searchParams.get('event')).to.equal(event.slug);
 
         await step(page, `${tag} offer`, async () => {

@@ -110,21 +110,7 @@ export function bookingToken(reference: string): string | undefined {
 }
 export const booking = (reference: string, token: string) => guestReservation(api, { reference, token });
 
-/** The checkout a guest started on a booking (bank details, pay-at-venue instructions), for when they come back. */
-const CHECKOUTS = 'venue.checkouts';
-export function rememberCheckout(checkout: Schemas['Checkout']): void {
-  const all = readJson<Record<string, Schemas['Checkout']>>(sessionStorage, CHECKOUTS, {});
-  all[checkout.reference] = checkout;
-  sessionStorage.setItem(CHECKOUTS, JSON.stringify(all));
-}
-export function startedCheckout(reference: string): Schemas['Checkout'] | undefined {
-  return readJson<Record<string, Schemas['Checkout']>>(sessionStorage, CHECKOUTS, {})[reference];
-}
-export function forgetCheckout(reference: string): void {
-  const all = readJson<Record<string, Schemas['Checkout']>>(sessionStorage, CHECKOUTS, {});
-  delete all[reference];
-  sessionStorage.setItem(CHECKOUTS, JSON.stringify(all));
-}
+// The booking itself says what paying later needs (`payLater`, issue 34 §1): no checkout answer is kept here.
 
 // ---- the guest's language, for paths that carry none (`/`, `/go/…`, `/waitlist-offer`) ---------------------------
 

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
-import { attempt, booking as guestBooking, bookingToken, forgetCheckout, rememberBooking, rememberCheckout, shortWhen, startedCheckout, vnd, when, type Schemas } from '../api.ts';
+import { useEffect, useState } from 'react';
+import { messageFor } from '@venue/sdk';
+import { attempt, booking as guestBooking, bookingToken, rememberBooking, shortWhen, vnd, when, type Schemas } from '../api.ts';
 import { words, type CheckoutMethod, type Locale } from '../i18n.ts';
 import { Link } from '../router.tsx';
 import { Await, Dialog, ProblemNotice, useLoad, useTitle } from '../ui.tsx';
@@ -38,7 +39,7 @@ export function Booking({ locale, reference }: { locale: Locale; reference: stri
  */
 export function BookingView({ locale, reference, token }: { locale: Locale; reference: string; token: string }) {
   const [client] = useState(() => guestBooking(reference, token));
-  const load = useLoad(() => client.get(), [reference, token]);
+  const load = useLoad(() => client.get({ locale }), [reference, token, locale]);
   return (
     <Await load={load} locale={locale}>
       {(r) => <BookingDetails locale={locale} r={r} client={client} onChange={(next) => load.state === 'ready' && load.set(next)} onReload={load.retry} />}
@@ -89,8 +90,8 @@ function BookingDetails({ locale, r, client, onChange, onReload }: { locale: Loc
         </dl>
       </section>
       <PriceSummary r={r} locale={locale} />
+      {r.payLater && <PayLater locale={locale} payLater={r.payLater} />}
       {r.status === 'HELD' && <Checkout client={client} locale={locale} r={r} onReload={onReload} />}
-      {confirmed && <AwaitingPayment locale={locale} r={r} />}
       {confirmed && <Ticket client={client} locale={locale} reference={r.reference} />}
       {r.status === 'CANCELLED' && <Cancelled locale={locale} r={r} />}
       {r.status === 'EXPIRED' && (
@@ -146,18 +147,19 @@ function PriceSummary({ r, locale }: { r: Reservation; locale: Locale }) {
 }
 
 /**
- * Checkout: the enabled methods, each said in words. VNPay sends the browser to the payment page (the development
- * sandbox under `npm start`); a bank transfer answers the account and the description to quote; paying at the venue
- * answers the venue's instructions. The booking is read again afterwards: what each method does to the hold is
- * the API's to decide (issue 34 §1), and this page shows the booking as it then is.
+ * Checkout: the enabled methods, each said in words with what choosing it does to the booking, and the enabled
+ * methods this booking may not use, with why (their `code` through messageFor). VNPay sends the browser to the
+ * payment page (the development sandbox under `npm start`). Paying later (a bank transfer, at the venue) is then
+ * the booking's own state (`payLater`, shown by PayLater): the booking is read again after checkout, and what each
+ * method did to the hold is the API's to decide (issue 34 §1).
  */
 function Checkout({ client, locale, r, onReload }: { client: Client; locale: Locale; r: Reservation; onReload: () => void }) {
   const w = words(locale);
-  const options = useLoad(() => client.checkoutOptions(), [r.reference, r.status]);
-  const [answer, setAnswer] = useState<Schemas['Checkout'] | undefined>(() => startedCheckout(r.reference));
+  const options = useLoad(() => client.checkoutOptions(), [r.reference, r.status, r.payLater?.state]);
+  // A booking already waiting for a transfer (or approval) shows its details; the guest may still choose another way.
+  const [choosing, setChoosing] = useState(false);
   const [busy, setBusy] = useState<CheckoutMethod>();
   const [error, setError] = useState<unknown>();
-  const resultRef = useRef<HTMLDivElement>(null);
 
   async function pay(method: CheckoutMethod) {
     setBusy(method);
@@ -169,79 +171,29 @@ function Checkout({ client, locale, r, onReload }: { client: Client; locale: Loc
     }
     if (started.data.vnpay) return window.location.assign(started.data.vnpay.paymentUrl);
     setBusy(undefined);
-    rememberCheckout(started.data);
-    setAnswer(started.data);
-    setTimeout(() => resultRef.current?.focus(), 0);
+    setChoosing(false);
     onReload();
   }
 
   return (
     <section className="panel checkout" aria-labelledby="checkout-title">
       <h2 id="checkout-title">{w.checkoutTitle}</h2>
-      {r.holdExpiresAt && <p className="held-until">{w.heldUntil(shortWhen(r.holdExpiresAt, locale))}</p>}
+      {r.holdExpiresAt && !r.payLater && <p className="held-until">{w.heldUntil(shortWhen(r.holdExpiresAt, locale))}</p>}
       <Await load={options} locale={locale}>
-        {(o) => (
-          <>
-            <p>
-              {w.amountDue}: <strong className="due">{vnd(o.amountDueVnd, locale)}</strong>
-            </p>
-            {answer ? (
-              <div ref={resultRef} tabIndex={-1} className="checkout-result" data-method={answer.method}>
-                {answer.bankTransfer && (
-                  <>
-                    <h3>{w.bankTitle}</h3>
-                    <dl className="details bank-details">
-                      <div>
-                        <dt>{w.accountName}</dt>
-                        <dd translate="no">{answer.bankTransfer.account.accountName}</dd>
-                      </div>
-                      <div>
-                        <dt>{w.accountNumber}</dt>
-                        <dd className="account-number" translate="no">
-                          {answer.bankTransfer.account.accountNumber}
-                        </dd>
-                      </div>
-                      <div>
-                        <dt>{w.bank}</dt>
-                        <dd translate="no">{answer.bankTransfer.account.bankName}</dd>
-                      </div>
-                      <div>
-                        <dt>{w.amount}</dt>
-                        <dd>{vnd(answer.bankTransfer.amountVnd, locale)}</dd>
-                      </div>
-                      <div>
-                        <dt>{w.transferDescription}</dt>
-                        <dd>
-                          <code className="transfer-reference" translate="no">{answer.bankTransfer.transferReference}</code>
-                        </dd>
-                      </div>
-                    </dl>
-                    {(r.holdExpiresAt ?? answer.holdExpiresAt) && <p className="deadline">{w.transferBefore(shortWhen((r.holdExpiresAt ?? answer.holdExpiresAt)!, locale))}</p>}
-                    <p>{w.transferNext}</p>
-                  </>
-                )}
-                {answer.payAtVenue && (
-                  <>
-                    <h3>{w.venueTitle}</h3>
-                    <p className="venue-instructions">{answer.payAtVenue.instructions}</p>
-                    <p>{w.dueAtDoor(vnd(answer.amountVnd, locale))}</p>
-                  </>
-                )}
-                {o.payable && o.methods.length > 1 && (
-                  <button
-                    type="button"
-                    className="button button-secondary"
-                    onClick={() => {
-                      forgetCheckout(r.reference);
-                      setAnswer(undefined);
-                    }}
-                  >
-                    {w.otherMethod}
-                  </button>
-                )}
-              </div>
-            ) : (
-              o.payable && (
+        {(o) =>
+          r.payLater && !choosing ? (
+            o.payable &&
+            o.methods.length > 1 && (
+              <button type="button" className="button button-secondary other-method" onClick={() => setChoosing(true)}>
+                {w.otherMethod}
+              </button>
+            )
+          ) : (
+            <>
+              <p>
+                {w.amountDue}: <strong className="due">{vnd(o.amountDueVnd, locale)}</strong>
+              </p>
+              {o.payable && (
                 <ul className="methods">
                   {o.methods.map((method) => (
                     <li key={method}>
@@ -249,29 +201,102 @@ function Checkout({ client, locale, r, onReload }: { client: Client; locale: Loc
                         {busy === method && method === 'VNPAY' ? w.goingToVnpay : w.methodWords[method]}
                       </button>
                       <p className="muted">{w.methodNotes[method]}</p>
+                      {method === 'PAY_AT_VENUE' && o.payAtVenue && (
+                        <p className="muted method-effect" data-outcome={o.payAtVenue.outcome}>
+                          {o.payAtVenue.outcome === 'CONFIRMED' || !o.payAtVenue.payBy ? w.payAtVenueWouldConfirm : w.payAtVenueWouldWait(shortWhen(o.payAtVenue.payBy, locale))}
+                        </p>
+                      )}
+                      {method === 'BANK_TRANSFER' && o.bankTransfer?.payBy && <p className="muted method-effect">{w.transferWouldHold(shortWhen(o.bankTransfer.payBy, locale))}</p>}
                     </li>
                   ))}
                 </ul>
-              )
-            )}
-          </>
-        )}
+              )}
+              {o.unavailable.length > 0 && (
+                <ul className="unavailable-methods">
+                  {o.unavailable.map((u) => (
+                    <li key={u.method} data-method={u.method} data-code={u.code}>
+                      <strong>{w.methodUnavailable(w.methodWords[u.method])}</strong> {messageFor({ status: 422, code: u.code }, locale)}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
+          )
+        }
       </Await>
       {error !== undefined && <ProblemNotice locale={locale} error={error} />}
     </section>
   );
 }
 
-/** A confirmed booking still to be paid (at the venue): what is due at the door. */
-function AwaitingPayment({ locale, r }: { locale: Locale; r: Reservation }) {
+/**
+ * Paying later, as the booking now is (issue 34 §1): confirmed with the amount due at the door; held for the venue's
+ * approval until its deadline; or held for a bank transfer, with the account, the reference to quote, the amount and
+ * the deadline. The venue's instructions carry their own language (`instructionsLocale`), which may differ from the page's.
+ */
+function PayLater({ locale, payLater }: { locale: Locale; payLater: NonNullable<Reservation['payLater']> }) {
   const w = words(locale);
-  if (r.payment.dueVnd <= 0) return null;
-  const started = startedCheckout(r.reference);
+  const instructions = (
+    <p className="pay-later-instructions" lang={payLater.instructionsLocale}>
+      {payLater.instructions}
+    </p>
+  );
+  if (payLater.state === 'AWAITING_TRANSFER') {
+    return (
+      <section className="panel pay-later" data-state={payLater.state} aria-labelledby="pay-later-title">
+        <h2 id="pay-later-title">{w.bankTitle}</h2>
+        {instructions}
+        {payLater.bankTransfer && (
+          <dl className="details bank-details">
+            <div>
+              <dt>{w.accountName}</dt>
+              <dd translate="no">{payLater.bankTransfer.account.accountName}</dd>
+            </div>
+            <div>
+              <dt>{w.accountNumber}</dt>
+              <dd className="account-number" translate="no">
+                {payLater.bankTransfer.account.accountNumber}
+              </dd>
+            </div>
+            <div>
+              <dt>{w.bank}</dt>
+              <dd translate="no">{payLater.bankTransfer.account.bankName}</dd>
+            </div>
+            <div>
+              <dt>{w.amount}</dt>
+              <dd className="amount-due">{vnd(payLater.amountDueVnd, locale)}</dd>
+            </div>
+            <div>
+              <dt>{w.transferDescription}</dt>
+              <dd>
+                <code className="transfer-reference" translate="no">
+                  {payLater.bankTransfer.transferReference}
+                </code>
+              </dd>
+            </div>
+          </dl>
+        )}
+        {payLater.deadline && <p className="deadline">{w.transferBefore(shortWhen(payLater.deadline, locale))}</p>}
+        <p>{w.transferNext}</p>
+      </section>
+    );
+  }
+  if (payLater.state === 'AWAITING_APPROVAL') {
+    return (
+      <section className="panel pay-later" data-state={payLater.state} aria-labelledby="pay-later-title">
+        <h2 id="pay-later-title">{w.approvalTitle}</h2>
+        {payLater.deadline && <p className="deadline">{w.approvalUntil(shortWhen(payLater.deadline, locale))}</p>}
+        {instructions}
+        <p className="amount-due">{w.dueAtDoor(vnd(payLater.amountDueVnd, locale))}</p>
+      </section>
+    );
+  }
   return (
-    <section className="panel awaiting-payment">
-      <h2>{started?.method === 'BANK_TRANSFER' ? w.bankTitle : w.venueTitle}</h2>
-      {started?.payAtVenue && <p className="venue-instructions">{started.payAtVenue.instructions}</p>}
-      <p>{w.dueAtDoor(vnd(r.payment.dueVnd, locale))}</p>
+    <section className="panel pay-later" data-state={payLater.state} aria-labelledby="pay-later-title">
+      <h2 id="pay-later-title">{w.venueTitle}</h2>
+      <p>{w.confirmedPayAtDoor}</p>
+      {instructions}
+      <p className="amount-due">{w.dueAtDoor(vnd(payLater.amountDueVnd, locale))}</p>
     </section>
   );
 }

@@ -96,30 +96,31 @@ function fits(offer: Offer, guests: number, seatsLeft: number | null): boolean {
   return guests >= offer.minGuests && guests <= offer.maxGuests && (seatsLeft === null || guests <= seatsLeft);
 }
 
-/** The party's total from the API's pricing: `forParty` of the booking options (service charge and VAT included). */
-type Quote = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; price: Schemas['AssistantPrice'] } | { state: 'failed' };
-function useQuote(locale: Locale, eventSlug: string, offerCode: string | undefined, guests: number): Quote {
+/** The party's total from the API's quote (`quoteReservation`, issue 34 §3): the price the hold would charge now. */
+type Quote = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; price: Schemas['ReservationPrice'] } | { state: 'failed'; error: unknown };
+function useQuote(eventSlug: string, offerCode: string | undefined, guests: number, promoCode?: string, referral?: { code?: string; attributionToken?: string }): Quote {
   const [quote, setQuote] = useState<Quote>({ state: 'idle' });
+  const referralKey = JSON.stringify(referral ?? null);
   useEffect(() => {
     if (!offerCode || !guests) return setQuote({ state: 'idle' });
     let live = true;
     setQuote({ state: 'loading' });
     // A short pause: a guest pressing "+" three times asks once.
     const timer = setTimeout(async () => {
-      // TODO(issue 34 §3, the lead): a public quote operation of the booking API, when it lands, replaces this read
-      // of the assistant-safe booking options (same pricing: the commercial setup, service charge and VAT).
       const answer = await attempt(() =>
-        api.GET('/api/ai/customer-support/catalog/booking-options', { params: { query: { event: eventSlug, guests, locale } } }),
+        api.POST('/api/public/quotes', {
+          body: { eventSlug, offerCode, guestCount: guests, ...(promoCode ? { promoCode } : {}), ...(referral && (referral.code || referral.attributionToken) ? { referral } : {}) },
+        }),
       );
       if (!live) return;
-      const price = answer.ok ? answer.data.offers.find((o) => o.code === offerCode)?.forParty : undefined;
-      setQuote(price ? { state: 'ready', price } : { state: 'failed' });
+      // A failed quote is said (messageFor), never replaced by an estimate: the page shows only the API's prices.
+      setQuote(answer.ok ? { state: 'ready', price: answer.data.price } : { state: 'failed', error: answer.error });
     }, 250);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [locale, eventSlug, offerCode, guests]);
+  }, [eventSlug, offerCode, guests, promoCode, referralKey]);
   return quote;
 }
 
@@ -142,7 +143,7 @@ export function BookingForm({ locale, event, waitlistToken }: { locale: Locale; 
   const [failure, setFailure] = useState<FormProblem & { error: unknown }>();
   const alertRef = useRef<HTMLDivElement>(null);
   const offer = offers.find((o) => o.code === offerCode);
-  const quote = useQuote(locale, event.slug, offer?.code, guests);
+  const quote = useQuote(event.slug, offer?.code, guests, undefined, attribution ? { attributionToken: attribution.token } : undefined);
 
   // The chosen offer must take the party: when the count leaves its limits, the first offer that takes it is chosen.
   function changeGuests(next: number) {
@@ -283,7 +284,7 @@ export function BookingForm({ locale, event, waitlistToken }: { locale: Locale; 
   );
 }
 
-/** The party's total before the hold: the API's quote for the party, else the per-guest price × guests, said so. */
+/** The party's total before the hold: the API's quote for the party, or why there is none (never an estimate). */
 function Total({ locale, offer, guests, quote }: { locale: Locale; offer: Offer; guests: number; quote: Quote }) {
   const w = words(locale);
   return (
@@ -299,6 +300,12 @@ function Total({ locale, offer, guests, quote }: { locale: Locale; offer: Offer;
               </th>
               <td>{vnd(quote.price.subtotalVnd, locale)}</td>
             </tr>
+            {quote.price.discountVnd > 0 && (
+              <tr data-row="discount">
+                <th scope="row">{w.discount}</th>
+                <td>{vnd(-quote.price.discountVnd, locale)}</td>
+              </tr>
+            )}
             <tr data-row="service">
               <th scope="row">{w.serviceCharge}</th>
               <td>{vnd(quote.price.serviceChargeVnd, locale)}</td>
@@ -314,9 +321,7 @@ function Total({ locale, offer, guests, quote }: { locale: Locale; offer: Offer;
           </tbody>
         </table>
       ) : quote.state === 'failed' ? (
-        <p className="estimate">
-          {w.estimateTotal(guests, vnd(offer.perGuest.totalVnd, locale))}: <strong>{vnd(offer.perGuest.totalVnd * guests, locale)}</strong>
-        </p>
+        <ProblemNotice locale={locale} error={quote.error} />
       ) : (
         <p className="muted">{w.totalUpdating}</p>
       )}

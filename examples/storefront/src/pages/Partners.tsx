@@ -60,11 +60,10 @@ export function Partner({ locale, slug }: { locale: Locale; slug: string }) {
             <span>{w.partnerTypes[p.type]}</span>
             {p.city && <span data-authored="">{p.city}</span>}
           </p>
-          {/* The partner's own words, in the language it wrote them. TODO(issue 34 §2, the lead): mark them with the
-              language the API says it returned (its fallback when the partner wrote none in the page's), e.g.
-              lang={p.descriptionLocale}, as the API will tell. */}
+          {/* The partner's own words, marked with the language the API returned them in (issue 34 §2): the page's,
+              else its fallback when the partner wrote none in the page's language. */}
           {p.description && (
-            <p className="description" data-authored="">
+            <p className="description" lang={p.descriptionLocale ?? undefined}>
               {p.description}
             </p>
           )}
