@@ -560,6 +560,9 @@ describe('browser: the reference storefront, end to end in Chromium', function (
           await page.click('li[data-partner="riverside-hotel"] a');
           expect(await textOf(page, 'h1')).to.equal('Riverside Boutique Hotel');
           expect(await textOf(page, 'ul.codes')).to.include(`RIVERSIDE10: ${w.codeDiscount(10)}`);
+          // The partner wrote its description in both languages: the page's, marked as such (issue 34 §2), and so
+          // checked like the page's own words by the audit.
+          expect(await page.$eval('.description', (p) => [p.getAttribute('lang'), Boolean(p.textContent?.trim())])).to.deep.equal([locale, true]);
         });
         await audit(page, locale, 'partner');
         await step(page, `${tag} not found`, async () => {
