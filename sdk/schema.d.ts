@@ -1048,7 +1048,8 @@ export interface paths {
          * @description The show starts as `DRAFT`. `code` and `slug` are unique: a taken one is 409 `code_taken` / `slug_taken`
          *     (also when two requests race for it). Per-locale text: keys must be locales of `SITE_LOCALES` (422
          *     `unknown_locale`), and the default locale needs text (422 `default_locale_required`). Every image blob
-         *     must exist (422 `unknown_blob`).
+         *     must exist (422 `unknown_blob`). `minimumAge` is the show's age rule (issue 34 §3): the youngest age
+         *     admitted, 0–21, or null (the default) for all ages; the public catalog shows it.
          */
         post: operations["createShow"];
         delete?: never;
@@ -1087,6 +1088,7 @@ export interface paths {
          * @description Status moves through `publish`, `unpublish` and archive (`DELETE`). An archived show is read-only (409
          *     `show_archived`). A new `code` or `slug` must still be unique (409 `code_taken` / `slug_taken`). Clearing
          *     `canonical` is what allows a flagship show to be archived afterwards: two deliberate steps.
+         *     `minimumAge: null` clears the age rule (all ages).
          */
         patch: operations["updateShow"];
         trace?: never;
@@ -4872,6 +4874,7 @@ export interface components {
          *         "summary/vi"
          *       ],
          *       "durationMinutes": 90,
+         *       "minimumAge": null,
          *       "imageBlobIds": [
          *         "6f1d2a34-5b6c-4d7e-8f90-123456789abc"
          *       ],
@@ -4895,6 +4898,7 @@ export interface components {
             description: components["schemas"]["LocalizedTextView"];
             untranslated: components["schemas"]["Untranslated"];
             durationMinutes: components["schemas"]["DurationMinutes"];
+            minimumAge: components["schemas"]["MinimumAge"];
             imageBlobIds: string[];
             sortOrder: number;
             /** @description When it was last published; null while not published. */
@@ -5257,7 +5261,8 @@ export interface components {
          *       "show": {
          *         "slug": "saigon-cabaret",
          *         "title": "Saigon Cabaret",
-         *         "durationMinutes": 90
+         *         "durationMinutes": 90,
+         *         "minimumAge": null
          *       },
          *       "offers": [
          *         {
@@ -5984,6 +5989,7 @@ export interface components {
          *       "summary": "A night of song and dance.",
          *       "description": "Ninety minutes of the city's music, from the 1960s to today.",
          *       "durationMinutes": 90,
+         *       "minimumAge": null,
          *       "imageUrls": [
          *         "/api/public/assets?key=show-image%2F2026%2F11%2F0b5f6a0e-3f43-4d8e-9a8e-2f1c7a1f3c11.png"
          *       ],
@@ -6011,6 +6017,7 @@ export interface components {
             summary: string;
             description: string;
             durationMinutes: number;
+            minimumAge: components["schemas"]["PublicMinimumAge"];
             /** @description Paths of the show's images on this API (`/api/public/assets?key=…`), in the show's order. */
             imageUrls: string[];
             nextEvent: components["schemas"]["PublicNextEvent"];
@@ -6025,6 +6032,7 @@ export interface components {
             summary: string;
             description: string;
             durationMinutes: number;
+            minimumAge: components["schemas"]["PublicMinimumAge"];
             imageUrls: string[];
             nextEvent: components["schemas"]["PublicNextEvent"];
             priceFrom: components["schemas"]["PublicPriceQuote"] | null;
@@ -6252,6 +6260,11 @@ export interface components {
         Untranslated: string[];
         /** @example 90 */
         DurationMinutes: number;
+        /**
+         * @description The youngest age admitted (issue 34 §3); null: all ages.
+         * @example 18
+         */
+        MinimumAge: number | null;
         /** @description A locale of `SITE_LOCALES` (BCP 47 tag such as `en` or `vi`). */
         LocaleTag: string;
         /** @description Storage blobs (`/api/storage/blobs`) shown with the show, in order; each must exist and still have its object (422 `unknown_blob`). */
@@ -6284,6 +6297,7 @@ export interface components {
             summary?: components["schemas"]["LocalizedLongText"];
             description?: components["schemas"]["LocalizedLongText"];
             durationMinutes: components["schemas"]["DurationMinutes"];
+            minimumAge?: components["schemas"]["MinimumAge"];
             /** @default false */
             canonical: boolean;
             imageBlobIds?: components["schemas"]["ImageBlobIds"];
@@ -6296,7 +6310,8 @@ export interface components {
          *         "en": "Acrobatics, live music and lanterns over dinner.",
          *         "vi": "Nhào lộn, nhạc sống và đèn lồng cùng bữa tối."
          *       },
-         *       "durationMinutes": 95
+         *       "durationMinutes": 95,
+         *       "minimumAge": 6
          *     }
          */
         ShowUpdate: {
@@ -6306,6 +6321,7 @@ export interface components {
             summary?: components["schemas"]["LocalizedLongText"];
             description?: components["schemas"]["LocalizedLongText"];
             durationMinutes?: components["schemas"]["DurationMinutes"];
+            minimumAge?: components["schemas"]["MinimumAge"];
             canonical?: boolean;
             imageBlobIds?: components["schemas"]["ImageBlobIds"];
             sortOrder?: components["schemas"]["SortOrder"];
@@ -6926,6 +6942,8 @@ export interface components {
          * @example saigon-cabaret-2026-12-05-1930
          */
         PublicSlug: string;
+        /** @description The youngest age admitted; null: all ages (issue 34 §3). */
+        PublicMinimumAge: number | null;
         /**
          * Format: date
          * @description A calendar date in the venue's time zone (`VENUE_TIMEZONE`), years 2000–2999.
@@ -6958,6 +6976,7 @@ export interface components {
             slug: components["schemas"]["PublicSlug"];
             title: string;
             durationMinutes: number;
+            minimumAge: components["schemas"]["PublicMinimumAge"];
         };
         /**
          * @description How the guest is addressed (free text, e.g. `Mr`, `Ms`, `Anh`, `Chị`).
@@ -8149,6 +8168,7 @@ export interface components {
             /** @description The show's longer text (who it suits, what it includes). */
             description: string;
             durationMinutes: number;
+            minimumAge: components["schemas"]["PublicMinimumAge"];
             showUrl: components["schemas"]["PublicUrl"];
             /** @description The lowest total for one guest (service charge and VAT included) over the show's offers on sale; null when none is. */
             priceFromVnd: number | null;
@@ -8168,6 +8188,7 @@ export interface components {
          *           "summary": "Acrobatics, live music and lanterns over dinner.",
          *           "description": "Ninety minutes of acrobatics, live music and lanterns over a four-course dinner. Suitable for children from six.",
          *           "durationMinutes": 90,
+         *           "minimumAge": 6,
          *           "showUrl": "https://www.example.com/en/shows/saigon-glow",
          *           "priceFromVnd": 1020600,
          *           "nextDates": [

@@ -54,7 +54,7 @@ export async function seedFulfillmentItems(client: VenueClient): Promise<SeedCou
 
 /**
  * Shows: found by code in the staff list (every status). A missing one is created and published; an existing one
- * gets back the demo text, duration, canonical flag and sort order where they differ, and is published again if an
+ * gets back the demo text, duration, age rule, canonical flag and sort order where they differ, and is published again if an
  * operator unpublished it. An archived show is left alone (archiving is final) and takes no new events.
  * Returns the codes of the shows that take events.
  */
@@ -69,6 +69,7 @@ export async function seedShows(client: VenueClient): Promise<{ counts: SeedCoun
       summary: { ...demo.summary },
       description: { ...demo.description },
       durationMinutes: demo.durationMinutes,
+      minimumAge: demo.minimumAge,
       canonical: demo.canonical,
       sortOrder: demo.sortOrder,
     };
@@ -90,6 +91,7 @@ export async function seedShows(client: VenueClient): Promise<{ counts: SeedCoun
       if (!sameText(field, fields[field], show[field], show.untranslated)) changes[field] = fields[field];
     }
     if (show.durationMinutes !== fields.durationMinutes) changes.durationMinutes = fields.durationMinutes;
+    if (show.minimumAge !== fields.minimumAge) changes.minimumAge = fields.minimumAge;
     if (show.canonical !== fields.canonical) changes.canonical = fields.canonical;
     if (show.sortOrder !== fields.sortOrder) changes.sortOrder = fields.sortOrder;
     const edit = Object.keys(changes).length > 0;

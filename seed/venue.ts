@@ -24,6 +24,8 @@ export const DEMO_SHOWS = [
     slug: 'saigon-chronicles',
     canonical: true,
     durationMinutes: 120,
+    // The youngest age admitted (issue 34 §3), as the knowledge base's "Children and families" says.
+    minimumAge: 8,
     sortOrder: 1,
     title: { en: 'Saigon Chronicles', vi: 'Biên niên Sài Gòn' },
     summary: {
@@ -42,6 +44,7 @@ export const DEMO_SHOWS = [
     slug: 'lotus-tales',
     canonical: false,
     durationMinutes: 75,
+    minimumAge: 4,
     sortOrder: 2,
     title: { en: 'Lotus Tales', vi: 'Chuyện hoa sen' },
     summary: {
@@ -60,6 +63,7 @@ export const DEMO_SHOWS = [
     slug: 'jazz-after-dark',
     canonical: false,
     durationMinutes: 90,
+    minimumAge: 18,
     sortOrder: 3,
     title: { en: 'Jazz After Dark', vi: 'Jazz về đêm' },
     summary: {

@@ -319,6 +319,9 @@ describe('browser: the reference storefront, end to end in Chromium', function (
           await page.waitForFunction(() => { const img = document.querySelector('img.show-image-large') as HTMLImageElement | null; return !!img && img.complete && img.naturalWidth > 0; });
           expect(await textOf(page, '.description')).to.equal(show.description);
           expect(await textOf(page, '.facts')).to.include(w.minutes(show.durationMinutes));
+          // The age rule (issue 34 §3): the seeded Saigon Chronicles admits children from eight.
+          expect(show.minimumAge).to.equal(8);
+          expect(await textOf(page, '.facts .age-rule')).to.equal(locale === 'en' ? 'Ages 8+' : 'Từ 8 tuổi');
           expect(await textOf(page, '.offer-card[data-offer="PRIVATE-EVENT"] .limits')).to.equal(w.partyLimits(20, 120));
           expect(await textOf(page, '.offer-card[data-offer="SGC-VIP"] .limits')).to.equal(w.partyLimits(2, 8));
         });

@@ -56,6 +56,9 @@ const en = {
   nextPerformance: 'Next performance',
   duration: 'Duration',
   minutes: (n: number) => `${n} minutes`,
+  // A show's age rule (issue 34 §3): the youngest age admitted; null (or 0) is every age.
+  ageRuleTitle: 'Age',
+  ageRule: (minimumAge: number | null) => (minimumAge ? `Ages ${minimumAge}+` : 'All ages'),
   noImage: 'No photo yet',
   allDates: 'All dates of this show',
   // ---- one performance ----
@@ -327,6 +330,8 @@ const vi: Dict = {
   nextPerformance: 'Suất diễn gần nhất',
   duration: 'Thời lượng',
   minutes: (n) => `${n} phút`,
+  ageRuleTitle: 'Độ tuổi',
+  ageRule: (minimumAge) => (minimumAge ? `Từ ${minimumAge} tuổi` : 'Mọi lứa tuổi'),
   noImage: 'Chưa có ảnh',
   allDates: 'Mọi ngày diễn của chương trình',
   doorsOpen: 'Mở cửa',

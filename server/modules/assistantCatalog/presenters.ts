@@ -60,6 +60,7 @@ export function presentAssistantShow(show: ShowRow, events: EventRow[], sales: S
     summary: pickLocale(show.summary, p.locale, p.defaultLocale),
     description: pickLocale(show.description, p.locale, p.defaultLocale),
     durationMinutes: show.duration_minutes,
+    minimumAge: show.minimum_age,
     showUrl: routes.show(show.slug),
     priceFromVnd: priceFromVnd(sales, show.id),
     nextDates: events.slice(0, NEXT_DATES).map((event) => {

@@ -90,6 +90,7 @@ function presentEventCore(event: EventRow, sales: Sales, p: Presentation) {
       slug: event.show_slug,
       title: pickLocale(event.show_title, p.locale, p.defaultLocale),
       durationMinutes: event.duration_minutes,
+      minimumAge: event.minimum_age,
     },
   };
 }
@@ -129,6 +130,7 @@ export function presentShow(show: ShowRow, sales: Sales, p: Presentation): Schem
     summary: pickLocale(show.summary, p.locale, p.defaultLocale),
     description: pickLocale(show.description, p.locale, p.defaultLocale),
     durationMinutes: show.duration_minutes,
+    minimumAge: show.minimum_age,
     imageUrls: show.image_keys.map(assetUrl),
     nextEvent:
       show.next_slug && show.next_starts_at && show.next_local_start

@@ -43,6 +43,7 @@ export interface EventRow {
   show_slug: string;
   show_title: LocalizedText;
   duration_minutes: number;
+  minimum_age: number | null;
   seats_taken: number;
   total?: string | number;
 }
@@ -84,6 +85,7 @@ export interface ShowRow {
   summary: LocalizedText;
   description: LocalizedText;
   duration_minutes: number;
+  minimum_age: number | null;
   image_keys: string[];
   next_slug: string | null;
   next_starts_at: Date | null;
@@ -99,7 +101,7 @@ const LOCAL_START = (column: string) => `to_char(${column} at time zone ?, 'YYYY
  * Capacity and status are read for the availability state, never presented.
  */
 const EVENT_COLUMNS = `e.slug, e.starts_at, ${LOCAL_START('e.starts_at')} as local_start, e.doors_at, e.capacity, e.sales_open, e.status,
-            s.id as show_id, s.slug as show_slug, s.title as show_title, s.duration_minutes,
+            s.id as show_id, s.slug as show_slug, s.title as show_title, s.duration_minutes, s.minimum_age,
             ? as seats_taken`;
 
 /** `fragment` (holding one `?`) with `value` bound, when there is a value; nothing otherwise. */
@@ -248,7 +250,7 @@ function showsQuery(knex: Knex, zone: string, now: Date, page: { slug?: string; 
   const slugFilter = optionalFilter(bindings, 'and s.slug = ?', page.slug);
   bindings.push(page.limit, page.offset);
   return knex.raw(
-    `select s.id, s.slug, s.code, s.title, s.summary, s.description, s.duration_minutes,
+    `select s.id, s.slug, s.code, s.title, s.summary, s.description, s.duration_minutes, s.minimum_age,
             coalesce((
               select json_agg(b.key order by i.position)
                 from jsonb_array_elements_text(s.image_blob_ids) with ordinality as i(blob_id, position)

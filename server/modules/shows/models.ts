@@ -16,6 +16,8 @@ export class Show extends BaseModel {
   summary!: LocalizedText;
   description!: LocalizedText;
   durationMinutes!: number;
+  /** The youngest age admitted; null: all ages (issue 34 §3). */
+  minimumAge!: number | null;
   imageBlobIds!: string[];
   sortOrder!: number;
   publishedAt!: Date | null;

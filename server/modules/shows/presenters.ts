@@ -16,6 +16,7 @@ export function presentShow(show: Show, config: LocaleConfig): Schema<'Show'> {
     description: staffText(show.description, config),
     untranslated: untranslated({ title: show.title, summary: show.summary, description: show.description }, config),
     durationMinutes: show.durationMinutes,
+    minimumAge: show.minimumAge ?? null,
     imageBlobIds: [...(show.imageBlobIds ?? [])],
     sortOrder: show.sortOrder,
     publishedAt: iso(show.publishedAt),

@@ -60,6 +60,7 @@ describe('assistant-safe data: /api/ai/customer-support/catalog/* and /knowledge
       slug: 'saigon-cabaret',
       code: 'SGC',
       sortOrder: 1,
+      minimumAge: 18,
       title: { en: 'Saigon Cabaret', vi: 'Sài Gòn Cabaret' },
       summary: { en: 'A night of song', vi: 'Một đêm ca nhạc' },
       description: { en: 'Ninety minutes of music', vi: 'Chín mươi phút âm nhạc' } });
@@ -108,7 +109,9 @@ describe('assistant-safe data: /api/ai/customer-support/catalog/* and /knowledge
     expect(body.timeZone).to.equal(ZONE);
     expect(body.items.map((s: { slug: string }) => s.slug)).to.deep.equal(['saigon-cabaret', 'lotus-dreams']);
     const [sgc, lot] = body.items;
-    expect(sgc).to.include({ code: 'SGC', title: 'Saigon Cabaret', summary: 'A night of song', description: 'Ninety minutes of music', durationMinutes: 90, showUrl: `${SITE}/en/shows/saigon-cabaret` });
+    expect(sgc).to.include({ code: 'SGC', title: 'Saigon Cabaret', summary: 'A night of song', description: 'Ninety minutes of music', durationMinutes: 90, minimumAge: 18, showUrl: `${SITE}/en/shows/saigon-cabaret` });
+    // The age rule (issue 34 §3): null is every age.
+    expect(lot.minimumAge).to.equal(null);
     expect(sgc.priceFromVnd).to.equal(quote(900_000, 1, RULES).totalVnd);
     expect(sgc.nextDates.map((e: { eventSlug: string }) => e.eventSlug)).to.deep.equal([slugs.open, slugs.limited, slugs.salesClosed, slugs.far]);
     expect(sgc.nextDates[0]).to.deep.equal({ eventSlug: slugs.open, date: d(3), time: '19:30', availability: 'AVAILABLE', bookingUrl: `${SITE}/en/book/${slugs.open}` });

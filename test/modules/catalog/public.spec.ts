@@ -48,6 +48,8 @@ describe('public catalog API', () => {
       slug: 'saigon-cabaret',
       code: 'SGC',
       sortOrder: 1,
+      // The age rule (issue 34 §3); lotus keeps none (all ages).
+      minimumAge: 12,
       title: { en: 'Saigon Cabaret', vi: 'Sài Gòn Cabaret' },
       summary: { en: 'A night of song' },
       description: { en: 'Ninety minutes of music', vi: 'Chín mươi phút âm nhạc' },
@@ -102,7 +104,8 @@ describe('public catalog API', () => {
       expect(res.body.items.map((s: any) => s.slug)).to.deep.equal(['saigon-cabaret', 'acrobats', 'lotus-dreams']);
       expect(res.body).to.include({ total: 3, limit: 20, offset: 0, locale: 'en' });
       const [sgc] = res.body.items;
-      expect(sgc).to.deep.include({ code: 'SGC', title: 'Saigon Cabaret', summary: 'A night of song', durationMinutes: 90 });
+      expect(sgc).to.deep.include({ code: 'SGC', title: 'Saigon Cabaret', summary: 'A night of song', durationMinutes: 90, minimumAge: 12 });
+      expect(res.body.items[2].minimumAge).to.equal(null);
       // Only the public, undeleted image; in the show's order.
       expect(sgc.imageUrls).to.deep.equal([`/api/public/assets?key=${encodeURIComponent(publicKey)}`]);
       expect(sgc.nextEvent.slug).to.equal(slugs.soon);
@@ -140,6 +143,7 @@ describe('public catalog API', () => {
       const res = await get('/api/public/shows/saigon-cabaret?locale=vi');
       expect(res.status, res.text).to.equal(200);
       expect(res.body.title).to.equal('Sài Gòn Cabaret');
+      expect(res.body.minimumAge).to.equal(12);
       expect(res.body.offers.map((o: any) => o.code)).to.deep.equal(['SGC-DINNER', 'SHOW-ONLY']);
       expect(res.body.offers[0].name).to.equal('Ăn tối và xem show');
       expect(res.body.offers[0].items).to.deep.equal([
@@ -190,9 +194,10 @@ describe('public catalog API', () => {
         doorsAt: local(d(3), '18:30').toISOString(),
         bookingClosesAt: local(d(3), '17:30').toISOString(),
         cancelled: false,
-        show: { slug: 'saigon-cabaret', title: 'Saigon Cabaret', durationMinutes: 90 },
+        show: { slug: 'saigon-cabaret', title: 'Saigon Cabaret', durationMinutes: 90, minimumAge: 12 },
       });
       expect(res.body.items[2].doorsAt).to.equal(null);
+      expect(res.body.items[2].show.minimumAge).to.equal(null);
       // Offers: the show's own and the all-shows one; never inactive, ended or not yet started, nor another show's.
       // Each event names them; the page carries each once.
       expect(open.offerCodes).to.deep.equal(['SGC-DINNER', 'SHOW-ONLY']);
@@ -325,6 +330,7 @@ describe('public catalog API', () => {
       expect(res.headers.get('content-language')).to.equal('vi');
       expect(res.body).to.deep.include({ slug: slugs.open, state: 'AVAILABLE', seatsLeft: 120, cancelled: false });
       expect(res.body.show.title).to.equal('Sài Gòn Cabaret');
+      expect(res.body.show.minimumAge).to.equal(12);
       expect(res.body.offers.map((o: any) => o.code)).to.deep.equal(['SGC-DINNER', 'SHOW-ONLY']);
     });
 

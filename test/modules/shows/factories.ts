@@ -6,7 +6,7 @@ import { Show } from '../../../server/modules/shows/models.ts';
 const suffix = () => randomUUID().replace(/-/g, '').slice(0, 6).toUpperCase();
 
 export type ShowOverrides = Partial<
-  Pick<Show, 'code' | 'slug' | 'status' | 'canonical' | 'title' | 'summary' | 'description' | 'durationMinutes' | 'sortOrder' | 'imageBlobIds' | 'publishedAt'>
+  Pick<Show, 'code' | 'slug' | 'status' | 'canonical' | 'title' | 'summary' | 'description' | 'durationMinutes' | 'minimumAge' | 'sortOrder' | 'imageBlobIds' | 'publishedAt'>
 >;
 
 /** A show row, as `buildShow` answers it. */
@@ -28,6 +28,7 @@ export async function buildShow(overrides: ShowOverrides = {}) {
     summary: overrides.summary ?? {},
     description: overrides.description ?? {},
     durationMinutes: overrides.durationMinutes ?? 90,
+    minimumAge: overrides.minimumAge ?? null,
     imageBlobIds: overrides.imageBlobIds ?? [],
     sortOrder: overrides.sortOrder ?? 0,
     publishedAt: overrides.publishedAt !== undefined ? overrides.publishedAt : status === 'DRAFT' ? null : new Date(),

@@ -61,7 +61,7 @@ describe('shows: /api/shows', () => {
     it('creates a draft with defaults, every site locale filled for the dashboard', async () => {
       const res = await admin().post('/api/shows', { code: 'SGC', slug: 'saigon-glow', title: { en: 'Saigon Glow' }, summary: { en: 'Acrobatics', vi: 'Nhào lộn' }, durationMinutes: 95 });
       expect(res.status).to.equal(201);
-      expect(res.body).to.include({ code: 'SGC', slug: 'saigon-glow', status: 'DRAFT', canonical: false, durationMinutes: 95, sortOrder: 0, publishedAt: null, archivedAt: null });
+      expect(res.body).to.include({ code: 'SGC', slug: 'saigon-glow', status: 'DRAFT', canonical: false, durationMinutes: 95, minimumAge: null, sortOrder: 0, publishedAt: null, archivedAt: null });
       expect(res.body.title).to.deep.equal({ en: 'Saigon Glow', vi: 'Saigon Glow' });
       expect(res.body.summary).to.deep.equal({ en: 'Acrobatics', vi: 'Nhào lộn' });
       expect(res.body.description).to.deep.equal({ en: '', vi: '' });
@@ -114,6 +114,10 @@ describe('shows: /api/shows', () => {
         [{ ...validShow('BLANK'), title: { en: '   ' } }, 'body/title/en'],
         [{ ...validShow('EXTRA'), status: 'PUBLISHED' }, 'body/status'],
         [{ code: 'NOTITLE', slug: 'no-title', durationMinutes: 60 }, 'body/title'],
+        [{ ...validShow('AGE1'), minimumAge: -1 }, 'body/minimumAge'],
+        [{ ...validShow('AGE2'), minimumAge: 22 }, 'body/minimumAge'],
+        [{ ...validShow('AGE3'), minimumAge: 12.5 }, 'body/minimumAge'],
+        [{ ...validShow('AGE4'), minimumAge: '18' }, 'body/minimumAge'],
       ];
       for (const [body, path] of cases) {
         const res = await admin().post('/api/shows', body);
@@ -222,6 +226,44 @@ describe('shows: /api/shows', () => {
       const ok = await viFirst.request('POST', '/api/shows', { headers: spec.callers.admin, body: validShow('KOLOC', { title: { vi: 'Ánh Sáng', ko: '빛' } }) });
       expect(ok.status).to.equal(201);
       expect(ok.body.title).to.deep.equal({ vi: 'Ánh Sáng', en: 'Ánh Sáng', ko: '빛' });
+    });
+  });
+
+  describe('age rule (issue 34 §3)', () => {
+    it('stores the youngest age admitted on create and update; null is every age', async () => {
+      const created = await admin().post('/api/shows', validShow('ADULT', { minimumAge: 18 }));
+      expect(created.status).to.equal(201);
+      expect(created.body.minimumAge).to.equal(18);
+      const [row] = await spec.server.db.knex('shows').where('id', created.body.id);
+      expect(row.minimum_age).to.equal(18);
+      const lowered = await admin().patch(`/api/shows/${created.body.id}`, { minimumAge: 0 });
+      expect(lowered.status).to.equal(200);
+      expect(lowered.body.minimumAge).to.equal(0);
+      const cleared = await admin().patch(`/api/shows/${created.body.id}`, { minimumAge: null });
+      expect(cleared.status).to.equal(200);
+      expect(cleared.body.minimumAge).to.equal(null);
+      expect((await admin().get(`/api/shows/${created.body.id}`)).body.minimumAge).to.equal(null);
+    });
+
+    it('refuses an age outside 0–21 on update (400 naming minimumAge) and leaves the show as it was', async () => {
+      const show = await buildShow({ minimumAge: 6 });
+      for (const minimumAge of [-1, 22, 'adults']) {
+        const res = await admin().patch(`/api/shows/${show.id}`, { minimumAge });
+        expect(res.status, String(minimumAge)).to.equal(400);
+        expect(errorPaths(res)).to.include('body/minimumAge');
+      }
+      expect((await admin().get(`/api/shows/${show.id}`)).body.minimumAge).to.equal(6);
+    });
+
+    it('is a database rule too: a row outside 0–21 is refused by the check', async () => {
+      const show = await buildShow();
+      let failed = false;
+      try {
+        await spec.server.db.knex('shows').where('id', show.id).update({ minimum_age: 30 });
+      } catch {
+        failed = true;
+      }
+      expect(failed).to.equal(true);
     });
   });
 

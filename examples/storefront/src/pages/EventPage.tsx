@@ -56,6 +56,10 @@ export function EventHeader({ locale, event, title }: { locale: Locale; event: P
             <dt>{w.duration}</dt>
             <dd>{w.minutes(event.show.durationMinutes)}</dd>
           </div>
+          <div>
+            <dt>{w.ageRuleTitle}</dt>
+            <dd className="age-rule">{w.ageRule(event.show.minimumAge)}</dd>
+          </div>
           {event.doorsAt && (
             <div>
               <dt>{w.doorsOpen}</dt>

@@ -33,6 +33,7 @@ export function Programme({ locale }: { locale: Locale }) {
                     <p>{show.summary}</p>
                     <p className="meta">
                       <span>{w.minutes(show.durationMinutes)}</span>
+                      <span className="age-rule">{w.ageRule(show.minimumAge)}</span>
                       {show.priceFrom && <span className="price">{w.priceFrom(vnd(show.priceFrom.totalVnd, locale))}</span>}
                     </p>
                   </div>
@@ -47,7 +48,7 @@ export function Programme({ locale }: { locale: Locale }) {
   );
 }
 
-/** `/<locale>/shows/<slug>`: a show's page: image, description, duration, offers with their party limits, its calendar. */
+/** `/<locale>/shows/<slug>`: a show's page: image, description, duration, age rule, offers with their party limits, its calendar. */
 export function ShowPage({ locale, slug }: { locale: Locale; slug: string }) {
   const w = words(locale);
   const show = useLoad(() => api.GET('/api/public/shows/{slug}', { params: { path: { slug }, query: { locale } } }), [slug, locale]);
@@ -66,6 +67,10 @@ export function ShowPage({ locale, slug }: { locale: Locale; slug: string }) {
                   <dt>{w.duration}</dt>
                   <dd>{w.minutes(s.durationMinutes)}</dd>
                 </div>
+                <div>
+                  <dt>{w.ageRuleTitle}</dt>
+                  <dd className="age-rule">{w.ageRule(s.minimumAge)}</dd>
+                </div>
                 {s.priceFrom && (
                   <div>
                     <dt>{w.offersTitle}</dt>
@@ -77,7 +82,6 @@ export function ShowPage({ locale, slug }: { locale: Locale; slug: string }) {
           </section>
           <section aria-labelledby="about-title">
             <h2 id="about-title">{w.aboutShow}</h2>
-            {/* The description carries the show's age rule ("Suitable for children from four", "Adults only"). */}
             <p className="description">{s.description}</p>
           </section>
           {s.offers.length > 0 && (
@@ -246,6 +250,7 @@ function MonthList({ locale, page, more, moreOffers }: { locale: Locale; page: E
                       </Link>
                       <span className="event-meta">
                         <Availability locale={locale} state={event.state} seatsLeft={event.seatsLeft} cancelled={event.cancelled} />
+                        <span className="age-rule">{w.ageRule(event.show.minimumAge)}</span>
                         {prices.length > 0 && <span className="price">{w.priceFrom(vnd(Math.min(...prices), locale))}</span>}
                       </span>
                     </span>

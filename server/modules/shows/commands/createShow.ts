@@ -29,6 +29,7 @@ export async function createShow(app: AppContext, input: CreateShowInput, actor:
         summary: input.summary ?? {},
         description: input.description ?? {},
         durationMinutes: input.durationMinutes,
+        minimumAge: input.minimumAge ?? null,
         imageBlobIds: input.imageBlobIds ?? [],
         sortOrder: input.sortOrder ?? 0,
       });
