@@ -1,21 +1,22 @@
 /**
  * `npm run eval:assistant` — the assistant measured, not asserted (issue 24), on two sets (issue 35 §6):
  *
- * - `--set dev` (the default): the development set, generated from the venue's facts by ./questions.ts (seeded);
- *   the one the assistant is tuned on.
+ * - `--set dev` (the default): the development set, written as data in test/eval/sets/dev/*.yaml the way guests
+ *   write (./set.ts, the test set's format); the one the assistant is tuned on, edited and grown freely.
+ * - `--set generated`: the older development set, generated from the venue's facts by ./questions.ts (seeded).
  * - `--set test`: the frozen test set, written as data in test/eval/sets/test/*.yaml (./set.ts) by someone who does
  *   not write the rules, from the venue's public information only; its expectations refer to the venue's facts by
  *   meaning and are graded by ./expect.ts. Never tuned on; it grows only by new writing (test/eval/sets/README.md).
  *
  * Starts the app on an in-memory PGlite database with the demo venue seeded (as the assistant's specs do), makes
- * the set's fixtures as staff would (a sold-out performance; for the test set, another guest's phone booking whose
+ * the set's fixtures as staff would (a sold-out performance; for a written set, another guest's phone booking whose
  * details must never reach an answer), reads the venue through the assistant-safe routes, asks each question through
  * `POST /llm/chat` as the website would (UI messages, SSE, the history with its tool parts sent back), times the
  * first text and the end of the stream, grades each answer and prints the factual score and the declining/refusing
  * score separately, link validity, leaks, per category and per language, the latencies and the failures. It
  * measures and never gates: the exit code is 0 unless the run itself crashed.
  *
- *   npm run eval:assistant -- [--set dev|test] [--seed N] [--verbose] [--json results.json] [--only category,category]
+ *   npm run eval:assistant -- [--set dev|test|generated] [--seed N] [--verbose] [--json results.json] [--only category,category]
  */
 import fs from 'node:fs/promises';
 import { DateTime } from 'luxon';
@@ -28,6 +29,11 @@ import { prepareTurn, render, Resolver, secretsOf, Unresolved } from './expect.t
 import { CATEGORIES, DEFAULT_COUNTS, generateQuestions, type Category } from './questions.ts';
 import { aspectsOf, loadSet, SET_CATEGORIES, SET_LANGUAGES, type Aspect, type Manifest, type QuestionSet } from './set.ts';
 import { readVenue, soldOutOne, type Locale, type Venue } from './venue.ts';
+
+/** The template-generated development set (./questions.ts); every other name is a written set under test/eval/sets/. */
+const GENERATED = 'generated';
+/** Written sets that are frozen (never tuned on, checksummed); the others may be edited freely. */
+const FROZEN = new Set(['test']);
 
 interface Options {
   set: string;
@@ -53,12 +59,12 @@ function parseArgs(argv: string[]): Options {
       if (name === '--set') options.set = text;
     } else if (arg === '--verbose' || arg === '-v') options.verbose = true;
     else if (arg === '--help' || arg === '-h') {
-      console.log('npm run eval:assistant -- [--set dev|test] [--seed N] [--verbose] [--json file] [--only category,…]');
+      console.log('npm run eval:assistant -- [--set dev|test|generated] [--seed N] [--verbose] [--json file] [--only category,…]');
       process.exit(0);
     } else throw new Error(`unknown option ${arg}`);
   }
   if (!Number.isInteger(options.seed)) throw new Error('--seed takes an integer');
-  const categories: readonly string[] = options.set === 'dev' ? CATEGORIES : SET_CATEGORIES;
+  const categories: readonly string[] = options.set === GENERATED ? CATEGORIES : SET_CATEGORIES;
   for (const category of options.only ?? []) if (!categories.includes(category)) throw new Error(`unknown category ${category} (one of ${categories.join(', ')})`);
   return options;
 }
@@ -103,7 +109,7 @@ interface Result {
 const ASPECTS: Aspect[] = ['factual', 'declining', 'conversation'];
 const ASPECT_NAMES: Record<Aspect, string> = { factual: 'factual', declining: 'declining & refusing', conversation: 'conversation' };
 
-/** The development set's categories by what they score: declines and refusals, a question back, or facts. */
+/** The generated set's categories by what they score: declines and refusals, a question back, or facts. */
 function devAspect(category: Category): Aspect {
   if (category === 'outOfScope' || category === 'injection' || category === 'ownBooking') return 'declining';
   if (category === 'clarify') return 'conversation';
@@ -258,7 +264,7 @@ function report(results: Result[], meta: Record<string, unknown>, options: Optio
   lines.push('');
   lines.push(breakdown('language', languages, (r) => r.language));
   const kinds = [...new Set(results.filter((r) => r.kind && r.aspects.declining).map((r) => r.kind))].sort();
-  if (kinds.length && options.set !== 'dev') {
+  if (kinds.length && options.set !== GENERATED) {
     lines.push('');
     lines.push(breakdown('declined / refused', kinds, (r) => r.kind));
   }
@@ -322,7 +328,7 @@ async function reservations(server: TestServer): Promise<any[]> {
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const started = Date.now();
-  const set = options.set === 'dev' ? undefined : loadSet(options.set);
+  const set = options.set === GENERATED ? undefined : loadSet(options.set);
   // The website's chat is rate limited per address; the evaluation is one address asking a few hundred times.
   const server = await startAssistantServer({ llmChatRateLimitPerMinute: 100_000 });
   try {
@@ -344,7 +350,7 @@ async function main(): Promise<void> {
       results.push(await ask(server, venue, question, secrets));
       if ((index + 1) % 25 === 0) process.stderr.write(`  ${index + 1}/${questions.length}\n`);
     }
-    const label = set ? `${set.name} (written ${set.manifest.written}, frozen)` : `dev (generated, seed ${options.seed})`;
+    const label = set ? `${set.name} (written ${set.manifest.written}${FROZEN.has(set.name) ? ', frozen' : ', tuned on'})` : `generated (templates, seed ${options.seed})`;
     const meta = { set: label, model: server.config.assistantModel, today: venue.today, timeZone: venue.timeZone, now: DateTime.now().setZone(venue.timeZone).toISO(), soldOut, setupMs, runMs: Date.now() - started };
     console.log(report(results, meta, options, set ? SET_CATEGORIES : CATEGORIES, SET_LANGUAGES));
     console.log(`\n(${Math.round((Date.now() - started) / 1000)} s in all)`);

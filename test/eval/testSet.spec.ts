@@ -6,77 +6,95 @@ import { declinesPart, leakedSecrets, mentionsAge, mentionsDay, mentionsDuration
 import { checksumFile, checksums, guestsOf, loadSet, referencesOf, SET_CATEGORIES, SET_LANGUAGES, type Expectation, type QuestionSet } from './set.ts';
 
 /**
- * The frozen test set of the assistant's evaluation (issue 35 §6 "Measured honestly"), checked as data: it parses
+ * The written sets of the assistant's evaluation (issue 35 §6 "Measured honestly"), checked as data: each parses
  * against the expectation schema, its ids are unique, it holds at least 300 questions over every category and
  * language, and every show, offer and knowledge subject it refers to exists in the seeded demo venue (seed/). It
- * does not run the assistant (`npm run eval:assistant -- --set test` does). And it is frozen: a change to its files
- * without a new test/eval/sets/test.sha256 fails here.
+ * does not run the assistant (`npm run eval:assistant -- --set dev|test` does). The development set (`dev`) is
+ * tuned on and edited freely; the test set (`test`) is frozen: a change to its files without a new
+ * test/eval/sets/test.sha256 fails here.
  */
-describe('the assistant’s frozen test set (test/eval/sets/test, issue 35 §6)', () => {
-  let set: QuestionSet;
-  before(() => {
-    set = loadSet('test');
-  });
+const WRITTEN_SETS = [
+  { name: 'test', title: 'the assistant’s frozen test set (test/eval/sets/test, issue 35 §6)' },
+  { name: 'dev', title: 'the assistant’s development set (test/eval/sets/dev, written, tuned on; issue 35 §6)' },
+] as const;
 
-  it('parses: every file against the expectation schema (loadSet throws naming the file and the field)', () => {
-    expect(() => loadSet('test')).not.to.throw();
-    expect(set.manifest.name).to.equal('test');
-  });
+for (const { name, title } of WRITTEN_SETS) {
+  describe(title, () => {
+    let set: QuestionSet;
+    before(() => {
+      set = loadSet(name);
+    });
 
-  it('holds at least 300 questions with unique ids', () => {
-    expect(set.questions.length).to.be.at.least(300);
-    const ids = set.questions.map((question) => question.id);
-    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).to.deep.equal([]);
-  });
+    it('parses: every file against the expectation schema (loadSet throws naming the file and the field)', () => {
+      expect(() => loadSet(name)).not.to.throw();
+      expect(set.manifest.name).to.equal(name);
+    });
 
-  it('covers every category and every language, with multi-turn and mixed-scope questions and parties with children', () => {
-    const categories = new Set(set.questions.map((question) => question.category));
-    expect([...SET_CATEGORIES].filter((category) => !categories.has(category))).to.deep.equal([]);
-    const languages = new Set(set.questions.map((question) => question.language));
-    expect([...SET_LANGUAGES].filter((language) => !languages.has(language))).to.deep.equal([]);
-    expect(set.questions.filter((question) => question.turns.length > 1).length).to.be.at.least(20);
-    const expectations = set.questions.flatMap((question) => question.turns.map((turn) => turn.expect).filter((e): e is Expectation => Boolean(e)));
-    const partial = expectations.filter((e) => e.decline && Object.keys(e).some((key) => !['decline', 'not'].includes(key)));
-    expect(partial.length, 'in-scope + out-of-scope messages').to.be.at.least(10);
-    const withChildren = expectations.filter((e) => typeof e.total?.party === 'object' && e.total.party.children !== undefined);
-    expect(withChildren.length, 'party totals with children').to.be.at.least(10);
-  });
+    it('holds at least 300 questions with unique ids', () => {
+      expect(set.questions.length).to.be.at.least(300);
+      const ids = set.questions.map((question) => question.id);
+      expect(ids.filter((id, index) => ids.indexOf(id) !== index)).to.deep.equal([]);
+    });
 
-  it('refers only to shows, offers and knowledge subjects the seeded demo venue has', () => {
-    const shows = new Set<string>(DEMO_SHOWS.map((show) => show.slug));
-    const offers = new Set(DEMO_OFFERS.map((offer) => offer.code));
-    const topics = new Set(DEMO_KNOWLEDGE.map((doc) => doc.topic));
-    const unknown: string[] = [];
-    for (const question of set.questions) {
-      const refs = referencesOf(question);
-      for (const slug of refs.shows) if (!shows.has(slug)) unknown.push(`${question.id}: show ${slug}`);
-      for (const code of refs.offers) if (!offers.has(code)) unknown.push(`${question.id}: offer ${code}`);
-      for (const topic of refs.topics) if (!topics.has(topic)) unknown.push(`${question.id}: knowledge ${topic}`);
-    }
-    const fixture = set.manifest.fixtures.booking;
-    if (fixture) {
-      if (!shows.has(fixture.show)) unknown.push(`fixture: show ${fixture.show}`);
-      if (!offers.has(fixture.offer)) unknown.push(`fixture: offer ${fixture.offer}`);
-    }
-    expect(unknown).to.deep.equal([]);
-  });
+    it('covers every category and every language, with multi-turn and mixed-scope questions and parties with children', () => {
+      const categories = new Set(set.questions.map((question) => question.category));
+      expect([...SET_CATEGORIES].filter((category) => !categories.has(category))).to.deep.equal([]);
+      const languages = new Set(set.questions.map((question) => question.language));
+      expect([...SET_LANGUAGES].filter((language) => !languages.has(language))).to.deep.equal([]);
+      expect(set.questions.filter((question) => question.turns.length > 1).length).to.be.at.least(20);
+      const expectations = set.questions.flatMap((question) => question.turns.map((turn) => turn.expect).filter((e): e is Expectation => Boolean(e)));
+      const partial = expectations.filter((e) => e.decline && Object.keys(e).some((key) => !['decline', 'not'].includes(key)));
+      expect(partial.length, 'in-scope + out-of-scope messages').to.be.at.least(10);
+      const withChildren = expectations.filter((e) => typeof e.total?.party === 'object' && e.total.party.children !== undefined);
+      expect(withChildren.length, 'party totals with children').to.be.at.least(10);
+    });
 
-  it('prices a party only inside an offer’s guest limits, and pairs an offer with its own show (a crossed limit is a limit question)', () => {
-    const showCode = (slug: string) => DEMO_SHOWS.find((show) => show.slug === slug)?.code;
-    const wrong: string[] = [];
-    for (const question of set.questions) {
-      for (const turn of question.turns) {
-        const total = turn.expect?.total;
-        if (!total) continue;
-        const guests = guestsOf(total.party);
-        const candidates = total.offer ? DEMO_OFFERS.filter((offer) => offer.code === total.offer) : DEMO_OFFERS.filter((offer) => offer.showCode === showCode(total.show!));
-        if (!candidates.some((offer) => guests >= offer.minGuests && guests <= offer.maxGuests)) wrong.push(`${question.id}: ${guests} guests fit no offer of ${total.offer ?? total.show}`);
-        if (total.offer && total.show && DEMO_OFFERS.find((offer) => offer.code === total.offer)?.showCode !== showCode(total.show)) wrong.push(`${question.id}: ${total.offer} is not an offer of ${total.show}`);
+    it('refers only to shows, offers and knowledge subjects the seeded demo venue has', () => {
+      const shows = new Set<string>(DEMO_SHOWS.map((show) => show.slug));
+      const offers = new Set(DEMO_OFFERS.map((offer) => offer.code));
+      const topics = new Set(DEMO_KNOWLEDGE.map((doc) => doc.topic));
+      const unknown: string[] = [];
+      for (const question of set.questions) {
+        const refs = referencesOf(question);
+        for (const slug of refs.shows) if (!shows.has(slug)) unknown.push(`${question.id}: show ${slug}`);
+        for (const code of refs.offers) if (!offers.has(code)) unknown.push(`${question.id}: offer ${code}`);
+        for (const topic of refs.topics) if (!topics.has(topic)) unknown.push(`${question.id}: knowledge ${topic}`);
       }
-    }
-    expect(wrong).to.deep.equal([]);
-  });
+      const fixture = set.manifest.fixtures.booking;
+      if (fixture) {
+        if (!shows.has(fixture.show)) unknown.push(`fixture: show ${fixture.show}`);
+        if (!offers.has(fixture.offer)) unknown.push(`fixture: offer ${fixture.offer}`);
+      }
+      expect(unknown).to.deep.equal([]);
+    });
 
+    it('prices a party only inside an offer’s guest limits, and pairs an offer with its own show (a crossed limit is a limit question)', () => {
+      const showCode = (slug: string) => DEMO_SHOWS.find((show) => show.slug === slug)?.code;
+      const wrong: string[] = [];
+      for (const question of set.questions) {
+        for (const turn of question.turns) {
+          const total = turn.expect?.total;
+          if (!total) continue;
+          const guests = guestsOf(total.party);
+          const candidates = total.offer ? DEMO_OFFERS.filter((offer) => offer.code === total.offer) : DEMO_OFFERS.filter((offer) => offer.showCode === showCode(total.show!));
+          if (!candidates.some((offer) => guests >= offer.minGuests && guests <= offer.maxGuests)) wrong.push(`${question.id}: ${guests} guests fit no offer of ${total.offer ?? total.show}`);
+          if (total.offer && total.show && DEMO_OFFERS.find((offer) => offer.code === total.offer)?.showCode !== showCode(total.show)) wrong.push(`${question.id}: ${total.offer} is not an offer of ${total.show}`);
+        }
+      }
+      expect(wrong).to.deep.equal([]);
+    });
+  });
+}
+
+describe('the development set is written apart from the test set (issue 35 §6)', () => {
+  it('shares no message with the frozen test set (the test set is never tuned on, so never copied)', () => {
+    const said = (name: string) => new Set(loadSet(name).questions.flatMap((question) => question.turns.map((turn) => turn.say.toLowerCase().replace(/\s+/g, ' ').trim())));
+    const test = said('test');
+    expect([...said('dev')].filter((text) => test.has(text))).to.deep.equal([]);
+  });
+});
+
+describe('the assistant’s frozen test set is frozen (test/eval/sets/test.sha256)', () => {
   it('is frozen: its files match test/eval/sets/test.sha256 (the set grows only by new writing)', () => {
     const parse = (text: string) => new Map(text.trim().split('\n').map((line) => [line.slice(66), line.slice(0, 64)] as const));
     const recorded = parse(fs.readFileSync(checksumFile('test'), 'utf8'));
