@@ -13,6 +13,8 @@ export interface ShowFact {
   durationMinutes?: number;
   showUrl?: string;
   priceFromVnd?: number;
+  /** The youngest age admitted (the show's age rule), when it has one. */
+  minimumAge?: number;
 }
 
 export interface EventFact {
@@ -105,6 +107,7 @@ export function readShows(data: unknown): ShowFact[] {
         durationMinutes: num(raw.durationMinutes),
         showUrl: str(raw.showUrl) ?? str(raw.url),
         priceFromVnd: num(priceFrom) ?? (isObject(priceFrom) ? num(priceFrom.pricePerGuestVnd) ?? num(priceFrom.amountVnd) : undefined),
+        minimumAge: num(raw.minimumAge),
       },
     ];
   });

@@ -61,6 +61,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'modules/assistant/agent.spec.ts',
   'modules/assistant/chat.spec.ts',
   'modules/assistant/hostedModels.spec.ts',
+  'modules/assistant/language.spec.ts',
   'modules/assistant/linkGuard.spec.ts',
   'modules/assistant/understanding.spec.ts',
   'modules/assistant/mistral.spec.ts',

@@ -6,8 +6,7 @@ import type { DayRange } from './dates.ts';
 import { clip, isoDayLabel, link, vnd, whenLabel, type Lang } from './format.ts';
 import { PHRASES, type Phrases } from './phrases.ts';
 import { safeToQuote } from './safety.ts';
-import { fold, hasAny } from './text.ts';
-import type { KnowledgeSubject, Topic } from './understand.ts';
+import type { KnowledgeSubject, Party, Topic } from './understand.ts';
 
 /** Everything the answer may say: the guest's question as understood, and the tools' results. */
 export interface AnswerInput {
@@ -40,6 +39,13 @@ export interface AnswerInput {
   outOfScope?: boolean;
   /** Nothing understood: a clarifying question rather than a guess. */
   vague?: boolean;
+  /** The requests about the venue (what the documents are searched with). */
+  searchText?: string;
+  /** How long the shows last is asked. */
+  wantsDuration?: boolean;
+  party?: Party;
+  /** The subjects outside the venue asked about (each declined). */
+  declined?: string[];
 }
 
 const MAX_LIST = 6;
@@ -74,7 +80,11 @@ export function composeAnswer(input: AnswerInput): string {
   if (topics.has('whatsOn') && input.show) topics.add('showDetails');
 
   if (topics.has('ownBooking')) out.push(p.ownBooking(inquiry));
-  if (topics.has('discounts')) out.push(p.discounts(inquiry));
+  if (topics.has('discounts') || topics.has('giftVouchers')) out.push(p.discounts(inquiry));
+  if (topics.has('giftVouchers')) {
+    const page = routeNamed(input.routes, 'giftVouchers', 'gift-vouchers', 'vouchers');
+    if (page) out.push(p.giftVouchers(link(p.giftVouchersPage, page, input.markdown)));
+  }
   if (topics.has('privateEvents')) out.push(privateAnswer(input, p, inquiry));
   if (topics.has('showDetails') && input.show && !(topics.has('schedule') && !topics.has('whatsOn') && informative.length > 1 && !topics.has('showDetails'))) {
     out.push(detailsAnswer(input, input.show, p, topics.has('schedule') || topics.has('availability')));
@@ -105,6 +115,8 @@ export function composeAnswer(input: AnswerInput): string {
     const partners = routeNamed(input.routes, 'partners', 'partner');
     out.push(partners ? p.partners(link(partners, partners, input.markdown)) : p.unknown(inquiry));
   }
+  const ages = ageNotes(input, p);
+  if (ages) out.push(ages);
   if (input.outOfScope && out.length) out.push(p.outOfScopeRest);
   const answer = out.filter(Boolean).join('\n\n').trim();
   return answer || p.unknown(inquiry);
@@ -210,12 +222,9 @@ function eventLine(event: EventFact, input: AnswerInput, p: Phrases, options: { 
   return parts.join(': ').replace(/: (\[|[^:]*: https?)/, ' — $1');
 }
 
-/** How long the shows last is asked ("how long is the show?", "which is the longest?", "kéo dài bao lâu?"). */
-const DURATION_WORDS = ['how long', 'duration', 'long is', 'longest', 'shortest', 'bao lau', 'keo dai', 'thoi luong', 'lau nhat', 'ngan nhat', 'may tieng'];
-
 function whatsOnAnswer(input: AnswerInput, p: Phrases): string {
   const events = inDays(input.events ?? [], input);
-  const withDuration = hasAny(fold(input.question), DURATION_WORDS);
+  const withDuration = Boolean(input.wantsDuration);
   const range = rangeLabel(input, p);
   const lines: string[] = [];
   const shows = input.shows.filter((show) => ofShow(events, show).length > 0);
@@ -419,7 +428,7 @@ function howToBookAnswer(input: AnswerInput, p: Phrases): string {
 }
 
 function policyAnswer(input: AnswerInput, threshold: number): string | undefined {
-  const ranked = rankKnowledge(input.knowledge ?? [], input.question);
+  const ranked = rankKnowledge(input.knowledge ?? [], input.searchText ?? input.question);
   const best = ranked[0];
   if (!best || best.score < threshold) return undefined;
   const chosen = ranked.filter((entry, index) => index === 0 || (entry.score >= threshold && entry.score >= best.score * 0.9)).slice(0, 2);
@@ -429,7 +438,7 @@ function policyAnswer(input: AnswerInput, threshold: number): string | undefined
 
 function privateAnswer(input: AnswerInput, p: Phrases, inquiry: string): string {
   const lines = [p.privateIntro];
-  const doc = policyAnswer({ ...input, question: `${input.question} private` }, 4);
+  const doc = policyAnswer({ ...input, searchText: `${input.searchText ?? input.question} private` }, 4);
   if (doc) lines.push(doc);
   const offer = (input.offers ?? []).find((candidate) => candidate.bookingPath === 'PRIVATE_EVENT');
   if (offer && offer.pricePerGuestVnd !== undefined) lines.push(p.privateOffer(offer.name, vnd(offer.pricePerGuestVnd, input.lang), p.guestsRange(offer.minGuests, offer.maxGuests)));
@@ -437,6 +446,28 @@ function privateAnswer(input: AnswerInput, p: Phrases, inquiry: string): string 
   return lines.join('\n');
 }
 
+
+/**
+ * A show's age rule, said whenever the party's children cross it (or children are asked about and it is for adults
+ * only), with the shows that take them instead.
+ */
+function ageNotes(input: AnswerInput, p: Phrases): string | undefined {
+  const party = input.party;
+  const shows = input.show ? [input.show] : [];
+  if (!shows.length || !party?.children) return undefined;
+  const youngest = party.childAges?.length ? Math.min(...party.childAges) : undefined;
+  const lines: string[] = [];
+  for (const show of shows) {
+    const minimum = show.minimumAge;
+    if (!minimum) continue;
+    if (youngest !== undefined ? youngest < minimum : minimum >= 18) {
+      lines.push(p.ageRule(`**${show.title}**`, minimum));
+      const instead = input.shows.filter((other) => other.slug !== show.slug && (other.minimumAge ?? 0) <= (youngest ?? 0));
+      if (instead.length) lines.push(p.ageInstead(instead.map((other) => `**${other.title}**`).join(', ')));
+    } else if (youngest !== undefined) lines.push(p.ageFits(`**${show.title}**`, minimum));
+  }
+  return lines.length ? lines.join(' ') : undefined;
+}
 
 /** A document as quoted: its title, then its body (a list starts on its own line). */
 function quoteDocument(title: string, body: string): string {

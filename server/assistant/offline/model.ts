@@ -14,11 +14,11 @@ import { readEvents, readKnowledge, readOffers, readRoutes, readShows, type Even
 import type { ToolName } from '../tools.ts';
 import { composeAnswer } from './compose.ts';
 import type { Lang } from './format.ts';
-import { contentWords, fold, hasAny } from './text.ts';
+import { fold } from './text.ts';
 import { understand, type KnowledgeSubject, type Topic, type Understanding } from './understand.ts';
 import { PHRASES } from './phrases.ts';
 import { isoDayLabel } from './format.ts';
-import { distance as levenshtein } from 'fastest-levenshtein';
+import { lexicon } from '../language/lexicon.ts';
 
 /**
  * The grounded offline model: our own implementation of the AI SDK's language-model interface (v3, what `ai` 6
@@ -131,15 +131,19 @@ export class OfflineModel implements LanguageModelV3 {
   /** One step: the tools to call next, or the answer. */
   decide(options: LanguageModelV3CallOptions): Decision {
     const call = (options.providerOptions?.offline ?? {}) as OfflineCallOptions;
-    const lang: Lang = (call.locale ?? this.options.defaultLocale).toLowerCase().startsWith('vi') ? 'vi' : 'en';
+    const siteLang: Lang = (call.locale ?? this.options.defaultLocale).toLowerCase().startsWith('vi') ? 'vi' : 'en';
     const markdown = call.markdown ?? true;
     const available = new Set((options.tools ?? []).map((tool) => tool.name));
     const conversation = readConversation(options.prompt);
     const question = conversation.userTexts.at(-1) ?? '';
     const now = this.options.now?.() ?? new Date();
     const zone = this.options.timezone;
-    const asked = understandInContext(conversation, conversation.userTexts.length - 1, now, zone);
     const { results } = conversation;
+    // The programme, once listed: the show a message names is part of understanding it.
+    const shows = readShows(results.get('listShows')?.[0]?.value);
+    const asked = understandInContext(conversation, conversation.userTexts.length - 1, now, zone, shows);
+    // The answer's language: the site's, unless the message is clearly written in the other.
+    const lang: Lang = asked.language ?? siteLang;
     const p = PHRASES[lang];
 
     // Attempts on the rules are refused, and questions outside the venue declined, before any tool is called:
@@ -152,7 +156,7 @@ export class OfflineModel implements LanguageModelV3 {
       const calls: ToolCallPlan[] = STEP_ONE.map((toolName) => ({ toolName, input: {} }));
       if (wantsKnowledge && available.has('searchKnowledge')) {
         // One search per practical subject, worded as the documents are tagged; else the question itself.
-        const searches = asked.knowledge.length ? asked.knowledge.slice(0, 3).map((subject) => SUBJECT_TAGS[subject].join(' ')) : informative(asked.topics).length + (question.trim().length > 12 ? 1 : 0) > 0 ? [question.slice(0, 500)] : [];
+        const searches = asked.knowledge.length ? asked.knowledge.slice(0, 3).map((subject) => subjectTags(subject).join(' ')) : informative(asked.topics).length + (question.trim().length > 12 ? 1 : 0) > 0 ? [asked.searchText.trim().slice(0, 500)] : [];
         for (const search of searches) calls.push({ toolName: 'searchKnowledge', input: { question: search } });
       }
       // A bare greeting or thanks needs no facts at all.
@@ -162,15 +166,14 @@ export class OfflineModel implements LanguageModelV3 {
       return { kind: 'tools', calls, lead: asked.vague ? undefined : leadFor(asked, lang) };
     }
 
-    const shows = readShows(results.get('listShows')?.[0]?.value);
     // Too vague to answer, unless it names a show (a title alone, "and <title>?"): ask what is meant.
-    if (asked.vague && !matchShow(question, shows, 10) && !asked.days && asked.guests === undefined && asked.relativeDay === undefined) {
+    if (asked.vague && !asked.show && !asked.days && asked.guests === undefined && asked.relativeDay === undefined) {
       // A clearly matching published document still answers it ("cloakroom?"); else the clarifying question.
       return { kind: 'text', text: composeAnswer(baseInput(lang, zone, now, markdown, question, { ...asked, topics: [], knowledge: [] }, shows, results)) };
     }
     const show = resolveShow(conversation, shows, asked);
     // A show named and nothing else asked (its title alone): its details.
-    if (show && informative(asked.topics).length === 0 && asked.knowledge.length === 0 && !asked.outOfScope && matchShow(question, shows, 10)) {
+    if (show && informative(asked.topics).length === 0 && asked.knowledge.length === 0 && !asked.outOfScope && asked.show === show) {
       asked.topics = [...asked.topics, 'showDetails'];
       asked.vague = false;
     }
@@ -191,19 +194,11 @@ function informative(topics: Topic[]): Topic[] {
   return topics.filter((topic) => topic !== 'greeting' && topic !== 'thanks');
 }
 
-/** The document tags each practical subject is found by (the searchKnowledge query for it). */
-export const SUBJECT_TAGS: Record<KnowledgeSubject, string[]> = {
-  directions: ['location', 'address', 'directions', 'transport'],
-  parking: ['parking', 'transport'],
-  children: ['children', 'family'],
-  dietary: ['dietary', 'vegetarian', 'allergies'],
-  dress: ['dress-code', 'dress'],
-  contact: ['contact', 'address', 'opening-hours'],
-  cancellation: ['cancellation', 'refund'],
-  accessibility: ['accessibility', 'wheelchair'],
-  arrival: ['arrival', 'doors', 'timing'],
-  payment: ['payment', 'payment-methods'],
-};
+/** The document tags each practical subject is found by (the searchKnowledge query for it): intents.yaml's `tags`. */
+export function subjectTags(subject: KnowledgeSubject): string[] {
+  const tags = lexicon().info(subject)?.tags;
+  return tags?.length ? tags : [subject];
+}
 
 /** The first sentence of a live lookup (seats, dates, prices), said while the tools run. */
 function leadFor(asked: Understanding, lang: Lang): string | undefined {
@@ -231,7 +226,11 @@ function baseInput(lang: Lang, zone: string, now: Date, markdown: boolean, quest
     question,
     topics: asked.topics,
     knowledgeSubjects: asked.knowledge,
-    subjectTags: SUBJECT_TAGS,
+    subjectTags: Object.fromEntries(asked.knowledge.map((subject) => [subject, subjectTags(subject)])),
+    searchText: asked.searchText,
+    wantsDuration: asked.wantsDuration,
+    party: asked.party,
+    declined: asked.declined,
     rank: asked.rank,
     outOfScope: asked.outOfScope,
     vague: asked.vague,
@@ -368,23 +367,21 @@ function contextOf(calls: Conversation['turnCalls'][number] | undefined): TurnCo
   return context;
 }
 
-const FOLLOW_UP = ['and', 'what about', 'how about', 'and for', 'also', 'then', 'con', 'the con', 'vay con', 'con neu', 'con ngay', 'thi sao', 'the nao', 'va'];
-
 /**
  * The message `index` understood, completed from the conversation when it is a follow-up ("and the day after?",
  * "what about for 4?", "and <another title>?"): it inherits the earlier turn's topics, show, day and party size where
  * it names none, also from that turn's tool calls (the history's tool parts).
  */
-function understandInContext(conversation: Conversation, index: number, now: Date, zone: string, depth = 0): Understanding {
+function understandInContext(conversation: Conversation, index: number, now: Date, zone: string, shows: ShowFact[], depth = 0): Understanding {
   const texts = conversation.userTexts;
-  const current = understand(texts[index] ?? '', now, zone);
+  const current = understand(texts[index] ?? '', now, zone, { shows });
   if (index < 1 || depth > 3 || current.refusal) return current;
   if (current.outOfScope && informative(current.topics).length === 0) return current;
-  const previous = understandInContext(conversation, index - 1, now, zone, depth + 1);
+  const previous = understandInContext(conversation, index - 1, now, zone, shows, depth + 1);
   const context = contextOf(conversation.turnCalls[index - 1]);
   // A generic "what about …" is no question of its own, and a day alone asks nothing either.
   const mine = informative(current.topics).filter((topic) => !(topic === 'showDetails' && current.weakDetails) && !(topic === 'schedule' && current.dayOnly));
-  const startsAsFollowUp = FOLLOW_UP.some((phrase) => current.folded.startsWith(` ${phrase} `));
+  const startsAsFollowUp = Boolean(current.opensFollowUp);
   const followUp =
     (mine.length === 0 && (startsAsFollowUp || current.days !== undefined || current.guests !== undefined || !current.vague)) ||
     current.relativeDay !== undefined ||
@@ -409,7 +406,8 @@ function understandInContext(conversation: Conversation, index: number, now: Dat
   if (current.days && topics.has('whatsOn') && !topics.has('availability')) topics.add('schedule');
   // "What about for 4?" after the dates of a show: whether those take four.
   if (current.guests !== undefined && !topics.has('prices') && (topics.has('schedule') || topics.has('whatsOn') || topics.has('showDetails'))) topics.add('availability');
-  return { ...current, topics: [...topics], knowledge: current.knowledge.length ? current.knowledge : previous.knowledge, days, guests, rank: current.rank ?? (mine.length ? undefined : previous.rank), contextShow: context.show ?? context.event ?? previous.contextShow, followUp: true };
+  const party = current.party ?? previous.party ?? (context.guests ? { guests: context.guests } : undefined);
+  return { ...current, topics: [...topics], knowledge: current.knowledge.length ? current.knowledge : previous.knowledge, days, guests, party, rank: current.rank ?? (mine.length ? undefined : previous.rank), contextShow: context.show ?? context.event ?? previous.contextShow ?? previous.show?.slug, followUp: true, previous };
 }
 
 /** The first date an earlier answer names (`Sat 28 Nov`, `Thứ Bảy 28/11`): what "the day after" counts from. */
@@ -430,10 +428,7 @@ function firstDateIn(text: string | undefined, now: Date, zone: string): string 
 /** The show the guest means: named in the last message, else the one the conversation was about. */
 function resolveShow(conversation: Conversation, shows: ShowFact[], asked: Understanding): ShowFact | undefined {
   if (shows.length === 0) return undefined;
-  const last = conversation.userTexts.at(-1) ?? '';
-  // "And the day after?" names a day, not a show with "after" in its title: a relative day's words are no title's.
-  const named = matchShow(asked.relativeDay !== undefined ? stripRelativeDay(last) : last, shows, asked.topics.includes('whatsOn') ? 10 : 2);
-  if (named) return named;
+  if (asked.show) return asked.show;
   if (asked.topics.includes('whatsOn') && !asked.contextShow) return undefined;
   // Only one show on the programme: it is the one meant.
   if (shows.length === 1 && informative(asked.topics).some((topic) => topic !== 'policy' && topic !== 'contact')) return shows[0];
@@ -446,70 +441,14 @@ function resolveShow(conversation: Conversation, shows: ShowFact[], asked: Under
   // The show of the turn before, when this question names none ("when is it on?", "how much?"); not for a
   // question across the programme ("the cheapest show?", "which shows …").
   if (asked.rank && !asked.anaphora) return undefined;
-  if (hasAny(asked.folded, ACROSS_SHOWS)) return undefined;
-  const previousQuestion = conversation.userTexts.at(-2);
+  if (asked.acrossShows) return undefined;
+  if (asked.previous?.show) return asked.previous.show;
   const previousAnswer = conversation.turnTexts[conversation.userTexts.length - 2];
-  if (previousQuestion) {
-    const matched = matchShow(previousQuestion, shows);
-    if (matched) return matched;
-  }
   if (previousAnswer) {
     const mentioned = shows.filter((show) => fold(previousAnswer).includes(fold(show.title)));
     if (mentioned.length === 1) return mentioned[0];
   }
   return undefined;
-}
-
-const ACROSS_SHOWS = ['all shows', 'any show', 'any shows', 'every show', 'which show', 'which shows', 'other show', 'other shows', 'another show', 'tat ca', 'show nao', 'chuong trinh nao', 'cac show', 'show khac', 'chuong trinh khac'];
-
-function stripRelativeDay(text: string): string {
-  return fold(text).replace(/ (the )?(day after|next day|following day|day before|previous day)( that| it)? /g, ' ').replace(/ (ngay )?hom (sau|truoc)( nua)? /g, ' ');
-}
-
-/** Words that name the kind of thing asked about (show, programme, performance …), never one show. */
-const GENERIC_WORDS = new Set(['show', 'shows', 'chuong', 'trinh', 'tiet', 'muc', 'bieu', 'dien', 'suat', 'xem', 'performance', 'performances', 'program', 'programme', 'event', 'events', 'ticket', 'tickets', 've', 'nha', 'hat', 'venue', 'the', 'and', 'va', 'cua', 'co', 'khong', 'cho', 'toi', 'minh', 'ban', 'luc', 'may', 'gio', 'what', 'when', 'is', 'are', 'for', 'of', 'on', 'in', 'at', 'a', 'an', 'to', 'do', 'you', 'la', 'gi']);
-
-/** Everyday words that also make up titles ("… After Dark"): alone they do not name a show. */
-const COMMON_TITLE_WORDS = new Set(['after', 'before', 'dark', 'night', 'nights', 'day', 'days', 'light', 'lights', 'tale', 'tales', 'story', 'stories', 'love', 'life', 'world', 'city', 'time', 'times', 'magic', 'dream', 'dreams', 'live', 'evening', 'dinner', 'dem', 'ngay', 'chuyen', 've', 'hoa', 'song', 'songs']);
-
-const stem = (word: string) => (word.length > 4 ? word.replace(/(es|s)$/, '') : word);
-
-/** Whether `word` is `target` or, for words of 5 letters and more, one typo away from it. */
-const near = (word: string, target: string) => word === target || (target.length >= 5 && word.length >= 5 && levenshtein(word, target) <= 1);
-
-/** The one show a text names: its title (or most of it), its slug, or distinctive words of its summary. */
-export function matchShow(text: string, shows: ShowFact[], minimum = 2): ShowFact | undefined {
-  const folded = fold(text);
-  const words = [...new Set(contentWords(folded).map(stem).filter((word) => !GENERIC_WORDS.has(word)))];
-  const has = (target: string) => words.some((word) => near(word, target));
-  const all = folded.trim().split(' ');
-  const bigrams = all.slice(0, -1).map((word, i) => `${word} ${all[i + 1]}`).filter((bigram) => bigram.split(' ').every((word) => word.length >= 2 && !GENERIC_WORDS.has(word)));
-  const scores = shows.map((show) => {
-    const title = fold(show.title);
-    if (folded.includes(title)) return { show, score: 100 };
-    const slugWords = show.slug.split('-').filter((word) => word.length > 2);
-    let score = slugWords.length && slugWords.every((word) => has(stem(word))) ? 50 : 0;
-    const titleWords = [...new Set([...contentWords(title), ...slugWords].map(stem))];
-    // A distinctive word of the title names the show; an everyday one ("after", "dark") only helps another.
-    const hits = titleWords.filter((word) => has(word));
-    const distinctive = hits.filter((word) => !COMMON_TITLE_WORDS.has(word));
-    score += distinctive.length * 10 + (distinctive.length ? (hits.length - distinctive.length) * 5 : hits.length >= 2 ? 10 : 1);
-    // Vietnamese titles are made of short words: two in a row of the title name it ("hoa sen", "sài gòn").
-    const titleList = title.trim().split(' ');
-    const titleBigrams = titleList.slice(0, -1).map((word, i) => `${word} ${titleList[i + 1]}`);
-    score += titleBigrams.filter((bigram) => folded.includes(` ${bigram} `)).length * 10;
-    const about = fold(`${show.summary ?? ''} ${show.description ?? ''}`);
-    const summaryWords = new Set(contentWords(about).filter((word) => word.length >= 5).map(stem));
-    score += words.filter((word) => word.length >= 5 && summaryWords.has(word)).length * 2;
-    // Two words in a row of its summary ("water puppets", "múa rối"): short Vietnamese words need the pair.
-    score += bigrams.filter((bigram) => about.includes(` ${bigram} `)).length * 4;
-    return { show, score };
-  });
-  scores.sort((a, b) => b.score - a.score);
-  const [best, second] = scores;
-  if (!best || best.score < minimum) return undefined;
-  if (second && (second.score >= best.score * 0.8 || (best.score < 4 && second.score > 0))) return undefined;
-  return best.show;
 }
 
 function usage(prompt: LanguageModelV3Prompt, decision: Decision): LanguageModelV3Usage {

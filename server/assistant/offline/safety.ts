@@ -1,5 +1,5 @@
 import { removeForeignLinks } from '../linkGuard.ts';
-import { fold, hasAny } from './text.ts';
+import { fold } from './text.ts';
 
 /**
  * What the offline model will not do, whatever the message says: follow instructions that try to change its
@@ -33,60 +33,22 @@ const PRIVATE_DATA = [
 /** A link the guest wants put into answers (any address, the site's own included: links come from the tools). */
 const LINK_REQUEST = /\b(link|url|redirect|send|include|add|insert|put|post|write|say|tell|share|recommend|direct|point|them|chen|gan|gui)\b[^?!]{0,60}(https?:\/\/|www\.|\b[a-z0-9-]+\.(?:com|net|org|io|xyz|ru|cn|info|biz|link|vn|example)\b)/;
 
-export type Refusal = 'override' | 'privateData' | 'link';
+export type Refusal = 'override' | 'privateData' | 'link' | 'socialEngineering';
 
 /** Why a message is refused, or undefined when it isn't an attempt on the assistant's rules. */
-export function refusalOf(text: string, repaired?: string): Refusal | undefined {
+export function refusalOf(text: string, repaired?: string, options: { privateData?: boolean } = {}): Refusal | undefined {
   const raw = text.toLowerCase();
   // The folded text, typos repaired when the caller has done it ("kahch hang" is "khach hang").
   const folded = repaired ?? fold(text);
   // `SYSTEM:` / `[admin]` / `### instruction` headers pretend to be the operator.
   if (/(^|\n|\s)(system|admin|administrator|developer|assistant|operator|root)\s*:/i.test(text) || /\[(system|admin|inst)\]|<\/?system>|###\s*(system|instruction)/i.test(text)) return 'override';
   if (OVERRIDE.some((pattern) => pattern.test(folded) || pattern.test(raw))) return 'override';
-  if (PRIVATE_DATA.some((pattern) => pattern.test(folded))) return 'privateData';
+  // A guest's own message is read for other guests' data by the language data's intents (../language); a
+  // document's line is held to these patterns too.
+  if (options.privateData !== false && PRIVATE_DATA.some((pattern) => pattern.test(folded))) return 'privateData';
   if (LINK_REQUEST.test(raw) || LINK_REQUEST.test(folded) || (/https?:\/\/|www\./.test(raw) && /\b(duong dan|lien ket|link|url|cau tra loi|answer|reply|response)\b/.test(folded))) return 'link';
   return undefined;
 }
-
-/**
- * Out of scope: weather, money markets, politics, general knowledge, other venues. Matched as whole words of the
- * folded text; `inScopeWords` (a show, tickets, the venue) make a mixed question partly answerable.
- */
-const OUT_OF_SCOPE = [
-  // weather
-  'weather', 'forecast', 'rain', 'raining', 'rainy', 'will it rain', 'sunny', 'typhoon', 'storm', 'humidity', 'temperature outside', 'how hot', 'how cold',
-  'thoi tiet', 'du bao', 'troi mua', 'mua to', 'mua lon', 'nang nong', 'nhiet do ngoai', 'bao so',
-  // money markets
-  'exchange rate', 'exchange rates', 'currency', 'convert', 'conversion', 'usd', 'dollar*', 'euro*', 'pound*', 'bitcoin', 'crypto*', 'stock*', 'gold price', 'interest rate', 'inflation',
-  'ty gia', 'doi tien', 'do la', 'dola', 'gia vang', 'chung khoan', 'co phieu', 'tien ao', 'lai suat',
-  // politics and news
-  'politic*', 'election*', 'president', 'prime minister', 'government', 'minister', 'war', 'vote', 'voting', 'party leader', 'communist', 'democracy', 'news', 'headline*',
-  'chinh tri', 'bau cu', 'tong thong', 'thu tuong', 'chinh phu', 'chien tranh', 'tin tuc', 'thoi su', 'dang phai',
-  // general knowledge and chores
-  'capital of', 'population of', 'who invented', 'who wrote', 'who is the', 'who was', 'meaning of life', 'history of', 'square root', 'solve', 'equation', 'calculate', 'homework', 'translate', 'translation', 'write me', 'write a', 'poem', 'essay', 'recipe', 'python', 'javascript', 'write code', 'programming', 'football', 'soccer', 'world cup', 'match score', 'horoscope', 'lottery', 'flight*', 'airport', 'covid',
-  'thu do', 'dan so', 'ai phat minh', 'ai viet', 'lich su viet', 'giai toan', 'giai phuong trinh', 'bai tap', 'dich giup', 'dich sang', 'lam tho', 'bai tho', 'cong thuc nau', 'bong da', 'xo so', 'tu vi', 've may bay', 'chuyen bay', 'san bay', 'thi thuc',
-  // other venues and businesses
-  'other venue*', 'other theat*', 'another theat*', 'other show', 'other restaurant*', 'another restaurant', 'restaurant nearby', 'restaurants nearby', 'best restaurant*', 'good restaurant*', 'bar nearby', 'bars nearby', 'nightclub*', 'hotel*', 'hostel*', 'museum*', 'cinema*', 'movie*', 'spa', 'massage', 'opera house', 'ao show', 'water puppet theat*', 'city tour*', 'day tour*', 'sightseeing', 'shopping', 'night market*',
-  'nha hang khac', 'quan an', 'quan an ngon', 'quan pho', 'pho ngon', 'ca phe', 'quan cafe', 'cafe', 'coffee shop', 'coffee shops', 'banh mi', 'bun cha', 'street food', 'an vat', 'rap khac', 'nha hat khac', 'khach san', 'rap chieu phim', 'phim', 'bao tang', 'cho ben thanh', 'mua sam', 'nha hat lon', 'quan bar', 'quan nhau',
-];
-
-/** Words that tie a mixed message to the venue, so its in-scope part is answered (and the rest declined). */
-const VENUE_WORDS = ['show*', 'ticket*', 'book*', 'seat*', 'reserv*', 'dinner', 'venue', 'your place', 'here', 'performance*', 'perform*', 'stage', 'menu', 've', 'suat', 'cho ngoi', 'dat cho', 'dat ve', 'nha hat', 'chuong trinh', 'bieu dien', 'an toi', 'gia ve'];
-
-/** Arithmetic ("23 times 14", "23 nhân 14"): general knowledge, not the venue's prices. */
-const ARITHMETIC = / \d+(?:[.,]\d+)? (?:times|x|plus|minus|divided by|multiplied by|nhan|nhan voi|cong|tru|chia|chia cho) \d+(?:[.,]\d+)? /;
-
-export function outOfScope(folded: string): boolean {
-  // (Not "5/12" or "2-4": those are dates and ranges.)
-  return hasAny(folded, OUT_OF_SCOPE) || ARITHMETIC.test(folded);
-}
-
-export function mentionsVenue(folded: string): boolean {
-  return hasAny(folded, VENUE_WORDS);
-}
-
-/** The folded forms of the out-of-scope words: kept from typo correction (`rain` is no typo of `train`). */
-export const SCOPE_VOCABULARY = [...OUT_OF_SCOPE, ...VENUE_WORDS];
 
 /**
  * Text from a tool result (a knowledge document, a show's description) made safe to repeat: a line that gives the

@@ -67,7 +67,9 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       expect(at("I didn't receive my confirmation email")).to.deep.include({ knowledge: ['contact'] });
       expect(at("I didn't receive my confirmation email").topics).to.include('ownBooking');
       // A day named asks the public times; a cancellation, the policy (which says how).
-      expect(at('I booked for Saturday, what time does it start?').topics).to.not.include('ownBooking');
+      // Each request answered: where the booking's own details are, and the public times of the day named.
+      expect(at('I booked for Saturday, what time does it start?').topics).to.include('schedule');
+      expect(at('I booked for Saturday, what time does it start?').days?.from).to.equal('2026-11-28');
       expect(at('can I cancel my booking?').topics).to.not.include('ownBooking');
       expect(at('can I cancel my booking?').knowledge).to.deep.equal(['cancellation']);
       // Still the venue's address when that is asked.
