@@ -46,6 +46,8 @@ export interface AnswerInput {
   party?: Party;
   /** The subjects outside the venue asked about (each declined). */
   declined?: string[];
+  /** The performance(s) a reference resolved to ("the earlier one", "book it"): the answer is about them. */
+  focus?: EventFact[];
 }
 
 const MAX_LIST = 6;
@@ -56,6 +58,17 @@ export function composeAnswer(input: AnswerInput): string {
   const topics = new Set(input.topics);
   const inquiry = inquiryLink(input, p);
 
+  if (input.focus?.length) {
+    // The performance referred to: when it is, whether it takes the party, its one booking link.
+    const known = new Map((input.availability ?? []).map((event) => [event.key, event]));
+    const lines = input.focus.map((event) => eventLine({ ...event, ...(known.get(event.key) ?? {}) }, input, p, { title: true, state: true }));
+    const prices = topics.has('prices') ? pricesAnswer(input, p) : undefined;
+    return [lines.join('\n'), prices, input.outOfScope ? p.outOfScopeRest : undefined].filter(Boolean).join('\n\n');
+  }
+  // A party whose youngest the show does not admit: the rule and the shows that take them, never its booking links.
+  if (input.show && ageBlocked(input.show, input.party)) {
+    return [ageNotes(input, p), input.outOfScope ? p.outOfScopeRest : undefined].filter(Boolean).join('\n\n');
+  }
   const informative = [...topics].filter((topic) => topic !== 'greeting' && topic !== 'thanks');
   const subjects = input.knowledgeSubjects ?? [];
   if (informative.length === 0 && subjects.length === 0) {
@@ -331,6 +344,11 @@ function availabilityAnswer(input: AnswerInput, p: Phrases): string {
   }
   lines.push(p.availabilityIntro(range, input.guests));
   for (const event of events.slice(0, MAX_LIST)) lines.push(eventLine(event, input, p, { title: true, state: true }));
+  // The options that do not take a party this size, with the sizes they take.
+  if (input.guests && !input.topics.includes('prices')) {
+    const excluded = (input.offers ?? []).filter((offer) => offer.bookingPath !== 'PRIVATE_EVENT' && (!input.show || !offer.showSlug || offer.showSlug === input.show.slug) && ((offer.minGuests ?? 1) > input.guests! || (offer.maxGuests ?? Infinity) < input.guests!));
+    for (const offer of excluded) lines.push(p.partyNotTaken(offer.name, p.guestsRange(offer.minGuests, offer.maxGuests)));
+  }
   const waitlist = routeNamed(input.routes, 'waitlist');
   if (waitlist && events.some((event) => event.state?.toUpperCase() === 'SOLD_OUT')) lines.push(p.waitlistHint(link(p.joinWaitlist, waitlist, input.markdown)));
   return lines.join('\n');
@@ -377,7 +395,7 @@ function pricesAnswer(input: AnswerInput, p: Phrases): string {
     const key = offer.showSlug ?? '';
     bySlug.set(key, [...(bySlug.get(key) ?? []), offer]);
   }
-  if (input.guests) {
+  if (input.guests && input.guests > 1) {
     // The party's total as the booking would charge it (booking options asked with the party size).
     const lines: string[] = [];
     for (const [slug, group] of bySlug) {
@@ -441,7 +459,10 @@ function privateAnswer(input: AnswerInput, p: Phrases, inquiry: string): string 
   const doc = policyAnswer({ ...input, searchText: `${input.searchText ?? input.question} private` }, 4);
   if (doc) lines.push(doc);
   const offer = (input.offers ?? []).find((candidate) => candidate.bookingPath === 'PRIVATE_EVENT');
-  if (offer && offer.pricePerGuestVnd !== undefined) lines.push(p.privateOffer(offer.name, vnd(offer.pricePerGuestVnd, input.lang), p.guestsRange(offer.minGuests, offer.maxGuests)));
+  if (offer && offer.pricePerGuestVnd !== undefined) {
+    const price = `${vnd(offer.pricePerGuestVnd, input.lang)}${offer.totalPerGuestVnd !== undefined && offer.totalPerGuestVnd !== offer.pricePerGuestVnd ? ` (${p.withCharges(vnd(offer.totalPerGuestVnd, input.lang))})` : ''}`;
+    lines.push(p.privateOffer(offer.name, price, p.guestsRange(offer.minGuests, offer.maxGuests)));
+  }
   lines.push(p.inquiryHint(inquiry));
   return lines.join('\n');
 }
@@ -451,6 +472,12 @@ function privateAnswer(input: AnswerInput, p: Phrases, inquiry: string): string 
  * A show's age rule, said whenever the party's children cross it (or children are asked about and it is for adults
  * only), with the shows that take them instead.
  */
+function ageBlocked(show: ShowFact, party: Party | undefined): boolean {
+  if (!party?.children || !show.minimumAge) return false;
+  const youngest = party.childAges?.length ? Math.min(...party.childAges) : undefined;
+  return youngest !== undefined ? youngest < show.minimumAge : show.minimumAge >= 18;
+}
+
 function ageNotes(input: AnswerInput, p: Phrases): string | undefined {
   const party = input.party;
   const shows = input.show ? [input.show] : [];

@@ -149,7 +149,9 @@ export class OfflineModel implements LanguageModelV3 {
     // Attempts on the rules are refused, and questions outside the venue declined, before any tool is called:
     // nothing in them is looked up.
     if (asked.refusal) return { kind: 'text', text: p.refuse };
-    if (asked.outOfScope && informative(asked.topics).length === 0 && asked.knowledge.length === 0) return { kind: 'text', text: p.outOfScope };
+    // Declined whole only when every request is outside the venue (or says nothing more than hello).
+    const ownContent = asked.requests.filter((request) => !request.declined.length && (informative(request.topics).length || request.knowledge.length || request.party || request.days || request.show || request.folded.trim().split(' ').length > 3));
+    if (asked.outOfScope && ownContent.length === 0 && informative(asked.topics).length === 0 && asked.knowledge.length === 0) return { kind: 'text', text: p.outOfScope };
 
     const wantsKnowledge = asked.knowledge.length > 0 || asked.topics.some((topic) => topic === 'policy' || topic === 'contact' || topic === 'privateEvents') || informative(asked.topics).length === 0;
     if (!STEP_ONE.every((name) => results.has(name)) && STEP_ONE.every((name) => available.has(name))) {
@@ -173,12 +175,34 @@ export class OfflineModel implements LanguageModelV3 {
     }
     const show = resolveShow(conversation, shows, asked);
     // A show named and nothing else asked (its title alone): its details.
-    if (show && informative(asked.topics).length === 0 && asked.knowledge.length === 0 && !asked.outOfScope && asked.show === show) {
+    if (show && informative(asked.topics).length === 0 && asked.knowledge.length === 0 && asked.show === show) {
       asked.topics = [...asked.topics, 'showDetails'];
       asked.vague = false;
     }
     const today = DateTime.fromJSDate(now, { zone }).startOf('day');
     const upcoming = readEvents(results.get('listShows')?.[0]?.value, zone);
+    // "The earlier one", "the next one after that", "the 8pm", "ok book it": the performance the conversation
+    // presented, resolved against the show's performances (looked up again: the client's copy is no fact).
+    const index = conversation.userTexts.length - 1;
+    if ((asked.reference || asked.bookIt) && show && index > 0 && available.has('listEvents')) {
+      const window = { show: show.slug, from: iso(today), to: iso(today.plus({ days: 60 })) };
+      const listed = (results.get('listEvents') ?? []).filter((result) => !result.failed);
+      if (!listed.length) return { kind: 'tools', calls: [{ toolName: 'listEvents', input: window }] };
+      const all = listed.flatMap((result) => readEvents(result.value, zone)).filter((event) => event.showSlug === show.slug || !event.showSlug);
+      all.sort((a, b) => `${a.date} ${a.time}`.localeCompare(`${b.date} ${b.time}`));
+      const base = presented(conversation, index - 1, all, now, zone, shows, 0);
+      const focus = refer(asked, base, all);
+      if (focus) {
+        if (asked.guests && available.has('checkAvailability') && !results.has('checkAvailability')) {
+          return { kind: 'tools', calls: [{ toolName: 'checkAvailability', input: { date: focus.date, show: show.slug, guests: asked.guests } }] };
+        }
+        const input = baseInput(lang, zone, now, markdown, question, asked, shows, results);
+        input.show = show;
+        input.focus = [focus];
+        return { kind: 'text', text: composeAnswer(input) };
+      }
+    }
+
     const stepTwo = planStepTwo(asked, show, shows, upcoming, today).filter((planned) => available.has(planned.toolName));
     if (stepTwo.length && !stepTwo.some((planned) => results.has(planned.toolName))) return { kind: 'tools', calls: stepTwo };
 
@@ -189,6 +213,59 @@ export class OfflineModel implements LanguageModelV3 {
 }
 
 const callId = () => randomUUID().replace(/-/g, '').slice(0, 24);
+const iso = (day: DateTime) => day.toISODate()!;
+
+/**
+ * The performances turn `index` presented, of the show's (`all`, in order): the one a reference of that turn
+ * resolved to; the days it asked about; the day its tools looked at; else the show's next performance.
+ */
+function presented(conversation: Conversation, index: number, all: EventFact[], now: Date, zone: string, shows: ShowFact[], depth: number): EventFact[] {
+  if (index < 0 || depth > 4) return all.slice(0, 1);
+  const asked = understandInContext(conversation, index, now, zone, shows);
+  if (asked.reference || asked.bookIt) {
+    const focus = refer(asked, presented(conversation, index - 1, all, now, zone, shows, depth + 1), all);
+    if (focus) return [focus];
+  }
+  if (asked.days) {
+    const within = all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to);
+    if (within.length) return within;
+  }
+  const context = contextOf(conversation.turnCalls[index]);
+  if (context.date) {
+    const onDay = all.filter((event) => event.date === context.date);
+    if (onDay.length) return onDay;
+  }
+  if (context.event) {
+    const event = all.find((candidate) => candidate.key === context.event);
+    if (event) return [event];
+  }
+  return all.slice(0, 1);
+}
+
+/** The performance a reference means, of those presented (`base`) and all the show's (`all`, in order). */
+function refer(asked: Understanding, base: EventFact[], all: EventFact[]): EventFact | undefined {
+  const at = (event: EventFact) => `${event.date} ${event.time}`;
+  const reference = asked.reference;
+  if (!reference || reference.kind === 'that') return base[0];
+  switch (reference.kind) {
+    case 'first':
+      return base[0];
+    case 'last':
+      return base.at(-1);
+    case 'next': {
+      const last = base.at(-1);
+      return last ? all.find((event) => at(event) > at(last)) : all[0];
+    }
+    case 'previous': {
+      const first = base[0];
+      return first ? [...all].reverse().find((event) => at(event) < at(first)) : undefined;
+    }
+    case 'time': {
+      const days = new Set(base.map((event) => event.date));
+      return all.find((event) => days.has(event.date) && event.time === reference.time) ?? all.find((event) => event.time === reference.time);
+    }
+  }
+}
 
 function informative(topics: Topic[]): Topic[] {
   return topics.filter((topic) => topic !== 'greeting' && topic !== 'thanks');
@@ -239,6 +316,7 @@ function baseInput(lang: Lang, zone: string, now: Date, markdown: boolean, quest
     guests: asked.guests,
     shows,
     show: undefined as ShowFact | undefined,
+    focus: undefined as EventFact[] | undefined,
     // Without a listEvents answer, the shows' next dates still say when they play.
     events: called('listEvents') ? values('listEvents').flatMap((value) => readEvents(value, zone)) : called('listShows') && shows.length ? readEvents(values('listShows')[0], zone) : undefined,
     availability: values('checkAvailability').length ? values('checkAvailability').flatMap((value) => readEvents(value, zone)) : undefined,
@@ -379,6 +457,13 @@ function understandInContext(conversation: Conversation, index: number, now: Dat
   if (current.outOfScope && informative(current.topics).length === 0) return current;
   const previous = understandInContext(conversation, index - 1, now, zone, shows, depth + 1);
   const context = contextOf(conversation.turnCalls[index - 1]);
+  // "The next one after that", "book it": about what the conversation was about, whatever else it asks.
+  if ((current.reference || current.bookIt) && !current.show) {
+    current.contextShow = context.show ?? context.event ?? previous.show?.slug ?? previous.contextShow;
+    current.party ??= previous.party ?? (context.guests ? { guests: context.guests } : undefined);
+    current.guests ??= current.party?.guests;
+    current.previous = previous;
+  }
   // A generic "what about …" is no question of its own, and a day alone asks nothing either.
   const mine = informative(current.topics).filter((topic) => !(topic === 'showDetails' && current.weakDetails) && !(topic === 'schedule' && current.dayOnly));
   const startsAsFollowUp = Boolean(current.opensFollowUp);

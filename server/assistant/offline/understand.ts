@@ -165,7 +165,8 @@ export function understand(text: string, now: Date, zone: string, options: Under
   }
   const declined = [...new Set(requests.flatMap((request) => request.declined))];
   // Children named and nothing else asked ("my 3-year-old, can she come?"): the children's rules.
-  if (party?.children && !topics.size && !knowledge.length && !declined.length && !requests.some((request) => request.show) && lex.info('children')?.kind === 'subject') knowledge.push('children');
+  const opensFollowUp = lex.list('followUp').some((phrase) => folded.startsWith(` ${phrase} `));
+  if (party?.children && !opensFollowUp && !topics.size && !knowledge.length && !declined.length && !requests.some((request) => request.show) && lex.info('children')?.kind === 'subject') knowledge.push('children');
   const scopeFolded = requests.filter((request) => request.declined.length === 0 || request.topics.length || request.knowledge.length);
   const understanding: Understanding = {
     topics: [...topics],
@@ -181,7 +182,7 @@ export function understand(text: string, now: Date, zone: string, options: Under
     searchText: scopeFolded.map((request) => request.folded).join(' ').trim() || folded.trim(),
     weakDetails: requests.some((request) => request.weakDetails) && !requests.some((request) => request.topics.some((topic) => topic !== 'showDetails' && topic !== 'greeting' && topic !== 'thanks')),
     dayOnly: requests.some((request) => request.dayOnly) && !requests.some((request) => request.topics.includes('schedule') && !request.dayOnly),
-    opensFollowUp: lex.list('followUp').some((phrase) => folded.startsWith(` ${phrase} `)),
+    opensFollowUp,
     anaphora: lex.has(folded, 'anaphora'),
     acrossShows: lex.has(folded, 'acrossShows'),
     wantsDuration: lex.has(folded, 'duration'),
@@ -411,6 +412,8 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
     }
     const n = number(words[i]);
     if (n === undefined || n > 500) continue;
+    // A number that is part of a day, a time or a place ("thứ 5", "quận 1") counts nobody.
+    if (i > 0 && lex.list('notPeopleAfter').includes(words[i - 1])) continue;
     const next = i + 1;
     const age = startsAt(ageWords, next);
     if (age && n <= 17) {
