@@ -23,6 +23,7 @@
 export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'browser/crossSite.spec.ts',
   'browser/docs.spec.ts',
+  'browser/giftVouchers.spec.ts',
   'browser/markdown.spec.ts',
   'browser/passkeys.spec.ts',
   'browser/storefront.spec.ts',
