@@ -1,8 +1,9 @@
 import type { Payable, PayableState } from '../../domain/payables.ts';
+import { actorLabel } from '../../domain/actors.ts';
 import { publish, type DomainContext } from '../../domain/events.ts';
 import { getCommercialSetup } from '../commercialSetup/index.ts';
 import { recordEmail } from '../email/index.ts';
-import { issueVoucher } from '../vouchers/index.ts';
+import { issueVoucher, voidVoucherIfUnused } from '../vouchers/index.ts';
 import { GIFT_VOUCHER_DELIVER_QUEUE } from './jobs.ts';
 import { GiftVoucherOrder } from './models.ts';
 import { lockOrder } from './queries.ts';
@@ -40,6 +41,22 @@ export const voucherOrderPayable: Payable = {
     if (payment.paidBeforeVnd + payment.amountVnd < order.amountVnd) return null;
     await sellVoucher(ctx, order, payment.paymentId);
     return null;
+  },
+
+  /**
+   * A refund of the order's payment succeeded. Staff's own refund (refundGiftVoucherOrder) has already voided the
+   * voucher and marked the order; a full refund through payments' generic route does the same here, so money never
+   * goes back while its voucher still pays — unless the voucher was used meanwhile, which is left to staff (logged).
+   */
+  async onRefunded(ctx, orderId, payment) {
+    if (payment.refundedVnd < payment.amountVnd) return;
+    const order = await lockOrder(ctx.trx, orderId);
+    if (!order || order.status !== 'PAID' || !order.voucherId) return;
+    if (!(await voidVoucherIfUnused(ctx.trx, order.voucherId, ctx.now))) {
+      ctx.app.logger.warn({ orderId, paymentId: payment.paymentId }, 'a gift voucher order was refunded in full after its voucher was used; the voucher keeps what is left');
+      return;
+    }
+    await GiftVoucherOrder.query(ctx.trx).findById(order.id).patch({ status: 'REFUNDED', refundedAt: ctx.now, refundedBy: actorLabel(ctx.actor), updatedAt: ctx.now });
   },
 };
 

@@ -145,7 +145,9 @@ describe('gift vouchers: purchase, payment, delivery, redemption and refund @db'
       expect([more.status, more.body.code]).to.deep.equal([409, 'nothing_to_pay']);
 
       expect(await runDeliveries(spec.server)).to.deep.equal(['succeeded']);
+      expect(receiver.delivered()).to.have.length(1);
       const [sold] = receiver.delivered();
+      expect(sold.verifiedWith).to.deep.equal([0]);
       expect(sold.payload).to.deep.include({ type: 'voucher.sold' });
       expect(sold.payload.data).to.deep.equal({ orderId: paid.id, reference: paid.reference, voucherId: voucher.id, amountVnd: 1_000_000, expiresAt: expires.toISOString(), deliveryDate, paymentId: paid.paymentId });
       expect(webhookEventValidator()(sold.payload)).to.equal(true);
@@ -219,6 +221,15 @@ describe('gift vouchers: purchase, payment, delivery, redemption and refund @db'
       const unpaid = await order(spec.server);
       const notPaid = await refund(unpaid.id);
       expect([notPaid.status, notPaid.body.code]).to.deep.equal([409, 'gift_voucher_order_not_refundable']);
+    });
+
+    it('a full refund of its payment through payments’ own route voids the unused voucher and marks the order refunded', async () => {
+      const paid = await paidOrder(spec, { amountVnd: 500_000 });
+      const res = await as(callers.admin).post(`/api/payments/${paid.paymentId}/refunds`, { amountVnd: 500_000, reason: 'refunded at the desk’s request' });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.status).to.equal('SUCCEEDED');
+      expect(await orderRow(paid.id)).to.include({ status: 'REFUNDED' });
+      expect(await voucherOf(paid.id)).to.include({ status: 'EXPIRED', remaining_value_vnd: 0 });
     });
 
     it('lists orders for staff with state filters (401 anonymous); an unpaid order past its hour reads EXPIRED and cannot be paid', async () => {
