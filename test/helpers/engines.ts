@@ -92,6 +92,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'modules/email/outbox.spec.ts',
   'modules/fulfillment/fulfillment.spec.ts',
   'modules/inquiries/inquiries.spec.ts',
+  'modules/giftVouchers/rules.spec.ts',
   'modules/integrations/metaEvents.spec.ts',
   'modules/knowledge/knowledge.spec.ts',
   'modules/messaging/messaging.spec.ts',
