@@ -2962,6 +2962,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/gift-vouchers/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a guest may buy as a gift voucher (public).
+         * @description The venue's gift-voucher terms from its commercial setup: the listed amounts, the bounds of a free amount (null:
+         *     only the listed ones), how many months a sold voucher is valid, and how far ahead the delivery date may be.
+         */
+        get: operations["getGiftVoucherOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/gift-vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A guest orders a gift voucher (public); pay it with `startGiftVoucherCheckout`.
+         * @description Creates a `PENDING` order (a payable of its own, `voucher_order`) for `amountVnd` — one of the venue's listed
+         *     amounts or within its free bounds (422 `gift_voucher_amount_not_offered`, naming `body/amountVnd`) — with the
+         *     buyer's and the recipient's names and e-mails, a message and a delivery date from today to one year ahead in
+         *     the venue's time zone (422 `delivery_date_out_of_range`, naming `body/deliveryDate`). The order waits one hour
+         *     for its payment (`payBy`). The answer carries the order's `accessToken` this once: send it as
+         *     `x-gift-order-token` to read the order (`getPublicGiftVoucherOrder`) and to pay it.
+         *
+         *     Once paid (VNPay's IPN) the voucher is issued (the venue's ordinary voucher, `GV-XXXX-XXXX`, redeemed at booking
+         *     with `voucherCode`), valid for the commercial setup's `giftVoucherValidityMonths` (default 36 months: Vietnam's
+         *     Law on Protection of Consumers' Rights 2023 and Decree 55/2024 set no minimum, and the Civil Code's three-year
+         *     limitation period for contract claims is the reference the venue follows); the buyer gets a receipt, the
+         *     recipient an e-mail on the delivery date (at 08:00 venue time; at once when it is today) with the code, the
+         *     amount, the message and a printable PDF voucher; `voucher.sold` is sent to the venue's webhooks.
+         *
+         *     `Idempotency-Key`: the same key and body within 24 hours answer the first (successful) answer again — same
+         *     status and body, `Idempotent-Replayed: true`, nothing written; the same key with another body is 422
+         *     `idempotency_key_reused`. Rate-limited per client address (429 with `Retry-After`).
+         */
+        post: operations["purchaseGiftVoucher"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/gift-vouchers/orders/{reference}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The order's access token (never in the URL). */
+                "x-gift-order-token"?: components["schemas"]["GiftVoucherOrderToken"];
+            };
+            path: {
+                reference: components["schemas"]["GiftVoucherOrderReference"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The buyer's browser reads its order's state with the access token (the return page).
+         * @description The order's reference, state, amount, delivery date and payment deadline; never the voucher's code, never a
+         *     name or an e-mail. An unknown reference, a wrong token and a missing one are the same 404. Not cached.
+         */
+        get: operations["getPublicGiftVoucherOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/gift-vouchers/orders/{reference}/checkout": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The order's access token. */
+                "x-gift-order-token"?: components["schemas"]["GiftVoucherOrderToken"];
+            };
+            path: {
+                reference: components["schemas"]["GiftVoucherOrderReference"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The buyer starts paying a pending order (VNPay, or the development sandbox).
+         * @description Payments' checkout for the order's payable (`voucher_order`): a new `PENDING` VNPay payment and its signed payment
+         *     URL (the sandbox's pay page with `VNPAY_SANDBOX` on), good for 15 minutes and never past the order's `payBy`.
+         *     VNPay sends the guest back through `GET /api/payments/vnpay/return` to the site's return page (the order's
+         *     reference in `reservationReference`, `reservationStatus` null), which reads the order with its token. An order
+         *     past its deadline is 409 `gift_voucher_order_expired`; a paid or refunded one 409 `nothing_to_pay`; VNPay not
+         *     configured is 422 `payment_method_unavailable`.
+         */
+        post: operations["startGiftVoucherCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gift-vouchers/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gift-voucher orders, newest first; filter by state, search reference, names and e-mails.
+         * @description A `PENDING` order past its `payBy` is listed (and filtered) as `EXPIRED`.
+         */
+        get: operations["listGiftVoucherOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gift-vouchers/orders/{orderId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a paid gift voucher nobody has used yet (admin).
+         * @description Only a `PAID` order (409 `gift_voucher_order_not_refundable` otherwise) whose voucher has never been redeemed —
+         *     its whole value left, no booking ever took credit from it (409 `gift_voucher_used` otherwise). In one unit of
+         *     work the voucher is voided (`EXPIRED`, nothing left: it can no longer be redeemed), the order becomes
+         *     `REFUNDED`, and payments requests the refund of what its payments brought in (VNPay's refund API, sent right
+         *     after; its outcome is the refund's, under `GET /api/refunds`). The recipient's e-mail is not sent if it was
+         *     still to come.
+         */
+        post: operations["refundGiftVoucherOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exports/reservations": {
         parameters: {
             query?: never;
@@ -4488,6 +4648,23 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "voucher.sold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A gift voucher sold online was paid: its voucher is issued. */
+        post: operations["voucherSoldWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -4530,7 +4707,7 @@ export interface components {
          * @description A code a handler answers; the operations that may answer it declare it in `x-problem-codes`.
          * @enum {string}
          */
-        OperationProblemCode: "account_banned" | "amount_exceeds_balance" | "assistant_unavailable" | "batch_too_large" | "booking_closed" | "botcheck_failed" | "botcheck_required" | "botcheck_unavailable" | "browser_not_allowed" | "cancellation_window_closed" | "cannot_delete_self" | "canonical_organization" | "canonical_show" | "code_taken" | "contact_required" | "customer_deleted" | "date_out_of_range" | "date_range_too_long" | "default_locale_required" | "doors_after_start" | "duplicate_code" | "duplicate_item" | "email_taken" | "entry_converted" | "entry_not_waiting" | "event_cancelled" | "event_closed" | "event_completed" | "event_exists" | "event_not_bookable" | "event_not_started" | "event_started" | "event_time_out_of_range" | "expiry_in_past" | "guest_count_out_of_range" | "guest_range" | "hold_expired" | "idempotency_key_reused" | "illegal_transition" | "inquiry_archived" | "invalid_attribution_token" | "invalid_code" | "invalid_credentials" | "invalid_date" | "invalid_date_range" | "invalid_destination" | "invalid_discount" | "invalid_mode" | "invalid_png" | "invalid_range" | "invalid_recipient" | "invalid_signature" | "invalid_window" | "jobs_unavailable" | "knowledge_archived" | "last_canonical_owner" | "max_below_redemptions" | "messaging_rejected" | "messaging_unavailable" | "no_message_text" | "no_question" | "no_ticket" | "nonce_reused" | "not_a_member" | "not_enough_seats" | "nothing_to_pay" | "object_deleted" | "offer_sales_closed" | "offer_unavailable" | "organization_has_members" | "owner_not_superuser" | "party_full" | "passkey_already_registered" | "passkey_challenge_invalid" | "passkey_counter_regressed" | "passkey_not_recognized" | "passkey_response_malformed" | "passkey_verification_failed" | "pay_at_venue_over_limit" | "payment_method_unavailable" | "payment_not_refundable" | "profile_deleted" | "promo_code_exhausted" | "promo_code_invalid" | "promo_code_not_applicable" | "range_too_long" | "reauthentication_required" | "refund_exceeds_remaining" | "refund_not_pending" | "refund_via_gateway" | "reservation_already_confirmed" | "reservation_not_active" | "reservation_not_cancellable" | "reservation_not_customers" | "reservation_not_editable" | "reservation_not_payable" | "reset_refused" | "sales_closed" | "sales_window" | "same_customer" | "seats_available" | "seats_released" | "selection_required" | "show_archived" | "show_not_started" | "slug_taken" | "sold_out" | "sticker_dimensions" | "ticket_unavailable" | "too_many_reservations" | "topic_taken" | "unknown_assignee" | "unknown_blob" | "unknown_event" | "unknown_fulfillment_item" | "unknown_lead" | "unknown_locale" | "unknown_offer" | "unknown_partner" | "unknown_reservation" | "unknown_show" | "unknown_table" | "voucher_balance_insufficient" | "voucher_empty" | "voucher_expired" | "voucher_invalid" | "waitlist_offer_invalid" | "waitlist_party_too_large" | "webhook_endpoint_disabled" | "webhook_url_refused";
+        OperationProblemCode: "account_banned" | "amount_exceeds_balance" | "assistant_unavailable" | "batch_too_large" | "booking_closed" | "botcheck_failed" | "botcheck_required" | "botcheck_unavailable" | "browser_not_allowed" | "cancellation_window_closed" | "cannot_delete_self" | "canonical_organization" | "canonical_show" | "code_taken" | "contact_required" | "customer_deleted" | "date_out_of_range" | "date_range_too_long" | "default_locale_required" | "delivery_date_out_of_range" | "doors_after_start" | "duplicate_code" | "duplicate_item" | "email_taken" | "entry_converted" | "entry_not_waiting" | "event_cancelled" | "event_closed" | "event_completed" | "event_exists" | "event_not_bookable" | "event_not_started" | "event_started" | "event_time_out_of_range" | "expiry_in_past" | "gift_voucher_amount_not_offered" | "gift_voucher_order_expired" | "gift_voucher_order_not_refundable" | "gift_voucher_used" | "guest_count_out_of_range" | "guest_range" | "hold_expired" | "idempotency_key_reused" | "illegal_transition" | "inquiry_archived" | "invalid_attribution_token" | "invalid_code" | "invalid_credentials" | "invalid_date" | "invalid_date_range" | "invalid_destination" | "invalid_discount" | "invalid_mode" | "invalid_png" | "invalid_range" | "invalid_recipient" | "invalid_signature" | "invalid_window" | "jobs_unavailable" | "knowledge_archived" | "last_canonical_owner" | "max_below_redemptions" | "messaging_rejected" | "messaging_unavailable" | "no_message_text" | "no_question" | "no_ticket" | "nonce_reused" | "not_a_member" | "not_enough_seats" | "nothing_to_pay" | "object_deleted" | "offer_sales_closed" | "offer_unavailable" | "organization_has_members" | "owner_not_superuser" | "party_full" | "passkey_already_registered" | "passkey_challenge_invalid" | "passkey_counter_regressed" | "passkey_not_recognized" | "passkey_response_malformed" | "passkey_verification_failed" | "pay_at_venue_over_limit" | "payment_method_unavailable" | "payment_not_refundable" | "profile_deleted" | "promo_code_exhausted" | "promo_code_invalid" | "promo_code_not_applicable" | "range_too_long" | "reauthentication_required" | "refund_exceeds_remaining" | "refund_not_pending" | "refund_via_gateway" | "reservation_already_confirmed" | "reservation_not_active" | "reservation_not_cancellable" | "reservation_not_customers" | "reservation_not_editable" | "reservation_not_payable" | "reset_refused" | "sales_closed" | "sales_window" | "same_customer" | "seats_available" | "seats_released" | "selection_required" | "show_archived" | "show_not_started" | "slug_taken" | "sold_out" | "sticker_dimensions" | "ticket_unavailable" | "too_many_reservations" | "topic_taken" | "unknown_assignee" | "unknown_blob" | "unknown_event" | "unknown_fulfillment_item" | "unknown_lead" | "unknown_locale" | "unknown_offer" | "unknown_partner" | "unknown_reservation" | "unknown_show" | "unknown_table" | "voucher_balance_insufficient" | "voucher_empty" | "voucher_expired" | "voucher_invalid" | "waitlist_offer_invalid" | "waitlist_party_too_large" | "webhook_endpoint_disabled" | "webhook_url_refused";
         /** @description The code of one entry of a problem's `errors[]`; a schema keyword or request-path check, or a problem code (the problem's own, on the field it is about). */
         FieldErrorCode: components["schemas"]["GenericFieldErrorCode"] | components["schemas"]["ProblemCode"];
         /**
@@ -5154,6 +5331,14 @@ export interface components {
          *       "payAtVenueApprovalHours": 48,
          *       "bankTransferHoldHours": 24,
          *       "bankTransferReminderHours": 6,
+         *       "giftVoucherAmountsVnd": [
+         *         500000,
+         *         1000000,
+         *         2000000
+         *       ],
+         *       "giftVoucherMinVnd": 200000,
+         *       "giftVoucherMaxVnd": 20000000,
+         *       "giftVoucherValidityMonths": 36,
          *       "updatedAt": "2026-11-20T09:00:00.000Z"
          *     }
          */
@@ -5172,6 +5357,10 @@ export interface components {
             payAtVenueApprovalHours: components["schemas"]["PayAtVenueApprovalHours"];
             bankTransferHoldHours: components["schemas"]["BankTransferHoldHours"];
             bankTransferReminderHours: components["schemas"]["BankTransferReminderHours"];
+            giftVoucherAmountsVnd: components["schemas"]["GiftVoucherAmountsVnd"];
+            giftVoucherMinVnd: components["schemas"]["GiftVoucherBoundVnd"];
+            giftVoucherMaxVnd: components["schemas"]["GiftVoucherBoundVnd"];
+            giftVoucherValidityMonths: components["schemas"]["GiftVoucherValidityMonths"];
             updatedAt: components["schemas"]["Timestamp"];
         };
         /**
@@ -6586,6 +6775,28 @@ export interface components {
          */
         BankTransferReminderHours: number;
         /**
+         * @description The gift-voucher amounts the site offers (whole VND), each once; empty with free bounds set, or none offered at all.
+         * @example [
+         *       500000,
+         *       1000000,
+         *       2000000
+         *     ]
+         */
+        GiftVoucherAmountsVnd: number[];
+        /**
+         * @description A bound of the amount a gift-voucher buyer may choose (whole VND); `giftVoucherMinVnd` and `giftVoucherMaxVnd` are both set (min ≤ max) or both null (only the listed amounts; 400 otherwise).
+         * @example 200000
+         */
+        GiftVoucherBoundVnd: number | null;
+        /**
+         * @description How long a gift voucher sold online is valid, in months from its payment (through that calendar day, venue
+         *     time). Default 36: Vietnam's consumer-protection rules (Law on Protection of Consumers' Rights 2023, Decree
+         *     55/2024) fix no minimum validity, and the Civil Code's three-year limitation period for contract claims is the
+         *     reference the venue follows, so a buyer's prepaid value stays claimable as long as the law lets them claim it.
+         * @example 36
+         */
+        GiftVoucherValidityMonths: number;
+        /**
          * @example {
          *       "serviceChargePercent": 5.5,
          *       "paymentGateways": [
@@ -6609,6 +6820,10 @@ export interface components {
             payAtVenueApprovalHours?: components["schemas"]["PayAtVenueApprovalHours"];
             bankTransferHoldHours?: components["schemas"]["BankTransferHoldHours"];
             bankTransferReminderHours?: components["schemas"]["BankTransferReminderHours"];
+            giftVoucherAmountsVnd?: components["schemas"]["GiftVoucherAmountsVnd"];
+            giftVoucherMinVnd?: components["schemas"]["GiftVoucherBoundVnd"];
+            giftVoucherMaxVnd?: components["schemas"]["GiftVoucherBoundVnd"];
+            giftVoucherValidityMonths?: components["schemas"]["GiftVoucherValidityMonths"];
         };
         /**
          * @description `SCHEDULED` → `CANCELLED` (the cancellation flow) or `COMPLETED` (after it started). Both ends are final.
@@ -8456,7 +8671,8 @@ export interface components {
          *         "shows": "https://www.example.com/en/shows",
          *         "inquiries": "https://www.example.com/en/inquiries",
          *         "waitlist": "https://www.example.com/en/waitlist",
-         *         "partners": "https://www.example.com/en/partners"
+         *         "partners": "https://www.example.com/en/partners",
+         *         "giftVouchers": "https://www.example.com/en/gift-vouchers"
          *       },
          *       "patterns": {
          *         "show": "https://www.example.com/en/shows/{slug}",
@@ -8492,6 +8708,8 @@ export interface components {
                 inquiries: components["schemas"]["PublicUrl"];
                 waitlist: components["schemas"]["PublicUrl"];
                 partners: components["schemas"]["PublicUrl"];
+                /** @description Where a guest buys a gift voucher (an amount, a recipient, a message, a delivery date; paid online). */
+                giftVouchers: components["schemas"]["PublicUrl"];
             };
             patterns: {
                 /** @example https://www.example.com/en/shows/{slug} */
@@ -8963,6 +9181,182 @@ export interface components {
             /** @description Whole VND (0 once expired). */
             remainingValueVnd: number;
             expiresAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description What a guest may buy: the amounts the venue offers, the bounds of an amount of their own (null: only the listed
+         *     amounts), how long a sold voucher is valid (months from its payment), and the latest delivery date (days from
+         *     today, in the venue's time zone).
+         * @example {
+         *       "amountsVnd": [
+         *         500000,
+         *         1000000,
+         *         2000000
+         *       ],
+         *       "customAmount": {
+         *         "minVnd": 200000,
+         *         "maxVnd": 20000000
+         *       },
+         *       "validityMonths": 36,
+         *       "maxDeliveryDaysAhead": 365,
+         *       "currency": "VND"
+         *     }
+         */
+        GiftVoucherOptions: {
+            amountsVnd: number[];
+            customAmount: null | {
+                minVnd: number;
+                maxVnd: number;
+            };
+            validityMonths: number;
+            maxDeliveryDaysAhead: number;
+            /** @enum {string} */
+            currency: "VND";
+        };
+        GiftVoucherPerson: {
+            name: components["schemas"]["GuestName"];
+            email: components["schemas"]["GuestEmail"];
+        };
+        /**
+         * @example {
+         *       "amountVnd": 1000000,
+         *       "buyer": {
+         *         "name": "Nguyễn Thị Lan",
+         *         "email": "lan.nguyen@example.com"
+         *       },
+         *       "recipient": {
+         *         "name": "Trần Minh",
+         *         "email": "minh.tran@example.com"
+         *       },
+         *       "message": "Chúc mừng sinh nhật!",
+         *       "deliveryDate": "2026-12-24",
+         *       "locale": "vi"
+         *     }
+         */
+        GiftVoucherPurchase: {
+            /** @description Whole VND: one of `amountsVnd`, or within `customAmount` (422 `gift_voucher_amount_not_offered` otherwise). */
+            amountVnd: number;
+            buyer: components["schemas"]["GiftVoucherPerson"];
+            recipient: components["schemas"]["GiftVoucherPerson"];
+            /** @description Printed on the voucher and written in the recipient's e-mail. */
+            message?: string | null;
+            /**
+             * Format: date
+             * @description The day the recipient's e-mail is sent (venue time): today up to one year ahead (422 `delivery_date_out_of_range`).
+             */
+            deliveryDate: string;
+            locale?: components["schemas"]["GuestLocale"];
+        };
+        /**
+         * @description The order's reference (`GO-` and eight letters or digits).
+         * @example GO-7K3Q9PXM
+         */
+        GiftVoucherOrderReference: string;
+        /**
+         * @description `PENDING` (waiting for its payment) → `PAID` (the voucher is issued and sent to the recipient on the delivery
+         *     date) → `REFUNDED` (staff refunded it while the voucher was unused: the voucher is void); `PENDING` → `EXPIRED`
+         *     (not paid within the hour: it reads so once `payBy` has passed).
+         * @enum {string}
+         */
+        GiftVoucherOrderStatus: "PENDING" | "PAID" | "REFUNDED" | "EXPIRED";
+        /** @description The order's access token, answered once by the purchase (send it as `x-gift-order-token`). */
+        GiftVoucherOrderToken: string;
+        /** @description The new order, with its access token (shown this once). */
+        CreatedGiftVoucherOrder: {
+            reference: components["schemas"]["GiftVoucherOrderReference"];
+            status: components["schemas"]["GiftVoucherOrderStatus"];
+            amountVnd: number;
+            /** Format: date */
+            deliveryDate: string;
+            /**
+             * Format: date-time
+             * @description Until when the order waits for its payment.
+             */
+            payBy: string;
+            accessToken: components["schemas"]["GiftVoucherOrderToken"];
+        };
+        /** @description The order as its buyer's browser reads it (with its token): its state only, never the voucher's code. */
+        PublicGiftVoucherOrder: {
+            reference: components["schemas"]["GiftVoucherOrderReference"];
+            status: components["schemas"]["GiftVoucherOrderStatus"];
+            amountVnd: number;
+            /** Format: date */
+            deliveryDate: string;
+            /**
+             * Format: date-time
+             * @description Until when the order waits for its payment.
+             */
+            payBy: string;
+        };
+        GiftVoucherCheckoutInput: {
+            /**
+             * @description A gift voucher is paid online (VNPay; the development sandbox when it is on).
+             * @enum {string}
+             */
+            method: "VNPAY";
+            /**
+             * @description VNPay's page language (default: the order's locale).
+             * @enum {string}
+             */
+            locale?: "vn" | "en";
+            bankCode?: string;
+        };
+        GiftVoucherCheckout: {
+            reference: components["schemas"]["GiftVoucherOrderReference"];
+            amountVnd: number;
+            /** Format: uuid */
+            paymentId: string;
+            vnpay: {
+                /**
+                 * Format: uri
+                 * @description VNPay's payment page (or the sandbox's) with the signed `vnp_*` parameters.
+                 */
+                paymentUrl: string;
+                txnRef: string;
+                /** Format: date-time */
+                expiresAt: string;
+            };
+        };
+        /** @description An order as staff see it. */
+        GiftVoucherOrder: {
+            /** Format: uuid */
+            id: string;
+            reference: components["schemas"]["GiftVoucherOrderReference"];
+            status: components["schemas"]["GiftVoucherOrderStatus"];
+            amountVnd: number;
+            buyerName: string;
+            buyerEmail: string;
+            recipientName: string;
+            recipientEmail: string;
+            message: string | null;
+            /** Format: date */
+            deliveryDate: string;
+            locale: string;
+            /** Format: uuid */
+            voucherId: string | null;
+            voucherCode: string | null;
+            voucherRemainingVnd: number | null;
+            /** Format: date-time */
+            payBy: string;
+            /** Format: date-time */
+            paidAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the recipient's e-mail was written (sent by the e-mail queue).
+             */
+            deliveredAt: string | null;
+            /** Format: date-time */
+            refundedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        GiftVoucherOrderPage: {
+            items: components["schemas"]["GiftVoucherOrder"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        GiftVoucherRefund: {
+            reason?: string;
         };
         /**
          * @description `csv` (default): UTF-8 with a byte-order mark (so Excel reads Vietnamese), comma-separated, CRLF line ends,
@@ -10807,10 +11201,11 @@ export interface components {
          *     `payment.succeeded`: a payment was captured (online or recorded at the desk); `payment.refunded`: money went back
          *     (`data.refundKind` says whether all of the payment was refunded or part of it); `inquiry.received`: a guest sent
          *     the inquiry form; `waitlist.offer_made`: a waiting-list entry was offered seats; `voucher.redeemed`: a booking paid
-         *     with a voucher was confirmed, so the credit it took is spent.
+         *     with a voucher was confirmed, so the credit it took is spent; `voucher.sold`: a gift voucher sold online was paid
+         *     and its voucher issued.
          * @enum {string}
          */
-        WebhookEventType: "reservation.confirmed" | "reservation.cancelled" | "reservation.checked_in" | "reservation.no_show" | "payment.succeeded" | "payment.refunded" | "inquiry.received" | "waitlist.offer_made" | "voucher.redeemed";
+        WebhookEventType: "reservation.confirmed" | "reservation.cancelled" | "reservation.checked_in" | "reservation.no_show" | "payment.succeeded" | "payment.refunded" | "inquiry.received" | "waitlist.offer_made" | "voucher.redeemed" | "voucher.sold";
         /**
          * @description An endpoint the venue's other systems receive its events at. The signing secret is never shown here: only once,
          *     when the endpoint is created and when its secret is rotated.
@@ -11162,8 +11557,38 @@ export interface components {
                 reference: string;
             };
         };
+        /**
+         * @description A gift voucher sold online was paid (issue 36 §1): its voucher is issued for `amountVnd`, valid until `expiresAt`,
+         *     and sent to the recipient on `deliveryDate`. Neither the voucher's code (it is what pays) nor the buyer's or the
+         *     recipient's name or e-mail is sent; `orderId` and `voucherId` name them for a system whose key may read them.
+         */
+        WebhookVoucherSoldEvent: {
+            /** @enum {string} */
+            type: "voucher.sold";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                orderId: string;
+                /**
+                 * @description The order's reference (`GO-…`).
+                 * @example GO-7K3Q9PXM
+                 */
+                reference: string;
+                /** Format: uuid */
+                voucherId: string;
+                /** @description The voucher's value (whole VND). */
+                amountVnd: number;
+                /** Format: date-time */
+                expiresAt: string;
+                /** Format: date */
+                deliveryDate: string;
+                /** Format: uuid */
+                paymentId: string;
+            };
+        };
         /** @description Any body the venue sends; `type` says which. */
-        WebhookEvent: components["schemas"]["WebhookReservationEvent"] | components["schemas"]["WebhookPaymentEvent"] | components["schemas"]["WebhookInquiryEvent"] | components["schemas"]["WebhookWaitlistOfferEvent"] | components["schemas"]["WebhookVoucherRedeemedEvent"];
+        WebhookEvent: components["schemas"]["WebhookReservationEvent"] | components["schemas"]["WebhookPaymentEvent"] | components["schemas"]["WebhookInquiryEvent"] | components["schemas"]["WebhookWaitlistOfferEvent"] | components["schemas"]["WebhookVoucherRedeemedEvent"] | components["schemas"]["WebhookVoucherSoldEvent"];
         /** @description A message, the exact body every attempt sends, and its attempts (oldest first). */
         WebhookMessageDetail: {
             message: components["schemas"]["WebhookMessage"];
@@ -16529,6 +16954,200 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    getGiftVoucherOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The terms. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftVoucherOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    purchaseGiftVoucher: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A client-chosen unique key for this purchase attempt (16–200 printable characters, e.g. a UUID). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GiftVoucherPurchase"];
+            };
+        };
+        responses: {
+            /** @description The order, with its access token (shown once). */
+            201: {
+                headers: {
+                    /** @description `true` when this is the remembered answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description `no-store`: the answer carries a secret. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedGiftVoucherOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPublicGiftVoucherOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The order's access token (never in the URL). */
+                "x-gift-order-token"?: components["schemas"]["GiftVoucherOrderToken"];
+            };
+            path: {
+                reference: components["schemas"]["GiftVoucherOrderReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order's state. */
+            200: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicGiftVoucherOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    startGiftVoucherCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The order's access token. */
+                "x-gift-order-token"?: components["schemas"]["GiftVoucherOrderToken"];
+            };
+            path: {
+                reference: components["schemas"]["GiftVoucherOrderReference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GiftVoucherCheckoutInput"];
+            };
+        };
+        responses: {
+            /** @description The checkout. */
+            201: {
+                headers: {
+                    /** @description `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftVoucherCheckout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listGiftVoucherOrders: {
+        parameters: {
+            query?: {
+                /** @description Only orders in this (effective) state. */
+                status?: components["schemas"]["GiftVoucherOrderStatus"];
+                /** @description Case-insensitive search in the reference, the buyer's and the recipient's names and e-mails. */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftVoucherOrderPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    refundGiftVoucherOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GiftVoucherRefund"];
+            };
+        };
+        responses: {
+            /** @description The refunded order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftVoucherOrder"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     exportReservations: {
         parameters: {
             query?: {
@@ -19341,6 +19960,38 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookVoucherRedeemedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer is a delivery; anything else (a 3xx included), or no answer within `WEBHOOK_TIMEOUT_MS`, is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    voucherSoldWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message's id, the same in every attempt and redelivery of it (deduplicate on it). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When this attempt was signed, in Unix seconds (refuse one too far from your clock, Standard Webhooks says 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 of HMAC-SHA256("<webhook-id>.<webhook-timestamp>.<body>")>` keyed with the bytes of the endpoint's
+                 *     secret (the base64 after `whsec_`); during a rotation's overlap two of them, space-separated (either may match).
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookVoucherSoldEvent"];
             };
         };
         responses: {

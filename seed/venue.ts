@@ -254,4 +254,10 @@ export const DEMO_COMMERCIAL_SETUP = {
   payAtVenueApprovalHours: 48,
   bankTransferHoldHours: 24,
   bankTransferReminderHours: 6,
+  // Gift vouchers sold online (issue 36 §1): four amounts on the site, or one of the guest's own from 300.000 ₫ to
+  // 20.000.000 ₫; a sold voucher is valid 36 months (docs/flows/gift-vouchers.md says why).
+  giftVoucherAmountsVnd: [500_000, 1_000_000, 2_000_000, 5_000_000],
+  giftVoucherMinVnd: 300_000,
+  giftVoucherMaxVnd: 20_000_000,
+  giftVoucherValidityMonths: 36,
 } as const;

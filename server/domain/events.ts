@@ -138,6 +138,11 @@ export interface DomainEvents {
    * (`reservation.cancelled`).
    */
   'voucher.redeemed': { voucherId: string; reservationId: string; amountVnd: number; remainingVnd: number };
+  /**
+   * A gift voucher sold online was paid and its voucher issued (the giftVouchers module's payable, in the payment's
+   * transaction; issue 36 §1). `deliveryDate`: the recipient's e-mail day (`YYYY-MM-DD`, venue time).
+   */
+  'voucher.sold': { orderId: string; reference: string; voucherId: string; amountVnd: number; expiresAt: Date; deliveryDate: string; paymentId: string };
 }
 
 export type DomainEvent = keyof DomainEvents;

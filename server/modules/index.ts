@@ -32,6 +32,7 @@ import { record as assistantCatalogRecord } from './assistantCatalog/module.ts';
 import { record as knowledgeRecord } from './knowledge/module.ts';
 import { record as promoCodesRecord } from './promoCodes/module.ts';
 import { record as vouchersRecord } from './vouchers/module.ts';
+import { record as giftVouchersRecord } from './giftVouchers/module.ts';
 import { record as inquiriesRecord } from './inquiries/module.ts';
 import { record as waitlistRecord } from './waitlist/module.ts';
 import { record as profilesRecord } from './profiles/module.ts';
@@ -81,6 +82,7 @@ const records = {
   knowledge: knowledgeRecord(),
   promoCodes: promoCodesRecord(),
   vouchers: vouchersRecord(),
+  giftVouchers: giftVouchersRecord(),
   inquiries: inquiriesRecord(),
   waitlist: waitlistRecord(),
   profiles: profilesRecord(),
@@ -132,6 +134,7 @@ const typed: OperationHandlers = {
   ...records.knowledge.handlers,
   ...records.promoCodes.handlers,
   ...records.vouchers.handlers,
+  ...records.giftVouchers.handlers,
   ...records.inquiries.handlers,
   ...records.waitlist.handlers,
   ...records.profiles.handlers,

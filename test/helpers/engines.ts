@@ -23,6 +23,7 @@
 export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'browser/crossSite.spec.ts',
   'browser/docs.spec.ts',
+  'browser/giftVouchers.spec.ts',
   'browser/markdown.spec.ts',
   'browser/passkeys.spec.ts',
   'browser/storefront.spec.ts',
@@ -92,6 +93,7 @@ export const ENGINE_INDEPENDENT_SPECS: readonly string[] = [
   'modules/email/outbox.spec.ts',
   'modules/fulfillment/fulfillment.spec.ts',
   'modules/inquiries/inquiries.spec.ts',
+  'modules/giftVouchers/rules.spec.ts',
   'modules/integrations/metaEvents.spec.ts',
   'modules/knowledge/knowledge.spec.ts',
   'modules/messaging/messaging.spec.ts',

@@ -79,6 +79,8 @@ describe('module records and domain events', () => {
       // Issue 33: an offer holds seats (and an archived one frees them): the waiting list publishes, the catalog forgets.
       // Issue 36 §3: published by the vouchers module's retake-on-confirm once a voucher's credit is spent for good.
       'voucher.redeemed': ['900 in-transaction webhooks.voucher.redeemed'],
+      // Issue 36 §1: a gift voucher sold online (its order's payment) is told to the venue's webhooks.
+      'voucher.sold': ['900 in-transaction webhooks.voucher.sold'],
       'waitlist.offerWithdrawn': [forget('waitlist.offerWithdrawn')],
       'waitlist.offered': ['900 in-transaction webhooks.waitlist.offer_made', forget('waitlist.offered')],
     });
@@ -90,8 +92,8 @@ describe('module records and domain events', () => {
   });
 
   it('what payments can settle: each payable kind, declared once, by its module', () => {
-    expect(RECORDS.flatMap((record) => (record.payables ?? []).map((payable) => `${record.tag}: ${payable.kind}`))).to.deep.equal(['booking: reservation']);
-    expect(PAYABLES.map((payable) => payable.kind)).to.deep.equal(['reservation']);
+    expect(RECORDS.flatMap((record) => (record.payables ?? []).map((payable) => `${record.tag}: ${payable.kind}`))).to.deep.equal(['booking: reservation', 'giftVouchers: voucher_order']);
+    expect(PAYABLES.map((payable) => payable.kind)).to.deep.equal(['reservation', 'voucher_order']);
   });
 
   it('one record per module folder, named by its tag, and the global tables are the records’ union', () => {

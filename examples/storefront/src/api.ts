@@ -110,6 +110,18 @@ export function bookingToken(reference: string): string | undefined {
 }
 export const booking = (reference: string, token: string) => guestReservation(api, { reference, token });
 
+// ---- the guest's gift-voucher orders: reference → access token, kept in this browser ----------------------------
+
+const GIFT_ORDERS = 'venue.giftOrders';
+export function rememberGiftOrder(reference: string, token: string): void {
+  const all = readJson<Record<string, string>>(localStorage, GIFT_ORDERS, {});
+  all[reference] = token;
+  localStorage.setItem(GIFT_ORDERS, JSON.stringify(all));
+}
+export function giftOrderToken(reference: string): string | undefined {
+  return readJson<Record<string, string>>(localStorage, GIFT_ORDERS, {})[reference];
+}
+
 // The booking itself says what paying later needs (`payLater`, issue 34 §1): no checkout answer is kept here.
 
 // ---- the guest's language, for paths that carry none (`/`, `/go/…`, `/waitlist-offer`) ---------------------------

@@ -13,6 +13,7 @@ export type Gateway = 'VNPAY' | 'BANK_TRANSFER' | 'CASH' | 'CARD_ON_SITE';
 export type CheckoutMethod = 'VNPAY' | 'BANK_TRANSFER' | 'PAY_AT_VENUE';
 export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 export type InquiryType = 'PRIVATE_EVENT' | 'GROUP_BOOKING' | 'CORPORATE' | 'GENERAL';
+export type GiftOrderStatus = 'PENDING' | 'PAID' | 'REFUNDED' | 'EXPIRED';
 export type PartnerType = 'HOTEL' | 'TOUR_COMPANY' | 'CONCIERGE' | 'INFLUENCER' | 'BAR' | 'OTHER';
 
 const en = {
@@ -22,6 +23,7 @@ const en = {
   navWhatsOn: 'What’s on',
   navGroups: 'Groups',
   navPartners: 'Partners',
+  navGiftVouchers: 'Gift vouchers',
   mainNav: 'Main menu',
   languageName: 'English',
   footerNote: 'Prices in Vietnamese đồng, service charge and VAT included.',
@@ -235,6 +237,26 @@ const en = {
   offerMissing: 'This link is incomplete. Please open it again from your e-mail.',
   claimSeats: 'Book the held seats',
   // ---- group and private-event requests ----
+  // ---- gift vouchers ----
+  giftTitle: 'Give a dinner show',
+  giftIntro: (months: number) =>
+    `A gift voucher pays all or part of a booking on this site. It is e-mailed to the person you choose, on the day you choose, with a printable copy, and is valid for ${months} months.`,
+  giftAmount: 'Amount',
+  giftOtherAmount: 'Another amount (VND)',
+  giftAmountRange: (min: string, max: string) => `From ${min} to ${max}.`,
+  giftFrom: 'From you',
+  giftReceiptHint: 'Your receipt is sent here.',
+  giftTo: 'For',
+  giftRecipientName: 'Recipient’s name',
+  giftRecipientEmail: 'Recipient’s e-mail',
+  giftMessage: 'Your message (optional)',
+  giftDeliveryDate: 'Send it on',
+  giftDeliveryHint: 'Today, or any day in the coming year.',
+  giftPay: 'Continue to payment',
+  giftOrderTitle: (reference: string) => `Gift voucher ${reference}`,
+  giftStatus: { PENDING: 'Waiting for payment', PAID: 'Paid', REFUNDED: 'Refunded', EXPIRED: 'Not paid in time' } satisfies Record<GiftOrderStatus, string>,
+  giftPaidText: (date: string) => `Your receipt is on its way to your e-mail. The recipient receives the voucher, its code and a printable copy on ${date}.`,
+  giftBuyAnother: 'Give another gift voucher',
   inquiryTitle: 'Groups & private events',
   inquiryIntro: 'A birthday, a company evening, a wedding party or a group of twenty: tell us what you have in mind and our events team prepares an offer.',
   inquiryType: 'What is it about?',
@@ -298,6 +320,7 @@ const vi: Dict = {
   navWhatsOn: 'Lịch diễn',
   navGroups: 'Đặt đoàn',
   navPartners: 'Đối tác',
+  navGiftVouchers: 'Phiếu quà tặng',
   mainNav: 'Menu chính',
   languageName: 'Tiếng Việt',
   footerNote: 'Giá tính bằng đồng Việt Nam, đã gồm phí dịch vụ và VAT.',
@@ -499,6 +522,26 @@ const vi: Dict = {
   offerPartyNote: 'Đặt cho đúng số khách bạn đã đăng ký chờ, hoặc ít hơn.',
   offerMissing: 'Đường dẫn này chưa đầy đủ. Vui lòng mở lại từ e-mail của bạn.',
   claimSeats: 'Đặt các chỗ đang giữ',
+  // ---- phiếu quà tặng ----
+  giftTitle: 'Tặng một đêm diễn',
+  giftIntro: (months: number) =>
+    `Phiếu quà tặng dùng để thanh toán toàn bộ hoặc một phần khi đặt chỗ trên trang này. Phiếu được gửi qua e-mail đến người quý khách chọn, vào ngày quý khách chọn, kèm bản in được, và có giá trị trong ${months} tháng.`,
+  giftAmount: 'Mệnh giá',
+  giftOtherAmount: 'Số tiền khác (VND)',
+  giftAmountRange: (min: string, max: string) => `Từ ${min} đến ${max}.`,
+  giftFrom: 'Người tặng',
+  giftReceiptHint: 'Biên nhận sẽ được gửi đến địa chỉ này.',
+  giftTo: 'Người nhận',
+  giftRecipientName: 'Tên người nhận',
+  giftRecipientEmail: 'E-mail người nhận',
+  giftMessage: 'Lời nhắn (không bắt buộc)',
+  giftDeliveryDate: 'Ngày gửi',
+  giftDeliveryHint: 'Hôm nay, hoặc một ngày bất kỳ trong vòng một năm tới.',
+  giftPay: 'Tiếp tục thanh toán',
+  giftOrderTitle: (reference: string) => `Phiếu quà tặng ${reference}`,
+  giftStatus: { PENDING: 'Đang chờ thanh toán', PAID: 'Đã thanh toán', REFUNDED: 'Đã hoàn tiền', EXPIRED: 'Quá hạn thanh toán' },
+  giftPaidText: (date: string) => `Biên nhận đang được gửi đến e-mail của quý khách. Người nhận sẽ nhận phiếu, mã phiếu và bản in được vào ngày ${date}.`,
+  giftBuyAnother: 'Tặng thêm một phiếu quà tặng',
   inquiryTitle: 'Đặt đoàn & sự kiện riêng',
   inquiryIntro: 'Sinh nhật, tiệc công ty, tiệc cưới hay một đoàn hai mươi người: hãy cho chúng tôi biết ý tưởng của bạn, bộ phận sự kiện sẽ chuẩn bị đề xuất.',
   inquiryType: 'Bạn cần gì?',

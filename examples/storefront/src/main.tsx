@@ -7,6 +7,7 @@ import { Booking } from './pages/Booking.tsx';
 import { Dashboard } from './pages/Dashboard.tsx';
 import { EventPage } from './pages/EventPage.tsx';
 import { Inquiry, Waitlist, WaitlistOffer } from './pages/Forms.tsx';
+import { GiftVouchers } from './pages/GiftVouchers.tsx';
 import { Go, Partner, Partners } from './pages/Partners.tsx';
 import { PaymentReturn } from './pages/PaymentReturn.tsx';
 import { Programme, ShowPage } from './pages/Programme.tsx';
@@ -26,6 +27,7 @@ function page(path: string, locale: Locale) {
   if (match('/:locale/waitlist-offer', path)) return <WaitlistOffer locale={locale} />;
   if (match('/:locale/inquiries', path)) return <Inquiry locale={locale} />;
   if (match('/:locale/partners', path)) return <Partners locale={locale} />;
+  if (match('/:locale/gift-vouchers', path)) return <GiftVouchers locale={locale} />;
   if ((p = match('/:locale/partners/:slug', path))) return <Partner key={p.slug} locale={locale} slug={p.slug} />;
   return <NotFound locale={locale} />;
 }
@@ -116,6 +118,9 @@ function App() {
               </Link>
               <Link href={`/${locale}/partners`} aria-current={pathname.startsWith(`/${locale}/partners`) ? 'page' : undefined}>
                 {w.navPartners}
+              </Link>
+              <Link href={`/${locale}/gift-vouchers`} aria-current={match('/:locale/gift-vouchers', pathname) ? 'page' : undefined}>
+                {w.navGiftVouchers}
               </Link>
             </nav>
           </div>

@@ -6,7 +6,7 @@
 export interface SiteRoutes {
   locale: string;
   baseUrl: string;
-  pages: { home: string; shows: string; inquiries: string; waitlist: string; partners: string };
+  pages: { home: string; shows: string; inquiries: string; waitlist: string; partners: string; giftVouchers: string };
   patterns: { show: string; booking: string };
   show(slug: string): string;
   booking(eventSlug: string): string;
@@ -23,6 +23,7 @@ export function siteRoutes(publicSiteUrl: string, locale: string): SiteRoutes {
       inquiries: `${baseUrl}/inquiries`,
       waitlist: `${baseUrl}/waitlist`,
       partners: `${baseUrl}/partners`,
+      giftVouchers: `${baseUrl}/gift-vouchers`,
     },
     patterns: { show: `${baseUrl}/shows/{slug}`, booking: `${baseUrl}/book/{eventSlug}` },
     show: (slug) => `${baseUrl}/shows/${encodeURIComponent(slug)}`,

@@ -18,6 +18,10 @@ export function presentCommercialSetup(setup: CommercialSetup): Schema<'Commerci
     payAtVenueApprovalHours: setup.payAtVenueApprovalHours,
     bankTransferHoldHours: setup.bankTransferHoldHours,
     bankTransferReminderHours: setup.bankTransferReminderHours,
+    giftVoucherAmountsVnd: [...setup.giftVoucherAmountsVnd],
+    giftVoucherMinVnd: setup.giftVoucherMinVnd,
+    giftVoucherMaxVnd: setup.giftVoucherMaxVnd,
+    giftVoucherValidityMonths: setup.giftVoucherValidityMonths,
     updatedAt: iso(setup.updatedAt)!,
   };
 }

@@ -255,6 +255,33 @@ export interface WebhookEndpointDisabledData {
   pendingFailed: number;
 }
 
+/** A gift voucher sold online was paid: the buyer's receipt (server/modules/giftVouchers, issue 36 §1). No code: it is the recipient's. */
+export interface GiftVoucherReceiptData {
+  buyerName: string;
+  recipientName: string;
+  recipientEmail: string;
+  orderReference: string;
+  amountVnd: number;
+  /** `YYYY-MM-DD`: the day the recipient's e-mail goes out. */
+  deliveryDate: string;
+  expiresAt: string | Date;
+  message: string | null;
+}
+
+/** The gift itself, to the recipient on the delivery date, with the printable voucher (PDF) attached by the caller. */
+export interface GiftVoucherDeliveryData {
+  recipientName: string;
+  buyerName: string;
+  voucherCode: string;
+  amountVnd: number;
+  expiresAt: string | Date;
+  message: string | null;
+  /** Where to book (the site's shows page). */
+  bookUrl: string;
+  /** The attached PDF's file name (the text part names it). */
+  pdfFilename: string;
+}
+
 /** Template name → the data its caller gives. */
 export interface TemplateDataMap {
   'reservation-confirmation': ReservationConfirmationData;
@@ -276,6 +303,8 @@ export interface TemplateDataMap {
   'bank-transfer-reminder': BankTransferData;
   'pay-at-venue-pending': PayLaterHeldData;
   'webhook-endpoint-disabled': WebhookEndpointDisabledData;
+  'gift-voucher-receipt': GiftVoucherReceiptData;
+  'gift-voucher-delivery': GiftVoucherDeliveryData;
 }
 export type TemplateName = keyof TemplateDataMap;
 
@@ -379,6 +408,22 @@ const DEFINITIONS: { [K in TemplateName]: TemplateDefinition<TemplateDataMap[K]>
       requireText('reservation-reminder', data, ['guestName', 'showName', 'reservationReference']);
       requireDate('reservation-reminder', data.startsAt);
       requireVnd('reservation-reminder', 'dueVnd', data.dueVnd);
+      return {};
+    },
+  },
+  'gift-voucher-receipt': {
+    async prepare(data) {
+      requireText('gift-voucher-receipt', data, ['buyerName', 'recipientName', 'recipientEmail', 'orderReference', 'deliveryDate']);
+      requireVnd('gift-voucher-receipt', 'amountVnd', data.amountVnd);
+      requireDate('gift-voucher-receipt', data.expiresAt);
+      return {};
+    },
+  },
+  'gift-voucher-delivery': {
+    async prepare(data) {
+      requireText('gift-voucher-delivery', data, ['recipientName', 'buyerName', 'voucherCode', 'bookUrl', 'pdfFilename']);
+      requireVnd('gift-voucher-delivery', 'amountVnd', data.amountVnd);
+      requireDate('gift-voucher-delivery', data.expiresAt);
       return {};
     },
   },

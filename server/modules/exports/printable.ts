@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { listFonts } from './fonts.ts';
+import { pdfFonts } from '../../platform/pdfFonts.ts';
 import { dietaryText, itemsText, localTime, notesText, type NightList, type Party } from './nightLists.ts';
 
 /**
@@ -56,7 +56,7 @@ function columnsOf(list: NightList, kind: ListKind): Column[] {
 
 /** The PDF as a stream (pdfkit's document is the stream); the whole list is laid out before it is returned. */
 export async function nightListPdf(list: NightList, kind: ListKind, printedAt: Date): Promise<Readable> {
-  const [{ default: PDFDocument }, fonts] = await Promise.all([import('pdfkit'), listFonts()]);
+  const [{ default: PDFDocument }, fonts] = await Promise.all([import('pdfkit'), pdfFonts()]);
   const l = list.labels;
   const title = kind === 'door' ? l.doorList : l.kitchenList;
   const doc = new PDFDocument({

@@ -1,7 +1,6 @@
 import { subscriber } from '../../domain/events.ts';
 import { RESERVATION_PAYABLE } from '../booking/index.ts';
-import { requestRefund } from './commands/requestRefund.ts';
-import { paidPaymentsOf, refundable } from './queries.ts';
+import { refundPayable } from './commands/refundPayable.ts';
 
 /**
  * What a reservation's cancellation does to its payments, whoever cancels (the guest, staff, a cancelled show
@@ -16,16 +15,6 @@ export const cancellationRefunds = subscriber({
   phase: 'in-transaction',
   order: 10,
   async handle({ reservationId, reason }, ctx) {
-    for (const payment of await paidPaymentsOf(ctx.trx, { kind: RESERVATION_PAYABLE, id: reservationId })) {
-      const left = await refundable(ctx.trx, payment);
-      if (left <= 0) continue;
-      await requestRefund(ctx, payment.id, {
-        amountVnd: left,
-        reason: `reservation_cancelled${reason ? `: ${reason}` : ''}`.slice(0, 500),
-        requestedBy: 'SYSTEM',
-        onSite: 'pending',
-        vnpayJobDelaySeconds: 0,
-      });
-    }
+    await refundPayable(ctx, { kind: RESERVATION_PAYABLE, id: reservationId }, { reason: `reservation_cancelled${reason ? `: ${reason}` : ''}`, requestedBy: 'SYSTEM', vnpayJobDelaySeconds: 0 });
   },
 });

@@ -127,3 +127,41 @@ export async function liveRedemption(trx: Knex.Transaction, reservationId: strin
     .first('r.voucher_id', 'r.amount_vnd', 'v.remaining_value_vnd');
   return row ? { voucherId: row.voucher_id, amountVnd: Number(row.amount_vnd), remainingVnd: Number(row.remaining_value_vnd) } : undefined;
 }
+
+/** Inserts a voucher unless its code is taken (`on conflict do nothing`): its id, or undefined. Commands only. */
+export async function insertVoucherUnlessCodeTaken(
+  trx: Knex.Transaction,
+  voucher: { code: string; valueVnd: number; expiresAt: Date; recipientName: string | null; recipientEmail: string | null; note: string | null; createdBy: string | null },
+  now: Date,
+): Promise<string | undefined> {
+  const rows: Array<{ id: string }> = await trx('vouchers')
+    .insert({
+      code: voucher.code,
+      initial_value_vnd: voucher.valueVnd,
+      remaining_value_vnd: voucher.valueVnd,
+      expires_at: voucher.expiresAt,
+      recipient_name: voucher.recipientName,
+      recipient_email: voucher.recipientEmail,
+      note: voucher.note,
+      created_by: voucher.createdBy,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict('code')
+    .ignore()
+    .returning(['id']);
+  return rows[0]?.id;
+}
+
+/**
+ * Voids a voucher nobody has used (ACTIVE, its whole value left, no redemption at all): EXPIRED with nothing left,
+ * one conditional update. True when voided. Commands only.
+ */
+export async function voidUnusedVoucher(trx: Knex.Transaction, voucherId: string, now: Date): Promise<boolean> {
+  const voided = await trx('vouchers')
+    .where({ id: voucherId, status: 'ACTIVE' })
+    .andWhereRaw('remaining_value_vnd = initial_value_vnd')
+    .whereNotExists(trx('voucher_redemptions').where('voucher_id', voucherId).select(trx.raw('1')))
+    .update({ status: 'EXPIRED', remaining_value_vnd: 0, expired_at: now, updated_at: now });
+  return voided > 0;
+}

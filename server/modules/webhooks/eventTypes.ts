@@ -20,6 +20,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'inquiry.received',
   'waitlist.offer_made',
   'voucher.redeemed',
+  'voucher.sold',
 ] as const satisfies readonly WebhookEventType[];
 
 /** The body every attempt of a message sends (the contract's `WebhookEvent`). */

@@ -89,4 +89,20 @@ export const subscribers = [
         return reference === undefined ? undefined : { voucherId: redemption.voucherId, amountVnd: redemption.amountVnd, remainingVnd: redemption.remainingVnd, reservationId: redemption.reservationId, reference };
       }),
   }),
+  subscriber({
+    name: 'webhooks.voucher.sold',
+    event: 'voucher.sold',
+    phase: 'in-transaction',
+    order: LATE,
+    handle: (sale, ctx) =>
+      recordWebhookMessages(ctx, 'voucher.sold', `voucher_order:${sale.orderId}`, async () => ({
+        orderId: sale.orderId,
+        reference: sale.reference,
+        voucherId: sale.voucherId,
+        amountVnd: sale.amountVnd,
+        expiresAt: sale.expiresAt.toISOString(),
+        deliveryDate: sale.deliveryDate,
+        paymentId: sale.paymentId,
+      })),
+  }),
 ];

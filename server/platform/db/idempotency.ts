@@ -13,6 +13,22 @@ import { sha256 as digest } from '../auth/secrets.ts';
  */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
+/** JSON with object keys sorted (undefined members left out): the same body hashes the same whatever its key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The request body's hash an answer is remembered under (the same key with another body is refused). */
+export const requestHash = (body: unknown): Buffer => createHash('sha256').update(canonical(body)).digest();
+
 /** The answer remembered for `key` on `route` within the TTL (unsealed JSON text), or undefined. */
 export async function rememberedAnswer(knex: Knex, route: string, key: string, requestHash: Buffer, now: Date): Promise<{ status: number; body: string } | undefined> {
   const row = await IdempotencyKey.query(knex)

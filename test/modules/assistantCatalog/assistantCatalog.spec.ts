@@ -269,6 +269,8 @@ describe('assistant-safe data: /api/ai/customer-support/catalog/* and /knowledge
       inquiries: `${SITE}/en/inquiries`,
       waitlist: `${SITE}/en/waitlist`,
       partners: `${SITE}/en/partners`,
+      // Issue 36 §1: the assistant can say gift vouchers exist and link the page (getSiteRoutes' `giftVouchers`).
+      giftVouchers: `${SITE}/en/gift-vouchers`,
     });
     expect(en.patterns).to.deep.equal({ show: `${SITE}/en/shows/{slug}`, booking: `${SITE}/en/book/{eventSlug}` });
     expect(en.shows).to.deep.equal([

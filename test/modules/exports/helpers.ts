@@ -54,11 +54,16 @@ export const hasPdftotext = async () => {
 export async function pdfText(res: TestResponse): Promise<string> {
   expect(res.status, res.text.slice(0, 500)).to.equal(200);
   expect(res.headers.get('content-type')).to.equal('application/pdf');
-  expect(res.bytes.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
+  return pdfBytesText(res.bytes);
+}
+
+/** The text of PDF bytes as poppler's pdftotext extracts it (layout kept). */
+export async function pdfBytesText(bytes: Buffer): Promise<string> {
+  expect(bytes.subarray(0, 5).toString('latin1')).to.equal('%PDF-');
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'venue-pdf-'));
   try {
     const file = path.join(dir, 'list.pdf');
-    await fs.writeFile(file, res.bytes);
+    await fs.writeFile(file, bytes);
     const { stdout } = await promisify(execFile)('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-']);
     return stdout;
   } finally {

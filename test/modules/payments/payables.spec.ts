@@ -7,8 +7,9 @@ import { asSuperuser } from '../../helpers/server.ts';
 import { callbackFor, ipn, paidByVnpay, paymentsSpec, PUBLIC_API, query, urlParams } from './helpers.ts';
 
 /**
- * A second payable (issue 33 §4), added the way a new engineer adds one: a gift-voucher order, defined here — its
- * own table, its `Payable`, and a place in the list of payables — and nothing else. No VNPay code knows it: the
+ * Another payable (issue 33 §4), added the way a new engineer adds one: a gift-voucher-like order, defined here — its
+ * own table, its `Payable` (kind `test_voucher_order`: the real `voucher_order` is the giftVouchers module's, tested
+ * in test/modules/giftVouchers/), and a place in the list of payables — and nothing else. No VNPay code knows it: the
  * order is paid through payments' checkout and VNPay's signed IPN (the fake VNPay), shown by the browser return,
  * and refunded through the admin refund route and VNPay's refund API, like a reservation.
  */
@@ -35,7 +36,7 @@ const voucherState = (row: { id: string; code: string; amount_vnd: number; statu
 });
 
 const giftVoucherOrders: Payable = {
-  kind: 'voucher_order',
+  kind: 'test_voucher_order',
   noun: 'voucher order',
   async lock(ctx, id) {
     const row = await ctx.trx(TABLE).where({ id }).forUpdate().first();
@@ -95,7 +96,7 @@ describe('payments: a second payable (a gift-voucher order defined in this spec)
     return row as { id: string; code: string };
   }
   const orderRow = (id: string) => spec.server.db.knex(TABLE).where({ id }).first();
-  const checkoutOf = (id: string) => startCheckout(spec.server.app.context, { kind: 'voucher_order', id }, { method: 'VNPAY' }, '203.0.113.9', PUBLIC_API);
+  const checkoutOf = (id: string) => startCheckout(spec.server.app.context, { kind: 'test_voucher_order', id }, { method: 'VNPAY' }, '203.0.113.9', PUBLIC_API);
 
   it('is paid through checkout and a signed IPN, once; its payment rows carry the payable; it is refunded through VNPay, once', async () => {
     const gift = await order(500_000);
@@ -111,8 +112,8 @@ describe('payments: a second payable (a gift-voucher order defined in this spec)
     expect(told).to.deep.equal([`paid ${gift.code} 500000 via gateway`]);
     expect((await orderRow(gift.id)).status).to.equal('PAID');
     const payment = await spec.server.db.knex('payments').where({ id: started.paymentId }).first();
-    expect(payment).to.include({ payable_kind: 'voucher_order', payable_id: gift.id, reservation_id: null, status: 'SUCCEEDED', amount_vnd: 500_000 });
-    expect(seen.map((e) => [e.payableKind, e.payableId, e.reservationId, e.paymentId])).to.deep.equal([['voucher_order', gift.id, undefined, payment.id]]);
+    expect(payment).to.include({ payable_kind: 'test_voucher_order', payable_id: gift.id, reservation_id: null, status: 'SUCCEEDED', amount_vnd: 500_000 });
+    expect(seen.map((e) => [e.payableKind, e.payableId, e.reservationId, e.paymentId])).to.deep.equal([['test_voucher_order', gift.id, undefined, payment.id]]);
     // Paid in full: another checkout has nothing to pay.
     let refused: unknown;
     await checkoutOf(gift.id).catch((err) => (refused = err));
@@ -128,10 +129,10 @@ describe('payments: a second payable (a gift-voucher order defined in this spec)
     expect(spec.vnpay.apiRequests.map((r) => [r.checksumOk, r.body.vnp_TxnRef, r.body.vnp_OrderInfo])).to.deep.equal([[true, sent.vnp_TxnRef, `Hoan tien the qua tang ${gift.code}`]]);
     expect(told).to.deep.equal([`paid ${gift.code} 500000 via gateway`, 'refunded 500000 of 500000']);
     expect(await orderRow(gift.id)).to.include({ status: 'REFUNDED', refunded_vnd: 500_000 });
-    expect(await spec.server.db.knex('payments').where({ id: payment.id }).first()).to.include({ status: 'REFUNDED', refunded_vnd: 500_000, payable_kind: 'voucher_order' });
+    expect(await spec.server.db.knex('payments').where({ id: payment.id }).first()).to.include({ status: 'REFUNDED', refunded_vnd: 500_000, payable_kind: 'test_voucher_order' });
     expect(seen.map((e) => [e.payableKind, e.payableId, e.refundedVnd])).to.deep.equal([
-      ['voucher_order', gift.id, 0],
-      ['voucher_order', gift.id, 500_000],
+      ['test_voucher_order', gift.id, 0],
+      ['test_voucher_order', gift.id, 500_000],
     ]);
     // A refund of a voucher order writes no reservation's e-mail.
     expect(await spec.server.db.knex('email_messages').whereIn('template', ['refund-completed', 'refund-failed'])).to.have.length(0);
@@ -145,11 +146,11 @@ describe('payments: a second payable (a gift-voucher order defined in this spec)
     expect((await ipn(spec.server, params)).body.RspCode).to.equal('02');
     expect(told).to.deep.equal(['failed 250000']);
     expect(await orderRow(gift.id)).to.include({ status: 'OPEN', failures: 1 });
-    expect(await spec.server.db.knex('payments').where({ id: started.paymentId }).first()).to.include({ status: 'FAILED', payable_kind: 'voucher_order', payable_id: gift.id });
+    expect(await spec.server.db.knex('payments').where({ id: started.paymentId }).first()).to.include({ status: 'FAILED', payable_kind: 'test_voucher_order', payable_id: gift.id });
     expect((await checkoutOf(gift.id)).amountVnd).to.equal(250_000);
     // Paying at the venue is a reservation's (it says what to tell the guest); an order without that text is not offered it.
     let refused: unknown;
-    await startCheckout(spec.server.app.context, { kind: 'voucher_order', id: gift.id }, { method: 'PAY_AT_VENUE' }, '203.0.113.9', PUBLIC_API).catch((err) => (refused = err));
+    await startCheckout(spec.server.app.context, { kind: 'test_voucher_order', id: gift.id }, { method: 'PAY_AT_VENUE' }, '203.0.113.9', PUBLIC_API).catch((err) => (refused = err));
     expect(refused).to.include({ status: 422, code: 'payment_method_unavailable' });
   });
 

@@ -198,7 +198,8 @@ describe('webhooks: endpoints, events and their deliveries (Standard Webhooks) @
       const bySubject: Record<string, string[]> = {};
       for (const message of stored) (bySubject[message.ordering_key] ??= []).push(message.event_type);
       expect(bySubject).to.deep.equal(expected);
-      expect(new Set(stored.map((m) => m.event_type))).to.deep.equal(new Set(ALL_TYPES));
+      // `voucher.sold` (a gift voucher paid online, through VNPay's IPN) is delivered, signed, by test/modules/giftVouchers/.
+      expect(new Set(stored.map((m) => m.event_type))).to.deep.equal(new Set(ALL_TYPES.filter((type) => type !== 'voucher.sold')));
       expect((await messagesOf(inquiriesOnly.id)).map((m) => m.event_type)).to.deep.equal(['inquiry.received']);
       expect(await messagesOf(off.id)).to.deep.equal([]);
       expect((await queuedDeliveries(spec.server)).length).to.equal(stored.length + 1);

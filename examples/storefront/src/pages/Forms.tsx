@@ -9,7 +9,7 @@ import { BookingForm, EventHeader } from './EventPage.tsx';
 const formOf = (e: FormEvent<HTMLFormElement>) => Object.fromEntries(new FormData(e.currentTarget)) as Record<string, string>;
 
 /** A form's send: busy while it runs, its failure kept for the fields and the alert (focused, so it is read out). */
-function useSend(locale: Locale) {
+export function useSend(locale: Locale) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FormProblem & { error: unknown }>();
   const alertRef = useRef<HTMLDivElement>(null);

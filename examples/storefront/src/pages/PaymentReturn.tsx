@@ -2,6 +2,7 @@ import { api, bookingToken } from '../api.ts';
 import { words, type Locale } from '../i18n.ts';
 import { Await, useLoad, useTitle } from '../ui.tsx';
 import { BookingView } from './Booking.tsx';
+import { GiftOrderStatus } from './GiftVouchers.tsx';
 
 /**
  * Where VNPay's browser return lands (the API sends it on here with the signed query): the query is forwarded to
@@ -18,21 +19,23 @@ export function PaymentReturn({ locale }: { locale: Locale }) {
       {(r) => {
         const paid = r.valid && r.paymentStatus === 'SUCCEEDED';
         const reference = r.reservationReference;
-        const token = reference ? bookingToken(reference) : undefined;
+        // A gift-voucher order's reference (`GO-…`): its own state, read with the token this browser kept.
+        const gift = reference?.startsWith('GO-') ? reference : undefined;
+        const token = reference && !gift ? bookingToken(reference) : undefined;
         return (
           <>
             <section className={`notice ${paid ? 'notice-success' : 'notice-problem'}`}>
               <h1 className="payment-result" data-paid={paid}>
                 {!r.valid ? w.paymentUnverified : paid ? w.paymentReceived : w.paymentFailed}
               </h1>
-              {paid && <p>{w.confirmationSent}</p>}
+              {paid && !gift && <p>{w.confirmationSent}</p>}
               {r.valid && !paid && (
                 <p>
                   {w.paymentFailedNote} {r.responseCode ? w.paymentCode(r.responseCode) : ''}
                 </p>
               )}
             </section>
-            {reference && token ? <BookingView locale={locale} reference={reference} token={token} /> : reference && <p>{w.bookingElsewhere}</p>}
+            {gift ? <GiftOrderStatus locale={locale} reference={gift} /> : reference && token ? <BookingView locale={locale} reference={reference} token={token} /> : reference && <p>{w.bookingElsewhere}</p>}
           </>
         );
       }}

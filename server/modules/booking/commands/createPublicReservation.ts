@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AppContext } from '../../../platform/context.ts';
-import { forgetAnswer, lockIdempotencyKey, rememberAnswer, rememberedAnswer } from '../../../platform/db/idempotency.ts';
+import { forgetAnswer, lockIdempotencyKey, rememberAnswer, rememberedAnswer, requestHash } from '../../../platform/db/idempotency.ts';
 import { inUnitOfWork } from '../../../platform/unitOfWork.ts';
 import { publish } from '../../../domain/events.ts';
 import type { HoldInput } from '../inputs.ts';
@@ -16,21 +15,6 @@ import { createHold, mayClaimSeats, outlookBeforeLock, type PlannedHold } from '
 export const HOLD_ROUTE = 'POST /api/public/reservations';
 
 export type HoldAnswer = { status: 201; body: ReturnType<typeof presentGuestReservation> & { accessToken: string }; replayed: boolean; /** Only for a new hold (a replay writes nothing). */ reservationId?: string };
-
-/** JSON with object keys sorted: the same body hashes the same whatever its key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-const requestHash = (body: unknown) => createHash('sha256').update(canonical(body)).digest();
 
 async function remembered(knex: Knex, key: string, hash: Buffer, now: Date): Promise<HoldAnswer | undefined> {
   const answer = await rememberedAnswer(knex, HOLD_ROUTE, key, hash, now);
