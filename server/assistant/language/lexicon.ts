@@ -37,7 +37,7 @@ const IntentsFile = z
     scale: z.record(z.enum(INTENT_KINDS), z.number().positive()).optional(),
     intents: z.record(
       z.string().regex(/^[a-z][A-Za-z]*$/),
-      z.object({ kind: z.enum(INTENT_KINDS), tags: z.array(z.string()).optional(), note: z.string().optional() }).strict(),
+      z.object({ kind: z.enum(INTENT_KINDS), tags: z.array(z.string()).optional(), absorbs: z.boolean().optional(), note: z.string().optional() }).strict(),
     ),
   })
   .strict();
@@ -95,6 +95,8 @@ export interface IntentInfo {
   name: string;
   kind: IntentKind;
   tags: string[];
+  /** A request referring back to this intent's ("…, what time is it?") is about it. */
+  absorbs: boolean;
 }
 
 /** A cue found in a request: which words (token positions) it covers, for whom, with what weight. */
@@ -135,7 +137,7 @@ export class Lexicon {
     const intents = IntentsFile.parse(intentsFile);
     this.weights = intents.weights;
     this.keep = intents.keep;
-    for (const [name, spec] of Object.entries(intents.intents)) this.intents.set(name, { name, kind: spec.kind, tags: spec.tags ?? [] });
+    for (const [name, spec] of Object.entries(intents.intents)) this.intents.set(name, { name, kind: spec.kind, tags: spec.tags ?? [], absorbs: spec.absorbs ?? false });
     for (const name of LIST_NAMES) this.lists.set(name, []);
     for (const { file, data } of sentenceFiles) {
       const parsed = SentencesFile.safeParse(data);

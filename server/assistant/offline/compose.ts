@@ -52,8 +52,10 @@ export interface AnswerInput {
 
 const MAX_LIST = 6;
 
-export function composeAnswer(input: AnswerInput): string {
-  const p = PHRASES[input.lang];
+export function composeAnswer(original: AnswerInput): string {
+  const p = PHRASES[original.lang];
+  // Children in the party and no one show asked: only the shows that admit the youngest are offered.
+  const { input, excluded } = forTheParty(original);
   const out: string[] = [];
   const topics = new Set(input.topics);
   const inquiry = inquiryLink(input, p);
@@ -130,6 +132,7 @@ export function composeAnswer(input: AnswerInput): string {
   }
   const ages = ageNotes(input, p);
   if (ages) out.push(ages);
+  if (excluded.length) out.push(excluded.map((show) => p.ageRule(`**${show.title}**`, show.minimumAge ?? 18)).join(' '));
   if (input.outOfScope && out.length) out.push(p.outOfScopeRest);
   const answer = out.filter(Boolean).join('\n\n').trim();
   return answer || p.unknown(inquiry);
@@ -472,6 +475,19 @@ function privateAnswer(input: AnswerInput, p: Phrases, inquiry: string): string 
  * A show's age rule, said whenever the party's children cross it (or children are asked about and it is for adults
  * only), with the shows that take them instead.
  */
+/** The input without the shows (and their performances and offers) that do not admit the party's youngest. */
+function forTheParty(input: AnswerInput): { input: AnswerInput; excluded: ShowFact[] } {
+  if (input.show || !input.party?.children) return { input, excluded: [] };
+  const excluded = input.shows.filter((show) => ageBlocked(show, input.party));
+  if (!excluded.length || excluded.length === input.shows.length) return { input, excluded: [] };
+  const out = new Set(excluded.map((show) => show.slug));
+  const keep = <T extends { showSlug?: string }>(list: T[] | undefined) => list?.filter((item) => !item.showSlug || !out.has(item.showSlug));
+  return {
+    input: { ...input, shows: input.shows.filter((show) => !out.has(show.slug)), events: keep(input.events), availability: keep(input.availability), offers: keep(input.offers) },
+    excluded,
+  };
+}
+
 function ageBlocked(show: ShowFact, party: Party | undefined): boolean {
   if (!party?.children || !show.minimumAge) return false;
   const youngest = party.childAges?.length ? Math.min(...party.childAges) : undefined;

@@ -456,6 +456,8 @@ function understandInContext(conversation: Conversation, index: number, now: Dat
   if (index < 1 || depth > 3 || current.refusal) return current;
   if (current.outOfScope && informative(current.topics).length === 0) return current;
   const previous = understandInContext(conversation, index - 1, now, zone, shows, depth + 1);
+  // A party with children after a question of prices or seats is that question for them, not the children's rules.
+  if (current.childrenInferred && informative(previous.topics).length) current.knowledge = current.knowledge.filter((subject) => subject !== 'children');
   const context = contextOf(conversation.turnCalls[index - 1]);
   // "The next one after that", "book it": about what the conversation was about, whatever else it asks.
   if ((current.reference || current.bookIt) && !current.show) {

@@ -98,6 +98,8 @@ export interface Understanding {
   followUp?: boolean;
   /** Starts as a follow-up does ("and …", "what about …", "còn …"). */
   opensFollowUp?: boolean;
+  /** The children's rules were read from a party with children and nothing else asked (a follow-up may ask more). */
+  childrenInferred?: boolean;
   /** Refers back ("it", "this show", "nó", "show này"): the show is the conversation's. */
   anaphora?: boolean;
   /** Asks across the programme ("which shows …", "any show"): no one show. */
@@ -137,7 +139,8 @@ export function understand(text: string, now: Date, zone: string, options: Under
     const opens = lex.list('splitters').some((phrase) => request.folded.startsWith(` ${phrase} `)) || lex.list('followUp').some((phrase) => request.folded.startsWith(` ${phrase} `));
     const outside = before.declined.length > 0 && !before.topics.length && !before.knowledge.length;
     const beforeAsks = outside || before.topics.some((topic) => topic !== 'greeting' && topic !== 'thanks') || before.knowledge.length > 0;
-    const refersBack = lex.has(request.folded, 'anaphora');
+    const absorbing = before.topics.some((topic) => lex.info(topic)?.absorbs);
+    const refersBack = lex.has(request.folded, 'anaphora') && (absorbing || !request.topics.length);
     if (beforeAsks && (outside || refersBack) && request.best <= 1 && !opens && !request.show && !request.party && !request.days && !request.refused.length) {
       request.declined = [...before.declined];
       request.topics = [...before.topics];
@@ -166,7 +169,8 @@ export function understand(text: string, now: Date, zone: string, options: Under
   const declined = [...new Set(requests.flatMap((request) => request.declined))];
   // Children named and nothing else asked ("my 3-year-old, can she come?"): the children's rules.
   const opensFollowUp = lex.list('followUp').some((phrase) => folded.startsWith(` ${phrase} `));
-  if (party?.children && !opensFollowUp && !topics.size && !knowledge.length && !declined.length && !requests.some((request) => request.show) && lex.info('children')?.kind === 'subject') knowledge.push('children');
+  const childrenInferred = Boolean(party?.children && !opensFollowUp && !topics.size && !knowledge.length && !declined.length && !requests.some((request) => request.show) && lex.info('children')?.kind === 'subject');
+  if (childrenInferred) knowledge.push('children');
   const scopeFolded = requests.filter((request) => request.declined.length === 0 || request.topics.length || request.knowledge.length);
   const understanding: Understanding = {
     topics: [...topics],
@@ -183,6 +187,7 @@ export function understand(text: string, now: Date, zone: string, options: Under
     weakDetails: requests.some((request) => request.weakDetails) && !requests.some((request) => request.topics.some((topic) => topic !== 'showDetails' && topic !== 'greeting' && topic !== 'thanks')),
     dayOnly: requests.some((request) => request.dayOnly) && !requests.some((request) => request.topics.includes('schedule') && !request.dayOnly),
     opensFollowUp,
+    childrenInferred,
     anaphora: lex.has(folded, 'anaphora'),
     acrossShows: lex.has(folded, 'acrossShows'),
     wantsDuration: lex.has(folded, 'duration'),
