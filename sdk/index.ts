@@ -78,6 +78,7 @@ export const IDEMPOTENT_CREATES: ReadonlyArray<{ method: 'POST'; path: keyof pat
   { method: 'POST', path: '/api/public/reservations' },
   { method: 'POST', path: '/api/inquiries' },
   { method: 'POST', path: '/api/referral-commissions/payouts' },
+  { method: 'POST', path: '/api/public/gift-vouchers' },
 ];
 
 const inBrowser = () => typeof window !== 'undefined' && typeof document !== 'undefined';
