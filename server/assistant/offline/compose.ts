@@ -14,7 +14,6 @@ export interface AnswerInput {
   zone: string;
   now: Date;
   markdown: boolean;
-  question: string;
   topics: Topic[];
   /** `showDetails` came from a generic "what is …?" only. */
   weakDetails?: boolean;
@@ -39,8 +38,8 @@ export interface AnswerInput {
   outOfScope?: boolean;
   /** Nothing understood: a clarifying question rather than a guess. */
   vague?: boolean;
-  /** The requests about the venue (what the documents are searched with). */
-  searchText?: string;
+  /** The requests about the venue, as understood (what the documents are searched with). */
+  searchText: string;
   /** How long the shows last is asked. */
   wantsDuration?: boolean;
   party?: Party;
@@ -449,7 +448,7 @@ function howToBookAnswer(input: AnswerInput, p: Phrases): string {
 }
 
 function policyAnswer(input: AnswerInput, threshold: number): string | undefined {
-  const ranked = rankKnowledge(input.knowledge ?? [], input.searchText ?? input.question);
+  const ranked = rankKnowledge(input.knowledge ?? [], input.searchText);
   const best = ranked[0];
   if (!best || best.score < threshold) return undefined;
   const chosen = ranked.filter((entry, index) => index === 0 || (entry.score >= threshold && entry.score >= best.score * 0.9)).slice(0, 2);
@@ -459,7 +458,7 @@ function policyAnswer(input: AnswerInput, threshold: number): string | undefined
 
 function privateAnswer(input: AnswerInput, p: Phrases, inquiry: string): string {
   const lines = [p.privateIntro];
-  const doc = policyAnswer({ ...input, searchText: `${input.searchText ?? input.question} private` }, 4);
+  const doc = policyAnswer({ ...input, searchText: `${input.searchText} private` }, 4);
   if (doc) lines.push(doc);
   const offer = (input.offers ?? []).find((candidate) => candidate.bookingPath === 'PRIVATE_EVENT');
   if (offer && offer.pricePerGuestVnd !== undefined) {

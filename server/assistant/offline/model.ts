@@ -128,6 +128,23 @@ export class OfflineModel implements LanguageModelV3 {
     return { stream };
   }
 
+  /**
+   * The turn understood once (issue 35 §5): each step of a turn is a fresh call with the same conversation, so the
+   * understanding is kept by the conversation's texts, its earlier tool inputs, the programme and the day.
+   */
+  private readonly understandings = new Map<string, Understanding>();
+
+  private understood(conversation: Conversation, now: Date, zone: string, shows: ShowFact[]): Understanding {
+    const key = JSON.stringify([conversation.userTexts, conversation.turnCalls, shows.map((show) => show.slug), zone, DateTime.fromJSDate(now, { zone }).toISODate()]);
+    let understanding = this.understandings.get(key);
+    if (!understanding) {
+      understanding = understandInContext(conversation, conversation.userTexts.length - 1, now, zone, shows);
+      this.understandings.set(key, understanding);
+      if (this.understandings.size > 256) this.understandings.delete(this.understandings.keys().next().value!);
+    }
+    return structuredClone(understanding);
+  }
+
   /** One step: the tools to call next, or the answer. */
   decide(options: LanguageModelV3CallOptions): Decision {
     const call = (options.providerOptions?.offline ?? {}) as OfflineCallOptions;
@@ -135,13 +152,12 @@ export class OfflineModel implements LanguageModelV3 {
     const markdown = call.markdown ?? true;
     const available = new Set((options.tools ?? []).map((tool) => tool.name));
     const conversation = readConversation(options.prompt);
-    const question = conversation.userTexts.at(-1) ?? '';
     const now = this.options.now?.() ?? new Date();
     const zone = this.options.timezone;
     const { results } = conversation;
     // The programme, once listed: the show a message names is part of understanding it.
     const shows = readShows(results.get('listShows')?.[0]?.value);
-    const asked = understandInContext(conversation, conversation.userTexts.length - 1, now, zone, shows);
+    const asked = this.understood(conversation, now, zone, shows);
     // The answer's language: the site's, unless the message is clearly written in the other.
     const lang: Lang = asked.language ?? siteLang;
     const p = PHRASES[lang];
@@ -158,12 +174,12 @@ export class OfflineModel implements LanguageModelV3 {
       const calls: ToolCallPlan[] = STEP_ONE.map((toolName) => ({ toolName, input: {} }));
       if (wantsKnowledge && available.has('searchKnowledge')) {
         // One search per practical subject, worded as the documents are tagged; else the question itself.
-        const searches = asked.knowledge.length ? asked.knowledge.slice(0, 3).map((subject) => subjectTags(subject).join(' ')) : informative(asked.topics).length + (question.trim().length > 12 ? 1 : 0) > 0 ? [asked.searchText.trim().slice(0, 500)] : [];
+        const searches = asked.knowledge.length ? asked.knowledge.slice(0, 3).map((subject) => subjectTags(subject).join(' ')) : informative(asked.topics).length + (asked.folded.trim().length > 12 ? 1 : 0) > 0 ? [asked.searchText.trim().slice(0, 500)] : [];
         for (const search of searches) calls.push({ toolName: 'searchKnowledge', input: { question: search } });
       }
       // A bare greeting or thanks needs no facts at all.
-      if (informative(asked.topics).length === 0 && asked.knowledge.length === 0 && (asked.topics.includes('greeting') || asked.topics.includes('thanks')) && question.trim().split(/\s+/).length <= 6) {
-        return { kind: 'text', text: composeAnswer(baseInput(lang, zone, now, markdown, question, asked, [], results)) };
+      if (informative(asked.topics).length === 0 && asked.knowledge.length === 0 && (asked.topics.includes('greeting') || asked.topics.includes('thanks')) && asked.folded.trim().split(' ').length <= 6) {
+        return { kind: 'text', text: composeAnswer(baseInput(lang, zone, now, markdown, asked, [], results)) };
       }
       return { kind: 'tools', calls, lead: asked.vague ? undefined : leadFor(asked, lang) };
     }
@@ -171,7 +187,7 @@ export class OfflineModel implements LanguageModelV3 {
     // Too vague to answer, unless it names a show (a title alone, "and <title>?"): ask what is meant.
     if (asked.vague && !asked.show && !asked.days && asked.guests === undefined && asked.relativeDay === undefined) {
       // A clearly matching published document still answers it ("cloakroom?"); else the clarifying question.
-      return { kind: 'text', text: composeAnswer(baseInput(lang, zone, now, markdown, question, { ...asked, topics: [], knowledge: [] }, shows, results)) };
+      return { kind: 'text', text: composeAnswer(baseInput(lang, zone, now, markdown, { ...asked, topics: [], knowledge: [] }, shows, results)) };
     }
     const show = resolveShow(conversation, shows, asked);
     // A show named and nothing else asked (its title alone): its details.
@@ -196,7 +212,7 @@ export class OfflineModel implements LanguageModelV3 {
         if (asked.guests && available.has('checkAvailability') && !results.has('checkAvailability')) {
           return { kind: 'tools', calls: [{ toolName: 'checkAvailability', input: { date: focus.date, show: show.slug, guests: asked.guests } }] };
         }
-        const input = baseInput(lang, zone, now, markdown, question, asked, shows, results);
+        const input = baseInput(lang, zone, now, markdown, asked, shows, results);
         input.show = show;
         input.focus = [focus];
         return { kind: 'text', text: composeAnswer(input) };
@@ -206,7 +222,7 @@ export class OfflineModel implements LanguageModelV3 {
     const stepTwo = planStepTwo(asked, show, shows, upcoming, today).filter((planned) => available.has(planned.toolName));
     if (stepTwo.length && !stepTwo.some((planned) => results.has(planned.toolName))) return { kind: 'tools', calls: stepTwo };
 
-    const input = baseInput(lang, zone, now, markdown, question, asked, shows, results);
+    const input = baseInput(lang, zone, now, markdown, asked, shows, results);
     input.show = show;
     return { kind: 'text', text: composeAnswer(input) };
   }
@@ -288,7 +304,7 @@ function leadFor(asked: Understanding, lang: Lang): string | undefined {
   return undefined;
 }
 
-function baseInput(lang: Lang, zone: string, now: Date, markdown: boolean, question: string, asked: Understanding, shows: ShowFact[], results: Conversation['results']) {
+function baseInput(lang: Lang, zone: string, now: Date, markdown: boolean, asked: Understanding, shows: ShowFact[], results: Conversation['results']) {
   const failed = [...results.values()].some((list) => list.some((result) => result.failed));
   const values = (name: ToolName) => (results.get(name) ?? []).filter((result) => !result.failed).map((result) => result.value);
   const called = (name: ToolName) => results.has(name);
@@ -300,7 +316,6 @@ function baseInput(lang: Lang, zone: string, now: Date, markdown: boolean, quest
     zone,
     now,
     markdown,
-    question,
     topics: asked.topics,
     knowledgeSubjects: asked.knowledge,
     subjectTags: Object.fromEntries(asked.knowledge.map((subject) => [subject, subjectTags(subject)])),
