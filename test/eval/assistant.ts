@@ -1,5 +1,5 @@
 /**
- * `npm run eval:assistant` — the assistant measured, not asserted (issue 24), on two sets (issue 35 §6):
+ * `npm run eval:assistant` — the assistant measured, not asserted (issue 24), on a written or the generated set (issue 35 §6):
  *
  * - `--set dev` (the default): the development set, written as data in test/eval/sets/dev/*.yaml the way guests
  *   write (./set.ts, the test set's format); the one the assistant is tuned on, edited and grown freely.
@@ -7,6 +7,9 @@
  * - `--set test`: the frozen test set, written as data in test/eval/sets/test/*.yaml (./set.ts) by someone who does
  *   not write the rules, from the venue's public information only; its expectations refer to the venue's facts by
  *   meaning and are graded by ./expect.ts. Never tuned on; it grows only by new writing (test/eval/sets/README.md).
+ * - `--set holdout`: the frozen held-out set (test/eval/sets/holdout/*.yaml, the same format), written after the test
+ *   set had been read during tuning, by someone who read neither the rules nor the other sets. Never tuned on; run
+ *   once per change and reported.
  *
  * Starts the app on an in-memory PGlite database with the demo venue seeded (as the assistant's specs do), makes
  * the set's fixtures as staff would (a sold-out performance; for a written set, another guest's phone booking whose
@@ -16,7 +19,7 @@
  * score separately, link validity, leaks, per category and per language, the latencies and the failures. It
  * measures and never gates: the exit code is 0 unless the run itself crashed.
  *
- *   npm run eval:assistant -- [--set dev|test|generated] [--seed N] [--verbose] [--json results.json] [--only category,category]
+ *   npm run eval:assistant -- [--set dev|test|holdout|generated] [--seed N] [--verbose] [--json results.json] [--only category,category]
  */
 import fs from 'node:fs/promises';
 import { DateTime } from 'luxon';
@@ -33,7 +36,7 @@ import { readVenue, soldOutOne, type Locale, type Venue } from './venue.ts';
 /** The template-generated development set (./questions.ts); every other name is a written set under test/eval/sets/. */
 const GENERATED = 'generated';
 /** Written sets that are frozen (never tuned on, checksummed); the others may be edited freely. */
-const FROZEN = new Set(['test']);
+const FROZEN = new Set(['test', 'holdout']);
 
 interface Options {
   set: string;
@@ -59,7 +62,7 @@ function parseArgs(argv: string[]): Options {
       if (name === '--set') options.set = text;
     } else if (arg === '--verbose' || arg === '-v') options.verbose = true;
     else if (arg === '--help' || arg === '-h') {
-      console.log('npm run eval:assistant -- [--set dev|test|generated] [--seed N] [--verbose] [--json file] [--only category,…]');
+      console.log('npm run eval:assistant -- [--set dev|test|holdout|generated] [--seed N] [--verbose] [--json file] [--only category,…]');
       process.exit(0);
     } else throw new Error(`unknown option ${arg}`);
   }

@@ -7,18 +7,20 @@ import { checksumFile, checksums, guestsOf, loadSet, referencesOf, SET_CATEGORIE
 
 /**
  * The written sets of the assistant's evaluation (issue 35 §6 "Measured honestly"), checked as data: each parses
- * against the expectation schema, its ids are unique, it holds at least 300 questions over every category and
- * language, and every show, offer and knowledge subject it refers to exists in the seeded demo venue (seed/). It
- * does not run the assistant (`npm run eval:assistant -- --set dev|test` does). The development set (`dev`) is
- * tuned on and edited freely; the test set (`test`) is frozen: a change to its files without a new
- * test/eval/sets/test.sha256 fails here.
+ * against the expectation schema, its ids are unique, it holds at least its minimum of questions (300; 240 for the
+ * held-out set) over every category and language, and every show, offer and knowledge subject it refers to exists in the seeded demo venue (seed/). It
+ * does not run the assistant (`npm run eval:assistant -- --set dev|test|holdout` does). The development set (`dev`)
+ * is tuned on and edited freely; the test set (`test`) and the held-out set (`holdout`, written after the test set
+ * had been read during tuning) are frozen: a change to their files without a new test/eval/sets/<set>.sha256 fails
+ * here, and the held-out set shares no message with the other two.
  */
 const WRITTEN_SETS = [
-  { name: 'test', title: 'the assistant’s frozen test set (test/eval/sets/test, issue 35 §6)' },
-  { name: 'dev', title: 'the assistant’s development set (test/eval/sets/dev, written, tuned on; issue 35 §6)' },
+  { name: 'test', minQuestions: 300, title: 'the assistant’s frozen test set (test/eval/sets/test, issue 35 §6)' },
+  { name: 'dev', minQuestions: 300, title: 'the assistant’s development set (test/eval/sets/dev, written, tuned on; issue 35 §6)' },
+  { name: 'holdout', minQuestions: 240, title: 'the assistant’s frozen held-out set (test/eval/sets/holdout, written after the test set was read; issue 35 §6)' },
 ] as const;
 
-for (const { name, title } of WRITTEN_SETS) {
+for (const { name, minQuestions, title } of WRITTEN_SETS) {
   describe(title, () => {
     let set: QuestionSet;
     before(() => {
@@ -30,8 +32,8 @@ for (const { name, title } of WRITTEN_SETS) {
       expect(set.manifest.name).to.equal(name);
     });
 
-    it('holds at least 300 questions with unique ids', () => {
-      expect(set.questions.length).to.be.at.least(300);
+    it(`holds at least ${minQuestions} questions with unique ids`, () => {
+      expect(set.questions.length).to.be.at.least(minQuestions);
       const ids = set.questions.map((question) => question.id);
       expect(ids.filter((id, index) => ids.indexOf(id) !== index)).to.deep.equal([]);
     });
@@ -86,29 +88,54 @@ for (const { name, title } of WRITTEN_SETS) {
   });
 }
 
+const said = (name: string) => new Set(loadSet(name).questions.flatMap((question) => question.turns.map((turn) => turn.say.toLowerCase().replace(/\s+/g, ' ').trim())));
+
 describe('the development set is written apart from the test set (issue 35 §6)', () => {
   it('shares no message with the frozen test set (the test set is never tuned on, so never copied)', () => {
-    const said = (name: string) => new Set(loadSet(name).questions.flatMap((question) => question.turns.map((turn) => turn.say.toLowerCase().replace(/\s+/g, ' ').trim())));
     const test = said('test');
     expect([...said('dev')].filter((text) => test.has(text))).to.deep.equal([]);
   });
 });
 
-describe('the assistant’s frozen test set is frozen (test/eval/sets/test.sha256)', () => {
-  it('is frozen: its files match test/eval/sets/test.sha256 (the set grows only by new writing)', () => {
-    const parse = (text: string) => new Map(text.trim().split('\n').map((line) => [line.slice(66), line.slice(0, 64)] as const));
-    const recorded = parse(fs.readFileSync(checksumFile('test'), 'utf8'));
-    const actual = parse(checksums('test'));
-    const changed = [...new Set([...recorded.keys(), ...actual.keys()])].filter((file) => recorded.get(file) !== actual.get(file));
-    expect(
-      changed,
-      'The test set is frozen: it was written once, before the assistant\'s new design, and is never tuned on. It grows only by ' +
-        'new writing (new questions in new files or appended, by someone who does not write the rules, never copied from the ' +
-        'development set\'s failures), and never by editing a question to pass. After such an addition, record it: ' +
-        '(cd test/eval/sets && sha256sum test/*.yaml > test.sha256). Changed',
-    ).to.deep.equal([]);
-  });
+describe('the held-out set is written apart from the development and test sets (issue 35 §6)', () => {
+  for (const other of ['dev', 'test']) {
+    it(`shares no message with the ${other} set (it was written without reading either, and is never tuned on)`, () => {
+      const seen = said(other);
+      expect([...said('holdout')].filter((text) => seen.has(text))).to.deep.equal([]);
+    });
+  }
 });
+
+const FROZEN_SETS = [
+  {
+    name: 'test',
+    why:
+      'The test set is frozen: it was written once, before the assistant\'s new design, and is never tuned on. It grows only by ' +
+      'new writing (new questions in new files or appended, by someone who does not write the rules, never copied from the ' +
+      'development set\'s failures), and never by editing a question to pass. After such an addition, record it: ' +
+      '(cd test/eval/sets && sha256sum test/*.yaml > test.sha256). Changed',
+  },
+  {
+    name: 'holdout',
+    why:
+      'The held-out set is frozen: it was written on 2026-11-28, after the test set had been read during tuning, by someone who ' +
+      'had read neither the rules nor the other sets, and is never tuned on (run once per change and reported). It grows only by ' +
+      'new writing under the same conditions, never by editing a question to pass. After such an addition, record it: ' +
+      '(cd test/eval/sets && sha256sum holdout/*.yaml > holdout.sha256). Changed',
+  },
+] as const;
+
+for (const { name, why } of FROZEN_SETS) {
+  describe(`the assistant’s frozen ${name} set is frozen (test/eval/sets/${name}.sha256)`, () => {
+    it(`is frozen: its files match test/eval/sets/${name}.sha256 (the set grows only by new writing)`, () => {
+      const parse = (text: string) => new Map(text.trim().split('\n').map((line) => [line.slice(66), line.slice(0, 64)] as const));
+      const recorded = parse(fs.readFileSync(checksumFile(name), 'utf8'));
+      const actual = parse(checksums(name));
+      const changed = [...new Set([...recorded.keys(), ...actual.keys()])].filter((file) => recorded.get(file) !== actual.get(file));
+      expect(changed, why).to.deep.equal([]);
+    });
+  });
+}
 
 describe('the written sets’ detectors (test/eval/checks.ts)', () => {
   it('names a day by date, or by today / tomorrow / weekday within the week', () => {
