@@ -72,12 +72,13 @@ export const LIST_NAMES = [
   'cheapest', 'dearest', 'dayAfter', 'dayBefore', 'anaphora', 'weakDetails', 'questionWords', 'venueWords', 'acrossShows', 'commonTitleWords',
   'places', 'followUp', 'genericWords', 'duration', 'guestWords', 'adultWords', 'childWords', 'ageWords', 'splitters', 'notDays', 'showWords',
   'refFirst', 'refLast', 'refNext', 'refPrevious', 'refThat', 'bookIt', 'couple', 'stopWords', 'partyLead', 'notPeople', 'joiners',
-  'oneWords', 'oneChild', 'personWords', 'notPeopleAfter', 'timeLead', 'timeUnits', 'afternoonUnits', 'vocabulary',
+  'oneWords', 'oneChild', 'personWords', 'notPeopleAfter', 'pairWords', 'twinWords', 'timeLead', 'timeUnits', 'afternoonUnits', 'vocabulary',
 ] as const;
 export type ListName = (typeof LIST_NAMES)[number];
 
 interface Cue {
   intent: string;
+  weak: boolean;
   words: string[];
   /** The last word is a prefix (`price*`). */
   prefix: boolean;
@@ -102,6 +103,8 @@ export interface IntentInfo {
 /** A cue found in a request: which words (token positions) it covers, for whom, with what weight. */
 export interface CueMatch {
   intent: string;
+  /** A weak cue: evidence only beside others. */
+  weak?: boolean;
   start: number;
   end: number;
   weight: number;
@@ -156,7 +159,7 @@ export class Lexicon {
         if (!this.intents.has(intent)) throw new Error(`${file}: intent ${intent} is not declared in intents.yaml`);
         const scale = intents.scale?.[this.intents.get(intent)!.kind] ?? 1;
         for (const [strength, weight] of [['weak', this.weights.weak], ['cues', this.weights.cue], ['strong', this.weights.strong]] as const) {
-          for (const phrase of spec[strength] ?? []) this.addCue(intent, phrase, weight * scale);
+          for (const phrase of spec[strength] ?? []) this.addCue(intent, phrase, weight * scale, strength === 'weak');
         }
         for (const phrase of spec.negative ?? []) this.negatives.set(intent, [...(this.negatives.get(intent) ?? []), normal(phrase)]);
         for (const source of spec.templates ?? []) {
@@ -181,12 +184,12 @@ export class Lexicon {
     }
   }
 
-  private addCue(intent: string, phrase: string, weight: number): void {
+  private addCue(intent: string, phrase: string, weight: number, weak = false): void {
     const text = normal(phrase);
     const prefix = text.endsWith('*');
     const words = text.replace(/\*$/, '').split(' ').filter(Boolean);
     if (!words.length) return;
-    const cue: Cue = { intent, words, prefix, weight };
+    const cue: Cue = { intent, words, prefix, weight, weak };
     if (prefix && words.length === 1) this.prefixCues.push(cue);
     else this.cuesByFirst.set(words[0], [...(this.cuesByFirst.get(words[0]) ?? []), cue]);
     this.addVocabulary(phrase);
@@ -249,10 +252,10 @@ export class Lexicon {
     const candidates: CueMatch[] = [];
     for (let i = 0; i < tokens.length; i++) {
       for (const cue of this.cuesByFirst.get(tokens[i]) ?? []) {
-        if (matchesAt(tokens, i, cue)) candidates.push({ intent: cue.intent, start: i, end: i + cue.words.length, weight: cue.weight, phrase: cue.words.join(' ') + (cue.prefix ? '*' : '') });
+        if (matchesAt(tokens, i, cue)) candidates.push({ intent: cue.intent, start: i, end: i + cue.words.length, weight: cue.weight, weak: cue.weak, phrase: cue.words.join(' ') + (cue.prefix ? '*' : '') });
       }
       for (const cue of this.prefixCues) {
-        if (tokens[i].startsWith(cue.words[0])) candidates.push({ intent: cue.intent, start: i, end: i + 1, weight: cue.weight, phrase: `${cue.words[0]}*` });
+        if (tokens[i].startsWith(cue.words[0])) candidates.push({ intent: cue.intent, start: i, end: i + 1, weight: cue.weight, weak: cue.weak, phrase: `${cue.words[0]}*` });
       }
     }
     // Longest phrase first; then the heavier; a phrase claims its words.

@@ -264,10 +264,12 @@ function cut(folded: string, lex: Lexicon): string[] {
 
 /** Whether a part of a message asks something by itself: an intent scores, or a day with a show word. */
 function asksOnItsOwn(folded: string, lex: Lexicon): boolean {
-  const { scores } = lex.score(withoutParty(folded, lex));
+  const { scores, matches } = lex.score(withoutParty(folded, lex));
   for (const [intent, score] of scores) {
     const kind = lex.info(intent)?.kind;
-    if (score >= lex.keep.minimum && kind !== 'social') return true;
+    // Weak cues alone ("family") ask nothing by themselves.
+    const firm = matches.some((match) => match.intent === intent && !match.weak);
+    if (score >= lex.keep.minimum && firm && kind !== 'social') return true;
   }
   return false;
 }
@@ -459,11 +461,33 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
       i = next + adult.split(' ').length - 1;
       continue;
     }
+    // "Two couples": two people each.
+    const pair = startsAt(lex.list('pairWords'), next);
+    if (pair) {
+      adults = (adults ?? 0) + 2 * n;
+      use(i, next + pair.split(' ').length - 1);
+      i = next + pair.split(' ').length - 1;
+      continue;
+    }
     const guest = startsAt(guestWords, next);
     if (guest) {
       if (guests === undefined) guests = n;
       use(i, next + guest.split(' ').length - 1);
       continue;
+    }
+  }
+  // "Our twins (10)": two children of that age.
+  if (children === undefined) {
+    const twins = words.findIndex((_word, i) => startsAt(lex.list('twinWords'), i));
+    if (twins >= 0) {
+      children = 2;
+      const end = twins + startsAt(lex.list('twinWords'), twins)!.split(' ').length;
+      use(twins, end - 1);
+      const age = number(words[end]);
+      if (age !== undefined && age <= 17) {
+        ages.push(age, age);
+        use(end, end);
+      }
     }
   }
   // "a kid", "my son", "con trai 5 tuổi": one child, when no count is given.
@@ -475,11 +499,12 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
       const word = startsAt(lex.list('oneChild'), single + 1)!;
       const end = single + word.split(' ').length;
       use(single, end);
-      // "our son (9)": the age beside.
-      const age = number(words[end + 1]);
+      // "our son (9)", "a kid of 7": the age beside.
+      const at = startsAt(lex.list('joiners'), end + 1) ? end + 2 : end + 1;
+      const age = number(words[at]);
       if (age !== undefined && age <= 17 && !ages.length) {
         ages.push(age);
-        use(end + 1, end + 1);
+        use(end + 1, at);
       }
     }
   }
@@ -497,6 +522,14 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
         if (words.slice(i, i + size).join(' ') !== person || [...Array(size).keys()].some((k) => taken.has(i + k))) continue;
         for (let k = 0; k < size; k++) taken.add(i + k);
         people++;
+      }
+    }
+    // "My parents", "bố mẹ": two people.
+    for (const pair of lex.list('pairWords')) {
+      const size = pair.split(' ').length;
+      for (let i = 0; i + size <= words.length; i++) if (words.slice(i, i + size).join(' ') === pair && !taken.has(i)) {
+        for (let k = 0; k < size; k++) taken.add(i + k);
+        people += 2;
       }
     }
     if (people >= 2 || (people >= 1 && children !== undefined)) adults = people;
