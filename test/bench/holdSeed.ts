@@ -4,8 +4,8 @@
  * hold transaction as plain SQL through the driver — what R2 measures the app's full chain against.
  *
  * - R1 (contention): `CONTENTION_ROUNDS` events of capacity `CONTENTION_CAPACITY`, each with all but
- *   `CONTENTION_LEFT` seats already taken by one confirmed booking: 200 guests then race for the last seats. One
- *   more such event for the round run first and not counted (the warm-up round).
+ *   `CONTENTION_LEFT` seats already taken by one confirmed booking: 200 guests then race for the last seats. Every
+ *   round is counted, the first after the server's start included (issue 37 §1: no warm-up round).
  * - R2 (throughput): one event with room for every hold a run makes (both sides book it, in turns).
  *
  * Every customer the holds create has an `@bench-holds.example.com` address, so a run over a real PostgreSQL
@@ -26,10 +26,8 @@ export const HOLD_PATH = '/api/public/reservations';
 
 export interface HoldBench {
   offerCode: string;
-  /** R1's events, one per counted round. */
+  /** R1's events, one per round (all counted). */
   contention: Array<{ id: string; slug: string; capacity: number }>;
-  /** R1's event of the warm-up round (run first, not counted). */
-  contentionWarmUp: { id: string; slug: string; capacity: number };
   /** R2's event. */
   throughput: string;
 }
@@ -59,8 +57,7 @@ export async function seedHoldBench(knex: Knex): Promise<HoldBench> {
     .insert({ name: 'Bench house booking', email: `house@${HOLD_EMAIL_DOMAIN}`, email_normalized: `house@${HOLD_EMAIL_DOMAIN}` })
     .returning('id');
   const contention: HoldBench['contention'] = [];
-  // Round 0 is the warm-up round.
-  for (let round = 0; round <= CONTENTION_ROUNDS; round++) {
+  for (let round = 0; round < CONTENTION_ROUNDS; round++) {
     const row = await event(`hbench-hold-show-contention-${round}`, CONTENTION_CAPACITY, round);
     const guests = CONTENTION_CAPACITY - CONTENTION_LEFT;
     const price = breakdown(1_500_000, guests, { serviceChargePercent: 5, vatPercent: 8 });
@@ -85,8 +82,7 @@ export async function seedHoldBench(knex: Knex): Promise<HoldBench> {
     contention.push(row);
   }
   const throughput = await event('hbench-hold-show-throughput', 100_000, 10);
-  const [contentionWarmUp, ...counted] = contention;
-  return { offerCode: HOLD_OFFER_CODE, contention: counted, contentionWarmUp, throughput: throughput.slug };
+  return { offerCode: HOLD_OFFER_CODE, contention, throughput: throughput.slug };
 }
 
 /** One hold request's body: a guest of its own (`n`) for one seat. */
