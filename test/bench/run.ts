@@ -16,7 +16,8 @@
  *       0 oversold, exactly 10 held, p50/p99 latency and each round's p99 and server CPU printed  target p99 ≤ 250 ms
  *   R2  hold creation through the full chain (POST /api/public/reservations: policy, rate limit, validation,
  *       the hold transaction, its expiry job, presentation)
- *                                          vs the hold transaction's statements straight through the driver  target ≥ 0.50
+ *                                          vs the hold transaction's statements straight through the driver
+ *       target ≥ 0.80 by throughput and ≥ 0.50 by server CPU per hold (both printed, both judged)
  *
  * BENCH_ONLY=analytics runs the analytics rows instead (issue 11; PostgreSQL only, DATABASE_URL; BENCH_KEEP=1 keeps
  * the seeded data, BENCH_ANALYTICS_REUSE=1 times kept data instead of seeding again):
@@ -114,6 +115,9 @@ const STRICT = process.env.BENCH_STRICT === '1';
 const PIN = process.env.BENCH_PIN !== '0';
 /** R1: the p99 latency target of the contended holds (issue 25 §8), with exactly the free seats held and none oversold. */
 const CONTENTION_P99_TARGET_MS = 250;
+/** R2's targets (issue 37 §2): the app's holds per second against the direct SQL's, and the direct SQL's server CPU per hold against the app's. */
+const R2_THROUGHPUT_TARGET = 0.8;
+const R2_CPU_TARGET = 0.5;
 /** R1: concurrent holds per round. */
 const CONTENTION_REQUESTS = 200;
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
@@ -765,12 +769,20 @@ async function throughputRow(app: Child, direct: Child) {
     sqlP99Ms: median(samples.map(([, b]) => b.p99)),
     value,
     cpuRatio: median(samples.map(([a, b]) => b.cpuPerRequest / a.cpuPerRequest)),
-    target: 0.5,
-    pass: value >= 0.5,
+    appCpuMicros: median(samples.map(([a]) => a.cpuPerRequest)),
+    sqlCpuMicros: median(samples.map(([, b]) => b.cpuPerRequest)),
+    target: R2_THROUGHPUT_TARGET,
+    cpuTarget: R2_CPU_TARGET,
+    pass: false,
   };
+  // Both are targets (issue 37 §2): throughput, which the database sets on this machine, and server CPU per hold,
+  // what the app spends beside the statements (with two processes and PostgreSQL sharing a machine, the ceiling).
+  result.pass = value >= R2_THROUGHPUT_TARGET && result.cpuRatio >= R2_CPU_TARGET;
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   console.log(
-    `R2  hold: app / direct SQL          ${value.toFixed(2)}  target ≥ 0.50  ${result.pass ? 'PASS' : 'MISS'}   (by server CPU per request: ${result.cpuRatio.toFixed(2)}; ` +
-      `${result.appRps.toFixed(0)} vs ${result.sqlRps.toFixed(0)} holds/s, p99 ${result.appP99Ms.toFixed(0)} vs ${result.sqlP99Ms.toFixed(0)} ms)`,
+    `R2  hold: app / direct SQL          by throughput ${value.toFixed(2)} (target ≥ ${R2_THROUGHPUT_TARGET.toFixed(2)} ${verdict(value >= R2_THROUGHPUT_TARGET)}), ` +
+      `by server CPU per hold ${result.cpuRatio.toFixed(2)} (target ≥ ${R2_CPU_TARGET.toFixed(2)} ${verdict(result.cpuRatio >= R2_CPU_TARGET)})  ${verdict(result.pass)}   ` +
+      `(${result.appRps.toFixed(0)} vs ${result.sqlRps.toFixed(0)} holds/s, server CPU ${result.appCpuMicros.toFixed(0)} vs ${result.sqlCpuMicros.toFixed(0)} µs a hold, p99 ${result.appP99Ms.toFixed(0)} vs ${result.sqlP99Ms.toFixed(0)} ms)`,
   );
   return result;
 }
