@@ -22,11 +22,22 @@ import { normalizeReference } from './tokens.ts';
  * (except the deprecated snake_case boundary functions other modules still call).
  */
 
-const camelKey = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+/** Column names seen so far, camelCased once (a hold's rows repeat the same few dozen names on every request). */
+const camelKeys = new Map<string, string>();
+const camelKey = (key: string) => {
+  let camel = camelKeys.get(key);
+  if (camel === undefined) {
+    camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    if (camelKeys.size < 10_000) camelKeys.set(key, camel);
+  }
+  return camel;
+};
 
 /** A joined row's snake_case keys as camelCase (the one row shape outside this file). */
 export function camelRow<T>(row: Record<string, unknown>): T {
-  return Object.fromEntries(Object.entries(row).map(([key, value]) => [camelKey(key), value])) as T;
+  const camel: Record<string, unknown> = {};
+  for (const key in row) camel[camelKey(key)] = row[key];
+  return camel as T;
 }
 
 // ---- the commercial setup -----------------------------------------------------------------------------------
