@@ -42,14 +42,43 @@ export async function removeHoldBench(knex: Knex): Promise<void> {
   await knex('customers').where('email_normalized', 'like', `%@${HOLD_EMAIL_DOMAIN}`).delete();
 }
 
-export async function seedHoldBench(knex: Knex): Promise<HoldBench> {
-  await removeHoldBench(knex);
+/** A published show with one dinner-and-show offer (1,500,000 ₫ a guest, 1–10 guests), written straight into the tables. */
+export async function insertShowWithOffer(knex: Knex, codes: { show: string; slug: string; offer: string; title: string }): Promise<{ show: { id: string }; offer: { id: string } }> {
   const [show] = await knex('shows')
-    .insert({ code: HOLD_SHOW_CODE, slug: 'hbench-hold-show', status: 'PUBLISHED', title: JSON.stringify({ en: 'Hold bench', vi: 'Hold bench' }), summary: '{}', description: '{}', duration_minutes: 90, published_at: new Date() })
+    .insert({ code: codes.show, slug: codes.slug, status: 'PUBLISHED', title: JSON.stringify({ en: codes.title, vi: codes.title }), summary: '{}', description: '{}', duration_minutes: 90, published_at: new Date() })
     .returning('id');
   const [offer] = await knex('offers')
-    .insert({ code: HOLD_OFFER_CODE, show_id: show.id, name: JSON.stringify({ en: 'Dinner and show' }), description: '{}', booking_path: 'DINNER_SHOW', experience_type: 'STANDARD', price_per_guest_vnd: 1_500_000, min_guests: 1, max_guests: 10 })
+    .insert({ code: codes.offer, show_id: show.id, name: JSON.stringify({ en: 'Dinner and show' }), description: '{}', booking_path: 'DINNER_SHOW', experience_type: 'STANDARD', price_per_guest_vnd: 1_500_000, min_guests: 1, max_guests: 10 })
     .returning('id');
+  return { show, offer };
+}
+
+/** One CONFIRMED booking of `guests` seats (the house's), taking all but the last seats of an event. */
+export async function insertHouseBooking(knex: Knex, row: { eventId: string; offerId: string; customerId: string; guests: number }): Promise<void> {
+  const price = breakdown(1_500_000, row.guests, { serviceChargePercent: 5, vatPercent: 8 });
+  await knex('reservations').insert({
+    reference: newReservationReference(),
+    show_event_id: row.eventId,
+    offer_id: row.offerId,
+    customer_id: row.customerId,
+    guest_count: row.guests,
+    status: 'CONFIRMED',
+    confirmed_at: new Date(),
+    price_per_guest_vnd: price.pricePerGuestVnd,
+    subtotal_vnd: price.subtotalVnd,
+    service_charge_vnd: price.serviceChargeVnd,
+    vat_vnd: price.vatVnd,
+    total_vnd: price.totalVnd,
+    service_charge_percent: 5,
+    vat_percent: 8,
+    booking_path: 'DINNER_SHOW',
+    access_token_hash: createHash('sha256').update(randomBytes(32)).digest(),
+  });
+}
+
+export async function seedHoldBench(knex: Knex): Promise<HoldBench> {
+  await removeHoldBench(knex);
+  const { show, offer } = await insertShowWithOffer(knex, { show: HOLD_SHOW_CODE, slug: 'hbench-hold-show', offer: HOLD_OFFER_CODE, title: 'Hold bench' });
   const startsAt = (day: number) => new Date(Date.now() + (7 + day) * 86_400_000);
   const event = async (slug: string, capacity: number, day: number) =>
     (await knex('show_events').insert({ show_id: show.id, slug, starts_at: startsAt(day), capacity, sales_open: true }).returning(['id', 'slug', 'capacity']))[0];
@@ -59,26 +88,7 @@ export async function seedHoldBench(knex: Knex): Promise<HoldBench> {
   const contention: HoldBench['contention'] = [];
   for (let round = 0; round < CONTENTION_ROUNDS; round++) {
     const row = await event(`hbench-hold-show-contention-${round}`, CONTENTION_CAPACITY, round);
-    const guests = CONTENTION_CAPACITY - CONTENTION_LEFT;
-    const price = breakdown(1_500_000, guests, { serviceChargePercent: 5, vatPercent: 8 });
-    await knex('reservations').insert({
-      reference: newReservationReference(),
-      show_event_id: row.id,
-      offer_id: offer.id,
-      customer_id: customer.id,
-      guest_count: guests,
-      status: 'CONFIRMED',
-      confirmed_at: new Date(),
-      price_per_guest_vnd: price.pricePerGuestVnd,
-      subtotal_vnd: price.subtotalVnd,
-      service_charge_vnd: price.serviceChargeVnd,
-      vat_vnd: price.vatVnd,
-      total_vnd: price.totalVnd,
-      service_charge_percent: 5,
-      vat_percent: 8,
-      booking_path: 'DINNER_SHOW',
-      access_token_hash: createHash('sha256').update(randomBytes(32)).digest(),
-    });
+    await insertHouseBooking(knex, { eventId: row.id, offerId: offer.id, customerId: customer.id, guests: CONTENTION_CAPACITY - CONTENTION_LEFT });
     contention.push(row);
   }
   const throughput = await event('hbench-hold-show-throughput', 100_000, 10);

@@ -48,6 +48,11 @@
  *       usual work), the time and the bytes; the child's old generation capped at BENCH_EXPORT_HEAP_MB (256; 0: V8's
  *       default)                                                   target: export peak ≤ usual peak + 64 MB
  *
+ *   R3  a sale (test/bench/sale.ts): two API processes and a worker on a fresh PostgreSQL database behind a round-robin
+ *       keep-alive balancer; BENCH_SALE_GUESTS (1,000) guests in BENCH_SALE_SECONDS (10) for the last BENCH_SALE_SEATS
+ *       (100) seats, holding, paying through the sandbox, cancelling, joining the waiting list: exactly the seats
+ *       taken, 0 oversold, 0 5xx, only sold_out/429 refusals, both processes' catalog sold out within 1 s; p99 per
+ *       operation. BENCH_ONLY=R3 runs it alone.
  *   S1  a warm `npm start` (node server/start.js) on the embedded database to its first ready answer
  *                                          vs the floor: Node + PGlite opening the same data directory + HTTP  target ≤ 2×
  *       also prints the first start on a fresh data directory (test/bench/startup.ts). BENCH_ONLY=S1 runs it alone.
@@ -81,6 +86,7 @@ import autocannon from 'autocannon';
 import { CHAT_TOKEN, measureChatPlatform, printChatPlatform } from './chatPlatform.ts';
 import { CATALOG_PATH } from './catalogSeed.ts';
 import { CONTENTION_LEFT, HOLD_PATH, holdBody, type HoldBench } from './holdSeed.ts';
+import { saleRow } from './sale.ts';
 import { startupRow } from './startup.ts';
 import type { ChildMessage, ParentMessage, TargetKind } from './server.ts';
 
@@ -883,6 +889,7 @@ async function main(): Promise<void> {
   const chatPlatform = wanted('C2') ? await chatPlatformRow(env) : undefined;
   const catalogCache = wanted('C3') ? await catalogCacheRow(env) : undefined;
   const startup = wanted('S1') ? await startupRow(Math.min(ROUNDS, 6)) : undefined;
+  const sale = wanted('R3') ? await saleRow() : undefined;
   const load = os.loadavg()[0];
   if (load > os.cpus().length + 0.5) {
     console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cores: other work shares the machine, the figures are noisy`);
@@ -902,12 +909,13 @@ async function main(): Promise<void> {
     chatPlatform,
     catalogCache,
     startup,
+    sale,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   console.log('');
   console.log(`BENCH_JSON ${JSON.stringify(report)}`);
   await cleanup();
-  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform, catalogCache, startup].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
+  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform, catalogCache, startup, sale].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
   if (STRICT && misses) process.exitCode = 1;
 }
 
