@@ -250,3 +250,27 @@ export function call(baseUrl: string, method: string, pathAndQuery: string, opti
 
 /** A temporary folder for a row's logs and data directory. */
 export const tempDir = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `venue-bench-${name}-`));
+
+/** Stops what a cluster row started: the balancer, the processes, the bench's own connections, the database and folder. */
+export async function stopCluster(parts: { balancer?: Balancer; servers: ServerProcess[]; knex: { destroy(): Promise<void> }; database: { drop(): void }; dir: string }): Promise<void> {
+  await parts.balancer?.close();
+  await Promise.all(parts.servers.map((s) => s.stop()));
+  await parts.knex.destroy();
+  parts.database.drop();
+  if (process.env.BENCH_KEEP !== '1') fs.rmSync(parts.dir, { recursive: true, force: true });
+}
+
+/**
+ * Runs `row` when `moduleUrl` is the script node was started with, exiting 1 when `failed` says so of its result
+ * (or it threw).
+ */
+export function runWhenMain<T>(moduleUrl: string, row: () => Promise<T | undefined>, failed: (result: T) => boolean): void {
+  if (!process.argv[1] || path.resolve(process.argv[1]) !== fileURLToPath(moduleUrl)) return;
+  row().then(
+    (result) => process.exit(result !== undefined && failed(result) ? 1 : 0),
+    (err) => {
+      console.error(`bench failed: ${err instanceof Error ? err.stack : String(err)}`);
+      process.exit(1);
+    },
+  );
+}

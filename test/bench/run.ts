@@ -53,6 +53,9 @@
  *       (100) seats, holding, paying through the sandbox, cancelling, joining the waiting list: exactly the seats
  *       taken, 0 oversold, 0 5xx, only sold_out/429 refusals, both processes' catalog sold out within 1 s; p99 per
  *       operation. BENCH_ONLY=R3 runs it alone.
+ *   R4  an evening (test/bench/evening.ts; only with BENCH_ONLY=R4, or `npm run bench:evening`): BENCH_EVENING_SECONDS
+ *       (1,800) of a night's mixed load on the same two API processes and worker; 0 5xx, p99 per operation and RSS
+ *       flat between the first and the last window, the job queue not growing, every e-mail and chat reply once.
  *   S1  a warm `npm start` (node server/start.js) on the embedded database to its first ready answer
  *                                          vs the floor: Node + PGlite opening the same data directory + HTTP  target ≤ 2×
  *       also prints the first start on a fresh data directory (test/bench/startup.ts). BENCH_ONLY=S1 runs it alone.
@@ -86,6 +89,7 @@ import autocannon from 'autocannon';
 import { CHAT_TOKEN, measureChatPlatform, printChatPlatform } from './chatPlatform.ts';
 import { CATALOG_PATH } from './catalogSeed.ts';
 import { CONTENTION_LEFT, HOLD_PATH, holdBody, type HoldBench } from './holdSeed.ts';
+import { eveningRow } from './evening.ts';
 import { saleRow } from './sale.ts';
 import { startupRow } from './startup.ts';
 import type { ChildMessage, ParentMessage, TargetKind } from './server.ts';
@@ -890,6 +894,8 @@ async function main(): Promise<void> {
   const catalogCache = wanted('C3') ? await catalogCacheRow(env) : undefined;
   const startup = wanted('S1') ? await startupRow(Math.min(ROUNDS, 6)) : undefined;
   const sale = wanted('R3') ? await saleRow() : undefined;
+  // R4 runs only when asked for (BENCH_ONLY=R4; 30 minutes by default, BENCH_EVENING_SECONDS): not in a plain `npm run bench`.
+  const evening = ONLY.includes('R4') ? await eveningRow() : undefined;
   const load = os.loadavg()[0];
   if (load > os.cpus().length + 0.5) {
     console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cores: other work shares the machine, the figures are noisy`);
@@ -910,12 +916,13 @@ async function main(): Promise<void> {
     catalogCache,
     startup,
     sale,
+    evening,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   console.log('');
   console.log(`BENCH_JSON ${JSON.stringify(report)}`);
   await cleanup();
-  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform, catalogCache, startup, sale].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
+  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform, catalogCache, startup, sale, evening].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
   if (STRICT && misses) process.exitCode = 1;
 }
 

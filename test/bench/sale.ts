@@ -18,13 +18,10 @@
  * per refused guest who joined, and both processes' page showing no seat left within 1 s of the moment the last
  * seat was taken (the invalidation channel between processes). It prints p50/p99 per operation.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import { seatsTakenSql } from '../../server/domain/availability.ts';
 import { insertHouseBooking, insertShowWithOffer } from './holdSeed.ts';
-import { call, envNumber, freshDatabase, percentile, postgresAnswers, startBalancer, startServer, tempDir, type Answer, type ServerProcess } from './cluster.ts';
+import { call, envNumber, freshDatabase, percentile, postgresAnswers, startBalancer, startServer, stopCluster, tempDir, runWhenMain, type Answer, type ServerProcess } from './cluster.ts';
 
 const GUESTS = envNumber('BENCH_SALE_GUESTS', 1000);
 const SECONDS = envNumber('BENCH_SALE_SECONDS', 10);
@@ -228,20 +225,8 @@ export async function saleRow() {
     );
     return result;
   } finally {
-    await balancer?.close();
-    await Promise.all(servers.map((s) => s.stop()));
-    await knex.destroy();
-    database.drop();
-    if (process.env.BENCH_KEEP !== '1') fs.rmSync(dir, { recursive: true, force: true });
+    await stopCluster({ balancer, servers, knex, database, dir });
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  saleRow().then(
-    (result) => process.exit(result && !result.pass && process.env.BENCH_STRICT === '1' ? 1 : 0),
-    (err) => {
-      console.error(`bench failed: ${err instanceof Error ? err.stack : String(err)}`);
-      process.exit(1);
-    },
-  );
-}
+runWhenMain(import.meta.url, saleRow, (result) => !result.pass && process.env.BENCH_STRICT === '1');
