@@ -221,7 +221,7 @@ export async function saleRow() {
       `R3  a sale: ${GUESTS} guests in ${SECONDS} s for ${SEATS} seats on 2 API processes + 1 worker: taken ${takenInDatabase} (target exactly ${SEATS}; ${taken.offered} of them offered to the waiting list), oversold ${result.oversold}, ` +
         `5xx ${fiveXx}, refusals ${refusals.length} (other than sold_out/429: ${badRefusals.length}); held ${result.held}, paid ${paid} (confirmed ${result.confirmed}), cancelled ${result.cancelled}, ` +
         `waiting list ${result.waitlistEntries} (joined ${joined}); catalog sold out on each process ${result.soldOutLagMs.map((ms) => (Number.isFinite(ms) ? `${ms} ms` : 'never')).join(' / ')} after the last seat (target ≤ ${SOLD_OUT_WITHIN_MS} ms); ` +
-        `p50/p99 ${Object.entries(perOperation).map(([op, v]) => `${op} ${v.p50Ms}/${v.p99Ms} ms (${v.count})`).join(', ')}  ${result.pass ? 'PASS' : 'MISS'}`,
+        `p50/p99 ${Object.entries(perOperation).map(([op, v]) => `${op} ${v.p50Ms}/${v.p99Ms} ms (${v.count})`).join(', ')}; answers ${[...statuses].map(([key, n]) => `${key} ×${n}`).join(', ')}  ${result.pass ? 'PASS' : 'MISS'}`,
     );
     return result;
   } finally {
