@@ -322,8 +322,9 @@ async function app() {
   // does; no workers, so nothing else competes for the CPU).
   if (holdRows) await context.jobs.start({ workers: false, app: context });
   // As server/main.ts before it listens (issue 37 §1): the pool opened, the hot operations compiled and walked once,
-  // writing nothing. BENCH_PRIME=0 leaves the process cold (to measure what priming saves).
-  if (process.env.BENCH_PRIME !== '0') await built.prime();
+  // writing nothing (the chain on PostgreSQL only, as main.ts). BENCH_PRIME=0 leaves the process cold (to measure
+  // what priming saves).
+  if (process.env.BENCH_PRIME !== '0') await built.prime({ chain: db.kind === 'postgres' });
   const server = await listen(koa.callback());
   return {
     server,
