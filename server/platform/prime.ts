@@ -38,8 +38,14 @@ export const PRIME_REQUEST_ID = 'prime';
  * then find them open instead of each paying a connection's set-up (TLS, authentication, a backend started).
  */
 export async function openConnections(db: Pick<Database, 'knex' | 'kind'>, count: number): Promise<number> {
-  const client = db.knex.client as { acquireConnection(): Promise<unknown>; releaseConnection(connection: unknown): Promise<unknown> };
-  const n = db.kind === 'postgres' ? count : 1;
+  const client = db.knex.client as {
+    acquireConnection(): Promise<unknown>;
+    releaseConnection(connection: unknown): Promise<unknown>;
+    pool?: { numUsed(): number; numPendingAcquires(): number };
+  };
+  // Never more than the pool has free now: a connection held elsewhere (a listener) would make an acquire wait.
+  const busy = client.pool ? client.pool.numUsed() + client.pool.numPendingAcquires() : 0;
+  const n = db.kind === 'postgres' ? Math.max(0, count - busy) : 1;
   const connections = await Promise.all(Array.from({ length: n }, () => client.acquireConnection()));
   await Promise.all(connections.map((connection) => client.releaseConnection(connection)));
   return n;
