@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
+import { Model } from 'objection';
+import { ConfigError, loadConfig } from '../../server/platform/config.ts';
+import { openDatabase } from '../../server/platform/db/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { bookableEvent, contact } from '../modules/booking/factories.ts';
 
@@ -71,5 +74,20 @@ describe('App.prime: cold is warm (issue 37 §1) @db', () => {
     const report = await server.app.prime({ chain: false });
     expect(report).to.include({ operations: 0, requests: 0 });
     expect(report.connections).to.equal(server.db.kind === 'postgres' ? 10 : 1);
+  });
+
+  it('DATABASE_POOL_MIN: how many of the connections priming opens stay open however idle (0–10, default 0)', async () => {
+    expect(loadConfig({}).databasePoolMin).to.equal(0);
+    expect(loadConfig({ DATABASE_POOL_MIN: '10' }).databasePoolMin).to.equal(10);
+    expect(() => loadConfig({ DATABASE_POOL_MIN: '11' })).to.throw(ConfigError, /DATABASE_POOL_MIN/);
+    // No connection is made until one is asked for: the pool's floor is only configured here.
+    const db = openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', poolMin: 10 });
+    try {
+      expect((db.knex.client as { pool: { min: number; max: number } }).pool).to.include({ min: 10, max: 10 });
+    } finally {
+      await db.close();
+      // openDatabase binds the models to the knex it makes: back to the run's database.
+      Model.knex(server.db.knex);
+    }
   });
 });
