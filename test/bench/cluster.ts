@@ -147,11 +147,12 @@ export interface Balancer {
 
 /**
  * The balancer: each request to the next upstream in turn (round robin), over that upstream's keep-alive pool
- * (http.Agent keepAlive, at most `maxSockets` connections each), bodies and headers passed as they are; an
+ * (http.Agent keepAlive: as many connections as requests in flight, `keepIdle` of them kept open once idle, as
+ * nginx's `keepalive` upstream cache), bodies and headers passed as they are; an
  * upstream that cannot be reached is a 502 here (counted by the rows as a 5xx). Started before the processes (a
  * worker's chat turns call the API through it: ASSISTANT_API_BASE_URL), which `add` puts in the rotation.
  */
-export async function startBalancer(maxSockets = 64): Promise<Balancer> {
+export async function startBalancer(keepIdle = 64): Promise<Balancer> {
   const upstreams: number[] = [];
   const agents = new Map<number, http.Agent>();
   const forwarded = new Map<number, number>();
@@ -185,7 +186,7 @@ export async function startBalancer(maxSockets = 64): Promise<Balancer> {
     forwarded,
     add: (upstream) => {
       upstreams.push(upstream);
-      agents.set(upstream, new http.Agent({ keepAlive: true, maxSockets }));
+      agents.set(upstream, new http.Agent({ keepAlive: true, maxFreeSockets: keepIdle }));
       forwarded.set(upstream, 0);
     },
     close: async () => {
@@ -196,8 +197,11 @@ export async function startBalancer(maxSockets = 64): Promise<Balancer> {
   };
 }
 
-/** A client of the balancer: keep-alive connections (as browsers behind a proxy would not share, but the load generator must not exhaust ports). */
-export const clientAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+/**
+ * The guests' side: keep-alive connections, as many as requests in flight (no guest waits in a queue of the load
+ * generator's), 256 kept once idle (the load generator must not exhaust the ephemeral ports).
+ */
+export const clientAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
 
 export interface Answer {
   status: number;
