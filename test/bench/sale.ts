@@ -11,12 +11,13 @@
  *   (its seat goes back on sale while guests still arrive), the rest keep their hold;
  * - refused `sold_out` / `not_enough_seats`: joins the waiting list (POST /api/waitlist); 429: counted as refused.
  *
- * Meanwhile the event's public page is read from each API process directly every 50 ms. It asserts: exactly the
+ * Meanwhile the event's public page is asked for from each API process directly every 50 ms. It asserts: exactly the
  * seats on sale taken (the domain's count: CONFIRMED, live HELD, and the waiting list's open offers, which hold a
  * seat given back for the guest they notify), 0 oversold, 0 5xx, every refusal a
  * `sold_out`/`not_enough_seats` or a 429, each confirmed payment's reservation CONFIRMED, one waiting-list entry
- * per refused guest who joined, and both processes' page showing no seat left within 1 s of the moment the last
- * seat was taken (the invalidation channel between processes). It prints p50/p99 per operation.
+ * per refused guest who joined, and both processes' page, asked for within 1 s of the last seat taken (the last
+ * hold answered 201, or a later waiting-list offer), showing SOLD_OUT (the invalidation channel between processes).
+ * It prints p50/p99 per operation.
  */
 import knexFactory, { type Knex } from 'knex';
 import { seatsTakenSql } from '../../server/domain/availability.ts';
@@ -59,11 +60,10 @@ export async function seatsTaken(knex: Knex, eventId: string): Promise<{ seats: 
   return { seats: Number(row.seats), offered: Number(offers.offered ?? 0) };
 }
 
-/** When the sale's last seat was taken (database clock): the latest hold still taking a seat, or waiting-list offer. */
-async function lastSeatTakenAt(knex: Knex, eventId: string): Promise<number> {
-  const [held] = await knex('reservations').where('show_event_id', eventId).whereIn('status', ['HELD', 'CONFIRMED']).max({ at: 'created_at' });
+/** When the last waiting-list offer was made (database clock; 0 when none): it holds a seat given back. */
+async function lastOfferAt(knex: Knex, eventId: string): Promise<number> {
   const [offered] = await knex('waitlist_entries').where({ show_event_id: eventId, status: 'NOTIFIED' }).max({ at: 'notified_at' });
-  return Math.max(new Date(held.at ?? 0).getTime(), new Date(offered.at ?? 0).getTime());
+  return new Date(offered.at ?? 0).getTime();
 }
 
 type Operation = 'hold' | 'checkout' | 'pay' | 'cancel' | 'waitlist';
@@ -109,19 +109,27 @@ export async function saleRow() {
       statuses.set(key, (statuses.get(key) ?? 0) + 1);
       if (answer.status >= 500) odd.push(`${key}: ${answer.text.slice(0, 200)}`);
     };
-    // Each API process's page of the event, read directly every 50 ms while the guests come.
+    // Each API process's page of the event, asked for directly every 50 ms while the guests come (each read sent on
+    // time whatever the last one takes: a busy process answers late, but what it answers is what a guest asking at
+    // that moment saw).
     const polls: Array<{ port: number; sentAt: number; soldOut: boolean }> = []; // sentAt: Date.now()
-    let polling = true;
-    const pollers = apis.map(async (api) => {
-      while (polling) {
-        const sentAt = Date.now();
-        const page = await call(`http://127.0.0.1:${api.port}`, 'GET', `/api/public/show-events/${EVENT_SLUG}`).catch(() => undefined);
-        // The event's own availability is the page's first `state` (AVAILABLE, LIMITED, SOLD_OUT, CLOSED).
-        const state = page?.status === 200 ? /"state":"([A-Z_]+)"/.exec(page.text) : undefined;
-        if (state) polls.push({ port: api.port, sentAt, soldOut: state[1] === 'SOLD_OUT' });
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    });
+    const pending = new Set<Promise<void>>();
+    const poll = (port: number) => {
+      const sentAt = Date.now();
+      const read = call(`http://127.0.0.1:${port}`, 'GET', `/api/public/show-events/${EVENT_SLUG}`).then(
+        (page) => {
+          // The event's own availability is the page's first `state` (AVAILABLE, LIMITED, SOLD_OUT, CLOSED).
+          const state = page.status === 200 ? /"state":"([A-Z_]+)"/.exec(page.text) : undefined;
+          if (state) polls.push({ port, sentAt, soldOut: state[1] === 'SOLD_OUT' });
+        },
+        () => undefined,
+      );
+      pending.add(read);
+      void read.finally(() => pending.delete(read));
+    };
+    const pollTimer = setInterval(() => apis.forEach((api) => poll(api.port)), 50);
+    // When a seat was last taken as the guests saw it: a hold's 201 arriving (its transaction committed before).
+    let lastHeldAt = 0;
 
     const base = balancer.url;
     const guest = async (n: number): Promise<GuestOutcome> => {
@@ -130,6 +138,7 @@ export async function saleRow() {
       const hold = await call(base, 'POST', '/api/public/reservations', { json: { eventSlug: EVENT_SLUG, offerCode: OFFER_CODE, guestCount: 1, contact }, headers: address });
       note('hold', hold);
       if (hold.status === 201) {
+        lastHeldAt = Math.max(lastHeldAt, Date.now());
         const token = { 'x-reservation-token': hold.body.accessToken as string, ...address };
         const reference = hold.body.reference as string;
         if (n % 2 === 0) {
@@ -169,13 +178,14 @@ export async function saleRow() {
     // The worker's jobs (a cancelled seat offered to the waiting list) settle, and the pollers see what the catalog
     // settles on: two seconds after the last guest's answer.
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    polling = false;
-    await Promise.all(pollers);
+    clearInterval(pollTimer);
+    await Promise.all([...pending]);
 
     // The house booking's seats are not the sale's.
     const taken = await seatsTaken(knex, eventId);
     const takenInDatabase = taken.seats - (CAPACITY - SEATS);
-    const lastSeatAt = await lastSeatTakenAt(knex, eventId);
+    // The last seat: the last hold answered 201, or a seat given back and offered to the waiting list after it.
+    const lastSeatAt = Math.max(lastHeldAt, await lastOfferAt(knex, eventId));
     const [{ confirmed }] = await knex('reservations').where({ show_event_id: eventId, status: 'CONFIRMED' }).whereNot('customer_id', knex('customers').select('id').where('email_normalized', 'house@rsale.example.com')).count({ confirmed: '*' });
     const [{ waiting }] = await knex('waitlist_entries').where('show_event_id', eventId).count({ waiting: '*' });
     const paid = outcomes.filter((o) => o.paid).length;
