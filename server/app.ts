@@ -19,7 +19,9 @@ import type { Analytics } from './platform/integrations/analytics.ts';
 import type { Logger } from './platform/logger.ts';
 import { createDomainEventBus } from './domain/events.ts';
 import { payablesByKind, type Payable } from './domain/payables.ts';
-import { BOOKING_EXTENSIONS, checkModules, handlers as allHandlers, moduleServices, PAYABLES, POLICY_REGISTRY, QUEUES, SUBSCRIBERS } from './modules/index.ts';
+import { BOOKING_EXTENSIONS, checkModules, handlers as allHandlers, moduleServices, PAYABLES, POLICY_REGISTRY, PRIMERS, QUEUES, SUBSCRIBERS } from './modules/index.ts';
+import { compileRequestValidators } from './platform/http/validation.ts';
+import { openConnections, walkChain, type PrimeReport, type PrimeRequest } from './platform/prime.ts';
 import { apiKeyStore } from './modules/apiKeys/index.ts';
 import type { StorageDriver } from './platform/storage/driver.ts';
 import { observeRequests, type Tracing } from './platform/observability/index.ts';
@@ -58,6 +60,14 @@ export interface App {
    * the HTTP server has closed, before the database.
    */
   close(): Promise<void>;
+  /**
+   * Pays before readiness what a process pays once (issue 37 §1; server/platform/prime.ts): the pool's connections
+   * opened, the hot operations' validators compiled, the modules' hot paths run once without writing (their
+   * records' `prime`) and their requests walked through this app's chain on a loopback port of its own. Writes
+   * nothing. server/main.ts calls it after the job engine starts and before it listens (a process that is not
+   * listening is not ready); `chain: false` (a worker, which serves no API) only opens the connections.
+   */
+  prime(options?: { chain?: boolean }): Promise<PrimeReport>;
 }
 
 /**
@@ -138,8 +148,27 @@ export function createApp(deps: AppDeps): App {
     detachDatabase?.();
     await context.tracing?.shutdown();
   };
-  return { koa, context, close };
+  const prime = async ({ chain = true } = {}): Promise<PrimeReport> => {
+    const started = performance.now();
+    const connections = await openConnections(deps.db, POOL_CONNECTIONS);
+    if (!chain) return { connections, operations: 0, requests: 0, statuses: {}, ms: performance.now() - started };
+    const requests: PrimeRequest[] = [];
+    const validators = compileRequestValidators(contract, deps.config.nodeEnv !== 'production');
+    let operations = 0;
+    for (const primer of PRIMERS) {
+      const work = await primer.prime(context);
+      for (const id of work.operations ?? []) if (validators.get(id)) operations++;
+      requests.push(...(work.requests ?? []));
+    }
+    requests.unshift({ method: 'GET', path: '/api/system/health/live' });
+    const statuses = await walkChain(koa.callback(), requests);
+    return { connections, operations, requests: requests.length, statuses, ms: performance.now() - started };
+  };
+  return { koa, context, close, prime };
 }
+
+/** The connections priming opens: the PostgreSQL pool's maximum (server/platform/db/database.ts). */
+const POOL_CONNECTIONS = 10;
 
 /** Paths whose own token may come as `Authorization: Bearer` (a token level with a Bearer scheme): their Bearer is judged by their access check. */
 function bearerTokenPaths(contract: Contract): Set<string> {

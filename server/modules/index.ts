@@ -183,6 +183,9 @@ export const BOOKING_EXTENSIONS: BookingExtensions = {
   seatClaims: RECORDS.flatMap((record) => record.seatClaims ?? []),
 };
 
+/** The modules' parts of priming (record `prime`), in module order. */
+export const PRIMERS: ReadonlyArray<{ tag: string; prime: NonNullable<ModuleRecord['prime']> }> = RECORDS.flatMap((record) => (record.prime ? [{ tag: record.tag, prime: record.prime }] : []));
+
 /** What the payments module can settle: every module's payables (app.payables holds them by kind). */
 export const PAYABLES: readonly Payable[] = RECORDS.flatMap((record) => record.payables ?? []);
 

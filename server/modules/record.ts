@@ -1,10 +1,11 @@
 import type { PriceAdjustment, SeatClaimProvider } from '../domain/bookingExtensions.ts';
 import type { DomainSubscriber } from '../domain/events.ts';
 import type { Payable } from '../domain/payables.ts';
-import type { ContextAdditions, PlatformContext } from '../platform/context.ts';
+import type { AppContext, ContextAdditions, PlatformContext } from '../platform/context.ts';
 import type { OperationHandlers } from '../platform/http/handler.ts';
 import type { PolicyEntry } from '../platform/http/policy.ts';
 import type { QueueDefinition } from '../platform/jobs/types.ts';
+import type { PrimeWork } from '../platform/prime.ts';
 
 /**
  * A module's record (DESIGN.md "Modules"): everything the rest of the server learns about the module, declared in
@@ -35,4 +36,10 @@ export interface ModuleRecord {
    * (declaration merging in its own files). Nothing per app lives in a module-level `WeakMap`.
    */
   services?: (platform: PlatformContext) => Partial<ContextAdditions>;
+  /**
+   * Before the process is ready (`App.prime`, server/platform/prime.ts): this module's hot paths run once without
+   * writing anything (its statements in a transaction rolled back), and the requests and operations it hands back
+   * walk its hot operations through the chain (each answered without a write: a read, a refusal).
+   */
+  prime?: (app: AppContext) => Promise<PrimeWork>;
 }

@@ -13,6 +13,11 @@ export interface Config {
   host: string;
   /** Unset → embedded PGlite under dataDir. */
   databaseUrl: string | undefined;
+  /**
+   * PostgreSQL: connections the pool keeps open however idle (of its 10; default 0: an idle connection closes after
+   * 30 s). The start opens all ten before listening (issue 37 §1); this many stay open for the rush after a deploy.
+   */
+  databasePoolMin: number;
   dataDir: string;
   logLevel: string;
   emailDomain: string;
@@ -301,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: str(env, 'DATABASE_URL'),
+    databasePoolMin: int(env, 'DATABASE_POOL_MIN', 0, 0, 10),
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? './.data'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     emailDomain: (str(env, 'EMAIL_DOMAIN') ?? 'venue.local').toLowerCase(),

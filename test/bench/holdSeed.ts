@@ -4,8 +4,8 @@
  * hold transaction as plain SQL through the driver — what R2 measures the app's full chain against.
  *
  * - R1 (contention): `CONTENTION_ROUNDS` events of capacity `CONTENTION_CAPACITY`, each with all but
- *   `CONTENTION_LEFT` seats already taken by one confirmed booking: 200 guests then race for the last seats. One
- *   more such event for the round run first and not counted (the warm-up round).
+ *   `CONTENTION_LEFT` seats already taken by one confirmed booking: 200 guests then race for the last seats. Every
+ *   round is counted, the first after the server's start included (issue 37 §1: no warm-up round).
  * - R2 (throughput): one event with room for every hold a run makes (both sides book it, in turns).
  *
  * Every customer the holds create has an `@bench-holds.example.com` address, so a run over a real PostgreSQL
@@ -26,10 +26,8 @@ export const HOLD_PATH = '/api/public/reservations';
 
 export interface HoldBench {
   offerCode: string;
-  /** R1's events, one per counted round. */
+  /** R1's events, one per round (all counted). */
   contention: Array<{ id: string; slug: string; capacity: number }>;
-  /** R1's event of the warm-up round (run first, not counted). */
-  contentionWarmUp: { id: string; slug: string; capacity: number };
   /** R2's event. */
   throughput: string;
 }
@@ -44,14 +42,43 @@ export async function removeHoldBench(knex: Knex): Promise<void> {
   await knex('customers').where('email_normalized', 'like', `%@${HOLD_EMAIL_DOMAIN}`).delete();
 }
 
-export async function seedHoldBench(knex: Knex): Promise<HoldBench> {
-  await removeHoldBench(knex);
+/** A published show with one dinner-and-show offer (1,500,000 ₫ a guest, 1–10 guests), written straight into the tables. */
+export async function insertShowWithOffer(knex: Knex, codes: { show: string; slug: string; offer: string; title: string }): Promise<{ show: { id: string }; offer: { id: string } }> {
   const [show] = await knex('shows')
-    .insert({ code: HOLD_SHOW_CODE, slug: 'hbench-hold-show', status: 'PUBLISHED', title: JSON.stringify({ en: 'Hold bench', vi: 'Hold bench' }), summary: '{}', description: '{}', duration_minutes: 90, published_at: new Date() })
+    .insert({ code: codes.show, slug: codes.slug, status: 'PUBLISHED', title: JSON.stringify({ en: codes.title, vi: codes.title }), summary: '{}', description: '{}', duration_minutes: 90, published_at: new Date() })
     .returning('id');
   const [offer] = await knex('offers')
-    .insert({ code: HOLD_OFFER_CODE, show_id: show.id, name: JSON.stringify({ en: 'Dinner and show' }), description: '{}', booking_path: 'DINNER_SHOW', experience_type: 'STANDARD', price_per_guest_vnd: 1_500_000, min_guests: 1, max_guests: 10 })
+    .insert({ code: codes.offer, show_id: show.id, name: JSON.stringify({ en: 'Dinner and show' }), description: '{}', booking_path: 'DINNER_SHOW', experience_type: 'STANDARD', price_per_guest_vnd: 1_500_000, min_guests: 1, max_guests: 10 })
     .returning('id');
+  return { show, offer };
+}
+
+/** One CONFIRMED booking of `guests` seats (the house's), taking all but the last seats of an event. */
+export async function insertHouseBooking(knex: Knex, row: { eventId: string; offerId: string; customerId: string; guests: number }): Promise<void> {
+  const price = breakdown(1_500_000, row.guests, { serviceChargePercent: 5, vatPercent: 8 });
+  await knex('reservations').insert({
+    reference: newReservationReference(),
+    show_event_id: row.eventId,
+    offer_id: row.offerId,
+    customer_id: row.customerId,
+    guest_count: row.guests,
+    status: 'CONFIRMED',
+    confirmed_at: new Date(),
+    price_per_guest_vnd: price.pricePerGuestVnd,
+    subtotal_vnd: price.subtotalVnd,
+    service_charge_vnd: price.serviceChargeVnd,
+    vat_vnd: price.vatVnd,
+    total_vnd: price.totalVnd,
+    service_charge_percent: 5,
+    vat_percent: 8,
+    booking_path: 'DINNER_SHOW',
+    access_token_hash: createHash('sha256').update(randomBytes(32)).digest(),
+  });
+}
+
+export async function seedHoldBench(knex: Knex): Promise<HoldBench> {
+  await removeHoldBench(knex);
+  const { show, offer } = await insertShowWithOffer(knex, { show: HOLD_SHOW_CODE, slug: 'hbench-hold-show', offer: HOLD_OFFER_CODE, title: 'Hold bench' });
   const startsAt = (day: number) => new Date(Date.now() + (7 + day) * 86_400_000);
   const event = async (slug: string, capacity: number, day: number) =>
     (await knex('show_events').insert({ show_id: show.id, slug, starts_at: startsAt(day), capacity, sales_open: true }).returning(['id', 'slug', 'capacity']))[0];
@@ -59,34 +86,13 @@ export async function seedHoldBench(knex: Knex): Promise<HoldBench> {
     .insert({ name: 'Bench house booking', email: `house@${HOLD_EMAIL_DOMAIN}`, email_normalized: `house@${HOLD_EMAIL_DOMAIN}` })
     .returning('id');
   const contention: HoldBench['contention'] = [];
-  // Round 0 is the warm-up round.
-  for (let round = 0; round <= CONTENTION_ROUNDS; round++) {
+  for (let round = 0; round < CONTENTION_ROUNDS; round++) {
     const row = await event(`hbench-hold-show-contention-${round}`, CONTENTION_CAPACITY, round);
-    const guests = CONTENTION_CAPACITY - CONTENTION_LEFT;
-    const price = breakdown(1_500_000, guests, { serviceChargePercent: 5, vatPercent: 8 });
-    await knex('reservations').insert({
-      reference: newReservationReference(),
-      show_event_id: row.id,
-      offer_id: offer.id,
-      customer_id: customer.id,
-      guest_count: guests,
-      status: 'CONFIRMED',
-      confirmed_at: new Date(),
-      price_per_guest_vnd: price.pricePerGuestVnd,
-      subtotal_vnd: price.subtotalVnd,
-      service_charge_vnd: price.serviceChargeVnd,
-      vat_vnd: price.vatVnd,
-      total_vnd: price.totalVnd,
-      service_charge_percent: 5,
-      vat_percent: 8,
-      booking_path: 'DINNER_SHOW',
-      access_token_hash: createHash('sha256').update(randomBytes(32)).digest(),
-    });
+    await insertHouseBooking(knex, { eventId: row.id, offerId: offer.id, customerId: customer.id, guests: CONTENTION_CAPACITY - CONTENTION_LEFT });
     contention.push(row);
   }
   const throughput = await event('hbench-hold-show-throughput', 100_000, 10);
-  const [contentionWarmUp, ...counted] = contention;
-  return { offerCode: HOLD_OFFER_CODE, contention: counted, contentionWarmUp, throughput: throughput.slug };
+  return { offerCode: HOLD_OFFER_CODE, contention, throughput: throughput.slug };
 }
 
 /** One hold request's body: a guest of its own (`n`) for one seat. */

@@ -12,11 +12,12 @@
  *       full chain: policy, validation, two statements, availability, pricing, presentation, ETag)
  *                                          vs the same two statements straight through the driver  target ≥ 0.50
  *   R1  the guest's hold under contention, on PostgreSQL only (DATABASE_URL): per round, 200 concurrent
- *       POST /api/public/reservations for the last 10 seats of an event (after one such round, not counted);
+ *       POST /api/public/reservations for the last 10 seats of an event, every round counted (the first after start);
  *       0 oversold, exactly 10 held, p50/p99 latency and each round's p99 and server CPU printed  target p99 ≤ 250 ms
  *   R2  hold creation through the full chain (POST /api/public/reservations: policy, rate limit, validation,
  *       the hold transaction, its expiry job, presentation)
- *                                          vs the hold transaction's statements straight through the driver  target ≥ 0.50
+ *                                          vs the hold transaction's statements straight through the driver
+ *       target ≥ 0.80 by throughput and ≥ 0.50 by server CPU per hold (both printed, both judged)
  *
  * BENCH_ONLY=analytics runs the analytics rows instead (issue 11; PostgreSQL only, DATABASE_URL; BENCH_KEEP=1 keeps
  * the seeded data, BENCH_ANALYTICS_REUSE=1 times kept data instead of seeding again):
@@ -47,6 +48,14 @@
  *       usual work), the time and the bytes; the child's old generation capped at BENCH_EXPORT_HEAP_MB (256; 0: V8's
  *       default)                                                   target: export peak ≤ usual peak + 64 MB
  *
+ *   R3  a sale (test/bench/sale.ts): two API processes and a worker on a fresh PostgreSQL database behind a round-robin
+ *       keep-alive balancer; BENCH_SALE_GUESTS (1,000) guests in BENCH_SALE_SECONDS (10) for the last BENCH_SALE_SEATS
+ *       (100) seats, holding, paying through the sandbox, cancelling, joining the waiting list: exactly the seats
+ *       taken, 0 oversold, 0 5xx, only sold_out/429 refusals, both processes' catalog sold out within 1 s; p99 per
+ *       operation. BENCH_ONLY=R3 runs it alone.
+ *   R4  an evening (test/bench/evening.ts; only with BENCH_ONLY=R4, or `npm run bench:evening`): BENCH_EVENING_SECONDS
+ *       (1,800) of a night's mixed load on the same two API processes and worker; 0 5xx, p99 per operation and RSS
+ *       flat between the first and the last window, the job queue not growing, every e-mail and chat reply once.
  *   S1  a warm `npm start` (node server/start.js) on the embedded database to its first ready answer
  *                                          vs the floor: Node + PGlite opening the same data directory + HTTP  target ≤ 2×
  *       also prints the first start on a fresh data directory (test/bench/startup.ts). BENCH_ONLY=S1 runs it alone.
@@ -80,6 +89,8 @@ import autocannon from 'autocannon';
 import { CHAT_TOKEN, measureChatPlatform, printChatPlatform } from './chatPlatform.ts';
 import { CATALOG_PATH } from './catalogSeed.ts';
 import { CONTENTION_LEFT, HOLD_PATH, holdBody, type HoldBench } from './holdSeed.ts';
+import { eveningRow } from './evening.ts';
+import { saleRow } from './sale.ts';
 import { startupRow } from './startup.ts';
 import type { ChildMessage, ParentMessage, TargetKind } from './server.ts';
 
@@ -114,6 +125,9 @@ const STRICT = process.env.BENCH_STRICT === '1';
 const PIN = process.env.BENCH_PIN !== '0';
 /** R1: the p99 latency target of the contended holds (issue 25 §8), with exactly the free seats held and none oversold. */
 const CONTENTION_P99_TARGET_MS = 250;
+/** R2's targets (issue 37 §2): the app's holds per second against the direct SQL's, and the direct SQL's server CPU per hold against the app's. */
+const R2_THROUGHPUT_TARGET = 0.8;
+const R2_CPU_TARGET = 0.5;
 /** R1: concurrent holds per round. */
 const CONTENTION_REQUESTS = 200;
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim().toUpperCase()).filter(Boolean);
@@ -686,12 +700,10 @@ async function contentionRow(app: Child) {
     const { n, address } = nextHold();
     return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: JSON.stringify(holdBody(slug, n)) });
   };
-  // One round first, on an event of its own and not counted, as the other rows warm up before they measure: a server
-  // in service has met a rush before, and the load balancer in front of it (docs/operations.md) keeps its connections
-  // open. Without it the first round also timed what happens once in a process's life — its first validated request
-  // (the contract's validator built, ~170 ms of CPU here), the first refusals, the database's first hold (its sealing
-  // key written) — and the client opening its 200 connections while the server accepts them: that round read p99
-  // 310–375 ms against 130–190 ms for the next four on this machine. Its figures are printed beside the row's.
+  // Every round is counted, the first after the server's start included (issue 37 §1): a venue that deploys at
+  // 9:55 for a 10:00 release meets exactly that round. What a process does once in its life (the contract's
+  // validators built, the first hold's statements, the pool's connections) is paid before it reports ready
+  // (App.prime, as server/main.ts runs it before listening); BENCH_PRIME=0 starts the app child cold, to compare.
   const round = async (event: { id: string; capacity: number; slug: string }) => {
     const cpuBefore = await app.cpu();
     const answers = await Promise.all(
@@ -714,9 +726,7 @@ async function contentionRow(app: Child) {
     const latencies = answers.map((a) => a.ms);
     return { held, refused: answers.length - held, oversold: Math.max(0, rows[0].taken - event.capacity), p99Ms: percentile(latencies, 99), serverCpuMs, latencies };
   };
-  let warmUp: Awaited<ReturnType<typeof round>>;
   try {
-    warmUp = await round(app.holds!.contentionWarmUp);
     for (const event of app.holds!.contention) {
       const { latencies: own, ...figures } = await round(event);
       latencies.push(...own);
@@ -725,16 +735,16 @@ async function contentionRow(app: Child) {
   } finally {
     await pool.end();
   }
-  const { latencies: warmUpLatencies, ...warmUpRound } = warmUp;
-  const oversold = rounds.reduce((sum, r) => sum + r.oversold, 0) + warmUp.oversold;
-  const exact = [...rounds, warmUp].every((r) => r.held === CONTENTION_LEFT);
+  const oversold = rounds.reduce((sum, r) => sum + r.oversold, 0);
+  const exact = rounds.every((r) => r.held === CONTENTION_LEFT);
   const p99Ms = percentile(latencies, 99);
-  const result = { requestsPerRound: CONTENTION_REQUESTS, seatsLeft: CONTENTION_LEFT, rounds, oversold, p50Ms: percentile(latencies, 50), p99Ms, maxMs: Math.max(...latencies), warmUpRound: { ...warmUpRound, p50Ms: percentile(warmUpLatencies, 50) }, targetP99Ms: CONTENTION_P99_TARGET_MS, pass: oversold === 0 && exact && p99Ms <= CONTENTION_P99_TARGET_MS };
+  const primed = process.env.BENCH_PRIME !== '0';
+  const result = { requestsPerRound: CONTENTION_REQUESTS, seatsLeft: CONTENTION_LEFT, primed, rounds, oversold, p50Ms: percentile(latencies, 50), p99Ms, maxMs: Math.max(...latencies), targetP99Ms: CONTENTION_P99_TARGET_MS, pass: oversold === 0 && exact && p99Ms <= CONTENTION_P99_TARGET_MS };
   console.log(
-    `R1  hold contention (PostgreSQL): ${rounds.length} rounds × ${CONTENTION_REQUESTS} concurrent holds for the last ${CONTENTION_LEFT} seats: ` +
+    `R1  hold contention (PostgreSQL): ${rounds.length} rounds × ${CONTENTION_REQUESTS} concurrent holds for the last ${CONTENTION_LEFT} seats, every round counted (the first after start included${primed ? '' : '; BENCH_PRIME=0: not primed'}): ` +
       `held ${rounds.map((r) => r.held).join('/')}, oversold ${oversold}, p50 ${result.p50Ms.toFixed(0)} ms, p99 ${result.p99Ms.toFixed(0)} ms, ` +
       `max ${result.maxMs.toFixed(0)} ms; per round p99 ${rounds.map((r) => r.p99Ms.toFixed(0)).join('/')} ms, server CPU ${rounds.map((r) => r.serverCpuMs.toFixed(0)).join('/')} ms; ` +
-      `warm-up round (not counted): held ${warmUp.held}, p99 ${warmUp.p99Ms.toFixed(0)} ms, server CPU ${warmUp.serverCpuMs.toFixed(0)} ms  target p99 ≤ ${CONTENTION_P99_TARGET_MS} ms  ${result.pass ? 'PASS' : 'MISS'}`,
+      `target p99 ≤ ${CONTENTION_P99_TARGET_MS} ms  ${result.pass ? 'PASS' : 'MISS'}`,
   );
   return result;
 }
@@ -769,12 +779,20 @@ async function throughputRow(app: Child, direct: Child) {
     sqlP99Ms: median(samples.map(([, b]) => b.p99)),
     value,
     cpuRatio: median(samples.map(([a, b]) => b.cpuPerRequest / a.cpuPerRequest)),
-    target: 0.5,
-    pass: value >= 0.5,
+    appCpuMicros: median(samples.map(([a]) => a.cpuPerRequest)),
+    sqlCpuMicros: median(samples.map(([, b]) => b.cpuPerRequest)),
+    target: R2_THROUGHPUT_TARGET,
+    cpuTarget: R2_CPU_TARGET,
+    pass: false,
   };
+  // Both are targets (issue 37 §2): throughput, which the database sets on this machine, and server CPU per hold,
+  // what the app spends beside the statements (with two processes and PostgreSQL sharing a machine, the ceiling).
+  result.pass = value >= R2_THROUGHPUT_TARGET && result.cpuRatio >= R2_CPU_TARGET;
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   console.log(
-    `R2  hold: app / direct SQL          ${value.toFixed(2)}  target ≥ 0.50  ${result.pass ? 'PASS' : 'MISS'}   (by server CPU per request: ${result.cpuRatio.toFixed(2)}; ` +
-      `${result.appRps.toFixed(0)} vs ${result.sqlRps.toFixed(0)} holds/s, p99 ${result.appP99Ms.toFixed(0)} vs ${result.sqlP99Ms.toFixed(0)} ms)`,
+    `R2  hold: app / direct SQL          by throughput ${value.toFixed(2)} (target ≥ ${R2_THROUGHPUT_TARGET.toFixed(2)} ${verdict(value >= R2_THROUGHPUT_TARGET)}), ` +
+      `by server CPU per hold ${result.cpuRatio.toFixed(2)} (target ≥ ${R2_CPU_TARGET.toFixed(2)} ${verdict(result.cpuRatio >= R2_CPU_TARGET)})  ${verdict(result.pass)}   ` +
+      `(${result.appRps.toFixed(0)} vs ${result.sqlRps.toFixed(0)} holds/s, server CPU ${result.appCpuMicros.toFixed(0)} vs ${result.sqlCpuMicros.toFixed(0)} µs a hold, p99 ${result.appP99Ms.toFixed(0)} vs ${result.sqlP99Ms.toFixed(0)} ms)`,
   );
   return result;
 }
@@ -875,6 +893,9 @@ async function main(): Promise<void> {
   const chatPlatform = wanted('C2') ? await chatPlatformRow(env) : undefined;
   const catalogCache = wanted('C3') ? await catalogCacheRow(env) : undefined;
   const startup = wanted('S1') ? await startupRow(Math.min(ROUNDS, 6)) : undefined;
+  const sale = wanted('R3') ? await saleRow() : undefined;
+  // R4 runs only when asked for (BENCH_ONLY=R4; 30 minutes by default, BENCH_EVENING_SECONDS): not in a plain `npm run bench`.
+  const evening = ONLY.includes('R4') ? await eveningRow() : undefined;
   const load = os.loadavg()[0];
   if (load > os.cpus().length + 0.5) {
     console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cores: other work shares the machine, the figures are noisy`);
@@ -894,12 +915,14 @@ async function main(): Promise<void> {
     chatPlatform,
     catalogCache,
     startup,
+    sale,
+    evening,
     seconds: Math.round((Date.now() - started) / 1000),
   };
   console.log('');
   console.log(`BENCH_JSON ${JSON.stringify(report)}`);
   await cleanup();
-  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform, catalogCache, startup].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
+  const misses = [...(live?.ratios ?? []), ...[holds?.contention, holds?.throughput, chatPlatform, catalogCache, startup, sale, evening].filter(Boolean)].some((row) => !(row as { pass: boolean }).pass);
   if (STRICT && misses) process.exitCode = 1;
 }
 

@@ -316,10 +316,15 @@ async function app() {
   const { key, apiKey, owner } = await buildApiKey({ name: 'bench key', permissions: { system: ['read'] } });
   // As server/main.ts: tracing only when OTEL_EXPORTER_OTLP_ENDPOINT is set (metrics follow METRICS_TOKEN: BENCH_METRICS=1).
   const { loadTracing } = await import('../../server/platform/observability/index.ts');
-  const { koa, context } = createApp({ config, db, logger, tracing: await loadTracing(config, logger) });
+  const built = createApp({ config, db, logger, tracing: await loadTracing(config, logger) });
+  const { koa, context } = built;
   // A hold enqueues its expiry job in its transaction: the hold rows need the job engine started (as server/main.ts
   // does; no workers, so nothing else competes for the CPU).
   if (holdRows) await context.jobs.start({ workers: false, app: context });
+  // As server/main.ts before it listens (issue 37 §1): the pool opened, the hot operations compiled and walked once,
+  // writing nothing (the chain on PostgreSQL only, as main.ts). BENCH_PRIME=0 leaves the process cold (to measure
+  // what priming saves).
+  if (process.env.BENCH_PRIME !== '0') await built.prime({ chain: db.kind === 'postgres' });
   const server = await listen(koa.callback());
   return {
     server,

@@ -32,7 +32,7 @@ process.on('SIGTERM', () => server.close(async () => { await db.close(); process
 `;
 
 /** A port the OS says is free now (bound to 0 and released): a guessed one may be taken by another process. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);

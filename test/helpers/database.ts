@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { openDatabase, type Database } from '../../server/platform/db/database.ts';
 import { migrateLatest } from '../../server/platform/db/migrations.ts';
+import { forgetSealingKeys } from '../../server/platform/auth/tokens.ts';
 
 // Kept on globalThis: a spec loaded as an ES module and one loaded through require get two copies of this
 // module, and both must share one database (objection's models are bound to the last one opened).
@@ -61,6 +62,8 @@ export async function resetData(knex: Knex): Promise<void> {
     "select tablename from pg_tables where schemaname = current_schema() and tablename not like 'knex_migrations%' and tablename <> 'organizations'",
   )) as { rows: Array<{ tablename: string }> };
   if (rows.length) await knex.raw(`truncate ${rows.map((r) => `"${r.tablename}"`).join(', ')} cascade`);
+  // The database's sealing keys went with the truncate: a key kept in memory would seal what no row opens.
+  forgetSealingKeys(knex);
   await knex('organizations').where('canonical', false).delete();
   // The one-row commercial setup is migration data too: back to its column defaults.
   await knex('commercial_setup').insert({ id: 1 });

@@ -1,4 +1,5 @@
 import type { ModuleRecord } from '../record.ts';
+import { primeBooking } from './prime.ts';
 import { handlers } from './handlers.ts';
 import { jobs } from './jobs.ts';
 import { reservationPayable } from './payable.ts';
@@ -11,5 +12,5 @@ import { cancellationBusinessEvent, checkedInBusinessEvent, createdBusinessEvent
  * services. Imported by server/modules/index.ts only; what other modules may use is this module's index.ts.
  */
 export function record() {
-  return { tag: 'booking', handlers, policy, jobs, subscribers: [createdBusinessEvent, checkedInBusinessEvent, cancellationBusinessEvent], services: bookingServices, payables: [reservationPayable] } satisfies ModuleRecord;
+  return { tag: 'booking', handlers, policy, jobs, subscribers: [createdBusinessEvent, checkedInBusinessEvent, cancellationBusinessEvent], services: bookingServices, payables: [reservationPayable], prime: primeBooking } satisfies ModuleRecord;
 }

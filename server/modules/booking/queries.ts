@@ -22,11 +22,22 @@ import { normalizeReference } from './tokens.ts';
  * (except the deprecated snake_case boundary functions other modules still call).
  */
 
-const camelKey = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+/** Column names seen so far, camelCased once (a hold's rows repeat the same few dozen names on every request). */
+const camelKeys = new Map<string, string>();
+const camelKey = (key: string) => {
+  let camel = camelKeys.get(key);
+  if (camel === undefined) {
+    camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    if (camelKeys.size < 10_000) camelKeys.set(key, camel);
+  }
+  return camel;
+};
 
 /** A joined row's snake_case keys as camelCase (the one row shape outside this file). */
 export function camelRow<T>(row: Record<string, unknown>): T {
-  return Object.fromEntries(Object.entries(row).map(([key, value]) => [camelKey(key), value])) as T;
+  const camel: Record<string, unknown> = {};
+  for (const key in row) camel[camelKey(key)] = row[key];
+  return camel as T;
 }
 
 // ---- the commercial setup -----------------------------------------------------------------------------------
@@ -238,14 +249,49 @@ export async function holdSetup(trx: Knex.Transaction, offerCode: string, refere
  * it) rolls back. One round trip inside the lock instead of a count and then an insert.
  */
 export async function insertHoldCounted(trx: Knex.Transaction, row: PartialModelObject<Reservation>, now: Date): Promise<{ reservation: Reservation; seatsTaken: number }> {
-  const inserted = Reservation.query(trx).insert(row).returning('*').toKnexQuery();
-  const [written] = (await trx
-    .with('inserted', inserted)
-    .select('inserted.*', trx.raw('? as seats_taken_by_others', [seatsTakenSql(trx, 'inserted.show_event_id', now)]))
-    .from('inserted')) as Array<Record<string, unknown>>;
-  const { seats_taken_by_others: seatsTaken, ...columns } = written;
-  return { reservation: Reservation.fromDatabaseJson(columns), seatsTaken: Number(seatsTaken) };
+  // The row's columns named as the model's mappers name them, written and read back without a model instance on
+  // either side (issue 37 §2: objection's insert and fromDatabaseJson were a tenth of a hold's server CPU; the
+  // model has no JSON attributes and no insert hook, so the statement and the row are the same).
+  // The statement's text depends only on which columns are given: made once per set of names (a plain hold is
+  // always the same set) instead of built through the query builder on every hold; only the values change.
+  const names: string[] = [];
+  const values: unknown[] = [];
+  for (const key in row) {
+    const value = (row as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    names.push(snakeKey(key));
+    values.push(value);
+  }
+  const statement = holdInsertSql(trx, names);
+  const { rows } = (await trx.raw(statement.sql, [...values, ...statement.seatsBindings(now)] as Knex.Value[])) as { rows: Array<Record<string, unknown>> };
+  const { seats_taken_by_others: seatsTaken, ...stored } = rows[0];
+  return { reservation: camelRow<Reservation>(stored), seatsTaken: Number(seatsTaken) };
 }
+
+/** The hold's insert-and-count statement by its column names (a handful of shapes in a process's life). */
+const holdInserts = new Map<string, { sql: string; seatsBindings: (now: Date) => unknown[] }>();
+
+function holdInsertSql(trx: Knex.Transaction, names: string[]): { sql: string; seatsBindings: (now: Date) => unknown[] } {
+  const key = names.join(',');
+  let statement = holdInserts.get(key);
+  if (!statement) {
+    // The seats the event's other bookings take (the catalog's expression), its two clock bindings filled per hold.
+    const MARK = new Date(0);
+    const seats = seatsTakenSql(trx, 'inserted.show_event_id', MARK).toSQL();
+    const positions = seats.bindings.map((binding) => binding === MARK);
+    const fixed = [...seats.bindings];
+    const quoted = names.map((name) => `"${name}"`).join(', ');
+    statement = {
+      sql: `with "inserted" as (insert into "reservations" (${quoted}) values (${names.map(() => '?').join(', ')}) returning *) select "inserted".*, ${seats.sql} as "seats_taken_by_others" from "inserted"`,
+      seatsBindings: (now) => fixed.map((binding, i) => (positions[i] ? now : binding)),
+    };
+    if (holdInserts.size < 100) holdInserts.set(key, statement);
+  }
+  return statement;
+}
+
+/** `camelCase` → `snake_case`, as objection's snakeCaseMappers name a model's columns. */
+const snakeKey = (key: string) => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /** Guests holding seats of one event at `now` (the catalog's expression, so both agree). */
 export async function seatsTakenOf(knex: Knex, eventId: string, now: Date): Promise<number> {

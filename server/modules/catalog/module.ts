@@ -1,4 +1,5 @@
 import type { ModuleRecord } from '../record.ts';
+import { primeCatalog } from './prime.ts';
 import { handlers } from './handlers.ts';
 import { policy } from './publicPolicy.ts';
 import { catalogServices, subscribers } from './services.ts';
@@ -8,5 +9,5 @@ import { catalogServices, subscribers } from './services.ts';
  * services. Imported by server/modules/index.ts only; what other modules may use is this module's index.ts.
  */
 export function record() {
-  return { tag: 'catalog', handlers, policy, subscribers, services: catalogServices } satisfies ModuleRecord;
+  return { tag: 'catalog', handlers, policy, subscribers, services: catalogServices, prime: primeCatalog } satisfies ModuleRecord;
 }

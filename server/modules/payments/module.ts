@@ -1,4 +1,5 @@
 import type { ModuleRecord } from '../record.ts';
+import { primePayments } from './prime.ts';
 import { handlers } from './handlers.ts';
 import { jobs } from './jobs.ts';
 import { policy } from './publicPolicy.ts';
@@ -10,5 +11,5 @@ import { paymentsServices } from './vnpay.ts';
  * services. Imported by server/modules/index.ts only; what other modules may use is this module's index.ts.
  */
 export function record() {
-  return { tag: 'payments', handlers, policy, jobs, subscribers: [cancellationRefunds], services: paymentsServices } satisfies ModuleRecord;
+  return { tag: 'payments', handlers, policy, jobs, subscribers: [cancellationRefunds], services: paymentsServices, prime: primePayments } satisfies ModuleRecord;
 }

@@ -27,16 +27,42 @@ export function tokenMatches(presented: string | undefined, stored: Buffer | nul
 
 /**
  * The random key of one purpose, kept in the database (`sealing_keys`, made on first use), so every instance on
- * one database seals and opens alike without configuration. Read per call: a database reset makes a new key.
- * Sealing keeps the tokens out of every answer and out of a copy of one table; whoever reads the whole database
- * (or a full backup) can open them (docs/flows/guest-emails.md).
+ * one database seals and opens alike without configuration. Sealing keeps the tokens out of every answer and out of
+ * a copy of one table; whoever reads the whole database (or a full backup) can open them
+ * (docs/flows/guest-emails.md).
+ *
+ * A key once committed never changes (nothing updates or deletes its row), so it is kept per database (the
+ * connection settings every transaction of one knex shares) after it is first read from a row that was already
+ * there — not one this transaction just made, which a rollback may take back (issue 37 §2: one statement less per
+ * hold). A database emptied under a running process (the test suite's reset) calls `forgetSealingKeys`.
  */
 async function databaseKey(knex: Knex, purpose: string): Promise<Buffer> {
+  const database = knex.client.config as { [KEPT_KEYS]?: Map<string, Buffer> };
+  const cached = database[KEPT_KEYS]?.get(purpose);
+  if (cached) return cached;
   const existing = await SealingKey.query(knex).findById(purpose);
-  if (existing) return Buffer.from(existing.secret);
+  if (existing) {
+    const key = Buffer.from(existing.secret);
+    if (!madeIn.has(knex)) (database[KEPT_KEYS] ??= new Map()).set(purpose, key);
+    return key;
+  }
   await SealingKey.query(knex).insert({ purpose, secret: randomBytes(32) }).onConflict('purpose').ignore();
+  madeIn.add(knex);
   const made = await SealingKey.query(knex).findById(purpose);
   return Buffer.from(made!.secret);
+}
+
+/**
+ * Committed keys by purpose, kept on the database's knex settings (shared by its transactions) under a registered
+ * symbol, so two copies of this module in one process (a spec's and the server's) keep and forget the same keys.
+ */
+const KEPT_KEYS = Symbol.for('venue.sealingKeys');
+/** Transactions (or knexes) in which a key row was inserted: what they read of it is not kept. */
+const madeIn = new WeakSet<Knex>();
+
+/** Forgets the kept keys of `knex`'s database: one emptied under a running process (test/helpers/database.ts `resetData`). */
+export function forgetSealingKeys(knex: Knex): void {
+  delete (knex.client.config as { [KEPT_KEYS]?: Map<string, Buffer> })[KEPT_KEYS];
 }
 
 /** The key guests' secrets are sealed under (its row's name, `reservation-secrets`, is kept from the first to use it). */

@@ -31,7 +31,7 @@ export interface Database {
  * `DATABASE_URL` set → PostgreSQL through pg; unset → embedded PGlite in `<dataDir>/pgdata`
  * (`memory` keeps it in memory, used by tests). Objection models are bound to this knex.
  */
-export function openDatabase(options: { databaseUrl?: string; dataDir?: string | 'memory' }): Database {
+export function openDatabase(options: { databaseUrl?: string; dataDir?: string | 'memory'; poolMin?: number }): Database {
   let knex: Knex;
   let kind: DatabaseKind;
   let early: PGliteInstance | undefined;
@@ -40,7 +40,8 @@ export function openDatabase(options: { databaseUrl?: string; dataDir?: string |
     knex = knexFactory({
       client: 'pg',
       connection: options.databaseUrl,
-      pool: { min: 0, max: 10 },
+      // `min` connections stay open however idle (DATABASE_POOL_MIN; the rest close after 30 s idle, tarn's default).
+      pool: { min: options.poolMin ?? 0, max: 10 },
       // A request waits at most this long for a connection (knex's default: 60 s). While PostgreSQL is away (a
       // restart) requests then fail within seconds instead of piling up for a minute; once it is back, new
       // connections are made as they are needed.
@@ -79,5 +80,5 @@ function openedEarly(pgdata: string): PGliteInstance | undefined {
 }
 
 export function openConfiguredDatabase(config: Config): Database {
-  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMin: config.databasePoolMin });
 }
