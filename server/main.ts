@@ -86,9 +86,11 @@ async function main(): Promise<void> {
   // API processes are deployed behind a balancer and a release meets a rush; not on the embedded database (one
   // process, its statements on this thread): there it added 0.6–1.3 s to every start on the 2-core machine
   // (S1 2.2 → 3.1 in one sitting), which the start-up budget does not allow.
-  const primed = await app.prime({ chain: role !== 'worker' && db.kind === 'postgres' });
-  logger.debug({ primed }, 'primed');
-  timeline.mark('primed');
+  if (db.kind === 'postgres') {
+    const primed = await app.prime({ chain: role !== 'worker' });
+    logger.debug({ primed }, 'primed');
+    timeline.mark('primed');
+  }
   // A worker answers the health probes only (an orchestrator's liveness and readiness), every other path 404.
   const server = http.createServer(role === 'worker' ? healthOnly(koa.callback()) : koa.callback());
   // Requests Node's HTTP parser refuses are answered as problem+json too, not with an empty 400.
