@@ -9,7 +9,7 @@ import { deliveredNow } from '../helpers/mail.ts';
 import { asSuperuser, startTestServer, type TestServer } from '../helpers/server.ts';
 import { bookableEvent } from '../modules/booking/factories.ts';
 import { hasPdftotext, pdfBytesText } from '../modules/exports/helpers.ts';
-import { axeViolations, buildStorefront, launchBrowser, screenshot, serveStatic, step, textOf, watch, type StaticSite } from './helpers.ts';
+import { axeViolations, buildStorefront, clickWhenReady, launchBrowser, screenshot, serveStatic, step, textOf, watch, type StaticSite } from './helpers.ts';
 
 /**
  * A gift voucher bought on the reference storefront in Chromium (issue 36 §1, "Done when"), in Vietnamese on a phone
@@ -122,7 +122,7 @@ describe('browser: a gift voucher bought on the storefront, delivered, and redee
       await page.type('form.booking input[name=email]', recipientEmail);
       await page.click('form.booking details.codes summary');
       await page.type('form.booking input[name=voucherCode]', code!);
-      await page.click('form.booking button.hold');
+      await clickWhenReady(page, 'form.booking button.hold');
       expect(await textOf(page, '.status')).to.equal(w.statusWords.HELD);
       await page.waitForSelector('tr[data-row=voucher]');
       await screenshot(page, 'vi-gift-voucher-redeemed');

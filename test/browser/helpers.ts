@@ -101,6 +101,25 @@ export async function step<T>(page: Page, name: string, work: () => Promise<T>):
 }
 
 /** The visible text of the first element matching `selector`, once it holds text matching `pattern`. */
+/**
+ * Clicks an element once it is visible and enabled. A click that lands while the page re-renders the element (the
+ * booking form redraws as its quote arrives) finds a node with no box ("not clickable"): it is tried again on the
+ * element as it then is, a few times, never past the timeout.
+ */
+export async function clickWhenReady(page: Page, selector: string, timeout = 15_000): Promise<void> {
+  const until = Date.now() + timeout;
+  for (;;) {
+    await page.waitForSelector(`${selector}:not([disabled])`, { visible: true, timeout: Math.max(1, until - Date.now()) });
+    try {
+      await page.click(selector);
+      return;
+    } catch (error) {
+      if (!/not clickable|detached|not an Element/i.test(String(error)) || Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 export async function textOf(page: Page, selector: string, pattern: RegExp = /\S/, timeout = 15_000): Promise<string> {
   await page.waitForFunction(
     (sel, source, flags) => {

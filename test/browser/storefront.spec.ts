@@ -12,7 +12,7 @@ import { PNG } from '../http/fixture.ts';
 import { startTestServer, SUPERUSER_TOKEN, type TestServer } from '../helpers/server.ts';
 import { bookableEvent, contact } from '../modules/booking/factories.ts';
 import { doorBooking } from '../modules/checkIns/helpers.ts';
-import { ARTIFACTS_DIR, axeViolations, buildStorefront, launchBrowser, screenshot, serveStatic, step, textOf, visibleText, watch, type StaticSite } from './helpers.ts';
+import { ARTIFACTS_DIR, axeViolations, buildStorefront, clickWhenReady, launchBrowser, screenshot, serveStatic, step, textOf, visibleText, watch, type StaticSite } from './helpers.ts';
 
 /**
  * The reference storefront (examples/storefront) in Chromium, on its own origin, against the API on another, over
@@ -367,7 +367,7 @@ describe('browser: the reference storefront, end to end in Chromium', function (
         const guestEmail = email('lan');
         await step(page, `${tag} hold`, async () => {
           await fillContact(page, 'Lan Nguyen', guestEmail);
-          await page.click('form.booking button.hold');
+          await clickWhenReady(page, 'form.booking button.hold');
           expect(await textOf(page, '.status')).to.equal(w.statusWords.HELD);
         });
         const reference = await textOf(page, '.reference');
@@ -438,7 +438,7 @@ describe('browser: the reference storefront, end to end in Chromium', function (
             await page.goto(`${site.origin}/${locale}/book/${event.slug}`);
             await page.waitForSelector('form.booking');
             await fillContact(page, 'Minh Pham', email(method.toLowerCase()));
-            await page.click('form.booking button.hold');
+            await clickWhenReady(page, 'form.booking button.hold');
             expect(await textOf(page, '.status')).to.equal(w.statusWords.HELD);
             expect(await textOf(page, `button[data-method=${method}]`)).to.equal(w.methodWords[method]);
             await page.click(`button[data-method=${method}]`);
@@ -521,7 +521,7 @@ describe('browser: the reference storefront, end to end in Chromium', function (
         await audit(page, locale, 'waitlist-offer');
         await step(page, `${tag} claim`, async () => {
           await fillContact(page, 'Minh Tran', waiting);
-          await page.click('form.booking button.hold');
+          await clickWhenReady(page, 'form.booking button.hold');
           expect(await textOf(page, '.status')).to.equal(w.statusWords.HELD);
         });
         const reference = await textOf(page, '.reference');
