@@ -42,6 +42,8 @@ export interface AnswerInput {
   searchText: string;
   /** How long the shows last is asked. */
   wantsDuration?: boolean;
+  /** What an option includes is asked. */
+  wantsIncludes?: boolean;
   party?: Party;
   /** The subjects outside the venue asked about (each declined). */
   declined?: string[];
@@ -279,6 +281,12 @@ function detailsAnswer(input: AnswerInput, show: ShowFact, p: Phrases, withDates
   const from = prices.length ? Math.min(...prices) : show.priceFromVnd;
   if (from !== undefined) facts.push(p.priceFrom(vnd(from, input.lang)));
   if (facts.length) lines.push(facts.join(' '));
+  // What each option includes, when that is asked.
+  if (input.wantsIncludes) {
+    for (const offer of (input.offers ?? []).filter((candidate) => (!candidate.showSlug || candidate.showSlug === show.slug) && candidate.bookingPath !== 'PRIVATE_EVENT')) {
+      if (offer.items.length) lines.push(`- ${offer.name}: ${p.includes} ${offer.items.join(', ')}`);
+    }
+  }
   const events = inDays(ofShow(input.events ?? [], show), input);
   if (events.length) {
     lines.push(p.nextPerformances);
@@ -318,7 +326,12 @@ function availabilityAnswer(input: AnswerInput, p: Phrases): string {
   // checkAvailability says whether each performance takes the party; listEvents says how many seats are left.
   const seats = new Map((input.events ?? []).map((event) => [event.key, event.seatsLeft]));
   const source = (input.availability ?? input.events ?? []).map((event) => (event.seatsLeft === undefined && seats.get(event.key) !== undefined ? { ...event, seatsLeft: seats.get(event.key) } : event));
-  const all = ofShow(source, input.show);
+  // A show none of whose options takes the party: its performances are not bookable for it.
+  const takes = (slug: string | undefined) => {
+    const offers = (input.offers ?? []).filter((offer) => offer.showSlug === slug && offer.bookingPath !== 'PRIVATE_EVENT');
+    return !input.guests || !offers.length || offers.some((offer) => (offer.minGuests ?? 1) <= input.guests! && input.guests! <= (offer.maxGuests ?? Infinity));
+  };
+  const all = ofShow(source, input.show).map((event) => (event.fit || takes(event.showSlug) ? event : { ...event, fit: 'PARTY_SIZE_NOT_OFFERED' }));
   const events = inDays(all, input);
   const range = rangeLabel(input, p);
   const lines: string[] = [];

@@ -61,6 +61,11 @@ export function parseDays(text: string, now: Date, zone: string): DayRange | und
     // The coming Saturday and Sunday (today when it is one of them); "next weekend" skips a week.
     let saturday = today.weekday === 7 ? today.minus({ days: 1 }) : today.plus({ days: (6 - today.weekday + 7) % 7 });
     if (next) saturday = saturday.plus({ weeks: 1 });
+    // "After this weekend" / "sau cuối tuần": the fortnight from the Monday after it.
+    if (hasAny(folded, ['after this weekend', 'after the weekend', 'after weekend', 'sau cuoi tuan', 'sau cuoi tuan nay'])) {
+      const monday = saturday.plus({ days: 2 });
+      return span(monday, monday.plus({ days: 13 }));
+    }
     return span(saturday < today ? today : saturday, saturday.plus({ days: 1 }));
   }
 

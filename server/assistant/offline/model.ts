@@ -321,6 +321,7 @@ function baseInput(lang: Lang, zone: string, now: Date, markdown: boolean, asked
     subjectTags: Object.fromEntries(asked.knowledge.map((subject) => [subject, subjectTags(subject)])),
     searchText: asked.searchText,
     wantsDuration: asked.wantsDuration,
+    wantsIncludes: asked.wantsIncludes,
     party: asked.party,
     declined: asked.declined,
     rank: asked.rank,

@@ -106,6 +106,8 @@ export interface Understanding {
   acrossShows?: boolean;
   /** How long the shows last is asked. */
   wantsDuration?: boolean;
+  /** What an option includes is asked ("what comes with …", "gồm những gì"). */
+  wantsIncludes?: boolean;
   reference?: Reference;
   bookIt?: boolean;
   /** The show the message names (when the shows were known), and whether it named it only by a word that is also an everyday word or a place. */
@@ -191,6 +193,7 @@ export function understand(text: string, now: Date, zone: string, options: Under
     anaphora: lex.has(folded, 'anaphora'),
     acrossShows: lex.has(folded, 'acrossShows'),
     wantsDuration: lex.has(folded, 'duration'),
+    wantsIncludes: lex.has(folded, 'includes'),
     reference: requests.find((request) => request.reference)?.reference,
     bookIt: requests.some((request) => request.bookIt),
     show: requests.find((request) => request.show)?.show,
