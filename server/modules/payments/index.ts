@@ -8,7 +8,7 @@ export { checkoutPayable, type CheckoutAnswer, type CheckoutInput } from './chec
 /** What a payable's payments brought in, net of refunds (whole VND). */
 export { netPaid } from './queries.ts';
 /** A payable's owner refunds what its payments brought in (in its unit of work), then sends the VNPay refunds after the commit. */
-export { refundPayable, sendRefundsNow } from './commands/refundPayable.ts';
+export { refundPayable, sendRefundsNow } from './refunds.ts';
 export { claimSeconds } from './commands/requestRefund.ts';
 /** The base URL VNPay's return (and the sandbox's pay page) are built on, as the request reached this server. */
 export { callbackBaseUrl } from './vnpay.ts';

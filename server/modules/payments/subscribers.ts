@@ -1,6 +1,6 @@
 import { subscriber } from '../../domain/events.ts';
 import { RESERVATION_PAYABLE } from '../booking/index.ts';
-import { refundPayable } from './commands/refundPayable.ts';
+import { refundPayable } from './refunds.ts';
 
 /**
  * What a reservation's cancellation does to its payments, whoever cancels (the guest, staff, a cancelled show

@@ -1,15 +1,15 @@
-import type { AppContext } from '../../../platform/context.ts';
-import type { PayableRef } from '../../../domain/payables.ts';
-import type { TransitionContext } from '../../../domain/unitOfWork.ts';
-import type { Refund } from '../models.ts';
-import { paidPaymentsOf, refundable } from '../queries.ts';
-import { requestRefund } from './requestRefund.ts';
-import { processVnpayRefund } from './sendVnpayRefund.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { PayableRef } from '../../domain/payables.ts';
+import type { TransitionContext } from '../../domain/unitOfWork.ts';
+import type { Refund } from './models.ts';
+import { paidPaymentsOf, refundable } from './queries.ts';
+import { requestRefund } from './commands/requestRefund.ts';
+import { processVnpayRefund } from './commands/sendVnpayRefund.ts';
 
 /**
  * Gives back everything a payable's payments brought in that is not yet refunded or being refunded, one refund per
  * payment, inside the caller's unit of work (each payment locked by `requestRefund`): a reservation's cancellation
- * (./../subscribers.ts), a gift-voucher order refunded by staff. Idempotent: a second run finds nothing left. VNPay
+ * (./subscribers.ts), a gift-voucher order refunded by staff. Idempotent: a second run finds nothing left. VNPay
  * refunds wait for the `payments.vnpay-refund` job (after `vnpayJobDelaySeconds`), or are sent right after the commit
  * with `sendRefundsNow`; on-site payments get a PENDING refund staff complete when they hand the money back.
  */
