@@ -236,6 +236,11 @@ export class Lexicon {
     return this.list(name).some((phrase) => hasPhrase(folded, phrase));
   }
 
+  /** Whether the folded text starts with a phrase of the list ("and …", "còn …"). */
+  opens(folded: string, name: ListName): boolean {
+    return this.list(name).some((phrase) => folded.startsWith(` ${phrase} `));
+  }
+
   /** The phrases of the list the folded text holds. */
   found(folded: string, name: ListName): string[] {
     return this.list(name).filter((phrase) => hasPhrase(folded, phrase));

@@ -138,7 +138,7 @@ export function understand(text: string, now: Date, zone: string, options: Under
   for (let i = 1; i < requests.length; i++) {
     const before = requests[i - 1];
     const request = requests[i];
-    const opens = lex.list('splitters').some((phrase) => request.folded.startsWith(` ${phrase} `)) || lex.list('followUp').some((phrase) => request.folded.startsWith(` ${phrase} `));
+    const opens = lex.opens(request.folded, 'splitters') || lex.opens(request.folded, 'followUp');
     const outside = before.declined.length > 0 && !before.topics.length && !before.knowledge.length;
     const beforeAsks = outside || before.topics.some((topic) => topic !== 'greeting' && topic !== 'thanks') || before.knowledge.length > 0;
     const absorbing = before.topics.some((topic) => lex.info(topic)?.absorbs);
@@ -170,7 +170,7 @@ export function understand(text: string, now: Date, zone: string, options: Under
   }
   const declined = [...new Set(requests.flatMap((request) => request.declined))];
   // Children named and nothing else asked ("my 3-year-old, can she come?"): the children's rules.
-  const opensFollowUp = lex.list('followUp').some((phrase) => folded.startsWith(` ${phrase} `));
+  const opensFollowUp = lex.opens(folded, 'followUp');
   const childrenInferred = Boolean(party?.children && !opensFollowUp && !topics.size && !knowledge.length && !declined.length && !requests.some((request) => request.show) && lex.info('children')?.kind === 'subject');
   if (childrenInferred) knowledge.push('children');
   const scopeFolded = requests.filter((request) => request.declined.length === 0 || request.topics.length || request.knowledge.length);
@@ -516,23 +516,18 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
   // "Me + my husband + our son", "grandma grandpa me my wife and 3 kids": each person named counts, when the
   // message names a party at all (children, or two people or more).
   if (adults === undefined && guests === undefined) {
+    // A person counts one, a pair ("my parents", "bố mẹ") two; the longest phrase claims its words.
+    const named = [...lex.list('personWords').map((phrase) => ({ phrase, count: 1 })), ...lex.list('pairWords').map((phrase) => ({ phrase, count: 2 }))].sort(
+      (a, b) => b.phrase.split(' ').length - a.phrase.split(' ').length,
+    );
     const taken = new Set<number>();
     let people = 0;
-    const persons = [...lex.list('personWords')].sort((a, b) => b.split(' ').length - a.split(' ').length);
-    for (const person of persons) {
-      const size = person.split(' ').length;
+    for (const { phrase, count } of named) {
+      const size = phrase.split(' ').length;
       for (let i = 0; i + size <= words.length; i++) {
-        if (words.slice(i, i + size).join(' ') !== person || [...Array(size).keys()].some((k) => taken.has(i + k))) continue;
+        if (words.slice(i, i + size).join(' ') !== phrase || [...Array(size).keys()].some((k) => taken.has(i + k))) continue;
         for (let k = 0; k < size; k++) taken.add(i + k);
-        people++;
-      }
-    }
-    // "My parents", "bố mẹ": two people.
-    for (const pair of lex.list('pairWords')) {
-      const size = pair.split(' ').length;
-      for (let i = 0; i + size <= words.length; i++) if (words.slice(i, i + size).join(' ') === pair && !taken.has(i)) {
-        for (let k = 0; k < size; k++) taken.add(i + k);
-        people += 2;
+        people += count;
       }
     }
     if (people >= 2 || (people >= 1 && children !== undefined)) adults = people;
