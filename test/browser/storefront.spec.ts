@@ -575,6 +575,14 @@ describe('browser: the reference storefront, end to end in Chromium', function (
         await audit(page, locale, 'not-found');
       });
 
+      it('shows the gift-voucher page, held to the same audit (language, axe) as every page', async () => {
+        await step(page, `${tag} gift vouchers`, async () => {
+          await page.goto(`${site.origin}/${locale}/gift-vouchers`);
+          expect(await textOf(page, 'form.gift-voucher h1')).to.equal(w.giftTitle);
+        });
+        await audit(page, locale, 'gift-vouchers');
+      });
+
       it('the chat opens beside or below the booking form (never over it), answers in a live region, its link opens the show here, Escape closes it', async () => {
         const { event, offers } = await bookableDemoEvent();
         const dinner = offers.find((o) => o.code === 'SGC-DINNER');
