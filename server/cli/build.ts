@@ -36,6 +36,47 @@ const ENTRY = 'server/main.ts';
 
 type EsbuildModule = typeof import('esbuild');
 
+/**
+ * The packages the start imports that are bundled into `.build/main.js` with everything they require (issue 37,
+ * S1): CommonJS packages made of many small files (knex alone loads hundreds of lodash modules), whose resolution,
+ * reading and wrapping one file at a time cost a warm start about a hundred milliseconds more than the same code
+ * in one file. Everything else stays external and loads as installed: ES-module packages, packages that find files
+ * beside themselves at run time (PGlite's WebAssembly, pdfkit's fonts, pino's worker-thread transports), the AI
+ * SDK and other lazily imported ones.
+ */
+export const BUNDLED_PACKAGES = new Set(['knex', 'objection', 'knex-pglite', 'pg', 'pg-boss', 'koa', '@koa/router', '@koa/cors', 'koa-compose', 'busboy', 'luxon', 'rate-limiter-flexible']);
+
+/**
+ * Never bundled, even when a bundled package requires them: they read files beside themselves or are native, or the
+ * app loads them as installed (Ajv, server/platform/http/validation.ts: objection's must be the same copy).
+ */
+const NEVER_BUNDLED = new Set(['@electric-sql/pglite', 'pino', 'pg-native', 'esbuild', 'ajv', 'ajv-formats']);
+
+const packageName = (specifier: string) => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]);
+
+/** The package.json of the installed package a metafile input belongs to (undefined for the repository's own). */
+function packageJsonOf(input: string): string | undefined {
+  const at = input.lastIndexOf('node_modules/');
+  if (at < 0) return undefined;
+  const name = packageName(input.slice(at + 'node_modules/'.length));
+  return `${input.slice(0, at)}node_modules/${name}/package.json`;
+}
+
+const bundlePackages: import('esbuild').Plugin = {
+  name: 'bundle-packages',
+  setup(setup) {
+    setup.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return { external: true };
+      const name = packageName(args.path);
+      const fromPackage = args.importer.includes(`${path.sep}node_modules${path.sep}`);
+      // From the repository's sources: only the listed packages. From inside a bundled package: all it requires,
+      // except what must load as installed and optional drivers that are not installed (knex's other dialects').
+      const bundled = fromPackage ? !NEVER_BUNDLED.has(name) && fs.existsSync(path.join(ROOT, 'node_modules', name)) : BUNDLED_PACKAGES.has(name);
+      return bundled ? undefined : { external: true };
+    });
+  },
+};
+
 async function loadEsbuild(): Promise<EsbuildModule | undefined> {
   try {
     return (await import('esbuild')) as EsbuildModule;
@@ -78,6 +119,7 @@ export async function build(options: { outDir?: string; prepareTemplate?: (db: D
   };
 
   const result = await esbuild.build({
+    // Packages: see `bundlePackages` (the start's CommonJS dependencies bundled, the rest loaded as installed).
     absWorkingDir: ROOT,
     entryPoints: { main: ENTRY },
     outdir: staging,
@@ -86,22 +128,25 @@ export async function build(options: { outDir?: string; prepareTemplate?: (db: D
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
     // A bundle of ES modules still needs `require` for the few CommonJS-style calls esbuild emits.
     banner: { js: "import { createRequire as __venueCreateRequire } from 'node:module'; const require = __venueCreateRequire(import.meta.url);" },
     metafile: true,
     logLevel: 'warning',
-    plugins: [rewriteImportMeta],
+    plugins: [rewriteImportMeta, bundlePackages],
     // Class and function names are kept: errors, logs and `instanceof` checks read them.
     keepNames: true,
   });
 
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules/'));
+  // A bundled package's version is part of the build: its package.json is watched like a source file (npm ci, which
+  // may install another version, rebuilds through `prepare`; until then the start runs from the sources).
+  const packageFiles = [...new Set(Object.keys(result.metafile.inputs).flatMap((input) => packageJsonOf(input) ?? []))].sort();
   const manifest = {
     entry: ENTRY,
     node: process.versions.node,
     builtAt: new Date().toISOString(),
-    files: inputs.map((input) => {
+    bundled: [...new Set(packageFiles.map((file) => path.dirname(file).replace(/^.*node_modules\//, '')))].sort(),
+    files: [...inputs, ...packageFiles].map((input) => {
       const stat = fs.statSync(path.join(ROOT, input));
       return { path: input, size: stat.size, mtimeMs: stat.mtimeMs };
     }),

@@ -26,6 +26,8 @@ export interface PrimeReport {
   connections: number;
   operations: number;
   requests: number;
+  /** How many times each request was also sent at once (0: walked one at a time only). */
+  burst: number;
   statuses: Record<string, number>;
   ms: number;
 }
@@ -52,25 +54,29 @@ export async function openConnections(db: Pick<Database, 'knex' | 'kind'>, count
 }
 
 /**
- * Sends `requests` (each `times` times, one at a time) through `callback` — the app's request chain — on a server
- * of its own on an ephemeral loopback port, closed afterwards. Returns how many answers each status had.
+ * Sends `requests` (each `times` times, one at a time, then each `burst` times at once over as many connections)
+ * through `callback` — the app's request chain — on a server of its own on an ephemeral loopback port, closed
+ * afterwards. Returns how many answers each status had.
  */
-export async function walkChain(callback: http.RequestListener, requests: PrimeRequest[], times = 2): Promise<Record<string, number>> {
+export async function walkChain(callback: http.RequestListener, requests: PrimeRequest[], times = 2, burst = 0): Promise<Record<string, number>> {
   const statuses: Record<string, number> = {};
   if (!requests.length) return statuses;
   const server = http.createServer(callback);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const crowd = new http.Agent({ keepAlive: true, maxSockets: Math.max(1, burst) });
+  const count = (status: number) => (statuses[status] = (statuses[status] ?? 0) + 1);
   try {
     for (let round = 0; round < times; round++) {
-      for (const request of requests) {
-        const status = await send(port, agent, request);
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      }
+      for (const request of requests) count(await send(port, agent, request));
     }
+    // A crowd's first burst: many connections accepted at once and as many requests in flight (the heap grown to
+    // what a rush needs, the pool's queue and the server's many-sockets paths run) — what a rush's first round met.
+    if (burst > 0) for (const request of requests) (await Promise.all(Array.from({ length: burst }, () => send(port, crowd, request)))).forEach(count);
   } finally {
     agent.destroy();
+    crowd.destroy();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }

@@ -686,6 +686,35 @@ const percentile = (values: number[], p: number) => {
 };
 
 /**
+ * The bench's own client warmed, never the app: `fetch` (undici, loaded lazily by Node on first use) and its
+ * connection code JIT-compiled by as many concurrent POSTs to a throwaway server in this process. A crowd's 200
+ * browsers each come with a network stack long warm; without this, round 1 timed the bench process loading and
+ * compiling its own HTTP client on the same two cores as the server.
+ */
+async function warmClient(concurrent: number) {
+  const { createServer } = await import('node:http');
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as import('node:net').AddressInfo;
+  try {
+    for (let pass = 0; pass < 2; pass++) {
+      await Promise.all(
+        Array.from({ length: concurrent }, async (_, n) => {
+          const response = await fetch(`http://127.0.0.1:${port}/warm`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.0.${n % 250}` }, body: JSON.stringify(holdBody('warm', n)) });
+          await response.json();
+        }),
+      );
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/**
  * R1: per round, 200 concurrent holds of one seat each for the last CONTENTION_LEFT seats of a fresh event; every
  * answer must be 201 or 409 `sold_out`/`not_enough_seats`, exactly the free seats held, and the database (read
  * straight through `pg`) must show no event above its capacity.
@@ -726,6 +755,7 @@ async function contentionRow(app: Child) {
     const latencies = answers.map((a) => a.ms);
     return { held, refused: answers.length - held, oversold: Math.max(0, rows[0].taken - event.capacity), p99Ms: percentile(latencies, 99), serverCpuMs, latencies };
   };
+  await warmClient(CONTENTION_REQUESTS);
   try {
     for (const event of app.holds!.contention) {
       const { latencies: own, ...figures } = await round(event);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { Model } from 'objection';
-import { build } from '../../server/cli/build.ts';
+import { BUNDLED_PACKAGES, build } from '../../server/cli/build.ts';
 import { CONTRACT_PATH, loadContract, writeContractCache } from '../../server/platform/http/contract.ts';
 import { openDatabase } from '../../server/platform/db/database.ts';
 import { migrateLatest } from '../../server/platform/db/migrations.ts';
@@ -87,7 +87,16 @@ describe('start fast: the build, the timeline, nothing redone at start', functio
     expect(summary, first.output).to.include({ from: 'build', totalMs: timeline.at(-1)!.atMs });
     expect(Object.keys(summary!.phases)).to.deep.equal(phases(first));
     const loaded = new Set(fs.readFileSync(imports, 'utf8').split('\n').filter(Boolean));
-    expect([...loaded], 'the recorder saw the app’s packages').to.include.members(['koa', 'knex', 'pg-boss']);
+    expect([...loaded], 'the recorder saw the packages loaded as installed').to.include.members(['pino', 'eta']);
+    // The start's CommonJS packages are in the bundle (S1): none is loaded as installed, and the build watches each
+    // bundled package's package.json like a source file (another version installed: the start runs from the sources).
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, '.build/manifest.json'), 'utf8')) as { bundled: string[]; files: Array<{ path: string }> };
+    for (const name of BUNDLED_PACKAGES) {
+      expect(loaded.has(name), `${name} loaded as installed, not from the bundle`).to.equal(false);
+      expect(manifest.bundled).to.include(name);
+      expect(manifest.files.map((file) => file.path)).to.include(`node_modules/${name}/package.json`);
+    }
+    expect(manifest.bundled, 'what must load as installed is not bundled').not.to.include.members(['@electric-sql/pglite', 'pino', 'ajv']);
     for (const lazy of ['ai', 'zod', '@ai-sdk/mistral', '@ai-sdk/openai-compatible', '@aws-sdk/client-s3', 'nodemailer', 'ics', 'qrcode']) {
       expect(loaded.has(lazy), `${lazy} loaded at start`).to.equal(false);
     }

@@ -80,8 +80,13 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 const CONTRACT_ID = 'openapi.yaml';
 const at = (pointer: string) => ({ $ref: `${CONTRACT_ID}#${pointer}` });
 
+/** How many Ajv instances this process made (each holds the whole document: tens of milliseconds). */
+let ajvInstances = 0;
+export const ajvInstancesMade = () => ajvInstances;
+
 function createAjv(contract: Contract, options: { coerce: boolean; allErrors: boolean }): Ajv2020 {
   const { Ajv2020, addFormats } = loadAjv();
+  ajvInstances++;
   const ajv = new Ajv2020({
     allErrors: options.allErrors,
     coerceTypes: options.coerce ? 'array' : false,
@@ -175,15 +180,19 @@ export function compileRequestValidators(contract: Contract, allErrors: boolean)
 }
 
 function requestValidatorsFor(contract: Contract, allErrors: boolean): LazyValidators<OperationValidators> {
-  // The two Ajv instances (each holding the whole document) are made at the first compile, not before.
-  let ajvs: { paramsAjv: Ajv2020; bodyAjv: Ajv2020 } | undefined;
-  return new LazyValidators(contract.operations, (op) => {
-    ajvs ??= { paramsAjv: createAjv(contract, { coerce: true, allErrors }), bodyAjv: createAjv(contract, { coerce: false, allErrors }) };
-    return compileOperationRequest(op, ajvs.paramsAjv, ajvs.bodyAjv);
-  });
+  // Each Ajv instance (holding the whole document) is made at the first compile that needs it, not before: an
+  // operation without parameters or body (the health probes a start is judged ready by) needs none.
+  let paramsAjv: Ajv2020 | undefined;
+  let bodyAjv: Ajv2020 | undefined;
+  return new LazyValidators(contract.operations, (op) =>
+    compileOperationRequest(op, {
+      params: () => (paramsAjv ??= createAjv(contract, { coerce: true, allErrors })),
+      body: () => (bodyAjv ??= createAjv(contract, { coerce: false, allErrors })),
+    }),
+  );
 }
 
-function compileOperationRequest(op: Operation, paramsAjv: Ajv2020, bodyAjv: Ajv2020): OperationValidators {
+function compileOperationRequest(op: Operation, ajv: { params: () => Ajv2020; body: () => Ajv2020 }): OperationValidators {
   const groups: Record<'path' | 'query' | 'headers', { type: 'object'; properties: Record<string, JsonSchema>; required: string[] }> = {
     path: { type: 'object', properties: {}, required: [] },
     query: { type: 'object', properties: {}, required: [] },
@@ -198,9 +207,9 @@ function compileOperationRequest(op: Operation, paramsAjv: Ajv2020, bodyAjv: Ajv
     if (param.required || param.in === 'path') group.required.push(name);
   }
   const jsonPointer = op.requestBody?.pointers['application/json'];
-  const jsonValidate = jsonPointer ? bodyAjv.compile(at(jsonPointer)) : undefined;
+  const jsonValidate = jsonPointer ? ajv.body().compile(at(jsonPointer)) : undefined;
   const formPointer = op.requestBody?.pointers['multipart/form-data'];
-  const formValidate = formPointer ? paramsAjv.compile(at(formPointer)) : undefined;
+  const formValidate = formPointer ? ajv.params().compile(at(formPointer)) : undefined;
   const check = (validate: ValidateFunction, body: unknown) => [
     ...(validate(body) ? [] : toFieldErrors(validate.errors, 'body')),
     ...nulCharacters(body, 'body'),
@@ -212,7 +221,7 @@ function compileOperationRequest(op: Operation, paramsAjv: Ajv2020, bodyAjv: Ajv
       : undefined;
   return {
     parameters: op.parameters.some((param) => param.in !== 'cookie')
-      ? parameterValidator(paramsAjv.compile({ type: 'object', properties: groups }))
+      ? parameterValidator(ajv.params().compile({ type: 'object', properties: groups }))
       : // Nothing declared: no schema can fail and no header is collected; only stray query values are checked.
         (input) => nulCharacters(input.query, 'query'),
     body: bodyValidate
