@@ -10,6 +10,9 @@
  * - `--set holdout`: the frozen held-out set (test/eval/sets/holdout/*.yaml, the same format), written after the test
  *   set had been read during tuning, by someone who read neither the rules nor the other sets. Never tuned on; run
  *   once per change and reported.
+ * - `--set blind`: the frozen blind held-out set (test/eval/sets/blind/*.yaml, the same format), written on 2026-11-28
+ *   by a helper who read neither the rules nor the other sets' questions nor any evaluation output, from the venue's
+ *   public information only. Never tuned on; its author never saw the assistant's answers to it.
  *
  * Starts the app on an in-memory PGlite database with the demo venue seeded (as the assistant's specs do), makes
  * the set's fixtures as staff would (a sold-out performance; for a written set, another guest's phone booking whose
@@ -19,7 +22,7 @@
  * score separately, link validity, leaks, per category and per language, the latencies and the failures. It
  * measures and never gates: the exit code is 0 unless the run itself crashed.
  *
- *   npm run eval:assistant -- [--set dev|test|holdout|generated] [--seed N] [--verbose] [--json results.json] [--only category,category]
+ *   npm run eval:assistant -- [--set dev|test|holdout|blind|generated] [--seed N] [--verbose] [--json results.json] [--only category,category]
  */
 import fs from 'node:fs/promises';
 import { DateTime } from 'luxon';
@@ -36,7 +39,7 @@ import { readVenue, soldOutOne, type Locale, type Venue } from './venue.ts';
 /** The template-generated development set (./questions.ts); every other name is a written set under test/eval/sets/. */
 const GENERATED = 'generated';
 /** Written sets that are frozen (never tuned on, checksummed); the others may be edited freely. */
-const FROZEN = new Set(['test', 'holdout']);
+const FROZEN = new Set(['test', 'holdout', 'blind']);
 
 interface Options {
   set: string;
@@ -62,7 +65,7 @@ function parseArgs(argv: string[]): Options {
       if (name === '--set') options.set = text;
     } else if (arg === '--verbose' || arg === '-v') options.verbose = true;
     else if (arg === '--help' || arg === '-h') {
-      console.log('npm run eval:assistant -- [--set dev|test|holdout|generated] [--seed N] [--verbose] [--json file] [--only category,…]');
+      console.log('npm run eval:assistant -- [--set dev|test|holdout|blind|generated] [--seed N] [--verbose] [--json file] [--only category,…]');
       process.exit(0);
     } else throw new Error(`unknown option ${arg}`);
   }

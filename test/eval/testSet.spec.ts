@@ -9,15 +9,17 @@ import { checksumFile, checksums, guestsOf, loadSet, referencesOf, SET_CATEGORIE
  * The written sets of the assistant's evaluation (issue 35 §6 "Measured honestly"), checked as data: each parses
  * against the expectation schema, its ids are unique, it holds at least its minimum of questions (300; 240 for the
  * held-out set) over every category and language, and every show, offer and knowledge subject it refers to exists in the seeded demo venue (seed/). It
- * does not run the assistant (`npm run eval:assistant -- --set dev|test|holdout` does). The development set (`dev`)
+ * does not run the assistant (`npm run eval:assistant -- --set dev|test|holdout|blind` does). The development set (`dev`)
  * is tuned on and edited freely; the test set (`test`) and the held-out set (`holdout`, written after the test set
- * had been read during tuning) are frozen: a change to their files without a new test/eval/sets/<set>.sha256 fails
- * here, and the held-out set shares no message with the other two.
+ * had been read during tuning) and the blind held-out set (`blind`, written by a helper who read neither the rules
+ * nor the other sets) are frozen: a change to their files without a new test/eval/sets/<set>.sha256 fails here, the
+ * held-out set shares no message with the dev and test sets, and the blind set none with any of the other three.
  */
 const WRITTEN_SETS = [
   { name: 'test', minQuestions: 300, title: 'the assistant’s frozen test set (test/eval/sets/test, issue 35 §6)' },
   { name: 'dev', minQuestions: 300, title: 'the assistant’s development set (test/eval/sets/dev, written, tuned on; issue 35 §6)' },
   { name: 'holdout', minQuestions: 240, title: 'the assistant’s frozen held-out set (test/eval/sets/holdout, written after the test set was read; issue 35 §6)' },
+  { name: 'blind', minQuestions: 300, title: 'the assistant’s frozen blind held-out set (test/eval/sets/blind, written 2026-11-28 by a helper who read neither the rules nor the other sets; issue 35 §6)' },
 ] as const;
 
 for (const { name, minQuestions, title } of WRITTEN_SETS) {
@@ -106,6 +108,15 @@ describe('the held-out set is written apart from the development and test sets (
   }
 });
 
+describe('the blind held-out set is written apart from the development, test and held-out sets (issue 35 §6)', () => {
+  for (const other of ['dev', 'test', 'holdout']) {
+    it(`shares no message with the ${other} set (it was written without reading any of them, and is never tuned on)`, () => {
+      const seen = said(other);
+      expect([...said('blind')].filter((text) => seen.has(text))).to.deep.equal([]);
+    });
+  }
+});
+
 const FROZEN_SETS = [
   {
     name: 'test',
@@ -122,6 +133,14 @@ const FROZEN_SETS = [
       'had read neither the rules nor the other sets, and is never tuned on (run once per change and reported). It grows only by ' +
       'new writing under the same conditions, never by editing a question to pass. After such an addition, record it: ' +
       '(cd test/eval/sets && sha256sum holdout/*.yaml > holdout.sha256). Changed',
+  },
+  {
+    name: 'blind',
+    why:
+      'The blind held-out set is frozen: it was written on 2026-11-28 by a helper who read neither server/assistant/** nor the ' +
+      'other sets\' questions nor any evaluation output, from the venue\'s public information only, and is never tuned on (its ' +
+      'author never saw the assistant\'s answers to it). It grows only by new writing under the same conditions, never by editing ' +
+      'a question to pass. After such an addition, record it: (cd test/eval/sets && sha256sum blind/*.yaml > blind.sha256). Changed',
   },
 ] as const;
 
