@@ -60,7 +60,8 @@ export function parseDays(text: string, now: Date, zone: string): DayRange | und
   if (hasAny(folded, ['weekend', 'cuoi tuan'])) {
     // The coming Saturday and Sunday (today when it is one of them); "next weekend" skips a week.
     let saturday = today.weekday === 7 ? today.minus({ days: 1 }) : today.plus({ days: (6 - today.weekday + 7) % 7 });
-    if (next) saturday = saturday.plus({ weeks: 1 });
+    // "Next weekend" skips a week; "the next show after this weekend" does not ("next" is the show's).
+    if (next && !hasAny(folded, ['this weekend', 'cuoi tuan nay'])) saturday = saturday.plus({ weeks: 1 });
     // "After this weekend" / "sau cuối tuần": the fortnight from the Monday after it.
     if (hasAny(folded, ['after this weekend', 'after the weekend', 'after weekend', 'sau cuoi tuan', 'sau cuoi tuan nay'])) {
       const monday = saturday.plus({ days: 2 });

@@ -206,7 +206,9 @@ export class OfflineModel implements LanguageModelV3 {
       if (!listed.length) return { kind: 'tools', calls: [{ toolName: 'listEvents', input: window }] };
       const all = listed.flatMap((result) => readEvents(result.value, zone)).filter((event) => event.showSlug === show.slug || !event.showSlug);
       all.sort((a, b) => `${a.date} ${a.time}`.localeCompare(`${b.date} ${b.time}`));
-      const base = presented(conversation, index - 1, all, now, zone, shows, 0);
+      // "Book it for next Saturday": the show's performances that day, not the one presented before.
+      const onDays = asked.days && (!asked.reference || asked.reference.kind !== 'next') && asked.reference?.kind !== 'previous' ? all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to) : [];
+      const base = onDays.length ? onDays : presented(conversation, index - 1, all, now, zone, shows, 0);
       const focus = refer(asked, base, all);
       if (focus) {
         if (asked.guests && available.has('checkAvailability') && !results.has('checkAvailability')) {
@@ -214,7 +216,9 @@ export class OfflineModel implements LanguageModelV3 {
         }
         const input = baseInput(lang, zone, now, markdown, asked, shows, results);
         input.show = show;
-        input.focus = [focus];
+        // "The two after that": as many as asked, in order.
+        const count = asked.reference?.kind === 'next' ? (asked.reference.count ?? 1) : 1;
+        input.focus = count > 1 ? all.slice(all.indexOf(focus), all.indexOf(focus) + count) : [focus];
         return { kind: 'text', text: composeAnswer(input) };
       }
     }

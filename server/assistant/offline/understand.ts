@@ -48,7 +48,7 @@ export interface Party {
 }
 
 /** What the last answer presented, referred to: the first / last of it, the one after / before the one discussed, "that one", a time. */
-export type Reference = { kind: 'first' | 'last' | 'next' | 'previous' | 'that' } | { kind: 'time'; time: string };
+export type Reference = { kind: 'first' | 'last' | 'previous' | 'that' } | { kind: 'next'; count?: number } | { kind: 'time'; time: string };
 
 /** One request of a message, as understood. */
 export interface Request {
@@ -300,8 +300,13 @@ function readRequest(folded: string, now: Date, zone: string, lex: Lexicon, show
   const knowledge: string[] = [];
   const declined: string[] = [];
   const refused: string[] = [];
+  // A live question asked only by how it is asked ("how much", "giá", "what time") beside a subject outside the
+  // venue, with nothing of the venue named (a show, a party, a venue word), is that subject's question: the taxi's
+  // price, the weather's time. Practical subjects stay (they name what they are about).
+  const aboutOutside = kept.some((intent) => lex.info(intent)?.kind === 'decline') && !named && !partyNamed && !lex.has(scored, 'venueWords');
   for (const intent of kept) {
     const kind = lex.info(intent)?.kind;
+    if (aboutOutside && kind === 'topic') continue;
     if (kind === 'refuse') refused.push(intent);
     else if (kind === 'decline') declined.push(intent);
     else if (kind === 'subject' && intent === 'policy') topics.add('policy');
@@ -360,7 +365,13 @@ function withoutNameOf(show: ShowFact, scored: string): string {
 
 /** "The earlier one", "the next one after that", "that one", "the 8pm" / "suất 20h". */
 function referenceIn(folded: string, lex: Lexicon): Reference | undefined {
-  if (lex.has(folded, 'refNext')) return { kind: 'next' };
+  if (lex.has(folded, 'refNext')) {
+    const count = nextCount(folded, lex);
+    return count ? { kind: 'next', count } : { kind: 'next' };
+  }
+  // "What are the next three?", "the next 2 shows": a count of the performances after those presented.
+  const alone = nextCount(folded, lex, true);
+  if (alone) return { kind: 'next', count: alone };
   if (lex.has(folded, 'refPrevious')) return { kind: 'previous' };
   if (lex.has(folded, 'refFirst')) return { kind: 'first' };
   if (lex.has(folded, 'refLast')) return { kind: 'last' };
@@ -371,6 +382,38 @@ function referenceIn(folded: string, lex: Lexicon): Reference | undefined {
     if (hour <= 23) return { kind: 'time', time: `${String(hour).padStart(2, '0')}:${time[2] ?? '00'}` };
   }
   if (lex.has(folded, 'refThat')) return { kind: 'that' };
+  return undefined;
+}
+
+/**
+ * How many performances "the next …" asks for, when more than one: a number before the phrase ("the two after
+ * that", "2 suất tiếp theo", "two more after that") or after "next" ("the next three").
+ */
+function nextCount(folded: string, lex: Lexicon, leadOnly = false): number | undefined {
+  const words = folded.trim().split(' ');
+  const value = (word: string | undefined) => (word === undefined ? undefined : /^\d$/.test(word) ? Number(word) : lex.numbers.get(word));
+  const fillers = new Set(lex.list('countFillers'));
+  const plausible = (n: number | undefined) => (n !== undefined && n >= 2 && n <= 6 ? n : undefined);
+  for (const phrase of leadOnly ? [] : lex.found(folded, 'refNext')) {
+    const size = phrase.split(' ').length;
+    for (let i = 0; i + size <= words.length; i++) {
+      if (words.slice(i, i + size).join(' ') !== phrase) continue;
+      let j = i - 1;
+      while (j >= 0 && fillers.has(words[j])) j--;
+      const before = plausible(value(words[j]));
+      if (before) return before;
+    }
+  }
+  for (const lead of lex.list('nextCountLead')) {
+    const size = lead.split(' ').length;
+    for (let i = 0; i + size < words.length; i++) {
+      if (words.slice(i, i + size).join(' ') !== lead) continue;
+      const after = plausible(value(words[i + size]));
+      // Alone, the count ends the request or names performances ("the next 2 shows"), not "the next 2 weeks".
+      const then = words[i + size + 1];
+      if (after && (!leadOnly || then === undefined || lex.has(` ${then} `, 'showWords'))) return after;
+    }
+  }
   return undefined;
 }
 

@@ -21,12 +21,15 @@ const TestFile = z
       z
         .object({
           say: z.string(),
-          intents: z.array(z.string()).min(1),
+          // Empty only for a sentence that is all reference ("and the two after that?").
+          intents: z.array(z.string()),
           not: z.array(z.string()).optional(),
           requests: z.number().int().optional(),
           party: z.object({ guests: z.number(), adults: z.number().optional(), children: z.number().optional(), childAges: z.array(z.number()).optional() }).strict().optional(),
+          reference: z.object({ kind: z.string(), count: z.number().optional(), time: z.string().optional() }).strict().optional(),
         })
-        .strict(),
+        .strict()
+        .refine((test) => test.intents.length > 0 || test.reference !== undefined, 'a test names its intents (or, for a reference alone, the reference)'),
     ),
   })
   .strict();
@@ -53,6 +56,7 @@ describe('assistant: the language as data (issue 35)', () => {
             for (const intent of test.not ?? []) expect(read, `read as ${read.join(', ')}`).to.not.include(intent);
             if (test.requests !== undefined) expect(understood.requests).to.have.length(test.requests);
             if (test.party) expect(understood.party).to.deep.equal(test.party);
+            if (test.reference) expect(understood.reference).to.deep.equal(test.reference);
           });
         }
       });
