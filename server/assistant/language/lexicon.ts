@@ -72,7 +72,7 @@ export const LIST_NAMES = [
   'cheapest', 'dearest', 'dayAfter', 'dayBefore', 'anaphora', 'weakDetails', 'questionWords', 'venueWords', 'acrossShows', 'commonTitleWords',
   'places', 'followUp', 'genericWords', 'duration', 'guestWords', 'adultWords', 'childWords', 'ageWords', 'splitters', 'notDays', 'showWords',
   'refFirst', 'refLast', 'refNext', 'countFillers', 'nextCountLead', 'refPrevious', 'refThat', 'bookIt', 'couple', 'stopWords', 'partyLead', 'notPeople', 'joiners',
-  'oneWords', 'oneChild', 'personWords', 'notPeopleAfter', 'pairWords', 'twinWords', 'includes', 'timeLead', 'timeUnits', 'afternoonUnits', 'vocabulary',
+  'oneWords', 'oneChild', 'personWords', 'notPeopleAfter', 'notOthers', 'pairWords', 'twinWords', 'includes', 'timeLead', 'timeUnits', 'afternoonUnits', 'vocabulary',
 ] as const;
 export type ListName = (typeof LIST_NAMES)[number];
 
@@ -142,6 +142,8 @@ export class Lexicon {
     this.keep = intents.keep;
     for (const [name, spec] of Object.entries(intents.intents)) this.intents.set(name, { name, kind: spec.kind, tags: spec.tags ?? [], absorbs: spec.absorbs ?? false });
     for (const name of LIST_NAMES) this.lists.set(name, []);
+    // Templates are compiled once every file's lists are read: `{other}` excludes the `notOthers` list.
+    const pending: Array<{ intent: string; source: string; file: string }> = [];
     for (const { file, data } of sentenceFiles) {
       const parsed = SentencesFile.safeParse(data);
       if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
@@ -152,7 +154,7 @@ export class Lexicon {
       const collect = (phrase: string) => {
         for (const word of normal(phrase).replace(/\*$/, '').split(' ')) if (word.length > 1) own.add(word);
       };
-      for (const spec of Object.values(sentences.intents ?? {})) for (const phrase of [...(spec.weak ?? []), ...(spec.cues ?? []), ...(spec.strong ?? []), ...(spec.templates ?? []).map((t) => t.replace(/[()[\]|{}]/g, ' ').replace(/\b(any|word|n)\b/g, ' '))]) collect(phrase);
+      for (const spec of Object.values(sentences.intents ?? {})) for (const phrase of [...(spec.weak ?? []), ...(spec.cues ?? []), ...(spec.strong ?? []), ...(spec.templates ?? []).map((t) => t.replace(/[()[\]|{}]/g, ' ').replace(/\b(any|word|n|other|possessive)\b/g, ' '))]) collect(phrase);
       for (const phrases of Object.values(sentences.lists ?? {})) for (const phrase of phrases) collect(phrase);
       for (const word of Object.keys(sentences.numbers ?? {})) collect(word);
       for (const [intent, spec] of Object.entries(sentences.intents ?? {})) {
@@ -163,8 +165,8 @@ export class Lexicon {
         }
         for (const phrase of spec.negative ?? []) this.negatives.set(intent, [...(this.negatives.get(intent) ?? []), normal(phrase)]);
         for (const source of spec.templates ?? []) {
-          this.templates.push({ intent, source, pattern: compileTemplate(source, file), weight: this.weights.template });
-          for (const word of fold(source.replace(/[()[\]|{}]/g, ' ')).trim().split(' ')) if (word && !/^(any|n|word)$/.test(word)) this.vocabulary.add(word.replace(/\*$/, ''));
+          pending.push({ intent, source, file });
+          for (const word of fold(source.replace(/[()[\]|{}]/g, ' ')).trim().split(' ')) if (word && !/^(any|n|word|other|possessive)$/.test(word)) this.vocabulary.add(word.replace(/\*$/, ''));
         }
       }
       for (const [name, phrases] of Object.entries(sentences.lists ?? {})) {
@@ -182,6 +184,8 @@ export class Lexicon {
         this.addVocabulary(word);
       }
     }
+    const others = this.lists.get('notOthers') ?? [];
+    for (const { intent, source, file } of pending) this.templates.push({ intent, source, pattern: compileTemplate(source, file, { notOthers: others }), weight: this.weights.template });
   }
 
   private addCue(intent: string, phrase: string, weight: number, weak = false): void {
@@ -328,9 +332,11 @@ export function hasPhrase(folded: string, phrase: string): boolean {
 /**
  * A template as a pattern over folded text (` word word `): words (`*` ending a prefix), `(a|b)` one of,
  * `[a|b]` optionally one of, `{any}` up to six words, `{word}` one word, `{n}` a number (digits or a number word is
- * not known here: digits).
+ * not known here: digits), `{other}` one word that is none of `notOthers` (a person other than the guest or the
+ * assistant, or a name: not "I", "you", "there", "it", a day …), `{possessive}` such a word's possessive as folded
+ * ("Khoa's" → "khoas").
  */
-export function compileTemplate(source: string, file = 'template'): RegExp {
+export function compileTemplate(source: string, file = 'template', slots: { notOthers?: readonly string[] } = {}): RegExp {
   const text = source.trim();
   let at = 0;
   const fail = (message: string) => new Error(`${file}: template "${source}": ${message}`);
@@ -364,6 +370,11 @@ export function compileTemplate(source: string, file = 'template'): RegExp {
         if (slot === 'any') out += '(?:\\S+ ){0,6}';
         else if (slot === 'word') out += '\\S+ ';
         else if (slot === 'n') out += '\\d+ ';
+        else if (slot === 'other' || slot === 'possessive') {
+          // A possessive is folded into its word ("Khoa's" → "khoas"): a word ending in s that is none of notOthers.
+          const not = slots.notOthers?.length ? `(?!(?:${slots.notOthers.map(escape).join('|')}) )` : '';
+          out += slot === 'other' ? `${not}\\S+ ` : `${not}\\S+s `;
+        }
         else throw fail(`unknown slot {${slot}}`);
         continue;
       }

@@ -29,7 +29,7 @@ const TestFile = z
           reference: z.object({ kind: z.string(), count: z.number().optional(), time: z.string().optional() }).strict().optional(),
         })
         .strict()
-        .refine((test) => test.intents.length > 0 || test.reference !== undefined, 'a test names its intents (or, for a reference alone, the reference)'),
+        .refine((test) => test.intents.length > 0 || test.reference !== undefined || test.not !== undefined, 'a test names its intents (or, for a reference alone, the reference; for a sentence read as none of some, those)'),
     ),
   })
   .strict();
