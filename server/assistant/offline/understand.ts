@@ -143,7 +143,18 @@ export function understand(text: string, now: Date, zone: string, options: Under
     const beforeAsks = outside || before.topics.some((topic) => topic !== 'greeting' && topic !== 'thanks') || before.knowledge.length > 0;
     const absorbing = before.topics.some((topic) => lex.info(topic)?.absorbs);
     const refersBack = lex.has(request.folded, 'anaphora') && (absorbing || !request.topics.length);
-    if (beforeAsks && (outside || refersBack) && request.best <= 1 && !opens && !request.show && !request.party && !request.days && !request.refused.length) {
+    // A day alone after a subject outside the venue is that subject's day ("will it rain in Hanoi? flying up Sat").
+    const dayOfOutside = outside && request.dayOnly;
+    // So is a price or a time asked only by how it is asked, nothing of the venue named ("is the delta tour worth
+    // it? how much do they charge per person").
+    const askedOfOutside = outside && !request.show && !request.party && !request.knowledge.length && request.topics.length > 0 && request.topics.every((topic) => topic === 'prices' || topic === 'schedule' || topic === 'showDetails') && !lex.has(request.folded, 'venueWords');
+    // A venue word ("how much are tickets") makes it the venue's question whatever the one before.
+    const venueNamed = lex.has(request.folded, 'venueWords');
+    if (beforeAsks && ((outside && !venueNamed) || refersBack) && (request.best <= 1 || askedOfOutside) && !opens && !request.show && !request.party && (!request.days || dayOfOutside) && !request.refused.length) {
+      if (dayOfOutside) {
+        request.days = undefined;
+        request.dayOnly = false;
+      }
       request.declined = [...before.declined];
       request.topics = [...before.topics];
       request.knowledge = [...before.knowledge];
@@ -449,6 +460,13 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
   let children: number | undefined;
   let guests: number | undefined;
   const ages: number[] = [];
+  // A number word inside a person's or a pair's name is no number ("ông bà": "ba" is also three).
+  const named = new Set<number>();
+  for (const phrase of [...lex.list('personWords'), ...lex.list('pairWords')]) {
+    const parts = phrase.split(' ');
+    if (parts.length < 2 || !parts.some((part) => lex.numbers.has(part))) continue;
+    for (let i = 0; i + parts.length <= words.length; i++) if (parts.every((part, j) => words[i + j] === part)) parts.forEach((part, j) => lex.numbers.has(part) && named.add(i + j));
+  }
   const childWords = lex.list('childWords');
   const adultWords = lex.list('adultWords');
   const guestWords = lex.list('guestWords');
@@ -463,7 +481,7 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
       use(i, i);
       continue;
     }
-    const n = number(words[i]);
+    const n = named.has(i) ? undefined : number(words[i]);
     if (n === undefined || n > 500) continue;
     // A number that is part of a day, a time or a place ("thứ 5", "quận 1") counts nobody.
     if (i > 0 && lex.list('notPeopleAfter').includes(words[i - 1])) continue;
@@ -533,6 +551,29 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
       if (age !== undefined && age <= 17) {
         ages.push(age, age);
         use(end, end);
+      }
+    }
+  }
+  // "The kids aged 4 and 7", "kids 6 and 9": the ages after a child word without a count.
+  if (children === undefined && !ages.length) {
+    for (let i = 0; i < words.length && !ages.length; i++) {
+      const child = used.has(i) ? undefined : startsAt(childWords, i);
+      if (!child || number(words[i - 1]) !== undefined) continue;
+      const found: number[] = [];
+      const start = i + child.split(' ').length;
+      let j = start;
+      for (; j < words.length; j++) {
+        const value = number(words[j]);
+        if (value !== undefined && value <= 17) found.push(value);
+        else if (value !== undefined || !(startsAt(lex.list('joiners'), j) || startsAt(ageWords, j))) break;
+      }
+      // Ages, not a count of people: introduced ("aged 4"), several ("6 and 9"), or followed by an age word;
+      // never a number of guests ("còn 3 người": "còn" folds to "con", a child).
+      const introduced = number(words[start]) === undefined;
+      const people = [guestWords, adultWords, childWords].some((list) => startsAt(list, j));
+      if (found.length && !people && (introduced || found.length >= 2 || startsAt(ageWords, j))) {
+        ages.push(...found);
+        use(i, j - 1);
       }
     }
   }
