@@ -494,6 +494,11 @@ function understandInContext(conversation: Conversation, index: number, now: Dat
     current.relativeDay !== undefined ||
     (startsAsFollowUp && current.knowledge.length === 0 && mine.every((topic) => topic === 'schedule' || topic === 'showDetails' || topic === 'availability' || topic === 'whatsOn')) ||
     (mine.length === 1 && mine[0] === 'showDetails' && (current.days || current.guests));
+  // The party stays the conversation's: "what can we see with her then?" after a child's age was given.
+  if (!current.party && previous.party && mine.some((topic) => topic === 'whatsOn' || topic === 'availability')) {
+    current.party = previous.party;
+    current.guests ??= previous.party.guests;
+  }
   // A question about the guest's own booking is answered once, not carried into the next turn.
   const before = informative(previous.topics).filter((topic) => topic !== 'ownBooking');
   if (!followUp || (before.length === 0 && previous.knowledge.length === 0) || (mine.length === 0 && current.knowledge.length > 0)) return current;

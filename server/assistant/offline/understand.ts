@@ -146,8 +146,8 @@ export function understand(text: string, now: Date, zone: string, options: Under
     // A day alone after a subject outside the venue is that subject's day ("will it rain in Hanoi? flying up Sat").
     const dayOfOutside = outside && request.dayOnly;
     // So is a price or a time asked only by how it is asked, nothing of the venue named ("is the delta tour worth
-    // it? how much do they charge per person").
-    const askedOfOutside = outside && !request.show && !request.party && !request.knowledge.length && request.topics.length > 0 && request.topics.every((topic) => topic === 'prices' || topic === 'schedule' || topic === 'showDetails') && !lex.has(request.folded, 'venueWords');
+    // it? how much do they charge per person") — once the programme is known, so that a show named is seen.
+    const askedOfOutside = outside && Boolean(options.shows?.length) && !request.show && !request.party && !request.knowledge.length && request.topics.length > 0 && request.topics.every((topic) => topic === 'prices' || topic === 'schedule' || topic === 'showDetails') && !lex.has(request.folded, 'venueWords');
     // A venue word ("how much are tickets") makes it the venue's question whatever the one before.
     const venueNamed = lex.has(request.folded, 'venueWords');
     if (beforeAsks && ((outside && !venueNamed) || refersBack) && (request.best <= 1 || askedOfOutside) && !opens && !request.show && !request.party && (!request.days || dayOfOutside) && !request.refused.length) {
@@ -605,6 +605,11 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
       (a, b) => b.phrase.split(' ').length - a.phrase.split(' ').length,
     );
     const taken = new Set<number>();
+    // A person's word inside another phrase is nobody ("tối mai": tối folds to tôi; "bên mình": the venue's side).
+    for (const phrase of lex.list('notPersons')) {
+      const parts = phrase.split(' ');
+      for (let i = 0; i + parts.length <= words.length; i++) if (parts.every((part, j) => words[i + j] === part)) parts.forEach((_part, j) => taken.add(i + j));
+    }
     let people = 0;
     for (const { phrase, count } of named) {
       const size = phrase.split(' ').length;
