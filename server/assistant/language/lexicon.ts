@@ -155,7 +155,7 @@ export class Lexicon {
         for (const word of normal(phrase).replace(/\*$/, '').split(' ')) if (word.length > 1) own.add(word);
       };
       for (const spec of Object.values(sentences.intents ?? {})) for (const phrase of [...(spec.weak ?? []), ...(spec.cues ?? []), ...(spec.strong ?? []), ...(spec.templates ?? []).map((t) => t.replace(/[()[\]|{}]/g, ' ').replace(/\b(any|word|n|other|possessive)\b/g, ' '))]) collect(phrase);
-      for (const phrases of Object.values(sentences.lists ?? {})) for (const phrase of phrases) collect(phrase);
+      for (const [name, phrases] of Object.entries(sentences.lists ?? {})) if (name !== 'notOthers') for (const phrase of phrases) collect(phrase);
       for (const word of Object.keys(sentences.numbers ?? {})) collect(word);
       for (const [intent, spec] of Object.entries(sentences.intents ?? {})) {
         if (!this.intents.has(intent)) throw new Error(`${file}: intent ${intent} is not declared in intents.yaml`);
@@ -172,7 +172,8 @@ export class Lexicon {
       for (const [name, phrases] of Object.entries(sentences.lists ?? {})) {
         if (!(LIST_NAMES as readonly string[]).includes(name)) throw new Error(`${file}: unknown list ${name} (one of ${LIST_NAMES.join(', ')})`);
         this.lists.set(name, [...new Set([...(this.lists.get(name) ?? []), ...phrases.map(normal)])]);
-        for (const phrase of phrases) this.addVocabulary(phrase);
+        // An exclusion list is no vocabulary: its words must not become what a guest's typo is repaired to.
+        if (name !== 'notOthers') for (const phrase of phrases) this.addVocabulary(phrase);
       }
       for (const [word, meaning] of Object.entries(sentences.shorthand ?? {})) {
         this.shorthand.set(normal(word), normal(meaning));
