@@ -406,9 +406,7 @@ function nextCount(folded: string, lex: Lexicon, leadOnly = false): number | und
   const fillers = new Set(lex.list('countFillers'));
   const plausible = (n: number | undefined) => (n !== undefined && n >= 2 && n <= 6 ? n : undefined);
   for (const phrase of leadOnly ? [] : lex.found(folded, 'refNext')) {
-    const size = phrase.split(' ').length;
-    for (let i = 0; i + size <= words.length; i++) {
-      if (words.slice(i, i + size).join(' ') !== phrase) continue;
+    for (const i of occurrences(words, phrase)) {
       let j = i - 1;
       while (j >= 0 && fillers.has(words[j])) j--;
       const before = plausible(value(words[j]));
@@ -417,8 +415,7 @@ function nextCount(folded: string, lex: Lexicon, leadOnly = false): number | und
   }
   for (const lead of lex.list('nextCountLead')) {
     const size = lead.split(' ').length;
-    for (let i = 0; i + size < words.length; i++) {
-      if (words.slice(i, i + size).join(' ') !== lead) continue;
+    for (const i of occurrences(words, lead)) {
       const after = plausible(value(words[i + size]));
       // Alone, the count ends the request or names performances ("the next 2 shows"), not "the next 2 weeks".
       const then = words[i + size + 1];
@@ -426,6 +423,14 @@ function nextCount(folded: string, lex: Lexicon, leadOnly = false): number | und
     }
   }
   return undefined;
+}
+
+/** Where a phrase of plain words starts among `words`, in order. */
+function occurrences(words: readonly string[], phrase: string): number[] {
+  const parts = phrase.split(' ');
+  const at: number[] = [];
+  for (let i = 0; i + parts.length <= words.length; i++) if (parts.every((part, j) => words[i + j] === part)) at.push(i);
+  return at;
 }
 
 /**
@@ -465,7 +470,7 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
   for (const phrase of [...lex.list('personWords'), ...lex.list('pairWords')]) {
     const parts = phrase.split(' ');
     if (parts.length < 2 || !parts.some((part) => lex.numbers.has(part))) continue;
-    for (let i = 0; i + parts.length <= words.length; i++) if (parts.every((part, j) => words[i + j] === part)) parts.forEach((part, j) => lex.numbers.has(part) && named.add(i + j));
+    for (const i of occurrences(words, phrase)) parts.forEach((part, j) => lex.numbers.has(part) && named.add(i + j));
   }
   const childWords = lex.list('childWords');
   const adultWords = lex.list('adultWords');
@@ -606,15 +611,12 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
     );
     const taken = new Set<number>();
     // A person's word inside another phrase is nobody ("tối mai": tối folds to tôi; "bên mình": the venue's side).
-    for (const phrase of lex.list('notPersons')) {
-      const parts = phrase.split(' ');
-      for (let i = 0; i + parts.length <= words.length; i++) if (parts.every((part, j) => words[i + j] === part)) parts.forEach((_part, j) => taken.add(i + j));
-    }
+    for (const phrase of lex.list('notPersons')) for (const i of occurrences(words, phrase)) phrase.split(' ').forEach((_part, j) => taken.add(i + j));
     let people = 0;
     for (const { phrase, count } of named) {
       const size = phrase.split(' ').length;
-      for (let i = 0; i + size <= words.length; i++) {
-        if (words.slice(i, i + size).join(' ') !== phrase || [...Array(size).keys()].some((k) => taken.has(i + k))) continue;
+      for (const i of occurrences(words, phrase)) {
+        if ([...Array(size).keys()].some((k) => taken.has(i + k))) continue;
         for (let k = 0; k < size; k++) taken.add(i + k);
         people += count;
       }
