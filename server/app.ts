@@ -2,7 +2,7 @@ import Koa from 'koa';
 import { identityResolver } from './platform/auth/identity.ts';
 import type { Config } from './platform/config.ts';
 import { createAppContext, type AppContext, type ContextAdditions } from './platform/context.ts';
-import type { Database } from './platform/db/database.ts';
+import { poolSize, type Database } from './platform/db/database.ts';
 import { ContractError, loadContract, type Contract } from './platform/http/contract.ts';
 import { corsHeadersFrom, corsPolicy } from './platform/http/cors.ts';
 import { isTokenLevel, TOKEN_RULES } from './platform/http/access.ts';
@@ -150,7 +150,7 @@ export function createApp(deps: AppDeps): App {
   };
   const prime = async ({ chain = true } = {}): Promise<PrimeReport> => {
     const started = performance.now();
-    const connections = await openConnections(deps.db, POOL_CONNECTIONS);
+    const connections = await openConnections(deps.db, poolSize(deps.db));
     if (!chain) return { connections, operations: 0, requests: 0, burst: 0, statuses: {}, ms: performance.now() - started };
     const requests: PrimeRequest[] = [];
     const validators = compileRequestValidators(contract, deps.config.nodeEnv !== 'production');
@@ -177,9 +177,6 @@ export function createApp(deps: AppDeps): App {
  * with the burst, what they do (141–198 against 88–211 ms). About 0.4 s of a start on PostgreSQL.
  */
 const PRIME_BURST = 200;
-
-/** The connections priming opens: the PostgreSQL pool's maximum (server/platform/db/database.ts). */
-const POOL_CONNECTIONS = 10;
 
 /** Paths whose own token may come as `Authorization: Bearer` (a token level with a Bearer scheme): their Bearer is judged by their access check. */
 function bearerTokenPaths(contract: Contract): Set<string> {

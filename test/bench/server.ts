@@ -293,7 +293,7 @@ async function app() {
   const { createApp } = await import('../../server/app.ts');
   const { loadConfig } = await import('../../server/platform/config.ts');
   const { openConfiguredDatabase } = await import('../../server/platform/db/database.ts');
-  const { migrateLatest } = await import('../../server/platform/db/migrations.ts');
+  const { migrateLatestExclusive } = await import('../../server/platform/db/migrations.ts');
   const { createLogger } = await import('../../server/platform/logger.ts');
   const { buildApiKey } = await import('../helpers/factories.ts');
   const { removeBenchVenue, seedBenchVenue } = await import('./catalogSeed.ts');
@@ -302,7 +302,9 @@ async function app() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const db = openConfiguredDatabase(config);
-  await migrateLatest(db.knex);
+  // One at a time, as `npm start` migrates: the app children of a run start together, and on a fresh PostgreSQL
+  // database two migrating at once failed (knex_migrations created twice).
+  await migrateLatestExclusive(db);
   // Only the app child that P6 drives seeds the venue (two app children may share one PostgreSQL database).
   const catalog = process.env.BENCH_CATALOG === '1';
   const catalogEvents = catalog ? await seedBenchVenue(db.knex) : undefined;

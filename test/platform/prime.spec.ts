@@ -54,6 +54,21 @@ describe('App.prime: cold is warm (issue 37 §1) @db', () => {
     expect(Number(count)).to.equal(1);
   });
 
+  it('runs the rolled-back hold on every connection of the pool at once: each PostgreSQL backend has caches of its own', async () => {
+    await bookableEvent({ capacity: 40 });
+    const connections = new Set<string>();
+    const seen = (query: { sql: string; __knexUid?: string; __knexTxId?: string }) => {
+      if (query.__knexTxId && query.__knexUid && /\binsert into "?reservations"?/i.test(query.sql)) connections.add(query.__knexUid);
+    };
+    server.db.knex.on('query', seen);
+    try {
+      await server.app.prime();
+    } finally {
+      server.db.knex.off('query', seen);
+    }
+    expect(connections.size).to.equal(server.db.kind === 'postgres' ? 10 : 1);
+  });
+
   it('runs the hold’s statements on the next bookable event: a refusal there (sold out) is primed too, not a failure', async () => {
     const { event, offer } = await bookableEvent({ capacity: 1 });
     const last = await server.request<any>('POST', '/api/public/reservations', {

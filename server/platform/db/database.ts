@@ -19,6 +19,14 @@ class EmbeddedClient extends (ClientPgLite as unknown as new (config: Knex.Confi
 
 export type DatabaseKind = 'postgres' | 'embedded';
 
+/** The most connections a process's PostgreSQL pool opens (the embedded database has one). */
+export const POSTGRES_POOL_MAX = 10;
+
+/** How many connections `db`'s pool may hold at once: what priming opens and warms. */
+export function poolSize(db: Pick<Database, 'kind'>): number {
+  return db.kind === 'postgres' ? POSTGRES_POOL_MAX : 1;
+}
+
 export interface Database {
   knex: Knex;
   kind: DatabaseKind;
@@ -41,7 +49,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir?: string |
       client: 'pg',
       connection: options.databaseUrl,
       // `min` connections stay open however idle (DATABASE_POOL_MIN; the rest close after 30 s idle, tarn's default).
-      pool: { min: options.poolMin ?? 0, max: 10 },
+      pool: { min: options.poolMin ?? 0, max: POSTGRES_POOL_MAX },
       // A request waits at most this long for a connection (knex's default: 60 s). While PostgreSQL is away (a
       // restart) requests then fail within seconds instead of piling up for a minute; once it is back, new
       // connections are made as they are needed.
