@@ -22,7 +22,7 @@
  * score separately, link validity, leaks, per category and per language, the latencies and the failures. It
  * measures and never gates: the exit code is 0 unless the run itself crashed.
  *
- *   npm run eval:assistant -- [--set dev|test|holdout|blind|generated] [--seed N] [--verbose] [--json results.json] [--only category,category]
+ *   npm run eval:assistant -- [--set dev|test|holdout|blind|generated] [--seed N] [--verbose] [--json results.json] [--only category,category] [--ids id,id]
  */
 import fs from 'node:fs/promises';
 import { DateTime } from 'luxon';
@@ -47,6 +47,8 @@ interface Options {
   verbose: boolean;
   json?: string;
   only?: string[];
+  /** Only these questions (their ids; a written set's), to look at a few answers while working on them. */
+  ids?: string[];
 }
 
 function parseArgs(argv: string[]): Options {
@@ -55,7 +57,7 @@ function parseArgs(argv: string[]): Options {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const name = arg.split('=')[0];
-    if (name === '--seed' || name === '--json' || name === '--only' || name === '--set') {
+    if (name === '--seed' || name === '--json' || name === '--only' || name === '--set' || name === '--ids') {
       const [text, next] = value(arg, name, i);
       i = next;
       if (text === undefined) throw new Error(`${name} takes a value`);
@@ -63,9 +65,10 @@ function parseArgs(argv: string[]): Options {
       if (name === '--json') options.json = text;
       if (name === '--only') options.only = text.split(',');
       if (name === '--set') options.set = text;
+      if (name === '--ids') options.ids = text.split(',');
     } else if (arg === '--verbose' || arg === '-v') options.verbose = true;
     else if (arg === '--help' || arg === '-h') {
-      console.log('npm run eval:assistant -- [--set dev|test|holdout|blind|generated] [--seed N] [--verbose] [--json file] [--only category,…]');
+      console.log('npm run eval:assistant -- [--set dev|test|holdout|blind|generated] [--seed N] [--verbose] [--json file] [--only category,…] [--ids id,…]');
       process.exit(0);
     } else throw new Error(`unknown option ${arg}`);
   }
@@ -140,6 +143,7 @@ async function testQuestions(set: QuestionSet, venue: Venue, options: Options): 
   const questions: RunQuestion[] = [];
   for (const question of set.questions) {
     if (options.only && !options.only.includes(question.category)) continue;
+    if (options.ids && !options.ids.includes(question.id)) continue;
     const turns: RunQuestion['turns'] = [];
     for (const turn of question.turns) {
       let text = turn.say;
