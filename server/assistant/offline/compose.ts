@@ -133,6 +133,11 @@ export function composeAnswer(original: AnswerInput): string {
   }
   const ages = ageNotes(input, p);
   if (ages) out.push(ages);
+  // A party with children and no one show asked: the age rule of each show offered, and of each left out.
+  if (!input.show && input.party?.children && ['whatsOn', 'schedule', 'availability', 'showDetails'].some((topic) => topics.has(topic as Topic))) {
+    const fits = input.shows.filter((show) => show.minimumAge && !ageBlocked(show, input.party));
+    if (fits.length) out.push(fits.map((show) => p.ageFits(`**${show.title}**`, show.minimumAge!)).join(' '));
+  }
   if (excluded.length) out.push(excluded.map((show) => p.ageRule(`**${show.title}**`, show.minimumAge ?? 18)).join(' '));
   if (input.outOfScope && out.length) out.push(p.outOfScopeRest);
   const answer = out.filter(Boolean).join('\n\n').trim();
@@ -234,6 +239,8 @@ function eventLine(event: EventFact, input: AnswerInput, p: Phrases, options: { 
   const parts = [`- ${title ? `**${title}** — ` : ''}${when}`];
   if (event.doorsTime && !options.state) parts[0] += ` (${p.doors(event.doorsTime)})`;
   if (options.state) parts.push(stateLabel(event, p, input.guests));
+  // A performance listed that cannot be booked says why (sold out, booking closed), not only by a missing link.
+  else if (['SOLD_OUT', 'CLOSED'].includes(event.state?.toUpperCase() ?? '')) parts.push(stateLabel(event, p));
   const url = bookingUrl(event, input);
   if (url && bookable(event)) parts.push(link(p.book, url, input.markdown));
   return parts.join(': ').replace(/: (\[|[^:]*: https?)/, ' — $1');
@@ -424,6 +431,13 @@ function pricesAnswer(input: AnswerInput, p: Phrases): string {
       }
       const url = show ? showUrl(show, input) : undefined;
       if (url && show) lines.push(link(p.bookThis(show.title), url, input.markdown));
+    }
+    // Larger than any option takes: the way for a group.
+    const maxGuests = Math.max(0, ...mine.map((offer) => offer.maxGuests ?? 0));
+    if (maxGuests > 0 && input.guests > maxGuests && mine.every((offer) => !offer.party)) {
+      lines.push('', p.tooManyGuests(input.guests, maxGuests));
+      const inquiry = routeNamed(input.routes, 'inquiries', 'inquiry');
+      if (inquiry) lines.push(p.inquiryHint(link(p.inquiryPage, inquiry, input.markdown)));
     }
     return lines.join('\n');
   }

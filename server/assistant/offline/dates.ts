@@ -119,10 +119,13 @@ function explicitDate(raw: string, folded: string, today: DateTime): DateTime | 
   const vi = folded.match(/ (?:ngay )?(\d{1,2}) thang (\d{1,2})(?: nam (\d{4}))? /);
   if (vi) return valid(today, vi[3] ? Number(vi[3]) : undefined, Number(vi[2]), Number(vi[1]));
 
-  const monthNames = Object.keys(MONTHS_EN).join('|');
+  // In Vietnamese, "may" is "mấy" (how many: "thứ 7 mấy giờ") and a number after "thứ" is a weekday's.
+  const monthNames = Object.keys(MONTHS_EN)
+    .filter((name) => name !== 'may' || languageOf(raw) !== 'vi')
+    .join('|');
   const monthFirst = folded.match(new RegExp(` (${monthNames}) (\\d{1,2})(?:st|nd|rd|th)?(?: (\\d{4}))? `));
   if (monthFirst) return valid(today, monthFirst[3] ? Number(monthFirst[3]) : undefined, MONTHS_EN[monthFirst[1]], Number(monthFirst[2]));
-  const dayFirst = folded.match(new RegExp(` (\\d{1,2})(?:st|nd|rd|th)? (?:of )?(${monthNames})(?: (\\d{4}))? `));
+  const dayFirst = folded.match(new RegExp(`(?<! thu) (\\d{1,2})(?:st|nd|rd|th)? (?:of )?(${monthNames})(?: (\\d{4}))? `));
   if (dayFirst) return valid(today, dayFirst[3] ? Number(dayFirst[3]) : undefined, MONTHS_EN[dayFirst[2]], Number(dayFirst[1]));
 
   const ordinal = folded.match(/ (?:the |on )(\d{1,2})(?:st|nd|rd|th) /) ?? folded.match(/ ngay (\d{1,2}) /);

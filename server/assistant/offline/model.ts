@@ -211,14 +211,22 @@ export class OfflineModel implements LanguageModelV3 {
       const base = onDays.length ? onDays : presented(conversation, index - 1, all, now, zone, shows, 0);
       const focus = refer(asked, base, all);
       if (focus) {
-        if (asked.guests && available.has('checkAvailability') && !results.has('checkAvailability')) {
-          return { kind: 'tools', calls: [{ toolName: 'checkAvailability', input: { date: focus.date, show: show.slug, guests: asked.guests } }] };
-        }
+        // Its seats for the party, and its options' prices (with the party's total) when a price is asked.
+        const calls: ToolCallPlan[] = [];
+        if (asked.guests && available.has('checkAvailability') && !results.has('checkAvailability')) calls.push({ toolName: 'checkAvailability', input: { date: focus.date, show: show.slug, guests: asked.guests } });
+        if (asked.topics.includes('prices') && available.has('getBookingOptions') && !results.has('getBookingOptions')) calls.push({ toolName: 'getBookingOptions', input: { event: focus.key, ...(asked.guests ? { guests: asked.guests } : {}) } });
+        if (calls.length) return { kind: 'tools', calls };
         const input = baseInput(lang, zone, now, markdown, asked, shows, results);
         input.show = show;
         // "The two after that": as many as asked, in order.
         const count = asked.reference?.kind === 'next' ? (asked.reference.count ?? 1) : 1;
         input.focus = count > 1 ? all.slice(all.indexOf(focus), all.indexOf(focus) + count) : [focus];
+        // "Book that" when that one can no longer be booked (sold out, closed): the next one that can, beside it.
+        const state = (input.availability?.find((event) => event.key === focus.key) ?? focus).state?.toUpperCase();
+        if (asked.bookIt && count === 1 && (state === 'SOLD_OUT' || state === 'CLOSED')) {
+          const instead = all.find((event) => `${event.date} ${event.time}` > `${focus.date} ${focus.time}` && event.bookingUrl && !['SOLD_OUT', 'CLOSED'].includes(event.state?.toUpperCase() ?? ''));
+          if (instead) input.focus.push(instead);
+        }
         return { kind: 'text', text: composeAnswer(input) };
       }
     }
@@ -382,7 +390,7 @@ function planStepTwo(asked: Understanding, show: ShowFact | undefined, shows: Sh
   if (topics.has('availability') && singleDay) {
     calls.push({ toolName: 'checkAvailability', input: { date: singleDay, ...(show ? { show: show.slug } : {}), ...(asked.guests ? { guests: asked.guests } : {}) } });
   }
-  if (topics.has('prices') || (topics.has('showDetails') && show) || topics.has('privateEvents') || (topics.has('availability') && asked.guests)) {
+  if (topics.has('prices') || (topics.has('showDetails') && show) || asked.wantsIncludes || topics.has('privateEvents') || (topics.has('availability') && asked.guests)) {
     // Offers are sold per performance: ask for the one asked about (a day named), else the next bookable one of
     // each show concerned; with the party size, so that the answer can give the party's total.
     const concerned = show && !topics.has('privateEvents') ? [show] : topics.has('privateEvents') && !topics.has('prices') ? shows.slice(0, 1) : shows;
@@ -494,8 +502,9 @@ function understandInContext(conversation: Conversation, index: number, now: Dat
     current.relativeDay !== undefined ||
     (startsAsFollowUp && current.knowledge.length === 0 && mine.every((topic) => topic === 'schedule' || topic === 'showDetails' || topic === 'availability' || topic === 'whatsOn')) ||
     (mine.length === 1 && mine[0] === 'showDetails' && (current.days || current.guests));
-  // The party stays the conversation's: "what can we see with her then?" after a child's age was given.
-  if (!current.party && previous.party && mine.some((topic) => topic === 'whatsOn' || topic === 'availability')) {
+  // The party stays the conversation's: "what can we see with her then?" after a child's age was given, "how much
+  // for the whole family then?" after the family was described.
+  if (!current.party && previous.party && mine.some((topic) => topic === 'whatsOn' || topic === 'availability' || topic === 'prices' || topic === 'schedule')) {
     current.party = previous.party;
     current.guests ??= previous.party.guests;
   }

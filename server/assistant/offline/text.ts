@@ -12,7 +12,11 @@ export function fold(text: string): string {
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/đ/g, 'd')
+    // "We'd", "I'd": would, never a word of its own ("wed" is Wednesday, "id" an identifier).
+    .replace(/(?<=[a-z])['’`]d\b/g, ' would')
     .replace(/['’`]/g, '')
+    // A hyphen with a letter beside it joins words ("3-year-old", "grown-ups"): read as the words apart.
+    .replace(/(?<=[a-z])-(?=[a-z0-9])|(?<=[0-9])-(?=[a-z])/g, ' ')
     .replace(/[^a-z0-9:/.\-]+/g, ' ')
     .replace(/(?<=[a-z])[.\-/:]+(?=\s|$)/g, ' ')
     .replace(/\s+/g, ' ')

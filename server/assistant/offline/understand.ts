@@ -168,10 +168,10 @@ export function understand(text: string, now: Date, zone: string, options: Under
   const answered = requests.filter((request) => request.topics.length || request.knowledge.length || request.days || request.party || request.relativeDay !== undefined || request.reference || request.bookIt || request.show);
   // Slots named in one request serve the others that name none ("any show tomorrow night? how much for 2?").
   const days = answered.find((request) => request.days)?.days;
-  const party = answered.find((request) => request.party)?.party;
+  const party = partyOfMessage(answered.flatMap((request) => (request.party ? [request.party] : [])));
   for (const request of answered) {
     if (!request.days && days && request.declined.length === 0) request.days = days;
-    if (!request.party && party) request.party = party;
+    if (party && (!request.party || request.party !== party)) request.party = party;
   }
   const topics = new Set<Topic>();
   const knowledge: string[] = [];
@@ -265,7 +265,11 @@ export function splitRequests(text: string, lex: Lexicon): string[] {
 
 function cut(folded: string, lex: Lexicon): string[] {
   const words = folded.trim().split(' ');
+  // A party said in words ("me and my wife") is one slot, never two requests.
+  const inParty = new Set<number>();
+  for (const phrase of lex.list('couple')) for (const at of occurrences(words, phrase)) for (let k = 1; k < phrase.split(' ').length; k++) inParty.add(at + k);
   for (let i = 1; i < words.length - 1; i++) {
+    if (inParty.has(i)) continue;
     const boundaries = lex.list('splitters').filter((phrase) => words.slice(i, i + phrase.split(' ').length).join(' ') === phrase);
     if (!boundaries.length) continue;
     const splitter = boundaries.sort((a, b) => b.length - a.length)[0];
@@ -305,6 +309,13 @@ function readRequest(folded: string, now: Date, zone: string, lex: Lexicon, show
   const named = shows?.length ? matchShow(scored, shows, lex, 2) : undefined;
   if (named) scored = withoutNameOf(named, scored);
   const { scores } = lex.score(scored);
+  // An attempt on another guest's data is read with the people it names ("anh Khoa đặt bàn … ngày nào"): the
+  // words a party was counted from are no cues of the live topics, but they are who the request is about.
+  if (used.size) {
+    for (const [intent, score] of lex.score(named ? withoutNameOf(named, folded) : folded).scores) {
+      if (lex.info(intent)?.kind === 'refuse' && score > (scores.get(intent) ?? 0)) scores.set(intent, score);
+    }
+  }
   const best = Math.max(0, ...scores.values());
   const kept = [...scores].filter(([, score]) => score >= lex.keep.minimum && score >= best * lex.keep.ratio).map(([intent]) => intent);
   const topics = new Set<Topic>();
@@ -465,6 +476,8 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
   let children: number | undefined;
   let guests: number | undefined;
   const ages: number[] = [];
+  // Children counted by a word that also names grown friends ("5 girls"): guests, unless beside adults or ages.
+  let grownIfAlone = 0;
   // A number word inside a person's or a pair's name is no number ("ông bà": "ba" is also three).
   const named = new Set<number>();
   for (const phrase of [...lex.list('personWords'), ...lex.list('pairWords')]) {
@@ -501,6 +514,7 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
     const child = startsAt(childWords, next);
     if (child) {
       children = (children ?? 0) + n;
+      if (lex.list('grownIfAlone').includes(child)) grownIfAlone += n;
       use(i, next + child.split(' ').length - 1);
       i = next + child.split(' ').length - 1;
       // "2 kids 6 and 9", "2 kids (6, 9)": the ages that follow.
@@ -634,10 +648,27 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
       }
     }
   }
+  if (children !== undefined && children === grownIfAlone && adults === undefined && !ages.length) {
+    guests = children;
+    children = undefined;
+  }
   if (adults === undefined && guests === undefined && children === undefined) return { used };
   const total = adults !== undefined || children !== undefined ? (adults ?? (guests !== undefined && children !== undefined && guests > children ? guests - children : guests ?? 0)) + (children ?? 0) : guests!;
   if (!total || total > 500) return { used };
   return { used, party: { guests: total, ...(adults !== undefined ? { adults } : {}), ...(children !== undefined ? { children } : {}), ...(ages.length ? { childAges: ages } : {}) } };
+}
+
+/**
+ * The message's party from its requests' parties: the first, completed by children a later part names when it
+ * named none ("giá cho 2 vợ chồng + bé 4 tuổi": two adults, then a child of four).
+ */
+function partyOfMessage(parties: Party[]): Party | undefined {
+  const [first, ...rest] = parties;
+  if (!first || first.children !== undefined) return first;
+  const kids = rest.find((party) => party.children !== undefined && party.adults === undefined && party.guests === party.children);
+  if (!kids) return first;
+  const adults = first.adults ?? first.guests;
+  return { guests: adults + kids.children!, adults, children: kids.children, ...(kids.childAges ? { childAges: kids.childAges } : {}) };
 }
 
 /** A regex alternation of folded phrases (longest first). */

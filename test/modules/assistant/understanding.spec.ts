@@ -43,6 +43,16 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       expect(at('do you have vegitarian food?').knowledge).to.deep.equal(['dietary']);
     });
 
+    it('reads no day out of a contraction, a Vietnamese "mấy" or a weekday number', () => {
+      // "We'd" is no Wednesday; "thứ 7 mấy giờ" is Saturday at what time, not the 7th of May.
+      expect(at("We'd like to bring our 3-year-old to Lotus Tales on Sunday, is that ok?").days).to.deep.equal({ from: '2026-11-29', to: '2026-11-29', single: true });
+      expect(at('Hi, Lotus Tales thứ 7 mấy giờ vậy?').days).to.deep.equal({ from: '2026-11-28', to: '2026-11-28', single: true });
+      expect(at('lotus tales thu 7 may gio').days?.from).to.equal('2026-11-28');
+      expect(at('any show on 7 may?').days?.from).to.equal('2027-05-07');
+      // A hyphenated age is an age: "a 3-year-old" is a child of three.
+      expect(at('2 adults and a 3-year-old for sunday').party).to.deep.equal({ guests: 3, adults: 2, children: 1, childAges: [3] });
+    });
+
     it('routes practical questions to their subject, not to the live topics they share words with', () => {
       expect(at('how do I get there?')).to.deep.include({ knowledge: ['directions'] });
       expect(at('how much is parking?').topics).to.not.include('prices');
