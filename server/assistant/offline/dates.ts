@@ -48,6 +48,8 @@ export function parseDays(text: string, now: Date, zone: string): DayRange | und
   const span = (from: DateTime, to: DateTime): DayRange => ({ from: from.toISODate()!, to: to.toISODate()!, single: false });
 
   const explicit = explicitDate(text, folded, today);
+  // "From the 29th onwards", "từ 29/11 trở đi": a fortnight from that day.
+  if (explicit && hasAny(folded, ['onwards', 'onward', 'and after', 'or later', 'tro di', 'tro ve sau', 've sau'])) return span(explicit, explicit.plus({ days: 13 }));
   if (explicit) return one(explicit);
   const holiday = HOLIDAYS.find(([phrases]) => hasAny(folded, phrases));
   if (holiday) return one(valid(today, undefined, holiday[1], holiday[2])!);

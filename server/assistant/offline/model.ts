@@ -200,7 +200,8 @@ export class OfflineModel implements LanguageModelV3 {
     // "The earlier one", "the next one after that", "the 8pm", "ok book it": the performance the conversation
     // presented, resolved against the show's performances (looked up again: the client's copy is no fact).
     const index = conversation.userTexts.length - 1;
-    if ((asked.reference || asked.bookIt) && show && index > 0 && available.has('listEvents')) {
+    // In one message too, when it names the day referred from ("not this Friday: the one after that?").
+    if ((asked.reference || asked.bookIt) && show && (index > 0 || (asked.days && asked.reference?.kind === 'next')) && available.has('listEvents')) {
       const window = { show: show.slug, from: iso(today), to: iso(today.plus({ days: 60 })) };
       const listed = (results.get('listEvents') ?? []).filter((result) => !result.failed);
       if (!listed.length) return { kind: 'tools', calls: [{ toolName: 'listEvents', input: window }] };
@@ -208,7 +209,8 @@ export class OfflineModel implements LanguageModelV3 {
       all.sort((a, b) => `${a.date} ${a.time}`.localeCompare(`${b.date} ${b.time}`));
       // "Book it for next Saturday": the show's performances that day, not the one presented before.
       const onDays = asked.days && (!asked.reference || asked.reference.kind !== 'next') && asked.reference?.kind !== 'previous' ? all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to) : [];
-      const base = onDays.length ? onDays : presented(conversation, index - 1, all, now, zone, shows, 0);
+      const named = index === 0 && asked.days ? all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to) : [];
+      const base = onDays.length ? onDays : named.length ? named : presented(conversation, index - 1, all, now, zone, shows, 0);
       const focus = refer(asked, base, all);
       if (focus) {
         // Its seats for the party, and its options' prices (with the party's total) when a price is asked.
@@ -470,6 +472,8 @@ function contextOf(calls: Conversation['turnCalls'][number] | undefined): TurnCo
       if (guests) context.guests ??= guests;
     }
   }
+  // Options looked up for several performances (across the programme): no one of them was the turn's.
+  if ((calls ?? []).filter((call) => call.toolName === 'getBookingOptions').length > 1) delete context.event;
   return context;
 }
 
@@ -508,6 +512,8 @@ function understandInContext(conversation: Conversation, index: number, now: Dat
     current.party = previous.party;
     current.guests ??= previous.party.guests;
   }
+  // "Giá bn?" after a day's seats: that day's prices (and the performance they are of), not the next one's.
+  if (!current.days && previous.days && !current.show && !current.reference && !current.bookIt && mine.length > 0 && mine.every((topic) => topic === 'prices' || topic === 'availability' || topic === 'howToBook')) current.days = previous.days;
   // A question about the guest's own booking is answered once, not carried into the next turn.
   const before = informative(previous.topics).filter((topic) => topic !== 'ownBooking');
   if (!followUp || (before.length === 0 && previous.knowledge.length === 0) || (mine.length === 0 && current.knowledge.length > 0)) return current;

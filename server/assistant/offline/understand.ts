@@ -268,6 +268,8 @@ function cut(folded: string, lex: Lexicon): string[] {
   // A party said in words ("me and my wife") is one slot, never two requests.
   const inParty = new Set<number>();
   for (const phrase of lex.list('couple')) for (const at of occurrences(words, phrase)) for (let k = 1; k < phrase.split(' ').length; k++) inParty.add(at + k);
+  // So are the words a party was read from ("2 adults + kids 4 and 9").
+  for (const at of readParty(folded, lex).used) inParty.add(at);
   for (let i = 1; i < words.length - 1; i++) {
     if (inParty.has(i)) continue;
     const boundaries = lex.list('splitters').filter((phrase) => words.slice(i, i + phrase.split(' ').length).join(' ') === phrase);
@@ -361,8 +363,11 @@ function readRequest(folded: string, now: Date, zone: string, lex: Lexicon, show
     dayOnly = true;
   }
   // The show a request names (read without the party's words: "adults" is in a summary, not a title).
+  // Asking nothing, only a title names it — unless it opens as a follow-up does ("and the puppet one?", "còn cái
+  // múa rối thì sao"): then a word of its summary is the show meant.
   const asksNothing = !topics.size && !knowledge.length;
-  const show = shows?.length && !outside ? matchShow(unparty, shows, lex, (topics.has('whatsOn') && !weakDetails) || (asksNothing && !party && !days) ? 10 : 2) : undefined;
+  const opensFollowUp = lex.opens(folded, 'followUp');
+  const show = shows?.length && !outside ? matchShow(unparty, shows, lex, (topics.has('whatsOn') && !weakDetails) || (asksNothing && !party && !days && !opensFollowUp) ? 10 : 2) : undefined;
   // A party for a show, and nothing asked: whether it can come, and what it costs.
   if (show && party && !topics.size && !knowledge.length) {
     topics.add('availability');
@@ -455,6 +460,13 @@ export function partyOf(folded: string, lex: Lexicon): Party | undefined {
 
 /** The party, and the words that said it (numbers with their people words: slot values, no intent's cues). */
 function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<number> } {
+  // "We're 4 adults, sorry 5": a party said again after a correction is the party.
+  const said = folded.trim().split(' ');
+  const corrected = Math.max(-1, ...lex.list('corrections').flatMap((phrase) => occurrences(said, phrase).map((at) => at + phrase.split(' ').length)));
+  if (corrected > 0 && corrected < said.length) {
+    const again = readParty(` ${said.slice(corrected).join(' ')} `, lex);
+    if (again.party) return { party: again.party, used: new Set([...again.used].map((at) => at + corrected)) };
+  }
   const used = new Set<number>();
   const use = (from: number, to: number) => {
     for (let k = from; k <= to; k++) used.add(k);
@@ -637,9 +649,10 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
     }
     if (people >= 2 || (people >= 1 && children !== undefined)) adults = people;
   }
-  if (adults === undefined && guests === undefined && children === undefined) {
-    // "for 4", "party of six", "table for two", "we are 5", "nhóm 6" (a number not followed by a time, a month, an age).
-    const leads = new RegExp(` (?:${alternation(lex.list('partyLead'))}) (\\d{1,3}|[a-z]+)(?= (?!(?:${alternation(lex.list('notPeople'))}) ))`, 'g');
+  if (adults === undefined && guests === undefined) {
+    // "for 4", "party of six", "table for two", "we are 5", "nhóm 6" (a number not followed by a time, a month, an
+    // age, or children: "for 5 with 2 kids" is five, "for 2 kids" no count of its own).
+    const leads = new RegExp(` (?:${alternation(lex.list('partyLead'))}) (\\d{1,3}|[a-z]+)(?= (?!(?:${alternation([...lex.list('notPeople'), ...lex.list('childWords')])}) ))`, 'g');
     for (const lead of (folded + ' ').matchAll(leads)) {
       const value = number(lead[1]);
       if (value !== undefined && value > 0 && value <= 500) {
@@ -652,8 +665,12 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
     guests = children;
     children = undefined;
   }
+  // "Just for me", "đi một mình": a party of one.
+  if (adults === undefined && guests === undefined && children === undefined && lex.has(folded, 'solo')) guests = 1;
   if (adults === undefined && guests === undefined && children === undefined) return { used };
-  const total = adults !== undefined || children !== undefined ? (adults ?? (guests !== undefined && children !== undefined && guests > children ? guests - children : guests ?? 0)) + (children ?? 0) : guests!;
+  // "For 5 with 2 kids": five in all; "3 of us plus 2 kids": five too, the children added.
+  const added = guests !== undefined && children !== undefined && lex.has(folded, 'plusWords');
+  const total = adults !== undefined || children !== undefined ? (adults ?? (guests !== undefined && children !== undefined && guests > children && !added ? guests - children : guests ?? 0)) + (children ?? 0) : guests!;
   if (!total || total > 500) return { used };
   return { used, party: { guests: total, ...(adults !== undefined ? { adults } : {}), ...(children !== undefined ? { children } : {}), ...(ages.length ? { childAges: ages } : {}) } };
 }
