@@ -72,7 +72,7 @@ export const LIST_NAMES = [
   'cheapest', 'dearest', 'dayAfter', 'dayBefore', 'anaphora', 'weakDetails', 'questionWords', 'venueWords', 'acrossShows', 'commonTitleWords',
   'places', 'followUp', 'genericWords', 'duration', 'guestWords', 'adultWords', 'childWords', 'ageWords', 'splitters', 'notDays', 'showWords',
   'refFirst', 'refLast', 'refNext', 'countFillers', 'nextCountLead', 'refPrevious', 'refThat', 'bookIt', 'couple', 'stopWords', 'partyLead', 'notPeople', 'joiners',
-  'oneWords', 'oneChild', 'personWords', 'notPeopleAfter', 'notOthers', 'notPersons', 'pairWords', 'twinWords', 'grownIfAlone', 'corrections', 'plusWords', 'solo', 'includes', 'timeLead', 'timeUnits', 'afternoonUnits', 'vocabulary',
+  'oneWords', 'oneChild', 'personWords', 'notPeopleAfter', 'notOthers', 'notPersons', 'pairWords', 'twinWords', 'grownIfAlone', 'corrections', 'plusWords', 'solo', 'markers', 'includes', 'timeLead', 'timeUnits', 'afternoonUnits', 'vocabulary',
 ] as const;
 export type ListName = (typeof LIST_NAMES)[number];
 
@@ -135,6 +135,8 @@ export class Lexicon {
   readonly languages: string[] = [];
   /** The words each language's files use (what tells the language of a message). */
   private readonly wordsOf = new Map<string, Set<string>>();
+  /** Each language's own everyday words (its `markers` list): what tells a message's language first. */
+  private readonly markersOf = new Map<string, Set<string>>();
 
   constructor(intentsFile: unknown, sentenceFiles: Array<{ file: string; data: unknown }>) {
     const intents = IntentsFile.parse(intentsFile);
@@ -157,6 +159,9 @@ export class Lexicon {
       for (const spec of Object.values(sentences.intents ?? {})) for (const phrase of [...(spec.weak ?? []), ...(spec.cues ?? []), ...(spec.strong ?? []), ...(spec.templates ?? []).map((t) => t.replace(/[()[\]|{}]/g, ' ').replace(/\b(any|word|n|other|possessive)\b/g, ' '))]) collect(phrase);
       for (const [name, phrases] of Object.entries(sentences.lists ?? {})) if (name !== 'notOthers') for (const phrase of phrases) collect(phrase);
       for (const word of Object.keys(sentences.numbers ?? {})) collect(word);
+      const markers = this.markersOf.get(sentences.language) ?? new Set<string>();
+      this.markersOf.set(sentences.language, markers);
+      for (const phrase of sentences.lists?.markers ?? []) for (const word of normal(phrase).split(' ')) if (word) markers.add(word);
       for (const [intent, spec] of Object.entries(sentences.intents ?? {})) {
         if (!this.intents.has(intent)) throw new Error(`${file}: intent ${intent} is not declared in intents.yaml`);
         const scale = intents.scale?.[this.intents.get(intent)!.kind] ?? 1;
@@ -208,7 +213,10 @@ export class Lexicon {
   languageCounts(folded: string): Map<string, number> {
     const counts = new Map<string, number>();
     for (const word of folded.trim().split(' ')) {
-      const owners = [...this.wordsOf].filter(([, words]) => words.has(word)).map(([language]) => language);
+      // A language's own everyday word tells first; else a word only one language's sentences hold (the English
+      // files hold Vietnamese phrases of mixed messages, so many Vietnamese words are in both).
+      const marked = [...this.markersOf].filter(([, words]) => words.has(word)).map(([language]) => language);
+      const owners = marked.length ? marked : [...this.wordsOf].filter(([, words]) => words.has(word)).map(([language]) => language);
       if (owners.length === 1) counts.set(owners[0], (counts.get(owners[0]) ?? 0) + 1);
     }
     return counts;

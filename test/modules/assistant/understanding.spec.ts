@@ -49,6 +49,9 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
       expect(at('Hi, Lotus Tales thứ 7 mấy giờ vậy?').days).to.deep.equal({ from: '2026-11-28', to: '2026-11-28', single: true });
       expect(at('lotus tales thu 7 may gio').days?.from).to.equal('2026-11-28');
       expect(at('any show on 7 may?').days?.from).to.equal('2027-05-07');
+      // The language by each language's everyday words, also without diacritics and beside a title in English.
+      expect(at('t6 nay co show gi hok ad').language).to.equal('vi');
+      expect(at('how much is it for 2 adults').language).to.equal('en');
       // "Onwards" from a date: a fortnight from it.
       expect(at('show Saigon Chronicles từ 29/11 trở đi có những ngày nào').days).to.deep.equal({ from: '2026-11-29', to: '2026-12-12', single: false });
       // A hyphenated age is an age: "a 3-year-old" is a child of three.
