@@ -201,25 +201,28 @@ export class OfflineModel implements LanguageModelV3 {
     // presented, resolved against the show's performances (looked up again: the client's copy is no fact).
     const index = conversation.userTexts.length - 1;
     // In one message too, when it names the day referred from ("not this Friday: the one after that?").
-    if ((asked.reference || asked.bookIt) && show && (index > 0 || (asked.days && asked.reference?.kind === 'next')) && available.has('listEvents')) {
-      const window = { show: show.slug, from: iso(today), to: iso(today.plus({ days: 60 })) };
+    // With no show named or carried, "the earlier one" after one day's performances of several shows: among them all.
+    const dayShown = !show && index > 0 && asked.reference && ['first', 'last', 'time'].includes(asked.reference.kind) ? dayPresented(conversation, index - 1, now, zone, shows) : undefined;
+    if ((asked.reference || asked.bookIt) && (show || dayShown) && (index > 0 || (asked.days && asked.reference?.kind === 'next')) && available.has('listEvents')) {
+      const window = show ? { show: show.slug, from: iso(today), to: iso(today.plus({ days: 60 })) } : { from: dayShown!, to: dayShown! };
       const listed = (results.get('listEvents') ?? []).filter((result) => !result.failed);
       if (!listed.length) return { kind: 'tools', calls: [{ toolName: 'listEvents', input: window }] };
-      const all = listed.flatMap((result) => readEvents(result.value, zone)).filter((event) => event.showSlug === show.slug || !event.showSlug);
+      const all = listed.flatMap((result) => readEvents(result.value, zone)).filter((event) => !show || event.showSlug === show.slug || !event.showSlug);
       all.sort((a, b) => `${a.date} ${a.time}`.localeCompare(`${b.date} ${b.time}`));
       // "Book it for next Saturday": the show's performances that day, not the one presented before.
       const onDays = asked.days && (!asked.reference || asked.reference.kind !== 'next') && asked.reference?.kind !== 'previous' ? all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to) : [];
       const named = index === 0 && asked.days ? all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to) : [];
       const base = onDays.length ? onDays : named.length ? named : presented(conversation, index - 1, all, now, zone, shows, 0);
       const focus = refer(asked, base, all);
-      if (focus) {
+      const about = show ?? shows.find((candidate) => candidate.slug === focus?.showSlug);
+      if (focus && about) {
         // Its seats for the party, and its options' prices (with the party's total) when a price is asked.
         const calls: ToolCallPlan[] = [];
-        if (asked.guests && available.has('checkAvailability') && !results.has('checkAvailability')) calls.push({ toolName: 'checkAvailability', input: { date: focus.date, show: show.slug, guests: asked.guests } });
+        if (asked.guests && available.has('checkAvailability') && !results.has('checkAvailability')) calls.push({ toolName: 'checkAvailability', input: { date: focus.date, show: about.slug, guests: asked.guests } });
         if (asked.topics.includes('prices') && available.has('getBookingOptions') && !results.has('getBookingOptions')) calls.push({ toolName: 'getBookingOptions', input: { event: focus.key, ...(asked.guests ? { guests: asked.guests } : {}) } });
         if (calls.length) return { kind: 'tools', calls };
         const input = baseInput(lang, zone, now, markdown, asked, shows, results);
-        input.show = show;
+        input.show = about;
         // "The two after that": as many as asked, in order.
         const count = asked.reference?.kind === 'next' ? (asked.reference.count ?? 1) : 1;
         input.focus = count > 1 ? all.slice(all.indexOf(focus), all.indexOf(focus) + count) : [focus];
@@ -270,6 +273,13 @@ function presented(conversation: Conversation, index: number, all: EventFact[], 
     if (event) return [event];
   }
   return all.slice(0, 1);
+}
+
+/** The one day turn `index` presented performances of (its day asked, or the day its tools looked at). */
+function dayPresented(conversation: Conversation, index: number, now: Date, zone: string, shows: ShowFact[]): string | undefined {
+  const asked = understandInContext(conversation, index, now, zone, shows);
+  if (asked.days && asked.days.from === asked.days.to) return asked.days.from;
+  return contextOf(conversation.turnCalls[index]).date;
 }
 
 /** The performance a reference means, of those presented (`base`) and all the show's (`all`, in order). */

@@ -144,6 +144,24 @@ describe('assistant: /llm/chat, /api/ai/demo, legacy route (offline model, demo 
       expect(follow.text).not.to.include(vnd(offer('SGC-DINNER').pricePerGuestVnd));
     });
 
+    it('"the later one" after a day of several shows: that day’s last performance, its show’s prices for the party', async () => {
+      const question = 'Any seats next Saturday?';
+      const first = await ask(question);
+      const booking = (links: string[]) => links.filter((link) => link.startsWith(`${SITE}/en/book/`));
+      const day = booking(first.links);
+      const shows = new Set(day.map((link) => DEMO_SHOWS.find((show) => link.includes(`/book/${show.slug}-`))?.slug));
+      expect(shows.size, first.text).to.be.at.least(2);
+      const latest = [...day].sort((a, b) => a.slice(-4).localeCompare(b.slice(-4))).at(-1)!;
+      const follow = await ask('ok the later one, how much for 2?', 'en', [
+        { role: 'user', text: question },
+        { role: 'assistant', text: first.text },
+      ]);
+      expect(booking(follow.links), follow.text).to.deep.equal([latest]);
+      const show = DEMO_SHOWS.find((candidate) => latest.includes(`/book/${candidate.slug}-`))!;
+      expect(follow.text).to.include(show.title.en);
+      for (const other of DEMO_SHOWS.filter((candidate) => candidate.slug !== show.slug)) expect(follow.text, follow.text).not.to.include(other.title.en);
+    });
+
     it('availability on a date for a party', async () => {
       const { text, links } = await ask('Tối thứ bảy còn chỗ cho 2 người không?', 'vi');
       expect(text).to.include('Thứ Bảy');
