@@ -264,6 +264,19 @@ export async function eveningRow() {
         return [op, { count: records.filter((r) => r.op === op).length, firstP99Ms: Math.round(first), lastP99Ms: Math.round(last), ratio: Math.round((last / first) * 100) / 100 }];
       }),
     );
+    // Every window's p99 and median per operation, printed: a drift shows as a trend or as one window's outlier.
+    const windowCount = Math.max(1, Math.floor((loadSeconds - 10) / WINDOW));
+    const inWindow = (k: number) => (t: number) => t >= k * WINDOW && t < (k + 1) * WINDOW;
+    const perWindow = Object.fromEntries(
+      ops.map((op) => [
+        op,
+        Array.from({ length: windowCount }, (_, k) => {
+          const ms = records.filter((r) => r.op === op && inWindow(k)(r.t) && Number.isFinite(r.ms)).map((r) => r.ms);
+          return { count: ms.length, p50Ms: Math.round(percentile(ms, 50)), p99Ms: Math.round(percentile(ms, 99)) };
+        }),
+      ]),
+    );
+    for (const [op, list] of Object.entries(perWindow)) console.log(`bench: R4 ${op} per ${WINDOW} s window, p50/p99 ms (answers): ${list.map((w) => `${w.p50Ms}/${w.p99Ms} (${w.count})`).join(', ')}`);
     // Judged on the operations with enough answers in both windows for a 99th percentile to mean something.
     const judged = Object.entries(perOperation).filter(([op]) => records.filter((r) => r.op === op && windows.first(r.t)).length >= 20);
     const flat = judged.every(([, v]) => v.lastP99Ms <= v.firstP99Ms * 1.2);
@@ -285,6 +298,7 @@ export async function eveningRow() {
     const result = {
       seconds: SECONDS,
       windowSeconds: WINDOW,
+      perWindow,
       requests: records.length,
       fiveXx,
       oddAnswers: odd.length,
