@@ -212,7 +212,7 @@ export class OfflineModel implements LanguageModelV3 {
       // "Book it for next Saturday": the show's performances that day, not the one presented before.
       const onDays = asked.days && (!asked.reference || asked.reference.kind !== 'next') && asked.reference?.kind !== 'previous' ? all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to) : [];
       const named = index === 0 && asked.days ? all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to) : [];
-      const base = onDays.length ? onDays : named.length ? named : presented(conversation, index - 1, all, now, zone, shows, 0);
+      const base = onDays.length ? onDays : named.length ? named : presented(conversation, index - 1, all, now, zone, shows, 0, asked.reference?.kind === 'next');
       const focus = refer(asked, base, all);
       const about = show ?? shows.find((candidate) => candidate.slug === focus?.showSlug);
       if (focus && about) {
@@ -252,7 +252,7 @@ const iso = (day: DateTime) => day.toISODate()!;
  * The performances turn `index` presented, of the show's (`all`, in order): the one a reference of that turn
  * resolved to; the days it asked about; the day its tools looked at; else the show's next performance.
  */
-function presented(conversation: Conversation, index: number, all: EventFact[], now: Date, zone: string, shows: ShowFact[], depth: number): EventFact[] {
+function presented(conversation: Conversation, index: number, all: EventFact[], now: Date, zone: string, shows: ShowFact[], depth: number, forNext = false): EventFact[] {
   if (index < 0 || depth > 4) return all.slice(0, 1);
   const asked = understandInContext(conversation, index, now, zone, shows);
   if (asked.reference || asked.bookIt) {
@@ -262,6 +262,8 @@ function presented(conversation: Conversation, index: number, all: EventFact[], 
   if (asked.days) {
     const within = all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to);
     if (within.length) return within;
+    // Nothing on the days asked, then "when's the next one?": the next after them (counted from the last before).
+    if (forNext) return all.filter((event) => event.date <= asked.days!.to).slice(-1);
   }
   const context = contextOf(conversation.turnCalls[index]);
   if (context.date) {
@@ -301,6 +303,9 @@ function refer(asked: Understanding, base: EventFact[], all: EventFact[]): Event
       return first ? [...all].reverse().find((event) => at(event) < at(first)) : undefined;
     }
     case 'time': {
+      // "Dec 8 at 7:30pm": the day the message names; else the days presented.
+      const named = asked.days ? all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to && event.time === reference.time) : [];
+      if (named.length) return named[0];
       const days = new Set(base.map((event) => event.date));
       return all.find((event) => days.has(event.date) && event.time === reference.time) ?? all.find((event) => event.time === reference.time);
     }

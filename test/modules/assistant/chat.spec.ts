@@ -162,6 +162,21 @@ describe('assistant: /llm/chat, /api/ai/demo, legacy route (offline model, demo 
       for (const other of DEMO_SHOWS.filter((candidate) => candidate.slug !== show.slug)) expect(follow.text, follow.text).not.to.include(other.title.en);
     });
 
+    it('"on Dec 8 at 7:30pm" is that day’s performance: "when’s the next one then" is the one after it', async () => {
+      const listing = await ask(`When is ${chronicles.title.en} on?`);
+      const links = listing.links.filter((link) => link.startsWith(`${SITE}/en/book/${chronicles.slug}-`));
+      expect(links.length, listing.text).to.be.at.least(3);
+      const [, year, month, day, hh, mm] = links[1].match(/-(\d{4})-(\d{2})-(\d{2})-(\d{2})(\d{2})$/)!;
+      const monthName = new Date(Date.UTC(Number(year), Number(month) - 1, 1)).toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
+      const question = `${chronicles.title.en} on ${monthName} ${Number(day)} at ${Number(hh) > 12 ? Number(hh) - 12 : Number(hh)}:${mm}${Number(hh) >= 12 ? 'pm' : 'am'}, 2 tickets pls`;
+      const first = await ask(question);
+      const follow = await ask("damn. when's the next one then", 'en', [
+        { role: 'user', text: question },
+        { role: 'assistant', text: first.text },
+      ]);
+      expect(follow.links.filter((link) => link.includes('/en/book/')), follow.text).to.deep.equal([links[2]]);
+    });
+
     it('availability on a date for a party', async () => {
       const { text, links } = await ask('Tối thứ bảy còn chỗ cho 2 người không?', 'vi');
       expect(text).to.include('Thứ Bảy');
