@@ -34,6 +34,12 @@ export interface EventFact {
   bookingUrl?: string;
 }
 
+/** Whether a performance takes no more bookings: sold out, or its booking closed. */
+export function bookingStopped(event: Pick<EventFact, 'state'>): boolean {
+  const state = event.state?.toUpperCase();
+  return state === 'SOLD_OUT' || state === 'CLOSED';
+}
+
 export interface OfferFact {
   code?: string;
   showSlug?: string;

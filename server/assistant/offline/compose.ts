@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { EventFact, KnowledgeFact, OfferFact, RouteFacts, ShowFact } from '../facts.ts';
-import { routeNamed } from '../facts.ts';
+import { bookingStopped, routeNamed } from '../facts.ts';
 import { rankKnowledge } from '../knowledge.ts';
 import type { DayRange } from './dates.ts';
 import { clip, isoDayLabel, link, vnd, whenLabel, type Lang } from './format.ts';
@@ -231,7 +231,7 @@ function stateLabel(event: EventFact, p: Phrases, guests?: number): string {
   }
 }
 
-const bookable = (event: EventFact) => !['SOLD_OUT', 'CLOSED'].includes(event.state?.toUpperCase() ?? '') && (!event.fit || event.fit.toUpperCase() === 'FITS');
+const bookable = (event: EventFact) => !bookingStopped(event) && (!event.fit || event.fit.toUpperCase() === 'FITS');
 
 function eventLine(event: EventFact, input: AnswerInput, p: Phrases, options: { title: boolean; state: boolean }): string {
   const title = options.title ? titleOf(event, input) : '';
@@ -240,7 +240,7 @@ function eventLine(event: EventFact, input: AnswerInput, p: Phrases, options: { 
   if (event.doorsTime && !options.state) parts[0] += ` (${p.doors(event.doorsTime)})`;
   if (options.state) parts.push(stateLabel(event, p, input.guests));
   // A performance listed that cannot be booked says why (sold out, booking closed), not only by a missing link.
-  else if (['SOLD_OUT', 'CLOSED'].includes(event.state?.toUpperCase() ?? '')) parts.push(stateLabel(event, p));
+  else if (bookingStopped(event)) parts.push(stateLabel(event, p));
   const url = bookingUrl(event, input);
   if (url && bookable(event)) parts.push(link(p.book, url, input.markdown));
   return parts.join(': ').replace(/: (\[|[^:]*: https?)/, ' — $1');

@@ -10,7 +10,7 @@ import type {
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import { DateTime } from 'luxon';
-import { readEvents, readKnowledge, readOffers, readRoutes, readShows, type EventFact, type ShowFact } from '../facts.ts';
+import { bookingStopped, readEvents, readKnowledge, readOffers, readRoutes, readShows, type EventFact, type ShowFact } from '../facts.ts';
 import type { ToolName } from '../tools.ts';
 import { composeAnswer } from './compose.ts';
 import type { Lang } from './format.ts';
@@ -227,9 +227,8 @@ export class OfflineModel implements LanguageModelV3 {
         const count = asked.reference?.kind === 'next' ? (asked.reference.count ?? 1) : 1;
         input.focus = count > 1 ? all.slice(all.indexOf(focus), all.indexOf(focus) + count) : [focus];
         // "Book that" when that one can no longer be booked (sold out, closed): the next one that can, beside it.
-        const state = (input.availability?.find((event) => event.key === focus.key) ?? focus).state?.toUpperCase();
-        if (asked.bookIt && count === 1 && (state === 'SOLD_OUT' || state === 'CLOSED')) {
-          const instead = all.find((event) => `${event.date} ${event.time}` > `${focus.date} ${focus.time}` && event.bookingUrl && !['SOLD_OUT', 'CLOSED'].includes(event.state?.toUpperCase() ?? ''));
+        if (asked.bookIt && count === 1 && bookingStopped(input.availability?.find((event) => event.key === focus.key) ?? focus)) {
+          const instead = all.find((event) => `${event.date} ${event.time}` > `${focus.date} ${focus.time}` && event.bookingUrl && !bookingStopped(event));
           if (instead) input.focus.push(instead);
         }
         return { kind: 'text', text: composeAnswer(input) };

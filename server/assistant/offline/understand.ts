@@ -171,7 +171,7 @@ export function understand(text: string, now: Date, zone: string, options: Under
   const party = partyOfMessage(answered.flatMap((request) => (request.party ? [request.party] : [])));
   for (const request of answered) {
     if (!request.days && days && request.declined.length === 0) request.days = days;
-    if (party && (!request.party || request.party !== party)) request.party = party;
+    if (party) request.party = party;
   }
   const topics = new Set<Topic>();
   const knowledge: string[] = [];
