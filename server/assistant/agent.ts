@@ -9,7 +9,7 @@ import { auditLinks, siteOrigins, type LinkAuditResult } from './linkAudit.ts';
 import { linkGuard, mayHoldLink, removeForeignLinks } from './linkGuard.ts';
 import { createModel, type ModelConfig } from './models.ts';
 import { recordGeneration } from './observability.ts';
-import { languageOf } from './offline/text.ts';
+import { messageLanguage } from './offline/understand.ts';
 import { systemPrompt } from './prompts.ts';
 import { createTools } from './tools.ts';
 import type { Assistant, AssistantReply, AssistantTurn } from './types.ts';
@@ -267,7 +267,8 @@ function publicError(error: unknown): string {
 /** The answer's locale: the guest's language when it is clear and the site has it, else the turn's locale. */
 export function answerLocale(turn: AssistantTurn, config: Pick<Config, 'siteLocales' | 'defaultLocale'>): string {
   const question = [...turn.messages].reverse().find((message) => message.role === 'user')?.text ?? '';
-  const written = languageOf(question);
+  // Read as the offline model reads it (one reading of the message: its tools' locale and its answer's agree).
+  const written = messageLanguage(question);
   if (written && config.siteLocales.includes(written)) return written;
   if (config.siteLocales.includes(turn.locale)) return turn.locale;
   const base = turn.locale.split('-')[0];

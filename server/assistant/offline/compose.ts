@@ -66,7 +66,9 @@ export function composeAnswer(original: AnswerInput): string {
     const known = new Map((input.availability ?? []).map((event) => [event.key, event]));
     const lines = input.focus.map((event) => eventLine({ ...event, ...(known.get(event.key) ?? {}) }, input, p, { title: true, state: true }));
     const prices = topics.has('prices') ? pricesAnswer(input, p) : undefined;
-    return [lines.join('\n'), prices, input.outOfScope ? p.outOfScopeRest : undefined].filter(Boolean).join('\n\n');
+    // "The 7.30 one, what is it about?": what the show is, beside the performance.
+    const about = (topics.has('showDetails') || input.weakDetails) && input.show ? showLine(input.show, [], input, p, Boolean(input.wantsDuration)) : undefined;
+    return [lines.join('\n'), about, prices, input.outOfScope ? p.outOfScopeRest : undefined].filter(Boolean).join('\n\n');
   }
   // A party whose youngest the show does not admit: the rule and the shows that take them, never its booking links.
   if (input.show && ageBlocked(input.show, input.party)) {
@@ -95,6 +97,13 @@ export function composeAnswer(original: AnswerInput): string {
   if (topics.has('showDetails') && !input.show) topics.add('whatsOn');
   if (topics.has('whatsOn') && input.show) topics.add('showDetails');
 
+  // A group a show's own options take ("công ty em 8 người … <show> gói ăn tối"): that show's booking and
+  // its total, not a private event.
+  const regularGroup = topics.has('privateEvents') && input.show && input.guests && (input.offers ?? []).some((offer) => offer.bookingPath !== 'PRIVATE_EVENT' && offer.showSlug === input.show!.slug && offer.party);
+  if (regularGroup) {
+    topics.delete('privateEvents');
+    topics.add('prices');
+  }
   if (topics.has('ownBooking')) out.push(p.ownBooking(inquiry));
   if (topics.has('discounts') || topics.has('giftVouchers')) out.push(p.discounts(inquiry));
   if (topics.has('giftVouchers')) {
@@ -384,7 +393,8 @@ function offerLine(offer: OfferFact, input: AnswerInput, p: Phrases): string {
   }
   const extra: string[] = [];
   if (offer.description) extra.push(clip(offer.description, 140).replace(/\.$/, ''));
-  else if (offer.items.length) extra.push(`${p.includes} ${offer.items.join(', ')}`);
+  // What it includes, item by item, when that is asked (or nothing else describes it).
+  if ((input.wantsIncludes || !offer.description) && offer.items.length) extra.push(`${p.includes} ${offer.items.join(', ')}`);
   const guests = p.guestsRange(offer.minGuests && offer.minGuests > 1 ? offer.minGuests : undefined, offer.maxGuests);
   if (guests) extra.push(guests);
   if (extra.length) line += ` — ${extra.join('; ')}`;
@@ -428,6 +438,7 @@ function pricesAnswer(input: AnswerInput, p: Phrases): string {
       for (const offer of group) {
         if (offer.party) lines.push(p.partyLine(offer.name, vnd(offer.party.totalVnd, input.lang), vnd(offer.totalPerGuestVnd ?? offer.pricePerGuestVnd ?? 0, input.lang)));
         else lines.push(p.partyNotTaken(offer.name, p.guestsRange(offer.minGuests, offer.maxGuests)));
+        if (input.wantsIncludes && offer.items.length) lines.push(`  ${p.includes} ${offer.items.join(', ')}`);
       }
       const url = show ? showUrl(show, input) : undefined;
       if (url && show) lines.push(link(p.bookThis(show.title), url, input.markdown));
@@ -514,7 +525,8 @@ function forTheParty(input: AnswerInput): { input: AnswerInput; excluded: ShowFa
   };
 }
 
-function ageBlocked(show: ShowFact, party: Party | undefined): boolean {
+/** Whether a show's age rule keeps out the party's youngest (unknown ages: only an adults-only show does). */
+export function ageBlocked(show: ShowFact, party: Party | undefined): boolean {
   if (!party?.children || !show.minimumAge) return false;
   const youngest = party.childAges?.length ? Math.min(...party.childAges) : undefined;
   return youngest !== undefined ? youngest < show.minimumAge : show.minimumAge >= 18;

@@ -12,10 +12,10 @@ import type {
 import { DateTime } from 'luxon';
 import { bookingStopped, readEvents, readKnowledge, readOffers, readRoutes, readShows, type EventFact, type ShowFact } from '../facts.ts';
 import type { ToolName } from '../tools.ts';
-import { composeAnswer } from './compose.ts';
+import { ageBlocked, composeAnswer } from './compose.ts';
 import type { Lang } from './format.ts';
 import { fold } from './text.ts';
-import { understand, type KnowledgeSubject, type Topic, type Understanding } from './understand.ts';
+import { understand, type KnowledgeSubject, type Party, type Topic, type Understanding } from './understand.ts';
 import { PHRASES } from './phrases.ts';
 import { isoDayLabel } from './format.ts';
 import { lexicon } from '../language/lexicon.ts';
@@ -252,7 +252,14 @@ const iso = (day: DateTime) => day.toISODate()!;
  * resolved to; the days it asked about; the day its tools looked at; else the show's next performance.
  */
 function presented(conversation: Conversation, index: number, all: EventFact[], now: Date, zone: string, shows: ShowFact[], depth: number, forNext = false): EventFact[] {
-  if (index < 0 || depth > 4) return all.slice(0, 1);
+  // Nothing in particular presented ("when's the next one?" answered with a list): the next that can be booked.
+  const next = all.find((event) => !bookingStopped(event)) ?? all[0];
+  return presentedBy(conversation, index, all, now, zone, shows, depth, forNext) ?? (next ? [next] : []);
+}
+
+/** `presented`, or undefined when turn `index` (and the turns before it) presented nothing in particular. */
+function presentedBy(conversation: Conversation, index: number, all: EventFact[], now: Date, zone: string, shows: ShowFact[], depth: number, forNext = false): EventFact[] | undefined {
+  if (index < 0 || depth > 4) return undefined;
   const asked = understandInContext(conversation, index, now, zone, shows);
   if (asked.reference || asked.bookIt) {
     const focus = refer(asked, presented(conversation, index - 1, all, now, zone, shows, depth + 1), all);
@@ -269,11 +276,17 @@ function presented(conversation: Conversation, index: number, all: EventFact[], 
     const onDay = all.filter((event) => event.date === context.date);
     if (onDay.length) return onDay;
   }
+  // A turn that named no day ("and how much is <show>?" after Friday's programme) still discusses the
+  // performances presented before it, not the next one its prices were looked up for.
+  if (!asked.days && !context.date) {
+    const before = presentedBy(conversation, index - 1, all, now, zone, shows, depth + 1);
+    if (before) return before;
+  }
   if (context.event) {
     const event = all.find((candidate) => candidate.key === context.event);
     if (event) return [event];
   }
-  return all.slice(0, 1);
+  return undefined;
 }
 
 /** The one day turn `index` presented performances of (its day asked, or the day its tools looked at). */
@@ -302,11 +315,18 @@ function refer(asked: Understanding, base: EventFact[], all: EventFact[]): Event
       return first ? [...all].reverse().find((event) => at(event) < at(first)) : undefined;
     }
     case 'time': {
-      // "Dec 8 at 7:30pm": the day the message names; else the days presented.
-      const named = asked.days ? all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to && event.time === reference.time) : [];
-      if (named.length) return named[0];
-      const days = new Set(base.map((event) => event.date));
-      return all.find((event) => days.has(event.date) && event.time === reference.time) ?? all.find((event) => event.time === reference.time);
+      // "The 7.30 one" with nothing at 07:30: the same time in the evening.
+      const hour = Number(reference.time.slice(0, 2));
+      const times = hour < 12 ? [reference.time, `${String(hour + 12).padStart(2, '0')}${reference.time.slice(2)}`] : [reference.time];
+      for (const time of times) {
+        // "Dec 8 at 7:30pm": the day the message names; else the days presented.
+        const named = asked.days ? all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to && event.time === time) : [];
+        if (named.length) return named[0];
+        const days = new Set(base.map((event) => event.date));
+        const found = all.find((event) => days.has(event.date) && event.time === time) ?? all.find((event) => event.time === time);
+        if (found) return found;
+      }
+      return undefined;
     }
   }
 }
@@ -409,7 +429,7 @@ function planStepTwo(asked: Understanding, show: ShowFact | undefined, shows: Sh
   if (topics.has('prices') || (topics.has('showDetails') && show) || asked.wantsIncludes || topics.has('privateEvents') || (topics.has('availability') && asked.guests)) {
     // Offers are sold per performance: ask for the one asked about (a day named), else the next bookable one of
     // each show concerned; with the party size, so that the answer can give the party's total.
-    const concerned = show && !topics.has('privateEvents') ? [show] : topics.has('privateEvents') && !topics.has('prices') ? shows.slice(0, 1) : shows;
+    const concerned = show && (!topics.has('privateEvents') || asked.guests) ? [show] : topics.has('privateEvents') && !topics.has('prices') ? shows.slice(0, 1) : shows;
     for (const candidate of concerned) {
       const mine = upcoming.filter((event) => event.showSlug === candidate.slug);
       const onDay = singleDay ? mine.find((event) => event.date === singleDay && event.bookingUrl) : undefined;
@@ -501,7 +521,15 @@ function understandInContext(conversation: Conversation, index: number, now: Dat
   const current = understand(texts[index] ?? '', now, zone, { shows });
   if (index < 1 || depth > 3 || current.refusal) return current;
   if (current.outOfScope && informative(current.topics).length === 0) return current;
+  // "Great, thanks!", "hello again": a courtesy alone asks nothing of the conversation.
+  if (current.topics.length > 0 && informative(current.topics).length === 0 && !current.knowledge.length && !current.party && !current.days && !current.show && !current.reference && !current.bookIt && current.restatedGuests === undefined) return current;
   const previous = understandInContext(conversation, index - 1, now, zone, shows, depth + 1);
+  // The party a follow-up names changes the conversation's: people added, a part of it said again, a count restated.
+  const changed = partyInConversation(previous.party, current);
+  if (changed) {
+    current.party = changed;
+    current.guests = changed.guests;
+  }
   // A party with children after a question of prices or seats is that question for them, not the children's rules.
   if (current.childrenInferred && informative(previous.topics).length) current.knowledge = current.knowledge.filter((subject) => subject !== 'children');
   const context = contextOf(conversation.turnCalls[index - 1]);
@@ -551,6 +579,43 @@ function understandInContext(conversation: Conversation, index: number, now: Dat
   return { ...current, topics: [...topics], knowledge: current.knowledge.length ? current.knowledge : previous.knowledge, days, guests, party, rank: current.rank ?? (mine.length ? undefined : previous.rank), contextShow: context.show ?? context.event ?? previous.contextShow ?? previous.show?.slug, followUp: true, previous };
 }
 
+/**
+ * The conversation's party after a follow-up that names one, or undefined when it stays as the message says it:
+ * people added ("grandma is coming too", "thêm 1 bé nữa") join it; a part said again replaces only that part ("so 3
+ * adults" keeps the children, "2 bé chứ, 5 và 8 tuổi" the adults); a count said again ("so 4", "I meant 5") is everyone,
+ * the children kept among them. Children named alone are the same grown-ups' children.
+ */
+function partyInConversation(before: Party | undefined, current: Understanding): Party | undefined {
+  if (!before) return undefined;
+  const grownBefore = before.adults ?? Math.max(0, before.guests - (before.children ?? 0));
+  const make = (adults: number, children: number, ages: number[] | undefined): Party => ({
+    guests: adults + children,
+    adults,
+    ...(children ? { children } : {}),
+    ...(children && ages?.length ? { childAges: ages } : {}),
+  });
+  const now = current.party;
+  if (!now) {
+    const count = current.restatedGuests;
+    if (count === undefined) return undefined;
+    if (before.children && count > before.children) return make(count - before.children, before.children, before.childAges);
+    return { guests: count };
+  }
+  const childrenOnly = now.children !== undefined && now.adults === undefined && now.guests === now.children;
+  const adultsOnly = now.adults !== undefined && now.children === undefined;
+  if (current.partyChange === 'add') {
+    const adults = grownBefore + (now.adults ?? (now.children !== undefined ? Math.max(0, now.guests - now.children) : now.guests));
+    const children = (before.children ?? 0) + (now.children ?? 0);
+    return make(adults, children, [...(before.childAges ?? []), ...(now.childAges ?? [])]);
+  }
+  if (childrenOnly && grownBefore > 0) return make(grownBefore, now.children!, now.childAges);
+  if (current.partyChange === 'restate') {
+    if (adultsOnly && before.children) return make(now.adults!, before.children, before.childAges);
+    if (now.adults === undefined && now.children === undefined && before.children && now.guests > before.children) return make(now.guests - before.children, before.children, before.childAges);
+  }
+  return undefined;
+}
+
 /** The first date an earlier answer names (`Sat 28 Nov`, `Thứ Bảy 28/11`): what "the day after" counts from. */
 function firstDateIn(text: string | undefined, now: Date, zone: string): string | undefined {
   if (!text) return undefined;
@@ -581,13 +646,16 @@ function resolveShow(conversation: Conversation, shows: ShowFact[], asked: Under
   if (asked.topics.includes('whatsOn')) return undefined;
   // The show of the turn before, when this question names none ("when is it on?", "how much?"); not for a
   // question across the programme ("the cheapest show?", "which shows …").
-  if (asked.rank && !asked.anaphora) return undefined;
+  if (asked.rank && !asked.anaphora && !asked.comparative) return undefined;
   if (asked.acrossShows) return undefined;
   if (asked.previous?.show) return asked.previous.show;
   const previousAnswer = conversation.turnTexts[conversation.userTexts.length - 2];
   if (previousAnswer) {
+    // The one show it named; of several, the one the party can see (the others were named for their age rule).
     const mentioned = shows.filter((show) => fold(previousAnswer).includes(fold(show.title)));
     if (mentioned.length === 1) return mentioned[0];
+    const admitted = asked.party?.children ? mentioned.filter((show) => !ageBlocked(show, asked.party)) : [];
+    if (admitted.length === 1) return admitted[0];
   }
   return undefined;
 }

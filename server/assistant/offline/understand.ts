@@ -79,6 +79,8 @@ export interface Understanding {
   party?: Party;
   /** "The cheapest …" / "the most expensive …": one offer, not the list. */
   rank?: 'cheapest' | 'dearest';
+  /** The rank is against what was discussed ("the cheaper one", "gói rẻ hơn"), not the whole programme. */
+  comparative?: boolean;
   /** An attempt on the assistant's rules: refused, nothing else answered. */
   refusal?: Refusal;
   /** Something outside the venue is asked: each such subject declined in one line (`declined`). */
@@ -100,6 +102,13 @@ export interface Understanding {
   opensFollowUp?: boolean;
   /** The children's rules were read from a party with children and nothing else asked (a follow-up may ask more). */
   childrenInferred?: boolean;
+  /**
+   * How the party named relates to the conversation's (a follow-up's): `add` — people join it ("grandma is coming
+   * too", "thêm 1 bé nữa"); `restate` — it is said again ("sorry, 5", "2 bé chứ").
+   */
+  partyChange?: 'add' | 'restate';
+  /** A bare count said again ("so 4", "I meant 5", "we do 10 only"): the conversation's party, now this many. */
+  restatedGuests?: number;
   /** Refers back ("it", "this show", "nó", "show này"): the show is the conversation's. */
   anaphora?: boolean;
   /** Asks across the programme ("which shows …", "any show"): no one show. */
@@ -147,14 +156,19 @@ export function understand(text: string, now: Date, zone: string, options: Under
     const dayOfOutside = outside && request.dayOnly;
     // So is a price or a time asked only by how it is asked, nothing of the venue named ("is the delta tour worth
     // it? how much do they charge per person") — once the programme is known, so that a show named is seen.
-    const askedOfOutside = outside && Boolean(options.shows?.length) && !request.show && !request.party && !request.knowledge.length && request.topics.length > 0 && request.topics.every((topic) => topic === 'prices' || topic === 'schedule' || topic === 'showDetails') && !lex.has(request.folded, 'venueWords');
-    // A venue word ("how much are tickets") makes it the venue's question whatever the one before.
-    const venueNamed = lex.has(request.folded, 'venueWords');
-    if (beforeAsks && ((outside && !venueNamed) || refersBack) && (request.best <= 1 || askedOfOutside) && !opens && !request.show && !request.party && (!request.days || dayOfOutside) && !request.refused.length) {
-      if (dayOfOutside) {
+    // A venue word any attraction shares ("the ticket", "giá vé", "book") is the subject's before it when that one
+    // sells tickets or takes bookings too (intents tagged `sellsTickets`: a museum, a tour, a spa), not the weather's.
+    const selling = outside && before.declined.some((intent) => lex.info(intent)?.tags.includes('sellsTickets'));
+    const venueNamed = lex.found(request.folded, 'venueWords').some((phrase) => !(selling && lex.list('sharedVenueWords').includes(phrase)));
+    // So is booking it for someone on a day ("spa nào … mình muốn book cho mẹ dịp 20/10"): the outside subject's.
+    const askedOfOutside = outside && Boolean(options.shows?.length) && !request.show && !request.knowledge.length && request.topics.length > 0 && request.topics.every((topic) => topic === 'prices' || topic === 'schedule' || topic === 'showDetails' || topic === 'howToBook' || topic === 'availability') && !venueNamed;
+    if (beforeAsks && ((outside && !venueNamed) || refersBack) && (request.best <= 1 || askedOfOutside) && !opens && !request.show && ((!request.party && (!request.days || dayOfOutside)) || askedOfOutside) && !request.refused.length) {
+      if (askedOfOutside) request.party = undefined;
+      if (askedOfOutside || dayOfOutside) {
         request.days = undefined;
         request.dayOnly = false;
       }
+
       request.declined = [...before.declined];
       request.topics = [...before.topics];
       request.knowledge = [...before.knowledge];
@@ -184,6 +198,9 @@ export function understand(text: string, now: Date, zone: string, options: Under
   const opensFollowUp = lex.opens(folded, 'followUp');
   const childrenInferred = Boolean(party?.children && !opensFollowUp && !topics.size && !knowledge.length && !declined.length && !requests.some((request) => request.show) && lex.info('children')?.kind === 'subject');
   if (childrenInferred) knowledge.push('children');
+  // Whether children pay, need a seat or a ticket of their own ("bé 2 tuổi có cần mua vé không", "do the kids pay
+  // full price?"): the children's rules, beside whatever else is asked.
+  if (party?.children && !knowledge.includes('children') && lex.has(folded, 'childCost') && lex.info('children')?.kind === 'subject') knowledge.push('children');
   const scopeFolded = requests.filter((request) => request.declined.length === 0 || request.topics.length || request.knowledge.length);
   const understanding: Understanding = {
     topics: [...topics],
@@ -201,11 +218,16 @@ export function understand(text: string, now: Date, zone: string, options: Under
     dayOnly: requests.some((request) => request.dayOnly) && !requests.some((request) => request.topics.includes('schedule') && !request.dayOnly),
     opensFollowUp,
     childrenInferred,
+    partyChange: lex.has(folded, 'corrections') || lex.has(folded, 'partyRestate') ? 'restate' : lex.has(folded, 'partyAdd') ? 'add' : undefined,
+    restatedGuests: party ? undefined : restatedCount(folded, lex),
     anaphora: lex.has(folded, 'anaphora'),
     acrossShows: lex.has(folded, 'acrossShows'),
     wantsDuration: lex.has(folded, 'duration'),
     wantsIncludes: lex.has(folded, 'includes'),
-    reference: requests.find((request) => request.reference)?.reference,
+    comparative: lex.has(folded, 'comparatives') || undefined,
+    // The last one said that is more than "that" ("can't do that one. and the one after?": the one after it; "the
+    // one after that one? we're busy that day": still the one after).
+    reference: [...requests].reverse().find((request) => request.reference && request.reference.kind !== 'that')?.reference ?? requests.find((request) => request.reference)?.reference,
     bookIt: requests.some((request) => request.bookIt),
     show: requests.find((request) => request.show)?.show,
     language: clearLanguage(text, folded, lex),
@@ -358,7 +380,7 @@ function readRequest(folded: string, now: Date, zone: string, lex: Lexicon, show
   if ((days || topics.has('howToBook')) && party && !topics.has('prices') && !topics.has('privateEvents')) topics.add('availability');
   // A day alone asks what is on then.
   let dayOnly = false;
-  if (days && !topics.has('availability') && !topics.has('prices') && !topics.has('whatsOn') && !knowledge.length && !declined.length && !topics.has('schedule')) {
+  if (days && !topics.has('availability') && !topics.has('prices') && !topics.has('whatsOn') && knowledge.every((subject) => subject === 'children') && !declined.length && !topics.has('schedule')) {
     topics.add('schedule');
     dayOnly = true;
   }
@@ -402,7 +424,7 @@ function referenceIn(folded: string, lex: Lexicon): Reference | undefined {
   if (lex.has(folded, 'refPrevious')) return { kind: 'previous' };
   if (lex.has(folded, 'refFirst')) return { kind: 'first' };
   if (lex.has(folded, 'refLast')) return { kind: 'last' };
-  const time = new RegExp(` (?:${alternation(lex.list('timeLead'))}) (\\d{1,2})(?::(\\d{2}))? ?(${alternation(lex.list('timeUnits'))})? `).exec(folded);
+  const time = new RegExp(` (?:${alternation(lex.list('timeLead'))}) (\\d{1,2})(?:[:.h](\\d{2}))? ?(${alternation(lex.list('timeUnits'))})? `).exec(folded);
   if (time && (time[2] || time[3])) {
     let hour = Number(time[1]);
     if (lex.list('afternoonUnits').includes(time[3] ?? '') && hour < 12) hour += 12;
@@ -513,9 +535,10 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
     }
     const n = named.has(i) ? undefined : number(words[i]);
     if (n === undefined || n > 500) continue;
-    // A number that is part of a day, a time or a place ("thứ 5", "quận 1") counts nobody.
-    if (i > 0 && lex.list('notPeopleAfter').includes(words[i - 1])) continue;
     const next = i + 1;
+    // A number that is part of a day, a time or a place ("thứ 5", "quận 1") counts nobody, unless grown-ups follow it
+    // ("so 3 adults": "so" is also Vietnamese "số", a number; "thứ 5 còn vé" is no five children).
+    if (i > 0 && lex.list('notPeopleAfter').includes(words[i - 1]) && !startsAt(adultWords, next)) continue;
     const age = startsAt(ageWords, next);
     if (age && n <= 17) {
       ages.push(n);
@@ -608,6 +631,17 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
       }
     }
   }
+  // "My nephew is 17", "she is 10": an age said of a person (a child, at 17 and under).
+  for (const lead of lex.list('ageLead')) {
+    const size = lead.split(' ').length;
+    for (const i of occurrences(words, lead)) {
+      const at = i + size;
+      const age = used.has(at) ? undefined : number(words[at]);
+      if (age === undefined || age > 17 || age < 1 || lex.list('notPeople').includes(words[at + 1] ?? '')) continue;
+      ages.push(age);
+      use(at, at);
+    }
+  }
   // "a kid", "my son", "con trai 5 tuổi": one child, when no count is given.
   if (children === undefined && ages.length) children = ages.length;
   if (children === undefined) {
@@ -639,11 +673,18 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
     // A person's word inside another phrase is nobody ("tối mai": tối folds to tôi; "bên mình": the venue's side).
     for (const phrase of lex.list('notPersons')) for (const i of occurrences(words, phrase)) phrase.split(' ').forEach((_part, j) => taken.add(i + j));
     let people = 0;
+    // The guest is one person however often they say "I" ("cho em hỏi … em muốn đặt cho em và chồng": two).
+    const self = new Set(lex.list('selfWords'));
+    let selfCounted = false;
     for (const { phrase, count } of named) {
       const size = phrase.split(' ').length;
       for (const i of occurrences(words, phrase)) {
         if ([...Array(size).keys()].some((k) => taken.has(i + k))) continue;
         for (let k = 0; k < size; k++) taken.add(i + k);
+        if (self.has(phrase)) {
+          if (selfCounted) continue;
+          selfCounted = true;
+        }
         people += count;
       }
     }
@@ -688,9 +729,30 @@ function partyOfMessage(parties: Party[]): Party | undefined {
   return { guests: adults + kids.children!, adults, children: kids.children, ...(kids.childAges ? { childAges: kids.childAges } : {}) };
 }
 
+/** A count said again after a word that restates it ("so 4", "meant 5", "we do 10 only", "đổi thành 6"), not a time, a day or an age. */
+function restatedCount(folded: string, lex: Lexicon): number | undefined {
+  const words = folded.trim().split(' ');
+  const after = new Set([...lex.list('notPeople'), ...lex.list('ageWords'), ...lex.list('childWords')]);
+  for (const phrase of lex.list('partyRestate')) {
+    const size = phrase.split(' ').length;
+    for (const i of occurrences(words, phrase)) {
+      const word = words[i + size];
+      const value = word === undefined ? undefined : /^\d{1,2}$/.test(word) ? Number(word) : lex.numbers.get(word);
+      const next = words[i + size + 1];
+      if (value !== undefined && value >= 1 && value <= 60 && (next === undefined || !after.has(next))) return value;
+    }
+  }
+  return undefined;
+}
+
 /** A regex alternation of folded phrases (longest first). */
 function alternation(phrases: readonly string[]): string {
   return [...phrases].sort((a, b) => b.length - a.length).map((phrase) => phrase.replace(/\*$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|') || '(?!)';
+}
+
+/** The language a guest's message is clearly written in (as `understand` reads it), or undefined: the site's then. */
+export function messageLanguage(text: string, lex: Lexicon = lexicon()): 'en' | 'vi' | undefined {
+  return clearLanguage(text, normalise(text, lex), lex);
 }
 
 /** The language a message is clearly written in: most of its words one language's, or a letter only Vietnamese writes. */

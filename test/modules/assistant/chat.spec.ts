@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { DateTime } from 'luxon';
 import { DEMO_KNOWLEDGE, DEMO_OFFERS, DEMO_SHOWS } from '../../../seed/index.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { SITE, startAssistantServer } from './demoVenue.ts';
@@ -175,6 +176,93 @@ describe('assistant: /llm/chat, /api/ai/demo, legacy route (offline model, demo 
         { role: 'assistant', text: first.text },
       ]);
       expect(follow.links.filter((link) => link.includes('/en/book/')), follow.text).to.deep.equal([links[2]]);
+    });
+
+    it('the party changes across turns: people added keep the children, a count said again is everyone, children said again keep the adults', async () => {
+      const added = `how much is ${lotus.title.en} with dinner for 2 adults and 1 kid`;
+      const first = await ask(added);
+      expect(first.text).to.include('3 guests');
+      const grandma = await ask('actually grandma is coming too, so 3 adults', 'en', [
+        { role: 'user', text: added },
+        { role: 'assistant', text: first.text },
+      ]);
+      expect(grandma.text, grandma.text).to.include('For 4 guests');
+      const four = `price ${chronicles.title.en} dinner show for 4 ppl?`;
+      const quote = await ask(four);
+      const meant = await ask('sorry I meant 5, my sister is coming too', 'en', [
+        { role: 'user', text: four },
+        { role: 'assistant', text: quote.text },
+      ]);
+      expect(meant.text, meant.text).to.include('For 5 guests');
+      const family = `Giá gói ăn tối gia đình ${lotus.title.vi} cho 3 người lớn 1 bé 5 tuổi`;
+      const vi = await ask(family, 'vi');
+      expect(vi.text).to.include('Cho 4 khách');
+      const kids = await ask('À nhầm, 2 bé chứ, 5 tuổi với 8 tuổi', 'vi', [
+        { role: 'user', text: family },
+        { role: 'assistant', text: vi.text },
+      ]);
+      expect(kids.text, kids.text).to.include('Cho 5 khách');
+    });
+
+    it('a thank-you after an answer is answered as one, not with the answer again', async () => {
+      const question = 'what is on this weekend?';
+      const first = await ask(question);
+      expect(first.links.some((link) => link.includes('/en/')), first.text).to.equal(true);
+      const thanks = await ask('great, thanks!', 'en', [
+        { role: 'user', text: question },
+        { role: 'assistant', text: first.text },
+      ]);
+      expect(thanks.links, thanks.text).to.deep.equal([]);
+      expect(thanks.text).not.to.include(chronicles.title.en);
+    });
+
+    it('"the 7.30 one, what is it about?" after a day’s programme: that performance and what its show is', async () => {
+      const question = 'Any seats next Saturday?';
+      const first = await ask(question);
+      const evening = first.links.filter((link) => link.startsWith(`${SITE}/en/book/${chronicles.slug}-`) && link.endsWith('-1930'));
+      expect(evening, first.text).to.have.length(1);
+      const follow = await ask('the 7.30 one, what is it about?', 'en', [
+        { role: 'user', text: question },
+        { role: 'assistant', text: first.text },
+      ]);
+      expect(follow.links.filter((link) => link.includes('/en/book/')), follow.text).to.deep.equal(evening);
+      expect(follow.text).to.include(chronicles.summary.en.slice(0, 40));
+    });
+
+    it('"suất đó" after a price question about one show of a day’s programme (the history with its tool parts, as useChat sends it): that show’s performance that day', async () => {
+      // Each turn through /llm/chat; the assistant's message goes back with its tool parts and its text.
+      const messages: Array<Record<string, unknown>> = [];
+      const turn = async (text: string) => {
+        messages.push(userMessage(text, `u${messages.length}`));
+        const res = await fetch(`${server.baseUrl}/llm/chat`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ id: 'chat-that', locale: 'vi', trigger: 'submit-message', messages }),
+        });
+        expect(res.status).to.equal(200);
+        const { chunks } = sseChunks(await res.text());
+        const inputs = new Map(chunks.filter((chunk) => chunk.type === 'tool-input-available').map((chunk) => [chunk.toolCallId, chunk]));
+        const tools = chunks
+          .filter((chunk) => chunk.type === 'tool-output-available')
+          .map((chunk) => ({ type: `tool-${inputs.get(chunk.toolCallId)!.toolName}`, toolCallId: chunk.toolCallId, state: 'output-available', input: inputs.get(chunk.toolCallId)!.input, output: chunk.output }));
+        const answer = streamedText(chunks);
+        messages.push({ id: `a${messages.length}`, role: 'assistant', parts: [...tools, { type: 'text', text: answer }] });
+        return { text: answer, links: [...answer.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((match) => match[1]) };
+      };
+      const first = await turn('Tối thứ 6 tuần sau có chương trình gì không ạ?');
+      // Next week's Friday in the venue's zone: Saigon Chronicles plays every evening from Tuesday to Sunday.
+      const friday = DateTime.now().setZone('Asia/Ho_Chi_Minh').startOf('week').plus({ weeks: 1, days: 4 }).toISODate()!;
+      expect(first.text).to.include(chronicles.title.vi);
+      const second = await turn(`Vậy ${chronicles.title.vi} giá bao nhiêu ạ`);
+      expect(second.text).to.include(viVnd(offer('SGC-DINNER').pricePerGuestVnd));
+      const book = await turn('Dạ cho em đặt 2 người gói ăn tối suất đó nhé');
+      expect(book.links.filter((link) => link.includes('/vi/book/')), book.text).to.deep.equal([`${SITE}/vi/book/${chronicles.slug}-${friday}-1930`]);
+    });
+
+    it('a message in Vietnamese without diacritics on the English site is answered, and looked up, in Vietnamese', async () => {
+      const { text } = await ask('di xem show can mac gi, mac quan dui voi dep ke dc ko', 'en');
+      const [title] = quoted('dress-code', 'vi');
+      expect(text, text).to.include(title);
     });
 
     it('availability on a date for a party', async () => {
