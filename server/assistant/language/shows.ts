@@ -1,6 +1,6 @@
 import { distance as levenshtein } from 'fastest-levenshtein';
 import type { ShowFact } from '../facts.ts';
-import { fold } from '../offline/text.ts';
+import { fold, languageOf } from '../offline/text.ts';
 import type { Lexicon } from './lexicon.ts';
 
 const stem = (word: string) => (word.length > 4 ? word.replace(/(es|s)$/, '') : word);
@@ -23,6 +23,7 @@ export function matchShow(text: string, shows: ShowFact[], lex: Lexicon, minimum
   const all = folded.trim().split(' ');
   const bigrams = all.slice(0, -1).map((word, i) => `${word} ${all[i + 1]}`).filter((bigram) => bigram.split(' ').every((word) => word.length >= 2 && !generic.has(word)));
   const showWord = lex.has(folded, 'showWords');
+  const people = new Set([...lex.list('guestWords'), ...lex.list('adultWords'), ...lex.list('childWords')].filter((phrase) => !phrase.includes(' ')));
   const scores = shows.map((show) => {
     const title = fold(show.title);
     if (folded.includes(title)) return { show, score: 100 };
@@ -38,8 +39,12 @@ export function matchShow(text: string, shows: ShowFact[], lex: Lexicon, minimum
     const titleBigrams = titleList.slice(0, -1).map((word, i) => `${word} ${titleList[i + 1]}`);
     score += titleBigrams.filter((bigram) => folded.includes(` ${bigram} `)).reduce((sum, bigram) => sum + (bigram.split(' ').every((word) => common.has(word)) ? (showWord ? 3 : 1) : 10), 0);
     const about = fold(`${show.summary ?? ''} ${show.description ?? ''}`);
-    const summaryWords = new Set(about.trim().split(' ').filter((word) => word.length >= 5 && !generic.has(word)).map(stem));
-    score += words.filter((word) => word.length >= 5 && summaryWords.has(word) && !common.has(word)).length * 2;
+    // Vietnamese words are syllables ("thành" of "thành phố" is also "to become"): its summaries name a show by a
+    // pair of words (below), never by one.
+    const syllabic = languageOf(show.title) === 'vi';
+    const summaryWords = new Set(syllabic ? [] : about.trim().split(' ').filter((word) => word.length >= 5 && !generic.has(word)).map(stem));
+    // A word for people ("người", "guests") in a summary names no show ("ban nhạc bảy người" is not "7 người").
+    score += words.filter((word) => word.length >= 5 && summaryWords.has(word) && !common.has(word) && !people.has(word)).length * 2;
     // Two words in a row of its summary ("water puppets", "múa rối"): short Vietnamese words need the pair.
     score += bigrams.filter((bigram) => about.includes(` ${bigram} `) && !bigram.split(' ').every((word) => common.has(word))).length * 4;
     return { show, score };

@@ -8,7 +8,9 @@ import { createAgent } from '../../../server/assistant/agent.ts';
 import { useAgent } from '../../../server/assistant/index.ts';
 import { linkGuard, removeForeignLinks } from '../../../server/assistant/linkGuard.ts';
 import { safeToQuote } from '../../../server/assistant/offline/safety.ts';
-import { understand } from '../../../server/assistant/offline/understand.ts';
+import { lexicon } from '../../../server/assistant/language/lexicon.ts';
+import { matchShow } from '../../../server/assistant/language/shows.ts';
+import { normalise, understand } from '../../../server/assistant/offline/understand.ts';
 import type { TestServer } from '../../helpers/server.ts';
 import { SITE, startAssistantServer } from './demoVenue.ts';
 import { sseChunks, streamedText, userMessage } from './helpers.ts';
@@ -158,6 +160,15 @@ describe('assistant: understanding, conversation, scope and safety (offline mode
         expect(at(text).refusal, text).to.equal(undefined);
         expect(at(text).outOfScope, text).to.equal(undefined);
       }
+    });
+    it('a show is named by its own words: a Vietnamese summary by a pair of words, never by one syllable or a word for people', () => {
+      const shows = (lang: 'en' | 'vi') => DEMO_SHOWS.map((show) => ({ slug: show.slug, title: show.title[lang], summary: show.summary[lang], description: show.description[lang] }));
+      const named = (text: string, lang: 'en' | 'vi') => matchShow(normalise(text), shows(lang), lexicon(), 2)?.slug;
+      // "thành" is also "thành phố" of one summary; "người" of another's band; "khách" of a third's guest singer.
+      expect(named('Thôi nhóm anh thành 7 người rồi, đặt bàn đó được không', 'vi')).to.equal(undefined);
+      expect(named('gói xịn nhất bên mình bao nhiêu 1 người, sếp muốn đãi khách', 'vi')).to.equal(undefined);
+      expect(named('múa rối nước mấy giờ', 'vi')).to.equal('lotus-tales');
+      expect(named('send me the puppet show page', 'en')).to.equal('lotus-tales');
     });
   });
 
