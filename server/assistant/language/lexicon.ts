@@ -72,7 +72,7 @@ export const LIST_NAMES = [
   'cheapest', 'dearest', 'dayAfter', 'dayBefore', 'anaphora', 'weakDetails', 'questionWords', 'venueWords', 'acrossShows', 'commonTitleWords',
   'places', 'followUp', 'genericWords', 'duration', 'guestWords', 'adultWords', 'childWords', 'ageWords', 'splitters', 'notDays', 'showWords',
   'refFirst', 'refLast', 'refNext', 'countFillers', 'nextCountLead', 'refPrevious', 'refThat', 'bookIt', 'couple', 'stopWords', 'partyLead', 'notPeople', 'joiners',
-  'oneWords', 'oneChild', 'personWords', 'notPeopleAfter', 'notOthers', 'notPersons', 'pairWords', 'twinWords', 'grownIfAlone', 'corrections', 'plusWords', 'solo', 'selfWords', 'partyAdd', 'partyRestate', 'childCost', 'sharedVenueWords', 'ageLead', 'comparatives', 'markers', 'includes', 'timeLead', 'timeUnits', 'afternoonUnits', 'vocabulary',
+  'oneWords', 'oneChild', 'personWords', 'notPeopleAfter', 'notOthers', 'notPersons', 'pairWords', 'twinWords', 'grownIfAlone', 'corrections', 'plusWords', 'solo', 'selfWords', 'partyAdd', 'partyRestate', 'childCost', 'sharedVenueWords', 'ageLead', 'comparatives', 'compareWords', 'countOpeners', 'markers', 'includes', 'timeLead', 'timeUnits', 'afternoonUnits', 'vocabulary',
 ] as const;
 export type ListName = (typeof LIST_NAMES)[number];
 

@@ -68,7 +68,9 @@ export function composeAnswer(original: AnswerInput): string {
     const prices = topics.has('prices') ? pricesAnswer(input, p) : undefined;
     // "The 7.30 one, what is it about?": what the show is, beside the performance.
     const about = (topics.has('showDetails') || input.weakDetails) && input.show ? showLine(input.show, [], input, p, Boolean(input.wantsDuration)) : undefined;
-    return [lines.join('\n'), about, prices, input.outOfScope ? p.outOfScopeRest : undefined].filter(Boolean).join('\n\n');
+    // "The later one, what's the age limit?": that show's age rule.
+    const age = input.party?.children && input.show ? ageNotes(input, p) : (input.knowledgeSubjects ?? []).includes('children') && input.show?.minimumAge ? p.ageOf(`**${input.show.title}**`, input.show.minimumAge) : undefined;
+    return [lines.join('\n'), about, prices, age, input.outOfScope ? p.outOfScopeRest : undefined].filter(Boolean).join('\n\n');
   }
   // A party whose youngest the show does not admit: the rule and the shows that take them, never its booking links.
   if (input.show && ageBlocked(input.show, input.party)) {
@@ -516,7 +518,9 @@ function privateAnswer(input: AnswerInput, p: Phrases, inquiry: string): string 
 function forTheParty(input: AnswerInput): { input: AnswerInput; excluded: ShowFact[] } {
   if (input.show || !input.party?.children) return { input, excluded: [] };
   const excluded = input.shows.filter((show) => ageBlocked(show, input.party));
-  if (!excluded.length || excluded.length === input.shows.length) return { input, excluded: [] };
+  if (!excluded.length) return { input, excluded: [] };
+  // No show takes the youngest ("we have a 3-year-old"): every show's age rule is said, nothing is left out of the answer.
+  if (excluded.length === input.shows.length) return { input, excluded };
   const out = new Set(excluded.map((show) => show.slug));
   const keep = <T extends { showSlug?: string }>(list: T[] | undefined) => list?.filter((item) => !item.showSlug || !out.has(item.showSlug));
   return {

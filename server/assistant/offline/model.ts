@@ -164,7 +164,8 @@ export class OfflineModel implements LanguageModelV3 {
 
     // Attempts on the rules are refused, and questions outside the venue declined, before any tool is called:
     // nothing in them is looked up.
-    if (asked.refusal) return { kind: 'text', text: p.refuse };
+    // Another's booking asked as if one's own ("check my booking under name Lan"): looked up for no one, and where one's own is.
+    if (asked.refusal) return { kind: 'text', text: asked.refusal === 'socialEngineering' && asked.ownBookingAsked ? `${p.refuse}\n\n${p.ownBooking(p.inquiryPage)}` : p.refuse };
     // Declined whole only when every request is outside the venue (or says nothing more than hello).
     const ownContent = asked.requests.filter((request) => !request.declined.length && (informative(request.topics).length || request.knowledge.length || request.party || request.days || request.show || request.folded.trim().split(' ').length > 3));
     if (asked.outOfScope && ownContent.length === 0 && informative(asked.topics).length === 0 && asked.knowledge.length === 0) return { kind: 'text', text: p.outOfScope };
@@ -649,6 +650,8 @@ function resolveShow(conversation: Conversation, shows: ShowFact[], asked: Under
   if (asked.rank && !asked.anaphora && !asked.comparative) return undefined;
   if (asked.acrossShows) return undefined;
   if (asked.previous?.show) return asked.previous.show;
+  // After a question across the programme ("what's on on the 2nd?" — "and the day after?"), no one show is meant.
+  if (!asked.reference && !asked.bookIt && asked.previous && !asked.previous.show && !asked.previous.contextShow && (asked.previous.topics.includes('whatsOn') || asked.previous.days)) return undefined;
   const previousAnswer = conversation.turnTexts[conversation.userTexts.length - 2];
   if (previousAnswer) {
     // The one show it named; of several, the one the party can see (the others were named for their age rule).

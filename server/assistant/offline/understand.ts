@@ -107,6 +107,8 @@ export interface Understanding {
    * too", "thêm 1 bé nữa"); `restate` — it is said again ("sorry, 5", "2 bé chứ").
    */
   partyChange?: 'add' | 'restate';
+  /** Refused, and the message also asked about the guest's own booking. */
+  ownBookingAsked?: boolean;
   /** A bare count said again ("so 4", "I meant 5", "we do 10 only"): the conversation's party, now this many. */
   restatedGuests?: number;
   /** Refers back ("it", "this show", "nó", "show này"): the show is the conversation's. */
@@ -209,7 +211,8 @@ export function understand(text: string, now: Date, zone: string, options: Under
     relativeDay: requests.find((request) => request.relativeDay !== undefined)?.relativeDay,
     guests: party?.guests,
     party,
-    rank: requests.find((request) => request.rank)?.rank,
+    // "The difference between the cheaper one and the dinner one": the options side by side, what each includes.
+    rank: lex.has(folded, 'compareWords') ? undefined : requests.find((request) => request.rank)?.rank,
     declined,
     outOfScope: declined.length > 0 || undefined,
     folded,
@@ -223,7 +226,7 @@ export function understand(text: string, now: Date, zone: string, options: Under
     anaphora: lex.has(folded, 'anaphora'),
     acrossShows: lex.has(folded, 'acrossShows'),
     wantsDuration: lex.has(folded, 'duration'),
-    wantsIncludes: lex.has(folded, 'includes'),
+    wantsIncludes: lex.has(folded, 'includes') || lex.has(folded, 'compareWords'),
     comparative: lex.has(folded, 'comparatives') || undefined,
     // The last one said that is more than "that" ("can't do that one. and the one after?": the one after it; "the
     // one after that one? we're busy that day": still the one after).
@@ -233,7 +236,8 @@ export function understand(text: string, now: Date, zone: string, options: Under
     language: clearLanguage(text, folded, lex),
     requests: requests.map(({ refused: _refused, ...request }) => request),
   };
-  if (refusal) return { ...understanding, refusal, topics: [], knowledge: [] };
+  // A refusal of a booking looked up by a name ("check my booking under name Lan") also says where one's own is.
+  if (refusal) return { ...understanding, refusal, ownBookingAsked: understanding.topics.includes('ownBooking') || undefined, topics: [], knowledge: [] };
   const informative = understanding.topics.some((topic) => topic !== 'greeting' && topic !== 'thanks' && !(topic === 'showDetails' && understanding.weakDetails));
   if (!understanding.topics.length && !knowledge.length && !understanding.outOfScope && understanding.relativeDay === undefined && !party && !understanding.reference && !understanding.bookIt && !understanding.show) {
     const words = folded.trim().split(' ').filter((word) => word.length > 1);
@@ -700,6 +704,12 @@ function readParty(folded: string, lex: Lexicon): { party?: Party; used: Set<num
         guests = value;
         break;
       }
+    }
+    // A count that opens the message before "for" ("2 for <show> dinner, how much").
+    const opening = number(words[0]);
+    if (guests === undefined && opening !== undefined && opening > 0 && opening <= 60 && lex.list('countOpeners').includes(words[1] ?? '')) {
+      guests = opening;
+      use(0, 1);
     }
   }
   if (children !== undefined && children === grownIfAlone && adults === undefined && !ages.length) {

@@ -265,6 +265,14 @@ describe('assistant: /llm/chat, /api/ai/demo, legacy route (offline model, demo 
       expect(text, text).to.include(title);
     });
 
+    it('a child no show admits: every show’s age rule; a booking asked by a name: refused, and where one’s own booking is', async () => {
+      const toddler = await ask('we have a 3 yr old, which show can she watch?');
+      for (const show of DEMO_SHOWS) expect(toddler.text, toddler.text).to.include(`**${show.title.en}** is for guests aged ${show.minimumAge}`);
+      const byName = await ask('mình book rồi, can you check my booking under name Lan?', 'en');
+      expect(byName.text, byName.text).to.match(/I can’t do that/);
+      expect(byName.text).to.include('confirmation e-mail');
+    });
+
     it('availability on a date for a party', async () => {
       const { text, links } = await ask('Tối thứ bảy còn chỗ cho 2 người không?', 'vi');
       expect(text).to.include('Thứ Bảy');
