@@ -70,11 +70,16 @@ export function composeAnswer(original: AnswerInput): string {
     const about = (topics.has('showDetails') || input.weakDetails) && input.show ? showLine(input.show, [], input, p, Boolean(input.wantsDuration)) : undefined;
     // "The later one, what's the age limit?": that show's age rule.
     const age = input.party?.children && input.show ? ageNotes(input, p) : (input.knowledgeSubjects ?? []).includes('children') && input.show?.minimumAge ? p.ageOf(`**${input.show.title}**`, input.show.minimumAge) : undefined;
-    return [lines.join('\n'), about, prices, age, input.outOfScope ? p.outOfScopeRest : undefined].filter(Boolean).join('\n\n');
+    // "The latest one, what time, and do we need to dress up?": the practical answer too.
+    const practical = (input.knowledgeSubjects ?? []).filter((subject) => subject !== 'children');
+    const documents = practical.length ? subjectAnswer(input, practical) : undefined;
+    return [lines.join('\n'), about, prices, age, documents, input.outOfScope ? p.outOfScopeRest : undefined].filter(Boolean).join('\n\n');
   }
   // A party whose youngest the show does not admit: the rule and the shows that take them, never its booking links.
   if (input.show && ageBlocked(input.show, input.party)) {
-    return [ageNotes(input, p), input.outOfScope ? p.outOfScopeRest : undefined].filter(Boolean).join('\n\n');
+    // With the practical answer asked beside it ("… and do you have booster seats?").
+    const asked = input.knowledgeSubjects ?? [];
+    return [ageNotes(input, p), asked.length ? subjectAnswer(input, asked) : undefined, input.outOfScope ? p.outOfScopeRest : undefined].filter(Boolean).join('\n\n');
   }
   const informative = [...topics].filter((topic) => topic !== 'greeting' && topic !== 'thanks');
   const subjects = input.knowledgeSubjects ?? [];
@@ -101,7 +106,11 @@ export function composeAnswer(original: AnswerInput): string {
 
   // A group a show's own options take ("công ty em 8 người … <show> gói ăn tối"): that show's booking and
   // its total, not a private event.
-  const regularGroup = topics.has('privateEvents') && input.show && input.guests && (input.offers ?? []).some((offer) => offer.bookingPath !== 'PRIVATE_EVENT' && offer.showSlug === input.show!.slug && offer.party);
+  const regularGroup =
+    topics.has('privateEvents') &&
+    input.show &&
+    input.guests &&
+    (input.offers ?? []).some((offer) => offer.bookingPath !== 'PRIVATE_EVENT' && offer.showSlug === input.show!.slug && offer.party);
   if (regularGroup) {
     topics.delete('privateEvents');
     topics.add('prices');
@@ -548,7 +557,8 @@ function ageNotes(input: AnswerInput, p: Phrases): string | undefined {
     if (youngest !== undefined ? youngest < minimum : minimum >= 18) {
       lines.push(p.ageRule(`**${show.title}**`, minimum));
       const instead = input.shows.filter((other) => other.slug !== show.slug && (other.minimumAge ?? 0) <= (youngest ?? 0));
-      if (instead.length) lines.push(p.ageInstead(instead.map((other) => `**${other.title}**`).join(', ')));
+      // The shows that take them, each with its own age rule.
+      if (instead.length) lines.push(p.ageInstead(instead.map((other) => (other.minimumAge ? `**${other.title}** (${p.ageFrom(other.minimumAge)})` : `**${other.title}**`)).join(', ')));
     } else if (youngest !== undefined) lines.push(p.ageFits(`**${show.title}**`, minimum));
   }
   return lines.length ? lines.join(' ') : undefined;

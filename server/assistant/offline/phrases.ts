@@ -74,6 +74,7 @@ export const PHRASES = {
     ageInstead: (titles: string) => `These welcome children that age: ${titles}.`,
     ageFits: (title: string, age: number) => `${title} welcomes children from ${age} years old.`,
     ageOf: (title: string, age: number) => `${title} is for guests aged ${age} and over${age >= 18 ? ' (adults only)' : ''}.`,
+    ageFrom: (age: number) => `from ${age} years old`,
     ownBooking: (inquiry: string) =>
       `I can’t see bookings here: to keep every guest’s details private, I don’t look up or confirm a booking by name, e-mail or phone number. Your confirmation e-mail has your booking’s date, time and reference, with a link to view or manage it. Can’t find it? Check your spam folder, or ask our team through ${inquiry}: they will help once they have checked the booking is yours.`,
     askDate: 'Tell me a date and the number of guests and I’ll check seats for you.',
@@ -152,6 +153,7 @@ export const PHRASES = {
     ageInstead: (titles: string) => `Các chương trình phù hợp với bé: ${titles}.`,
     ageFits: (title: string, age: number) => `${title} phù hợp với trẻ từ ${age} tuổi.`,
     ageOf: (title: string, age: number) => `${title} dành cho khách từ ${age} tuổi trở lên${age >= 18 ? ' (chỉ người lớn)' : ''}.`,
+    ageFrom: (age: number) => `từ ${age} tuổi`,
     ownBooking: (inquiry: string) =>
       `Tôi không xem được các đặt chỗ ở đây: để bảo vệ thông tin của mọi khách, tôi không tra cứu hay xác nhận đặt chỗ theo tên, e-mail hay số điện thoại. E-mail xác nhận của bạn có ngày giờ, mã đặt chỗ và đường link để xem hoặc quản lý đặt chỗ. Không tìm thấy e-mail? Bạn hãy kiểm tra thư mục spam, hoặc hỏi đội ngũ của chúng tôi qua ${inquiry}: chúng tôi sẽ hỗ trợ sau khi xác minh đặt chỗ là của bạn.`,
     askDate: 'Hãy cho tôi biết ngày và số khách, tôi sẽ kiểm tra chỗ cho bạn.',

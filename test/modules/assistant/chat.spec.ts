@@ -274,7 +274,7 @@ describe('assistant: /llm/chat, /api/ai/demo, legacy route (offline model, demo 
     });
 
     it('availability on a date for a party', async () => {
-      const { text, links } = await ask('Tối thứ bảy còn chỗ cho 2 người không?', 'vi');
+      const { text, links } = await ask('Tối thứ bảy tuần sau còn chỗ cho 2 người không?', 'vi');
       expect(text).to.include('Thứ Bảy');
       expect(links.some((link) => link.startsWith(`${SITE}/vi/book/`))).to.equal(true);
     });
