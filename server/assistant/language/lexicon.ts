@@ -37,7 +37,7 @@ const IntentsFile = z
     scale: z.record(z.enum(INTENT_KINDS), z.number().positive()).optional(),
     intents: z.record(
       z.string().regex(/^[a-z][A-Za-z]*$/),
-      z.object({ kind: z.enum(INTENT_KINDS), tags: z.array(z.string()).optional(), absorbs: z.boolean().optional(), note: z.string().optional() }).strict(),
+      z.object({ kind: z.enum(INTENT_KINDS), tags: z.array(z.string()).optional(), absorbs: z.boolean().optional(), sellsTickets: z.boolean().optional(), note: z.string().optional() }).strict(),
     ),
   })
   .strict();
@@ -98,6 +98,8 @@ export interface IntentInfo {
   tags: string[];
   /** A request referring back to this intent's ("…, what time is it?") is about it. */
   absorbs: boolean;
+  /** A subject outside the venue that sells tickets or takes bookings too: "the ticket" after it is its own. */
+  sellsTickets: boolean;
 }
 
 /** A cue found in a request: which words (token positions) it covers, for whom, with what weight. */
@@ -142,7 +144,7 @@ export class Lexicon {
     const intents = IntentsFile.parse(intentsFile);
     this.weights = intents.weights;
     this.keep = intents.keep;
-    for (const [name, spec] of Object.entries(intents.intents)) this.intents.set(name, { name, kind: spec.kind, tags: spec.tags ?? [], absorbs: spec.absorbs ?? false });
+    for (const [name, spec] of Object.entries(intents.intents)) this.intents.set(name, { name, kind: spec.kind, tags: spec.tags ?? [], absorbs: spec.absorbs ?? false, sellsTickets: spec.sellsTickets ?? false });
     for (const name of LIST_NAMES) this.lists.set(name, []);
     // Templates are compiled once every file's lists are read: `{other}` excludes the `notOthers` list.
     const pending: Array<{ intent: string; source: string; file: string }> = [];

@@ -253,9 +253,11 @@ const iso = (day: DateTime) => day.toISODate()!;
  * resolved to; the days it asked about; the day its tools looked at; else the show's next performance.
  */
 function presented(conversation: Conversation, index: number, all: EventFact[], now: Date, zone: string, shows: ShowFact[], depth: number, forNext = false): EventFact[] {
+  const found = presentedBy(conversation, index, all, now, zone, shows, depth, forNext);
+  if (found) return found;
   // Nothing in particular presented ("when's the next one?" answered with a list): the next that can be booked.
   const next = all.find((event) => !bookingStopped(event)) ?? all[0];
-  return presentedBy(conversation, index, all, now, zone, shows, depth, forNext) ?? (next ? [next] : []);
+  return next ? [next] : [];
 }
 
 /** `presented`, or undefined when turn `index` (and the turns before it) presented nothing in particular. */
@@ -319,11 +321,11 @@ function refer(asked: Understanding, base: EventFact[], all: EventFact[]): Event
       // "The 7.30 one" with nothing at 07:30: the same time in the evening.
       const hour = Number(reference.time.slice(0, 2));
       const times = hour < 12 ? [reference.time, `${String(hour + 12).padStart(2, '0')}${reference.time.slice(2)}`] : [reference.time];
+      const days = new Set(base.map((event) => event.date));
       for (const time of times) {
         // "Dec 8 at 7:30pm": the day the message names; else the days presented.
         const named = asked.days ? all.filter((event) => event.date >= asked.days!.from && event.date <= asked.days!.to && event.time === time) : [];
         if (named.length) return named[0];
-        const days = new Set(base.map((event) => event.date));
         const found = all.find((event) => days.has(event.date) && event.time === time) ?? all.find((event) => event.time === time);
         if (found) return found;
       }

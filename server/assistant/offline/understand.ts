@@ -159,8 +159,8 @@ export function understand(text: string, now: Date, zone: string, options: Under
     // So is a price or a time asked only by how it is asked, nothing of the venue named ("is the delta tour worth
     // it? how much do they charge per person") — once the programme is known, so that a show named is seen.
     // A venue word any attraction shares ("the ticket", "giá vé", "book") is the subject's before it when that one
-    // sells tickets or takes bookings too (intents tagged `sellsTickets`: a museum, a tour, a spa), not the weather's.
-    const selling = outside && before.declined.some((intent) => lex.info(intent)?.tags.includes('sellsTickets'));
+    // sells tickets or takes bookings too (intents.yaml `sellsTickets`: a museum, a tour, a spa), not the weather's.
+    const selling = outside && before.declined.some((intent) => lex.info(intent)?.sellsTickets);
     const venueNamed = lex.found(request.folded, 'venueWords').some((phrase) => !(selling && lex.list('sharedVenueWords').includes(phrase)));
     // So is booking it for someone on a day ("spa nào … mình muốn book cho mẹ dịp 20/10"): the outside subject's.
     const askedOfOutside = outside && Boolean(options.shows?.length) && !request.show && !request.knowledge.length && request.topics.length > 0 && request.topics.every((topic) => topic === 'prices' || topic === 'schedule' || topic === 'showDetails' || topic === 'howToBook' || topic === 'availability') && !venueNamed;
